@@ -1,0 +1,53 @@
+/* Two threads, each incrementing its own counter — but both counters share a
+ * cacheline, so every increment steals the line from the other core.
+ * Build: gcc -g -O2 -pthread counters.c -o counters  (-DPADDED separates them) */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifdef PADDED
+#define LINE_ALIGNED __attribute__((aligned(64)))
+#else
+#define LINE_ALIGNED
+#endif
+
+struct counters {
+	unsigned long hits;		/* written by thread 0 */
+	unsigned long misses LINE_ALIGNED;	/* written by thread 1 */
+	const char *name;		/* read-mostly */
+	int shift;			/* read-mostly */
+};
+
+struct counters g_counters = { .name = "demo", .shift = 1 };
+
+static volatile unsigned long iterations = 100000000UL;
+
+static void *bump_hits(void *arg)
+{
+	(void)arg;
+	for (unsigned long i = 0; i < iterations; i++)
+		__atomic_fetch_add(&g_counters.hits, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void *bump_misses(void *arg)
+{
+	(void)arg;
+	for (unsigned long i = 0; i < iterations; i++)
+		__atomic_fetch_add(&g_counters.misses, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t a, b;
+
+	if (argc > 1)
+		iterations = strtoul(argv[1], NULL, 0);
+	pthread_create(&a, NULL, bump_hits, NULL);
+	pthread_create(&b, NULL, bump_misses, NULL);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	printf("%s: hits=%lu misses=%lu\n", g_counters.name, g_counters.hits, g_counters.misses);
+	return 0;
+}

@@ -1,0 +1,76 @@
+/* binary: an ELF file opened with libelf — machine, build-id, sections, symbols.
+ *
+ * Ownership: hm_binary_open*() returns a handle the caller frees with
+ * hm_binary_close().  Strings and hm_symbol pointers returned by the accessors
+ * are owned by the handle and valid until it is closed.
+ */
+#ifndef HITMAP_BINARY_H
+#define HITMAP_BINARY_H
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hm_binary hm_binary;
+
+typedef struct hm_symbol {
+	const char *name;
+	uint64_t addr;		/* st_value: link-time virtual address */
+	uint64_t size;
+	unsigned char type;	/* STT_OBJECT, STT_FUNC, ... */
+	unsigned char bind;	/* STB_LOCAL, STB_GLOBAL, STB_WEAK */
+	uint16_t shndx;
+} hm_symbol;
+
+/* Open an ELF file read-only.  Refuses anything that is not a regular file
+ * (FIFOs and devices would hang or lie).  NULL + errno: ENOENT, EACCES,
+ * EBADMSG (not ELF / corrupt, detail through the diagnostics callback). */
+hm_binary *hm_binary_open(const char *path);
+
+/* Open an ELF image held in memory (fuzzing, tests).  buf must stay valid and
+ * unchanged until hm_binary_close(); name is used in messages and copied. */
+hm_binary *hm_binary_open_mem(const void *buf, size_t len, const char *name);
+
+void hm_binary_close(hm_binary *bin);
+
+const char *hm_binary_path(const hm_binary *bin);
+unsigned hm_binary_machine(const hm_binary *bin);	/* EM_X86_64, EM_AARCH64, ... */
+unsigned hm_binary_elf_type(const hm_binary *bin);	/* ET_EXEC, ET_DYN, ET_REL */
+const char *hm_binary_arch(const hm_binary *bin);	/* "x86_64", "aarch64", ... */
+int hm_binary_is_64bit(const hm_binary *bin);
+int hm_binary_big_endian(const hm_binary *bin);
+
+/* Cacheline size implied by the ELF machine (x86-64, arm64: 64; ppc64: 128;
+ * s390x: 256; others 64) — never the host's. */
+unsigned hm_binary_cacheline_size(const hm_binary *bin);
+
+/* Build-id as lower-case hex, or NULL when the file has none. */
+const char *hm_binary_build_id(const hm_binary *bin);
+
+/* Raw bytes of the build-id note; returns its length (0 if none). */
+size_t hm_binary_build_id_raw(const hm_binary *bin, const unsigned char **id);
+
+/* Section contents by name, mapped read-only; NULL if absent or SHT_NOBITS.
+ * Valid until hm_binary_close(). */
+const void *hm_binary_section(const hm_binary *bin, const char *name, size_t *size);
+
+/* The libelf handle (Elf *) for loaders that need it (dwarf, btf). */
+void *hm_binary_elf(const hm_binary *bin);
+
+/* Symbols (from .symtab, else .dynsym).  Lookups build an index on first use. */
+const hm_symbol *hm_binary_symbol(const hm_binary *bin, const char *name);
+/* The STT_OBJECT/STT_TLS symbol whose [addr, addr+size) contains addr, or NULL. */
+const hm_symbol *hm_binary_object_at(const hm_binary *bin, uint64_t addr);
+/* The STT_FUNC symbol containing addr, or NULL. */
+const hm_symbol *hm_binary_func_at(const hm_binary *bin, uint64_t addr);
+
+/* Load bias helpers: the lowest PT_LOAD vaddr and its file offset, so a runtime
+ * mapping (start, pgoff) can be turned into a bias. */
+int hm_binary_first_load(const hm_binary *bin, uint64_t *vaddr, uint64_t *offset);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

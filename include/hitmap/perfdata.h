@@ -1,0 +1,129 @@
+/* perfdata: a streaming reader (and writer) of perf.data files.
+ *
+ * The reader handles file and pipe mode, both byte orders, several attrs
+ * (told apart by ID / IDENTIFIER), sample_id_all trailers, zstd-compressed
+ * data, and the header features hitmap uses.  It holds one record at a time:
+ * memory does not grow with the number of samples.
+ *
+ * Ownership: hm_perf_reader_open*() returns a reader freed by
+ * hm_perf_reader_close().  Records returned by hm_perf_reader_next() and the
+ * strings inside them are valid until the next call.  Header information
+ * (hm_perf_reader_info) is valid until close.
+ */
+#ifndef HITMAP_PERFDATA_H
+#define HITMAP_PERFDATA_H
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hm_perf_reader hm_perf_reader;
+
+enum hm_perf_rec_kind {
+	HM_PERF_SAMPLE = 1,
+	HM_PERF_MMAP,		/* MMAP and MMAP2 */
+	HM_PERF_COMM,
+	HM_PERF_FORK,
+	HM_PERF_EXIT,
+	HM_PERF_LOST,
+	HM_PERF_OTHER,		/* any other record; header only */
+};
+
+/* Which optional fields a sample carries (from its attr's sample_type). */
+enum hm_sample_has {
+	HM_HAS_IP = 1u << 0, HM_HAS_TID = 1u << 1, HM_HAS_TIME = 1u << 2,
+	HM_HAS_ADDR = 1u << 3, HM_HAS_CPU = 1u << 4, HM_HAS_PERIOD = 1u << 5,
+	HM_HAS_DATA_SRC = 1u << 6, HM_HAS_WEIGHT = 1u << 7, HM_HAS_PHYS_ADDR = 1u << 8,
+	HM_HAS_ID = 1u << 9,
+};
+
+typedef struct hm_sample {
+	uint32_t has;		/* enum hm_sample_has */
+	uint32_t attr;		/* index of the event (attr) in the file */
+	uint16_t cpumode;	/* misc & 7: 1 kernel, 2 user, ... */
+	uint32_t pid, tid, cpu;
+	uint64_t ip, addr, time, id, period;
+	uint64_t data_src;	/* union perf_mem_data_src, host order */
+	uint64_t weight;	/* load latency (WEIGHT, or var1 of WEIGHT_STRUCT) */
+	uint64_t phys_addr;
+	uint64_t offset;	/* file offset of the record, for messages */
+} hm_sample;
+
+typedef struct hm_perf_mmap {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	uint32_t prot, flags;
+	uint16_t cpumode;
+	const char *filename;
+	unsigned char build_id[20];
+	uint8_t build_id_size;	/* 0 when the record carries inode data instead */
+} hm_perf_mmap;
+
+typedef struct hm_perf_comm {
+	uint32_t pid, tid;
+	const char *comm;
+	unsigned exec : 1;
+} hm_perf_comm;
+
+typedef struct hm_perf_task {	/* FORK and EXIT */
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+} hm_perf_task;
+
+typedef struct hm_perf_record {
+	enum hm_perf_rec_kind kind;
+	uint32_t type;		/* raw PERF_RECORD_* type */
+	uint64_t offset;	/* file offset (or stream offset in pipe mode) */
+	union {
+		hm_sample sample;
+		hm_perf_mmap mmap;
+		hm_perf_comm comm;
+		hm_perf_task task;
+		uint64_t lost;
+	} u;
+} hm_perf_record;
+
+typedef struct hm_perf_event {
+	const char *name;	/* from EVENT_DESC, or NULL */
+	uint32_t type;		/* attr.type */
+	uint64_t config, config1, config2;
+	uint64_t sample_type;
+	uint64_t bp_addr;	/* breakpoint events */
+	uint32_t bp_type, bp_len;
+	uint32_t precise_ip;
+} hm_perf_event;
+
+typedef struct hm_perf_info {
+	int pipe_mode;
+	int byte_swapped;
+	size_t nr_events;
+	const hm_perf_event *events;
+	uint32_t nr_cpus_avail, nr_cpus_online;	/* 0 if unknown */
+	uint32_t cacheline_size;	/* from the CACHE feature, 0 if unknown */
+	const char *hostname, *os_release, *arch, *cpuid, *cpudesc, *perf_version;
+	uint64_t data_offset, data_size;
+} hm_perf_info;
+
+/* Open a perf.data file; path "-" reads standard input (pipe mode).
+ * NULL + errno; the diagnostic names the file and offset. */
+hm_perf_reader *hm_perf_reader_open(const char *path);
+/* Read from an open descriptor (not closed by the reader). */
+hm_perf_reader *hm_perf_reader_open_fd(int fd, const char *name);
+/* Read from memory (fuzzing); buf must outlive the reader. */
+hm_perf_reader *hm_perf_reader_open_mem(const void *buf, size_t len, const char *name);
+void hm_perf_reader_close(hm_perf_reader *r);
+
+/* Header information.  In pipe mode, events are known only once the attr
+ * records have been read: call after the first hm_perf_reader_next(). */
+const hm_perf_info *hm_perf_reader_info(const hm_perf_reader *r);
+
+/* Next record: 1 with *rec filled, 0 at the end, negative errno on malformed
+ * input (-EBADMSG, message "NAME: ... at offset 0x..."). */
+int hm_perf_reader_next(hm_perf_reader *r, hm_perf_record *rec);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,176 @@
+/* types: the type table — every struct, union, class, enum, typedef, base,
+ * pointer, array and function type of a binary, loaded once from DWARF or BTF,
+ * plus the global variables that attribution needs.
+ *
+ * A type is named by a hm_type_id, an index into the table; 0 means void (or
+ * "no type").  A type that appears in many compilation units is stored once:
+ * two named struct/union/enum/typedef definitions with the same kind, name, size
+ * and declaring file:line are the same type.
+ *
+ * Ownership: hm_types_new()/hm_types_load() return a table the caller frees with
+ * hm_types_free().  Every pointer handed out (hm_type, hm_member, names, decl
+ * files) is owned by the table and valid until it is freed.  The table is
+ * read-only after loading and may then be shared between threads.
+ */
+#ifndef HITMAP_TYPES_H
+#define HITMAP_TYPES_H
+#include <stddef.h>
+#include <stdint.h>
+#include "hitmap/binary.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint32_t hm_type_id;
+#define HM_TYPE_NONE ((hm_type_id)0)
+
+enum hm_type_kind {
+	HM_KIND_VOID = 0,
+	HM_KIND_BASE,		/* int, long unsigned int, _Bool, float ... */
+	HM_KIND_STRUCT,
+	HM_KIND_UNION,
+	HM_KIND_CLASS,
+	HM_KIND_ENUM,
+	HM_KIND_TYPEDEF,
+	HM_KIND_POINTER,
+	HM_KIND_REFERENCE,	/* C++ & */
+	HM_KIND_RVALUE_REFERENCE,	/* C++ && */
+	HM_KIND_PTR_TO_MEMBER,	/* C++ T C::* */
+	HM_KIND_CONST,
+	HM_KIND_VOLATILE,
+	HM_KIND_RESTRICT,
+	HM_KIND_ATOMIC,
+	HM_KIND_ARRAY,
+	HM_KIND_FUNC,		/* a function type (target = return type) */
+	HM_KIND_UNSPECIFIED,	/* decltype(nullptr) and friends */
+};
+
+/* Array bound of a flexible array member (`char data[];`).  A zero-length
+ * array (`char data[0];`) has bound 0. */
+#define HM_DIM_FLEXIBLE UINT64_MAX
+
+enum hm_member_flags {
+	HM_MEMBER_BITFIELD = 1u << 0,
+	HM_MEMBER_INHERITANCE = 1u << 1,	/* C++ base class subobject */
+	HM_MEMBER_VIRTUAL_BASE = 1u << 2,	/* offset not a constant */
+	HM_MEMBER_STATIC = 1u << 3,		/* C++ static member: takes no space */
+	HM_MEMBER_ARTIFICIAL = 1u << 4,		/* vtable pointer and the like */
+};
+
+typedef struct hm_member {
+	const char *name;	/* NULL for anonymous struct/union members */
+	hm_type_id type;
+	uint32_t flags;		/* enum hm_member_flags */
+	/* Byte offset from the start of the enclosing struct.  For a bitfield this is
+	 * the offset of its storage unit — `byte_size` bytes, naturally aligned —
+	 * exactly as pahole prints it. */
+	uint64_t offset;
+	/* Bitfields only: bit position inside the storage unit counted from its
+	 * least significant bit (little-endian view), its width, the unit's size.
+	 * Both DWARF encodings (DW_AT_data_bit_offset and DW_AT_bit_offset +
+	 * DW_AT_byte_size) are normalised to this. */
+	uint32_t bit_offset;
+	uint32_t bit_size;
+	uint32_t byte_size;
+	uint32_t alignment;	/* DW_AT_alignment on the member, 0 = none */
+	uint32_t decl_line;
+} hm_member;
+
+typedef struct hm_type {
+	enum hm_type_kind kind;
+	const char *name;	/* as DW_AT_name spells it; NULL if anonymous */
+	uint64_t size;		/* own byte size (struct/union/base/enum/pointer); 0 if n/a */
+	uint32_t alignment;	/* DW_AT_alignment on the type, 0 = none */
+	hm_type_id target;	/* pointee, element, aliased, qualified, return type */
+	uint32_t nr;		/* members (struct/union/class), dims (array), params (func),
+				 * enumerators (enum) */
+	uint32_t first;		/* index of the first of them in the table's arrays */
+	const char *decl_file;	/* NULL if unknown */
+	uint32_t decl_line;
+	uint32_t containing;	/* ptr-to-member: the class type id */
+	unsigned declaration : 1;	/* DW_AT_declaration: no body seen (yet) */
+	unsigned varargs : 1;		/* func: ends with "..." */
+	unsigned prototyped : 1;	/* func: has a prototype */
+	unsigned is_signed : 1;		/* base/enum */
+} hm_type;
+
+typedef struct hm_enumerator {
+	const char *name;
+	int64_t value;
+} hm_enumerator;
+
+typedef struct hm_variable {
+	const char *name;
+	hm_type_id type;
+	uint64_t addr;		/* link-time address from DW_OP_addr; 0 if none */
+	const char *decl_file;
+	uint32_t decl_line;
+	unsigned external : 1;
+	unsigned has_addr : 1;
+} hm_variable;
+
+typedef struct hm_types hm_types;
+
+/* What to load.  Loading only named structs (and what they need) is much
+ * faster on a vmlinux than loading everything. */
+struct hm_load_opts {
+	const char *const *only;	/* NULL-terminated struct/union names, or NULL = all */
+	unsigned variables : 1;		/* also load global variables (report) */
+	unsigned btf : 1;		/* prefer BTF over DWARF */
+	unsigned no_cache : 1;		/* bypass the persistent index */
+};
+
+/* Load the types of `bin` (DWARF; BTF when asked or when there is no DWARF).
+ * Returns 0, -ENODATA when the file has no debug info (the diagnostic says
+ * "FILE: no DWARF debug info (stripped? install the -dbg package)"), -EBADMSG on
+ * corrupt debug info, -ENOMEM.  *out is set only on success. */
+int hm_types_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types **out);
+
+hm_types *hm_types_new(void);
+void hm_types_free(hm_types *t);
+
+/* Number of ids; valid ids are 1 .. count-1 (0 is void). */
+size_t hm_types_count(const hm_types *t);
+const hm_type *hm_types_get(const hm_types *t, hm_type_id id);
+const hm_member *hm_types_members(const hm_types *t, const hm_type *type);
+const uint64_t *hm_types_dims(const hm_types *t, const hm_type *type);
+const hm_type_id *hm_types_params(const hm_types *t, const hm_type *type);
+const hm_enumerator *hm_types_enumerators(const hm_types *t, const hm_type *type);
+unsigned hm_types_pointer_size(const hm_types *t);
+
+/* The first complete (non-declaration) struct, union or class with that name,
+ * in load order (pahole's choice); HM_TYPE_NONE if absent. */
+hm_type_id hm_types_find_struct(const hm_types *t, const char *name);
+
+/* Up to `max` names of complete structs closest to `name` (edit distance),
+ * for "did you mean".  Returns how many were written to out[]. */
+size_t hm_types_similar(const hm_types *t, const char *name, const char **out, size_t max);
+
+/* Every distinct struct/union/class definition, in load order, one per name
+ * (pahole's dedup).  Returns the count and sets *ids (owned by the table). */
+size_t hm_types_structs(const hm_types *t, const hm_type_id **ids);
+
+/* Skip typedefs and cv/atomic qualifiers. */
+hm_type_id hm_types_resolve(const hm_types *t, hm_type_id id);
+/* sizeof: follows typedefs and qualifiers, multiplies array dims.  A flexible
+ * array has size 0. */
+uint64_t hm_types_sizeof(const hm_types *t, hm_type_id id);
+/* alignof as the compiler would compute it, honouring DW_AT_alignment. */
+uint32_t hm_types_alignof(const hm_types *t, hm_type_id id);
+
+/* C spelling of `type name` — "int * const p", "void (*vec[4])(int)",
+ * "char (*p)[16]", "struct foo". name may be NULL (abstract declarator).
+ * Writes at most len bytes including the NUL; returns the full length like
+ * snprintf, or a negative errno. */
+int hm_types_declare(const hm_types *t, hm_type_id id, const char *name, char *buf, size_t len);
+
+/* Global variables (loaded with opts.variables). */
+size_t hm_types_nr_variables(const hm_types *t);
+const hm_variable *hm_types_variable(const hm_types *t, size_t idx);
+const hm_variable *hm_types_find_variable(const hm_types *t, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,44 @@
+/* The hitmap command: shared pieces of the subcommands.  Each subcommand lives
+ * in its own cmd-NAME.c and exports one `const struct hm_cmd hm_cmd_NAME`. */
+#ifndef HM_CLI_H
+#define HM_CLI_H
+#include <stdint.h>
+
+enum {
+	HM_EXIT_OK = 0,		/* ran, nothing at or above --fail-on */
+	HM_EXIT_FINDINGS = 1,	/* findings at or above --fail-on */
+	HM_EXIT_USAGE = 2,	/* bad command line, unknown struct asked for */
+	HM_EXIT_INPUT = 3,	/* input unreadable or malformed */
+};
+
+struct hm_cmd {
+	const char *name;
+	const char *summary;	/* one line for `hitmap --help` */
+	const char *usage;	/* full text for `hitmap NAME --help` */
+	int (*run)(int argc, char **argv);	/* argv[0] is the subcommand name */
+};
+
+extern const struct hm_cmd hm_cmd_layout, hm_cmd_report, hm_cmd_check, hm_cmd_lint,
+	hm_cmd_diff, hm_cmd_suggest, hm_cmd_record;
+
+/* "error: ..." / "warning: ..." on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print "usage error" text and return HM_EXIT_USAGE. */
+int cli_usage_error(const struct hm_cmd *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Print cmd->usage to stdout and return HM_EXIT_OK. */
+int cli_help(const struct hm_cmd *cmd);
+
+/* Parse an unsigned number (decimal or 0x hex) with bounds; returns 0 or -1. */
+int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Map a negative errno from the library to an exit status: input problems are 3. */
+int cli_exit_for(int err);
+
+/* Whether colour may be used on stdout (a tty, and NO_COLOR unset). */
+int cli_color(void);
+
+#endif

@@ -1,0 +1,17 @@
+#include "config.h"
+#include "cli.h"
+
+static int run(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	cli_error("hitmap lint: not implemented yet");
+	return HM_EXIT_USAGE;
+}
+
+const struct hm_cmd hm_cmd_lint = {
+	.name = "lint",
+	.summary = "(not implemented yet)",
+	.usage = "usage: hitmap lint\n",
+	.run = run,
+};

@@ -1,0 +1,14 @@
+/* Internal: emitting diagnostics through the callback set by hm_set_diag(). */
+#ifndef HM_DIAG_INTERNAL_H
+#define HM_DIAG_INTERNAL_H
+#include "hitmap/hitmap.h"
+
+/* Format one diagnostic line and hand it to the callback. */
+void hm_diag(enum hm_diag_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Report an error and return -err (err is a positive errno), so callers can write
+ * `return hm_fail(EBADMSG, "%s: bad magic", name);` */
+int hm_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,53 @@
+# Shared helpers for hitmap's shell tests.  Sourced by every tests/*.sh.
+# The automake harness sets top_srcdir, top_builddir, HITMAP and CC.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+: "${HITMAP:=$top_builddir/hitmap}"
+: "${CC:=gcc}"
+SHARED="$top_srcdir/../shared"
+TESTS_SRC="$top_srcdir/tests"
+
+# One scratch directory per test, removed on success and kept on failure.
+T=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-test.XXXXXX")
+hm_cleanup() { rc=$?; if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then rm -rf "$T"; else echo "scratch kept: $T" >&2; fi; }
+trap hm_cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+
+# require TOOL [PACKAGE]: skip (77) naming the missing real tool.
+require() {
+	command -v "$1" >/dev/null 2>&1 || skip "$1 not installed (Debian package ${2:-$1})"
+}
+
+# assert_eq EXPECTED ACTUAL WHAT
+assert_eq() {
+	[ "$1" = "$2" ] || fail "$3: expected '$1', got '$2'"
+}
+
+# assert_files_eq EXPECTED_FILE ACTUAL_FILE WHAT: fails with a unified diff.
+assert_files_eq() {
+	if ! diff -u "$1" "$2" >"$T/diff.out" 2>&1; then
+		head -60 "$T/diff.out" >&2
+		fail "$3"
+	fi
+}
+
+# assert_exit CODE WHAT CMD...: runs CMD, checks the exit status.
+assert_exit() {
+	want=$1; what=$2; shift 2
+	set +e; "$@" >"$T/out" 2>"$T/err"; got=$?; set -e 2>/dev/null; set +e
+	[ "$got" = "$want" ] || { cat "$T/err" >&2; fail "$what: exit $got, want $want"; }
+}
+
+# build_fixture SRC OUT COMPILER DWARF OPT [extra flags...]: compile a fixture.
+# Every fixture build goes through here so the exact command is in the log.
+build_fixture() {
+	src=$1; out=$2; cc=$3; dw=$4; opt=$5; shift 5
+	echo "+ $cc -g -gdwarf-$dw $opt $* -o $out $src" >&2
+	"$cc" -g -gdwarf-"$dw" "$opt" "$@" -o "$out" "$src" || fail "cannot build $src with $cc"
+}
+
+# The vmlinux cache for kernel integration tests, outside the tree.
+HM_TEST_CACHE="${HITMAP_TEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hitmap-test}"

@@ -1,0 +1,13 @@
+#!/bin/sh
+# Debian kernel integration tests: fetch the 6.1 cloud vmlinux with DWARF once
+# into a cache outside the tree, then run every tests/vmlinux/*.test against it.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/fetch.sh"
+status=0
+for t in "$here"/*.test; do
+	[ -e "$t" ] || continue
+	echo "--- $(basename "$t")"
+	sh "$t" "$VMLINUX" || status=1
+done
+exit $status
