@@ -56,10 +56,21 @@ size_t hm_binary_build_id_raw(const hm_binary *bin, const unsigned char **id);
  * Valid until hm_binary_close(). */
 const void *hm_binary_section(const hm_binary *bin, const char *name, size_t *size);
 
+/* Sections by index (1 .. count-1), for loaders that walk them all: the
+ * contents (inflated when SHF_COMPRESSED; NULL for NOBITS or out-of-file
+ * sections) and the name.  Valid until hm_binary_close(). */
+size_t hm_binary_section_count(const hm_binary *bin);
+const void *hm_binary_section_at(const hm_binary *bin, size_t idx, size_t *size);
+const char *hm_binary_section_name(const hm_binary *bin, size_t idx);
+/* Whether the section's bytes lie inside the file (a truncated file may have
+ * section headers pointing past its end). */
+int hm_binary_section_in_file(const hm_binary *bin, size_t idx);
+
 /* The libelf handle (Elf *) for loaders that need it (dwarf, btf). */
 void *hm_binary_elf(const hm_binary *bin);
 
-/* Symbols (from .symtab, else .dynsym).  Lookups build an index on first use. */
+/* Symbols (from .symtab, else .dynsym).  Lookups build an index on first use
+ * (under a lock: a handle may be shared between threads). */
 const hm_symbol *hm_binary_symbol(const hm_binary *bin, const char *name);
 /* The STT_OBJECT/STT_TLS symbol whose [addr, addr+size) contains addr, or NULL. */
 const hm_symbol *hm_binary_object_at(const hm_binary *bin, uint64_t addr);

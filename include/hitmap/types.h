@@ -56,6 +56,10 @@ enum hm_member_flags {
 	HM_MEMBER_VIRTUAL_BASE = 1u << 2,	/* offset not a constant */
 	HM_MEMBER_STATIC = 1u << 3,		/* C++ static member: takes no space */
 	HM_MEMBER_ARTIFICIAL = 1u << 4,		/* vtable pointer and the like */
+	/* C++ DW_AT_accessibility when the DIE carries one (none set: absent) */
+	HM_MEMBER_PUBLIC = 1u << 5,
+	HM_MEMBER_PROTECTED = 1u << 6,
+	HM_MEMBER_PRIVATE = 1u << 7,
 };
 
 typedef struct hm_member {
@@ -122,10 +126,24 @@ struct hm_load_opts {
 };
 
 /* Load the types of `bin` (DWARF; BTF when asked or when there is no DWARF).
- * Returns 0, -ENODATA when the file has no debug info (the diagnostic says
- * "FILE: no DWARF debug info (stripped? install the -dbg package)"), -EBADMSG on
- * corrupt debug info, -ENOMEM.  *out is set only on success. */
+ * Reads dwz-compressed DWARF (partial units, and the .gnu_debugaltlink file
+ * found as written, beside bin or by build-id) and split DWARF (.dwo files
+ * through DW_AT_comp_dir or beside bin).  Returns 0, -ENODATA when the file
+ * has no debug info (the diagnostic says "FILE: no DWARF debug info
+ * (stripped? install the -dbg package)"), -ENOENT when a dwz or .dwo file it
+ * needs is missing, -EBADMSG on corrupt debug info, -ENOMEM.  *out is set
+ * only on success. */
 int hm_types_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types **out);
+
+/* Load a raw BTF file: /sys/kernel/btf/vmlinux, or a .BTF section saved with
+ * objcopy (no ELF around it).  Errors as hm_types_load(); -EBADMSG also when
+ * the file is not BTF.  *out is set only on success. */
+int hm_types_load_btf_file(const char *path, const struct hm_load_opts *opts,
+			   hm_types **out);
+
+/* 1 if the file at path starts with the BTF magic (either byte order), 0 if
+ * not or unreadable — to choose between hm_binary_open() and the above. */
+int hm_types_is_btf_file(const char *path);
 
 hm_types *hm_types_new(void);
 void hm_types_free(hm_types *t);
@@ -143,12 +161,20 @@ unsigned hm_types_pointer_size(const hm_types *t);
  * in load order (pahole's choice); HM_TYPE_NONE if absent. */
 hm_type_id hm_types_find_struct(const hm_types *t, const char *name);
 
+/* The first typedef with that name in load order, HM_TYPE_NONE if absent
+ * (pahole -C also accepts typedef names: `-C spinlock_t`).  With opts.only,
+ * typedefs named there are loaded like struct names. */
+hm_type_id hm_types_find_typedef(const hm_types *t, const char *name);
+
 /* Up to `max` names of complete structs closest to `name` (edit distance),
  * for "did you mean".  Returns how many were written to out[]. */
 size_t hm_types_similar(const hm_types *t, const char *name, const char **out, size_t max);
 
-/* Every distinct struct/union/class definition, in load order, one per name
- * (pahole's dedup).  Returns the count and sets *ids (owned by the table). */
+/* Every distinct named struct/union/class definition, in load order, with
+ * pahole's dedup: a name appears again only for a definition that differs in
+ * size or members (names, bit offsets, bit sizes) from those listed — the
+ * list `pahole --sizes` prints.  Returns the count and sets *ids (owned by
+ * the table). */
 size_t hm_types_structs(const hm_types *t, const hm_type_id **ids);
 
 /* Skip typedefs and cv/atomic qualifiers. */
@@ -164,6 +190,15 @@ uint32_t hm_types_alignof(const hm_types *t, hm_type_id id);
  * Writes at most len bytes including the NUL; returns the full length like
  * snprintf, or a negative errno. */
 int hm_types_declare(const hm_types *t, hm_type_id id, const char *name, char *buf, size_t len);
+
+/* The same declaration in two parts, as pahole lays out a member: the type
+ * specifier with its qualifiers ("const char", "struct foo", "void") and the
+ * declarator around name ("*name", "(*fn)(int)", "(*p)[16]", "* const p",
+ * "name" — just the name, or empty, for a plain type).  Each buffer gets at
+ * most its len bytes including the NUL.  Returns the longer full length, or a
+ * negative errno. */
+int hm_types_declare_split(const hm_types *t, hm_type_id id, const char *name,
+			   char *type_buf, size_t type_len, char *decl_buf, size_t decl_len);
 
 /* Global variables (loaded with opts.variables). */
 size_t hm_types_nr_variables(const hm_types *t);

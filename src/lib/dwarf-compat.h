@@ -1,0 +1,59 @@
+/* Internal: every difference between libdwarf API versions lives here.
+ * Debian bookworm ships 20210528 (headers under <libdwarf/>, no version
+ * macro); libdwarf 0.x/2.x define DW_LIBDWARF_VERSION_MAJOR and changed a few
+ * signatures and the object access interface. */
+#ifndef HM_DWARF_COMPAT_H
+#define HM_DWARF_COMPAT_H
+#include "config.h"
+#ifdef HAVE_LIBDWARF_PC
+#include <libdwarf.h>
+#include <dwarf.h>
+#else
+#include <libdwarf/libdwarf.h>
+#include <libdwarf/dwarf.h>
+#endif
+#include "hitmap/binary.h"
+
+#ifndef DW_TAG_atomic_type
+#define DW_TAG_atomic_type 0x47
+#endif
+#ifndef DW_TAG_skeleton_unit
+#define DW_TAG_skeleton_unit 0x4a
+#endif
+#ifndef DW_AT_alignment
+#define DW_AT_alignment 0x88
+#endif
+#ifndef DW_OP_addrx
+#define DW_OP_addrx 0xa1
+#endif
+#ifndef DW_OP_GNU_addr_index
+#define DW_OP_GNU_addr_index 0xfb
+#endif
+
+/* A Dwarf_Debug reading the sections of `bin` straight from its mapping.
+ * Relocations are applied only for ET_REL files (into private copies);
+ * executables, shared objects and the kernel's vmlinux carry applied values
+ * already.  Returns 0, -ENODATA (no .debug_info), -EBADMSG or -ENOMEM. */
+struct hm_dwarf_obj;
+int hm_dwarf_open(hm_binary *bin, Dwarf_Debug *dbg, struct hm_dwarf_obj **obj);
+void hm_dwarf_close(Dwarf_Debug dbg, struct hm_dwarf_obj *obj);
+
+/* The dwz supplementary file named by bin's .gnu_debugaltlink (looked for as
+ * written, beside bin, and under /usr/lib/debug/.build-id), checked against
+ * the build-id the link records.  0 with *alt_bin NULL when bin has no link;
+ * -ENOENT (reported) when the file is missing or does not match: the types
+ * it holds would be missing, so loading stops. */
+int hm_dwarf_open_alt(hm_binary *bin, hm_binary **alt_bin, Dwarf_Debug *alt_dbg,
+		      struct hm_dwarf_obj **alt_obj);
+
+/* Next CU header: returns DW_DLV_OK/NO_ENTRY/ERROR like libdwarf. */
+int hm_dwarf_next_cu(Dwarf_Debug dbg, Dwarf_Half *version, Dwarf_Half *addr_size,
+		     Dwarf_Half *unit_type, Dwarf_Die *cu_die, Dwarf_Error *err);
+
+void hm_dwarf_free_error(Dwarf_Debug dbg, Dwarf_Error err);
+
+/* The next sibling of die (a non-NULL DIE of .debug_info); DW_DLV_* like
+ * libdwarf.  Uses DW_AT_sibling when present, so subtrees are skipped. */
+int hm_dwarf_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *sib, Dwarf_Error *err);
+
+#endif

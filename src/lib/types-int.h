@@ -1,0 +1,81 @@
+/* Internal: the type table's storage, shared by types.c (queries, printing)
+ * and the loaders (dwarf.c, load.c).  Nothing outside the types area uses it. */
+#ifndef HM_TYPES_INT_H
+#define HM_TYPES_INT_H
+#include "hitmap/types.h"
+#include "util.h"
+
+/* A growable array of `elem`-sized items. */
+#define HM_VEC(T) struct { T *v; size_t n, cap; }
+
+struct hm_types {
+	HM_VEC(hm_type) types;
+	HM_VEC(hm_member) members;
+	HM_VEC(uint64_t) dims;
+	HM_VEC(hm_type_id) params;
+	HM_VEC(hm_enumerator) enums;
+	HM_VEC(hm_variable) vars;
+	/* complete named struct/union/class definitions in walk order, one per
+	 * name (pahole's choice), and a name index over them */
+	HM_VEC(hm_type_id) structs;
+	HM_VEC(uint32_t) struct_next;	/* per list entry: next with its name, +1 */
+	HM_VEC(unsigned char) listed;	/* per type id: already in the list */
+	uint32_t *struct_slots;		/* name -> first list entry, +1 */
+	size_t nstruct_slots;
+	/* typedefs by name, the first met by the walk */
+	hm_type_id *typedef_slots;
+	size_t ntypedef_slots, ntypedefs;
+	/* variables by name */
+	uint32_t *var_slots;
+	size_t nvar_slots;
+	/* dedup: ids hashed by their identity (kind+name+size+file+line for named
+	 * types, kind+target(+dims/params) for the rest) */
+	struct hm_dedup_slot {
+		uint64_t hash;
+		hm_type_id id;
+	} *dedup;
+	size_t ndedup, ndedup_used;
+	/* names of structs not loaded (`only` mode) that are close to a requested
+	 * name that was not found: candidates for hm_types_similar() */
+	HM_VEC(const char *) hints;
+	hm_strtab strs;
+	unsigned pointer_size;
+};
+
+/* Append items to a vector; return the index of the first or -ENOMEM. */
+#define hm_vec_push(vec, item) \
+	(hm_grow((void **)&(vec).v, &(vec).cap, (vec).n + 1, sizeof(*(vec).v)) ? -ENOMEM : \
+	 ((vec).v[(vec).n] = (item), (long)(vec).n++))
+
+/* Add a type (copied); returns its id or 0 on ENOMEM. */
+hm_type_id hm_types_add(hm_types *t, const hm_type *ty);
+
+/* Dedup: the id of an already-stored type with the same identity as `ty`
+ * (dims/params/members compared through the table; members matter only for
+ * anonymous structs and unions; a declaration matches any declaration of the
+ * same kind and name), or 0.  The probe hash is
+ * returned in *hash for hm_types_dedup_insert(). */
+hm_type_id hm_types_dedup_find(hm_types *t, const hm_type *ty, const uint64_t *dims,
+			       const hm_type_id *params, const hm_member *members,
+			       uint64_t *hash);
+int hm_types_dedup_insert(hm_types *t, hm_type_id id, uint64_t hash);
+
+/* Record a complete struct/union/class met by the walk.  It joins the
+ * hm_types_structs() list unless a listed struct has the same name, size and
+ * members (names, bit offsets, bit sizes): pahole's rule for printing a name
+ * again. */
+int hm_types_note_struct(hm_types *t, hm_type_id id);
+/* Record a typedef met by the walk (the first per name is the one found). */
+int hm_types_note_typedef(hm_types *t, hm_type_id id);
+
+/* Whether a complete struct of that name was already noted. */
+int hm_types_have_struct(const hm_types *t, const char *name);
+
+/* After loading: point references to declarations at a definition with the
+ * same kind and name, and index variables by name. */
+int hm_types_finish(hm_types *t);
+
+/* Interned string (NULL in, NULL out; NULL on ENOMEM with s != NULL). */
+const char *hm_types_intern(hm_types *t, const char *s);
+
+#endif
