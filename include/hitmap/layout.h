@@ -1,10 +1,14 @@
 /* layout: one struct flattened onto cachelines.
  *
  * hm_layout_new() walks a struct/union/class type and produces, in pre-order,
- * every member at every nesting depth with its absolute offset from the start
- * of the outermost struct, the holes pahole would report, the cachelines each
- * member touches, and kernel __cacheline_group_begin__G/__cacheline_group_end__G
- * pairs as named groups.
+ * its members with their absolute offsets from the start of the outermost
+ * struct — descending into anonymous struct/union members always and into
+ * named ones with opts.expand — the holes pahole would report, the cachelines
+ * each member touches, and kernel __cacheline_group_begin__G /
+ * __cacheline_group_end__G pairs (at any listed level) as named groups.
+ * Static members take no space and are not listed; a C++ base class is listed
+ * as a field named after its type.  The pahole-compatible printing of a
+ * layout is in hitmap/output.h.
  *
  * Line placement assumes the object starts on a line boundary only when its
  * alignment guarantees it (alignment >= line size) or opts.assume_aligned is
@@ -70,8 +74,9 @@ typedef struct hm_group {
 	unsigned unterminated : 1;	/* begin without end */
 } hm_group;
 
-/* pahole's summary of the outermost struct, field for field. */
-typedef struct hm_layout_summary {
+/* pahole's summary of the outermost struct, field for field.  (A struct tag,
+ * not a typedef: hm_layout_summary() is the accessor.) */
+struct hm_layout_summary {
 	uint64_t size;
 	uint32_t alignment;
 	uint32_t cachelines;
@@ -90,7 +95,7 @@ typedef struct hm_layout_summary {
 	uint64_t sum_forced_holes;
 	uint64_t last_cacheline;	/* bytes used in the last line */
 	unsigned base_known : 1;	/* alignment guarantees line-aligned start */
-} hm_layout_summary;
+};
 
 typedef struct hm_layout hm_layout;
 
@@ -103,8 +108,9 @@ const hm_types *hm_layout_types(const hm_layout *l);
 hm_type_id hm_layout_type(const hm_layout *l);
 const char *hm_layout_name(const hm_layout *l);
 unsigned hm_layout_cacheline_size(const hm_layout *l);
-const hm_layout_summary *hm_layout_summary(const hm_layout *l);
+const struct hm_layout_summary *hm_layout_summary(const hm_layout *l);
 
+/* n may be NULL (then use hm_field.next / nr_children to walk). */
 const hm_field *hm_layout_fields(const hm_layout *l, size_t *n);
 const hm_hole *hm_layout_holes(const hm_layout *l, size_t *n);
 const hm_group *hm_layout_groups(const hm_layout *l, size_t *n);

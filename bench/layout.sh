@@ -1,0 +1,38 @@
+#!/bin/sh
+# bench/layout.sh VMLINUX: wall time and peak RSS of `hitmap layout -C tcp_sock`
+# and `hitmap layout --list` beside pahole's (`-C tcp_sock`, `--sizes`) on the
+# same file in the same run.  One line per measurement:
+#   target measured anchor ratio goal PASS|MISS
+# (ratio = hitmap / pahole; goal: at most 0.25).  HITMAP overrides ./hitmap.
+set -u
+V=${1:?usage: bench/layout.sh VMLINUX}
+HITMAP=${HITMAP:-./hitmap}
+GOAL=0.25
+command -v pahole >/dev/null 2>&1 || { echo "pahole not installed (dwarves)" >&2; exit 77; }
+[ -x /usr/bin/time ] || { echo "/usr/bin/time not installed (time)" >&2; exit 77; }
+out=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-bench.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+
+measure() {	# measure NAME CMD...: "seconds kilobytes"
+	name=$1; shift
+	/usr/bin/time -f '%e %M' -o "$out/$name.time" "$@" >"$out/$name.out" 2>/dev/null ||
+		{ echo "$name: command failed: $*" >&2; exit 1; }
+	cat "$out/$name.time"
+}
+
+line() {	# line TARGET UNIT HITMAP-VALUE PAHOLE-VALUE
+	awk -v t="$1" -v u="$2" -v h="$3" -v p="$4" -v g="$GOAL" 'BEGIN {
+		r = p > 0 ? h / p : 0
+		printf "%s %s%s %s%s %.3f %s %s\n", t, h, u, p, u, r, g, (r <= g ? "PASS" : "MISS")
+	}'
+}
+
+set -- $(measure hm-one "$HITMAP" layout -C tcp_sock "$V"); hm_one_t=$1; hm_one_m=$2
+set -- $(measure pa-one pahole -F dwarf -M --suppress_force_paddings -C tcp_sock "$V"); pa_one_t=$1; pa_one_m=$2
+set -- $(measure hm-list "$HITMAP" layout --list "$V"); hm_list_t=$1; hm_list_m=$2
+set -- $(measure pa-list pahole -F dwarf --sizes "$V"); pa_list_t=$1; pa_list_m=$2
+
+line layout-C-tcp_sock-wall s "$hm_one_t" "$pa_one_t"
+line layout-C-tcp_sock-rss KB "$hm_one_m" "$pa_one_m"
+line layout-list-wall s "$hm_list_t" "$pa_list_t"
+line layout-list-rss KB "$hm_list_m" "$pa_list_m"

@@ -1,0 +1,28 @@
+#!/bin/sh
+# The default cacheline size comes from the binary's ELF machine, never from
+# the host: mm_struct (296 bytes, tests/fixtures/mm_common.h) takes
+# ceil(296/64) = 5 lines on x86-64 and arm64, ceil(296/128) = 3 on ppc64,
+# ceil(296/256) = 2 on s390x.  The foreign objects are built with clang's
+# cross targets (-ffreestanding -c: no foreign libc needed).
+. "$top_srcdir/tests/lib.sh"
+require clang clang
+src=$TESTS_SRC/fixtures/mm_v1.c
+check() {	# check TARGET WANT-LINE WANT-ARCH
+	echo "+ clang --target=$1 -ffreestanding -g -gdwarf-4 -c -o $T/$1.o $src" >&2
+	clang --target="$1" -ffreestanding -g -gdwarf-4 -c -o "$T/$1.o" "$src" ||
+		fail "cannot build for $1"
+	"$HITMAP" layout --list "$T/$1.o" >"$T/$1.list" || fail "$1: hitmap layout --list"
+	assert_eq "$2" "$(grep '^mm_struct	' "$T/$1.list")" "$1: --list line"
+	"$HITMAP" layout --json -C mm_struct "$T/$1.o" >"$T/$1.json" || fail "$1: --json"
+	python3 -c 'import json, sys
+b = json.load(open(sys.argv[1]))["binary"]
+assert (b["arch"], b["cacheline_size"]) == (sys.argv[2], int(sys.argv[3])), b' \
+		"$T/$1.json" "$3" "$4" || fail "$1: JSON binary"
+}
+check x86_64-linux-gnu "mm_struct	296	5	2" x86_64 64
+check aarch64-linux-gnu "mm_struct	296	5	2" aarch64 64
+check powerpc64le-linux-gnu "mm_struct	296	3	2" ppc64 128
+check s390x-linux-gnu "mm_struct	296	2	2" s390x 256
+# -c overrides the machine's size
+"$HITMAP" layout --list -c 64 "$T/s390x-linux-gnu.o" | grep -q '^mm_struct	296	5	2$' ||
+	fail "-c 64 on s390x"

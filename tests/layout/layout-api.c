@@ -1,0 +1,185 @@
+/* layout-api: hm_layout_find / field_at / path_at / may_share / groups on the
+ * shared fixtures.  Expected offsets come from the table in
+ * tests/fixtures/mm_common.h and the header of tests/fixtures/groups.c (both
+ * checked against pahole by diff-pahole.sh) and from fx-nest.c.
+ * usage: layout-api MM_V1 MM_V2 GROUPS NEST */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hitmap/binary.h"
+#include "hitmap/layout.h"
+#include "hitmap/types.h"
+
+static int failures;
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+		failures++; \
+	} \
+} while (0)
+
+static hm_layout *open_layout(const char *path, const char *name, int expand, int aligned,
+			      hm_binary **bin, hm_types **t)
+{
+	struct hm_layout_opts o = { .cacheline_size = 64, .expand = expand,
+				    .assume_aligned = aligned };
+	hm_layout *l;
+
+	*bin = hm_binary_open(path);
+	if (!*bin || hm_types_load(*bin, NULL, t)) {
+		fprintf(stderr, "cannot load %s\n", path);
+		exit(1);
+	}
+	l = hm_layout_new(*t, hm_types_find_struct(*t, name), &o);
+	if (!l) {
+		fprintf(stderr, "cannot lay out %s\n", name);
+		exit(1);
+	}
+	return l;
+}
+
+static void done(hm_layout *l, hm_binary *bin, hm_types *t)
+{
+	hm_layout_free(l);
+	hm_types_free(t);
+	hm_binary_close(bin);
+}
+
+static void path_is(const hm_layout *l, uint64_t off, const char *want)
+{
+	char buf[256];
+	int n = hm_layout_path_at(l, off, buf, sizeof(buf));
+
+	if (!want)
+		CHECK(n == -ENOENT, "path_at(%llu) = %s, want none", (unsigned long long)off,
+		      n >= 0 ? buf : "error");
+	else
+		CHECK(n >= 0 && !strcmp(buf, want), "path_at(%llu) = '%s', want '%s'",
+		      (unsigned long long)off, n >= 0 ? buf : "error", want);
+}
+
+static void mm_v1(const char *path)
+{
+	hm_binary *bin;
+	hm_types *t;
+	hm_layout *l = open_layout(path, "mm_struct", 0, 0, &bin, &t);
+	const struct hm_layout_summary *s = hm_layout_summary(l);
+	const hm_field *ptl = hm_layout_find(l, "page_table_lock");
+	const hm_field *ml = hm_layout_find(l, "mmap_lock");
+	size_t nh;
+	const hm_hole *h = hm_layout_holes(l, &nh);
+
+	CHECK(s->size == 296 && s->cachelines == 5 && s->members == 34, "v1 summary");
+	CHECK(s->holes == 2 && s->sum_holes == 8 && !s->base_known && s->alignment == 8,
+	      "v1 holes");
+	CHECK(ptl && ptl->offset == 56 && ptl->size == 4 && ptl->line_first == 0, "v1 ptl");
+	CHECK(ml && ml->offset == 64 && ml->size == 40 && ml->line_first == 1 && !ml->straddles,
+	      "v1 mmap_lock");
+	CHECK(!hm_layout_find(l, "mmap_lock.count"), "not expanded: no mmap_lock.count");
+	CHECK(nh == 2 && h[0].offset == 60 && h[0].size == 4 &&
+	      !strcmp(hm_layout_fields(l, NULL)[h[0].after].name, "page_table_lock"), "v1 hole");
+	CHECK(hm_layout_field_at(l, 56) == ptl && hm_layout_field_at(l, 59) == ptl, "field_at ptl");
+	CHECK(hm_layout_field_at(l, 60) == NULL, "field_at in the hole");
+	path_is(l, 60, NULL);
+	path_is(l, 70, "mmap_lock.count.counter");	/* below the listed field */
+	path_is(l, 88, "mmap_lock.wait_list.next");
+	path_is(l, 8, "mm_rb.rb_node");
+	/* alignment 8 < 64: the base is unknown, 4 bytes apart may share a line */
+	CHECK(hm_layout_may_share(l, 56, 4, 64, 40), "v1 may share (unknown base)");
+	CHECK(!hm_layout_may_share(l, 0, 8, 200, 8), "far apart never share");
+	done(l, bin, t);
+
+	l = open_layout(path, "mm_struct", 1, 1, &bin, &t);
+	CHECK(hm_layout_summary(l)->base_known, "assume_aligned");
+	CHECK(!hm_layout_may_share(l, 56, 4, 64, 40), "v1 aligned: locks apart");
+	ml = hm_layout_find(l, "mmap_lock.count");
+	CHECK(ml && ml->offset == 64 && ml->depth == 1, "expanded mmap_lock.count");
+	ml = hm_layout_find(l, "mmap_lock.wait_list.prev");
+	CHECK(ml && ml->offset == 96 && ml->depth == 2, "expanded mmap_lock.wait_list.prev");
+	CHECK(hm_layout_field_at(l, 70) == hm_layout_find(l, "mmap_lock.count.counter"),
+	      "deepest field at 70");
+	done(l, bin, t);
+}
+
+static void mm_v2(const char *path)
+{
+	hm_binary *bin;
+	hm_types *t;
+	hm_layout *l = open_layout(path, "mm_struct", 0, 1, &bin, &t);
+	const hm_field *ptl = hm_layout_find(l, "page_table_lock");
+	const hm_field *ml = hm_layout_find(l, "mmap_lock");
+
+	CHECK(hm_layout_summary(l)->size == 288 && hm_layout_summary(l)->holes == 1, "v2 summary");
+	CHECK(ptl && ptl->offset == 52, "v2 ptl");
+	CHECK(ml && ml->offset == 56 && ml->straddles && ml->line_first == 0 && ml->line_last == 1,
+	      "v2 mmap_lock straddles 0-1");
+	CHECK(hm_layout_may_share(l, ptl->offset, ptl->size, ml->offset, ml->size),
+	      "v2: the locks share line 0");
+	done(l, bin, t);
+}
+
+static void groups(const char *path)
+{
+	hm_binary *bin;
+	hm_types *t;
+	hm_layout *l = open_layout(path, "netdev_like", 0, 0, &bin, &t);
+	size_t n;
+	const hm_group *g = hm_layout_groups(l, &n);
+	const hm_field *f = hm_layout_fields(l, NULL);
+
+	CHECK(n == 3, "3 groups, got %zu", n);
+	if (n == 3) {
+		CHECK(!strcmp(g[0].name, "read_tx") && g[0].offset == 0 && g[0].size == 18 &&
+		      !g[0].aligned && !strcmp(f[g[0].first].name, "priv_flags") &&
+		      !strcmp(f[g[0].last].name, "hard_header_len"), "read_tx");
+		CHECK(!strcmp(g[1].name, "write_rx") && g[1].offset == 64 && g[1].size == 12 &&
+		      g[1].aligned, "write_rx");
+		CHECK(!strcmp(g[2].name, "read_rx") && g[2].offset == 76 && g[2].size == 4, "read_rx");
+	}
+	CHECK(hm_layout_summary(l)->base_known, "aligned(64) struct: base known");
+	done(l, bin, t);
+	l = open_layout(path, "sock_like", 0, 0, &bin, &t);
+	g = hm_layout_groups(l, &n);
+	CHECK(n == 2 && g[1].unterminated && g[1].offset == 20 && g[1].size == 20,
+	      "sock_read_tx has no end: spans to the end (20..39)");
+	done(l, bin, t);
+}
+
+static void nest(const char *path)
+{
+	hm_binary *bin;
+	hm_types *t;
+	hm_layout *l = open_layout(path, "embeds", 0, 0, &bin, &t);
+
+	/* struct inner { char c; int i; } arr[2] at 40: arr[1].i at 52 */
+	path_is(l, 52, "arr[1].i");
+	path_is(l, 40, "arr[0].c");
+	path_is(l, 41, "arr[0]");	/* the hole inside an element */
+	path_is(l, 58, "u.i");		/* union top at 56: first member holding byte 2 */
+	done(l, bin, t);
+	l = open_layout(path, "anon", 0, 0, &bin, &t);
+	/* anonymous members are flattened: lo at 8, a at 16 */
+	CHECK(hm_layout_find(l, "lo") && hm_layout_find(l, "lo")->offset == 8, "anon lo");
+	CHECK(hm_layout_find(l, "a") && hm_layout_find(l, "a")->depth == 1, "anon a");
+	path_is(l, 12, "l");
+	done(l, bin, t);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 5) {
+		fprintf(stderr, "usage: layout-api MM_V1 MM_V2 GROUPS NEST\n");
+		return 2;
+	}
+	mm_v1(argv[1]);
+	mm_v2(argv[2]);
+	groups(argv[3]);
+	nest(argv[4]);
+	if (!failures)
+		printf("layout-api: ok\n");
+	return failures ? 1 : 0;
+}
