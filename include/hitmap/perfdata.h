@@ -1,9 +1,12 @@
-/* perfdata: a streaming reader (and writer) of perf.data files.
+/* perfdata: a streaming reader of perf.data files (the writer is
+ * perfwrite.h).
  *
  * The reader handles file and pipe mode, both byte orders, several attrs
  * (told apart by ID / IDENTIFIER), sample_id_all trailers, zstd-compressed
- * data, and the header features hitmap uses.  It holds one record at a time:
- * memory does not grow with the number of samples.
+ * data, and the header features hitmap uses.  It holds one record at a time
+ * (a 4 MiB read buffer; compressed chunks are inflated one at a time): memory
+ * does not grow with the number of samples.  Every malformed input is an
+ * -EBADMSG with one diagnostic naming the file and an offset.
  *
  * Ownership: hm_perf_reader_open*() returns a reader freed by
  * hm_perf_reader_close().  Records returned by hm_perf_reader_next() and the
@@ -36,7 +39,7 @@ enum hm_sample_has {
 	HM_HAS_IP = 1u << 0, HM_HAS_TID = 1u << 1, HM_HAS_TIME = 1u << 2,
 	HM_HAS_ADDR = 1u << 3, HM_HAS_CPU = 1u << 4, HM_HAS_PERIOD = 1u << 5,
 	HM_HAS_DATA_SRC = 1u << 6, HM_HAS_WEIGHT = 1u << 7, HM_HAS_PHYS_ADDR = 1u << 8,
-	HM_HAS_ID = 1u << 9,
+	HM_HAS_ID = 1u << 9, HM_HAS_CALLCHAIN = 1u << 10,
 };
 
 typedef struct hm_sample {
@@ -49,6 +52,9 @@ typedef struct hm_sample {
 	uint64_t weight;	/* load latency (WEIGHT, or var1 of WEIGHT_STRUCT) */
 	uint64_t phys_addr;
 	uint64_t offset;	/* file offset of the record, for messages */
+	/* CALLCHAIN, host order; points into the reader (valid until next) */
+	uint32_t nr_callchain;
+	const uint64_t *callchain;
 } hm_sample;
 
 typedef struct hm_perf_mmap {
@@ -59,6 +65,9 @@ typedef struct hm_perf_mmap {
 	const char *filename;
 	unsigned char build_id[20];
 	uint8_t build_id_size;	/* 0 when the record carries inode data instead */
+	uint32_t maj, min;	/* MMAP2 inode form; 0 otherwise */
+	uint64_t ino, ino_generation;
+	unsigned mmap2 : 1;	/* MMAP2 (else the older MMAP) */
 } hm_perf_mmap;
 
 typedef struct hm_perf_comm {
@@ -75,7 +84,8 @@ typedef struct hm_perf_task {	/* FORK and EXIT */
 typedef struct hm_perf_record {
 	enum hm_perf_rec_kind kind;
 	uint32_t type;		/* raw PERF_RECORD_* type */
-	uint64_t offset;	/* file offset (or stream offset in pipe mode) */
+	uint64_t offset;	/* file offset (or stream offset in pipe mode);
+				 * inside compressed data, the chunk's offset */
 	union {
 		hm_sample sample;
 		hm_perf_mmap mmap;
@@ -93,6 +103,10 @@ typedef struct hm_perf_event {
 	uint64_t bp_addr;	/* breakpoint events */
 	uint32_t bp_type, bp_len;
 	uint32_t precise_ip;
+	uint64_t read_format, sample_period;
+	unsigned sample_id_all : 1, freq : 1;
+	size_t nr_ids;		/* sample ids selecting this event */
+	const uint64_t *ids;
 } hm_perf_event;
 
 typedef struct hm_perf_info {
@@ -104,6 +118,10 @@ typedef struct hm_perf_info {
 	uint32_t cacheline_size;	/* from the CACHE feature, 0 if unknown */
 	const char *hostname, *os_release, *arch, *cpuid, *cpudesc, *perf_version;
 	uint64_t data_offset, data_size;
+	uint64_t first_sample_time, last_sample_time;	/* SAMPLE_TIME, 0 if unknown */
+	int compressed;		/* COMPRESSED records were seen */
+	uint64_t nr_unknown_id;	/* samples skipped: id of no known event (as perf) */
+	uint64_t features[4];	/* adds_features bits (file mode) or seen (pipe) */
 } hm_perf_info;
 
 /* Open a perf.data file; path "-" reads standard input (pipe mode).
@@ -119,8 +137,28 @@ void hm_perf_reader_close(hm_perf_reader *r);
  * records have been read: call after the first hm_perf_reader_next(). */
 const hm_perf_info *hm_perf_reader_info(const hm_perf_reader *r);
 
+/* One entry of the build-id table perf writes after recording (BUILD_ID
+ * feature; HEADER_BUILD_ID records in pipe mode). */
+typedef struct hm_perf_build_id {
+	const char *filename;
+	unsigned char build_id[20];
+	uint8_t size;		/* bytes of build_id used (20 for SHA-1) */
+	uint16_t cpumode;	/* 1 kernel, 2 user, ... */
+	int32_t pid;		/* -1 for the kernel and modules */
+} hm_perf_build_id;
+
+/* The build-id table: *ids points to the entries (valid until close).  In
+ * pipe mode it holds the records read so far.  Returns the count. */
+size_t hm_perf_reader_build_ids(const hm_perf_reader *r, const hm_perf_build_id **ids);
+
 /* Next record: 1 with *rec filled, 0 at the end, negative errno on malformed
- * input (-EBADMSG, message "NAME: ... at offset 0x..."). */
+ * input (-EBADMSG, message "NAME: ... at offset 0x...").  Records come in
+ * file order (perf sorts samples by time across CPUs; hitmap does not need
+ * to).  Records that only carry header data (HEADER_ATTR, HEADER_FEATURE,
+ * BUILD_ID) and COMPRESSED chunks are consumed by the reader (the records
+ * inside the chunks come out); TRACING_DATA and AUXTRACE come as
+ * HM_PERF_OTHER with their payloads skipped, as do FINISHED_ROUND, ID_INDEX
+ * and other types. */
 int hm_perf_reader_next(hm_perf_reader *r, hm_perf_record *rec);
 
 #ifdef __cplusplus

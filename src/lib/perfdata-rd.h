@@ -1,0 +1,95 @@
+/* Internal: the perf.data reader's state, shared by perfdata*.c. */
+#ifndef HM_PERFDATA_RD_H
+#define HM_PERFDATA_RD_H
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+#include "hitmap/perfdata.h"
+#include "diag.h"
+#include "util.h"
+#include "perfdata-int.h"
+
+struct pr_event {
+	struct perf_event_attr attr;	/* host order */
+	uint64_t *ids;
+	size_t nr_ids;
+	const char *name;		/* in the reader's arena */
+	int id_pos;			/* u64 index of ID/IDENTIFIER in a sample, -1 */
+	unsigned trailer;		/* sample_id_all trailer bytes */
+	unsigned regs_user, regs_intr;	/* popcounts of the register masks */
+};
+
+struct pr_idslot {
+	uint64_t id;
+	uint32_t ev;
+	uint32_t used;
+};
+
+/* The outer stream: buffered bytes of the data section (or pipe). */
+struct pr_stream {
+	unsigned char *buf;
+	size_t cap, start, end;	/* valid bytes are buf[start, end) */
+	uint64_t off;		/* input offset of buf[start] */
+	uint64_t rd_off;	/* input offset of the next byte to read */
+	uint64_t limit;		/* end of the data section (file mode) */
+	int eof;
+};
+
+struct pr_zstd;
+
+struct hm_perf_reader {
+	char *name;
+	int fd, own_fd, pipe;
+	const unsigned char *mem;
+	size_t mem_len;
+	int mem_direct;		/* s.buf points into mem */
+	int swap;
+	uint64_t file_size;
+	struct pr_stream s;
+	struct pr_event *ev;
+	size_t nr_ev, cap_ev;
+	hm_perf_event *pub_ev;
+	size_t cap_pub;
+	struct pr_idslot *idmap;
+	size_t idmap_cap, nr_idmap;
+	hm_perf_info info;
+	hm_arena arena;		/* feature strings, event names */
+	uint64_t *cc;		/* callchain in host order (swapped files) */
+	size_t cc_cap;
+	hm_perf_build_id *bids;
+	size_t nr_bids, cap_bids;
+	struct pr_zstd *z;
+	int in_zstd;		/* the current record came from a compressed chunk */
+	int err;		/* sticky: every later next() returns it */
+};
+
+int hm_pr_pread(hm_perf_reader *r, void *dst, size_t n, uint64_t off, const char *what);
+int hm_pr_attr_decode(hm_perf_reader *r, const unsigned char *p, size_t len,
+		      struct perf_event_attr *a, uint64_t off);
+int hm_pr_add_event(hm_perf_reader *r, const struct perf_event_attr *a,
+		    const uint64_t *ids, size_t nr_ids);
+void hm_pr_sync_events(hm_perf_reader *r);
+int hm_pr_event_of_id(const hm_perf_reader *r, uint64_t id);
+int hm_pr_dispatch(hm_perf_reader *r, hm_perf_record *rec, const unsigned char *p,
+		   uint32_t type, size_t size, uint64_t off);
+
+/* perfdata-rec.c: kernel records; 1 = deliver, 0 = skip, <0 = error */
+int hm_pr_parse_kernel_record(hm_perf_reader *r, hm_perf_record *rec,
+			      const unsigned char *p, size_t size);
+
+/* perfdata-feat.c */
+int hm_pr_read_features(hm_perf_reader *r, uint64_t table_off);
+int hm_pr_feature(hm_perf_reader *r, int id, const unsigned char *p, size_t len,
+		  uint64_t off);
+
+int hm_pr_build_ids(hm_perf_reader *r, const unsigned char *p, size_t len, uint64_t off);
+
+/* perfdata-zstd.c */
+int hm_pr_zstd_feed(hm_perf_reader *r, const unsigned char *p, uint32_t type,
+		    size_t size, uint64_t off);
+int hm_pr_zstd_next(hm_perf_reader *r, const unsigned char **p, uint64_t *off);
+int hm_pr_zstd_pending(const hm_perf_reader *r);
+void hm_pr_zstd_free(hm_perf_reader *r);
+
+#endif

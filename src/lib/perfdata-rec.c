@@ -1,0 +1,371 @@
+/* perfdata-rec: parsing kernel records (SAMPLE, MMAP, MMAP2, COMM, FORK,
+ * EXIT, LOST) with bounds checks on every field. */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "perfdata-rd.h"
+
+/* A bounded cursor over one record. */
+struct cur {
+	hm_perf_reader *r;
+	const unsigned char *p, *end;
+	uint64_t off;		/* file offset of the record */
+	const char *what;
+};
+
+static int truncated(struct cur *c, size_t need)
+{
+	return hm_fail(EBADMSG, "%s: truncated %s at offset 0x%" PRIx64
+		       " (need %zu more bytes, have %zu)", c->r->name, c->what, c->off,
+		       need, (size_t)(c->end - c->p));
+}
+
+static inline int get64(struct cur *c, uint64_t *v)
+{
+	if (c->end - c->p < 8)
+		return truncated(c, 8);
+	memcpy(v, c->p, 8);
+	if (c->r->swap)
+		*v = __builtin_bswap64(*v);
+	c->p += 8;
+	return 0;
+}
+
+static inline int get32x2(struct cur *c, uint32_t *a, uint32_t *b)
+{
+	if (c->end - c->p < 8)
+		return truncated(c, 8);
+	memcpy(a, c->p, 4);
+	memcpy(b, c->p + 4, 4);
+	if (c->r->swap) {
+		*a = __builtin_bswap32(*a);
+		*b = __builtin_bswap32(*b);
+	}
+	c->p += 8;
+	return 0;
+}
+
+static int skip(struct cur *c, uint64_t n)
+{
+	if ((uint64_t)(c->end - c->p) < n)
+		return truncated(c, n > SIZE_MAX ? SIZE_MAX : (size_t)n);
+	c->p += n;
+	return 0;
+}
+
+/* nr entries of `each` bytes must fit the rest of the record. */
+static int check_nr(struct cur *c, uint64_t nr, size_t each, const char *field)
+{
+	if (nr > (uint64_t)(c->end - c->p) / each)
+		return hm_fail(EBADMSG, "%s: %s of %" PRIu64 " entries does not fit the "
+			       "%s at offset 0x%" PRIx64, c->r->name, field, nr, c->what, c->off);
+	return 0;
+}
+
+static int read_format(struct cur *c, uint64_t rf)
+{
+	unsigned per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	unsigned times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			 !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t nr = 0;
+	int err;
+
+	if (!(rf & PERF_FORMAT_GROUP))
+		return skip(c, 8ull * (per + times));
+	if ((err = get64(c, &nr)) || (err = skip(c, 8ull * times)))
+		return err;
+	if ((err = check_nr(c, nr, 8 * per, "read group")))
+		return err;
+	return skip(c, nr * 8 * per);
+}
+
+static int callchain(struct cur *c, hm_sample *s)
+{
+	hm_perf_reader *r = c->r;
+	uint64_t nr = 0, i;
+	int err;
+
+	if ((err = get64(c, &nr)) || (err = check_nr(c, nr, 8, "callchain")))
+		return err;
+	s->nr_callchain = (uint32_t)nr;
+	if (!r->swap && !((uintptr_t)c->p & 7)) {
+		s->callchain = (const uint64_t *)(const void *)c->p;
+	} else if (nr) {
+		if (nr > r->cc_cap) {
+			uint64_t *n = realloc(r->cc, nr * 8);
+
+			if (!n)
+				return -ENOMEM;
+			r->cc = n;
+			r->cc_cap = nr;
+		}
+		for (i = 0; i < nr; i++) {
+			memcpy(&r->cc[i], c->p + 8 * i, 8);
+			if (r->swap)
+				r->cc[i] = __builtin_bswap64(r->cc[i]);
+		}
+		s->callchain = r->cc;
+	}
+	s->has |= HM_HAS_CALLCHAIN;
+	return skip(c, nr * 8);
+}
+
+/* The fields after PERIOD that hitmap does not keep, in the kernel's order,
+ * up to WEIGHT. */
+static int middle_fields(struct cur *c, const struct pr_event *e, hm_sample *s)
+{
+	uint64_t st = e->attr.sample_type, v = 0, nr = 0;
+	uint32_t sz;
+	int err;
+
+	if ((st & PERF_SAMPLE_READ) && (err = read_format(c, e->attr.read_format)))
+		return err;
+	if ((st & PERF_SAMPLE_CALLCHAIN) && (err = callchain(c, s)))
+		return err;
+	if (st & PERF_SAMPLE_RAW) {
+		if (c->end - c->p < 4)
+			return truncated(c, 4);
+		memcpy(&sz, c->p, 4);
+		sz = c->r->swap ? __builtin_bswap32(sz) : sz;
+		if ((err = skip(c, 4ull + sz)))
+			return err;
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		if ((err = get64(c, &nr)))
+			return err;
+		if ((e->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) &&
+		    (err = get64(c, &v)))
+			return err;
+		if ((err = check_nr(c, nr, 24, "branch stack")) || (err = skip(c, nr * 24)))
+			return err;
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		if ((err = get64(c, &v)))
+			return err;
+		if (v && (err = skip(c, 8ull * e->regs_user)))
+			return err;
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		if ((err = get64(c, &v)))
+			return err;
+		if (v && ((err = skip(c, v)) || (err = get64(c, &v))))
+			return err;
+	}
+	return 0;
+}
+
+static int parse_sample(hm_perf_reader *r, hm_perf_record *rec, const unsigned char *p,
+			size_t size, uint16_t misc)
+{
+	hm_sample *s = &rec->u.sample;
+	struct cur c = { r, p + 8, p + size, rec->offset, "sample" };
+	const struct pr_event *e;
+	uint64_t st, v = 0;
+	uint32_t res;
+	int ev = 0, err = 0;
+
+	if (r->nr_ev == 0)
+		return hm_fail(EBADMSG, "%s: sample before any event attr at offset 0x%"
+			       PRIx64, r->name, rec->offset);
+	if (r->nr_ev > 1 && r->ev[0].id_pos >= 0) {
+		unsigned pos = (unsigned)r->ev[0].id_pos;
+
+		if (size < 8 + 8 * (pos + 1))
+			return hm_fail(EBADMSG, "%s: truncated sample at offset 0x%" PRIx64
+				       " (no room for its id)", r->name, rec->offset);
+		memcpy(&v, p + 8 + 8 * pos, 8);
+		v = r->swap ? __builtin_bswap64(v) : v;
+		ev = hm_pr_event_of_id(r, v);
+		if (ev < 0) {
+			r->info.nr_unknown_id++;
+			return 0;
+		}
+	}
+	e = &r->ev[ev];
+	st = e->attr.sample_type;
+	rec->kind = HM_PERF_SAMPLE;
+	s->attr = (uint32_t)ev;
+	s->cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	s->offset = rec->offset;
+	if ((st & PERF_SAMPLE_IDENTIFIER) && (err = get64(&c, &s->id)))
+		return err;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		s->has |= HM_HAS_ID;
+	if (st & PERF_SAMPLE_IP) {
+		if ((err = get64(&c, &s->ip)))
+			return err;
+		s->has |= HM_HAS_IP;
+	}
+	if (st & PERF_SAMPLE_TID) {
+		if ((err = get32x2(&c, &s->pid, &s->tid)))
+			return err;
+		s->has |= HM_HAS_TID;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		if ((err = get64(&c, &s->time)))
+			return err;
+		s->has |= HM_HAS_TIME;
+	}
+	if (st & PERF_SAMPLE_ADDR) {
+		if ((err = get64(&c, &s->addr)))
+			return err;
+		s->has |= HM_HAS_ADDR;
+	}
+	if (st & PERF_SAMPLE_ID) {
+		if ((err = get64(&c, &s->id)))
+			return err;
+		s->has |= HM_HAS_ID;
+	}
+	if ((st & PERF_SAMPLE_STREAM_ID) && (err = get64(&c, &v)))
+		return err;
+	if (st & PERF_SAMPLE_CPU) {
+		if ((err = get32x2(&c, &s->cpu, &res)))
+			return err;
+		s->has |= HM_HAS_CPU;
+	}
+	if (st & PERF_SAMPLE_PERIOD) {
+		if ((err = get64(&c, &s->period)))
+			return err;
+		s->has |= HM_HAS_PERIOD;
+	}
+	if ((st & (PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
+		   PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
+		   PERF_SAMPLE_STACK_USER)) && (err = middle_fields(&c, e, s)))
+		return err;
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		if ((err = get64(&c, &s->weight)))
+			return err;
+		if (!(st & PERF_SAMPLE_WEIGHT))
+			s->weight &= 0xffffffffu;	/* var1: the load latency */
+		s->has |= HM_HAS_WEIGHT;
+	}
+	if (st & PERF_SAMPLE_DATA_SRC) {
+		if ((err = get64(&c, &s->data_src)))
+			return err;
+		s->has |= HM_HAS_DATA_SRC;
+	}
+	if ((st & PERF_SAMPLE_TRANSACTION) && (err = get64(&c, &v)))
+		return err;
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		if ((err = get64(&c, &v)))
+			return err;
+		if (v && (err = skip(&c, 8ull * e->regs_intr)))
+			return err;
+	}
+	if (st & PERF_SAMPLE_PHYS_ADDR) {
+		if ((err = get64(&c, &s->phys_addr)))
+			return err;
+		s->has |= HM_HAS_PHYS_ADDR;
+	}
+	if (((st & PERF_SAMPLE_CGROUP) && (err = get64(&c, &v))) ||
+	    ((st & PERF_SAMPLE_DATA_PAGE_SIZE) && (err = get64(&c, &v))) ||
+	    ((st & PERF_SAMPLE_CODE_PAGE_SIZE) && (err = get64(&c, &v))))
+		return err;
+	if (st & PERF_SAMPLE_AUX) {
+		if ((err = get64(&c, &v)) || (err = skip(&c, v)))
+			return err;
+	}
+	return 1;
+}
+
+/* The NUL-terminated string that starts at c->p and ends before the
+ * sample_id_all trailer. */
+static int get_string(struct cur *c, unsigned trailer, const char **out)
+{
+	size_t room = (size_t)(c->end - c->p);
+	const unsigned char *nul;
+
+	if (room < trailer)
+		return truncated(c, trailer);
+	room -= trailer;
+	nul = memchr(c->p, 0, room);
+	if (!nul)
+		return hm_fail(EBADMSG, "%s: unterminated name in %s at offset 0x%" PRIx64,
+			       c->r->name, c->what, c->off);
+	*out = (const char *)c->p;
+	return 0;
+}
+
+static unsigned trailer_of(const hm_perf_reader *r)
+{
+	return r->nr_ev ? r->ev[0].trailer : 0;
+}
+
+static int parse_mmap(hm_perf_reader *r, hm_perf_record *rec, const unsigned char *p,
+		      size_t size, uint16_t misc, int v2)
+{
+	hm_perf_mmap *m = &rec->u.mmap;
+	struct cur c = { r, p + 8, p + size, rec->offset, v2 ? "MMAP2 record" : "MMAP record" };
+	int err;
+
+	rec->kind = HM_PERF_MMAP;
+	m->cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	m->mmap2 = !!v2;
+	if ((err = get32x2(&c, &m->pid, &m->tid)) || (err = get64(&c, &m->start)) ||
+	    (err = get64(&c, &m->len)) || (err = get64(&c, &m->pgoff)))
+		return err;
+	if (v2 && (misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+		if (c.end - c.p < 24)
+			return truncated(&c, 24);
+		m->build_id_size = c.p[0] > 20 ? 20 : c.p[0];
+		memcpy(m->build_id, c.p + 4, 20);
+		c.p += 24;
+	} else if (v2) {
+		if ((err = get32x2(&c, &m->maj, &m->min)) || (err = get64(&c, &m->ino)) ||
+		    (err = get64(&c, &m->ino_generation)))
+			return err;
+	}
+	if (v2 && (err = get32x2(&c, &m->prot, &m->flags)))
+		return err;
+	err = get_string(&c, trailer_of(r), &m->filename);
+	return err ? err : 1;
+}
+
+int hm_pr_parse_kernel_record(hm_perf_reader *r, hm_perf_record *rec,
+			      const unsigned char *p, size_t size)
+{
+	uint16_t misc;
+	struct cur c = { r, p + 8, p + size, rec->offset, "record" };
+	int err;
+
+	memcpy(&misc, p + 4, 2);
+	misc = r->swap ? __builtin_bswap16(misc) : misc;
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		return parse_sample(r, rec, p, size, misc);
+	case PERF_RECORD_MMAP:
+		return parse_mmap(r, rec, p, size, misc, 0);
+	case PERF_RECORD_MMAP2:
+		return parse_mmap(r, rec, p, size, misc, 1);
+	case PERF_RECORD_COMM:
+		rec->kind = HM_PERF_COMM;
+		c.what = "COMM record";
+		rec->u.comm.exec = !!(misc & PERF_RECORD_MISC_COMM_EXEC);
+		if ((err = get32x2(&c, &rec->u.comm.pid, &rec->u.comm.tid)))
+			return err;
+		return get_string(&c, trailer_of(r), &rec->u.comm.comm) ?: 1;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		hm_perf_task *t = &rec->u.task;
+
+		rec->kind = rec->type == PERF_RECORD_FORK ? HM_PERF_FORK : HM_PERF_EXIT;
+		c.what = rec->type == PERF_RECORD_FORK ? "FORK record" : "EXIT record";
+		if ((err = get32x2(&c, &t->pid, &t->ppid)) ||
+		    (err = get32x2(&c, &t->tid, &t->ptid)) || (err = get64(&c, &t->time)))
+			return err;
+		return 1;
+	}
+	case PERF_RECORD_LOST: {
+		uint64_t id;
+
+		rec->kind = HM_PERF_LOST;
+		c.what = "LOST record";
+		if ((err = get64(&c, &id)) || (err = get64(&c, &rec->u.lost)))
+			return err;
+		return 1;
+	}
+	}
+	rec->kind = HM_PERF_OTHER;
+	return 1;
+}
