@@ -1,0 +1,142 @@
+/* attribute: sample address → object → field, and the report built on it.
+ *
+ * Strategies, tried in this order for each sample's data address:
+ *  1. explicit objects (`--object TYPE@ADDR`): the address falls inside one;
+ *  2. global objects: the address falls inside a binary mapped by the process
+ *     (MMAP/MMAP2 records give the load bias of PIE executables and shared
+ *     objects) or inside the kernel image (KASLR offset from the perf.data
+ *     kernel map against the vmlinux's _text/_stext); the ELF object symbol
+ *     there names a DWARF variable, whose type gives the field path.
+ * Every sample lands in exactly one bucket (enum hm_attr_bucket).
+ *
+ * A binary named by an MMAP record is used when it exists as a regular file;
+ * when the record (or --binary) carries a build-id that differs from the
+ * file's, the file is not used: a warning, and its samples go to the
+ * build-id-mismatch bucket (never misattributed).
+ *
+ * Ownership: hm_attr_new() returns a context freed with hm_attr_free(); it owns
+ * the binaries and type tables it opens.  Strings in an hm_attribution are
+ * owned by the context and valid until it is freed.
+ */
+#ifndef HITMAP_ATTRIBUTE_H
+#define HITMAP_ATTRIBUTE_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "hitmap/heat.h"
+#include "hitmap/perfdata.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hm_attr_bucket {
+	HM_ATTR_GLOBAL = 0,		/* attributed: a global variable */
+	HM_ATTR_OBJECT,			/* attributed: an explicit --object */
+	HM_UNATTR_NO_ADDR,		/* the sample has no data address */
+	HM_UNATTR_NO_MAP,		/* the address is in no known mapping */
+	HM_UNATTR_NO_BINARY,		/* mapped file missing or unreadable */
+	HM_UNATTR_BUILD_ID,		/* file's build-id differs from the recorded one */
+	HM_UNATTR_NO_SYMBOL,		/* in a binary, but no object symbol there */
+	HM_UNATTR_NO_TYPE,		/* symbol without DWARF variable / type */
+	HM_UNATTR_STACK,		/* a thread's stack */
+	HM_UNATTR_HEAP,			/* heap or anonymous memory: object unknown */
+	HM_UNATTR_KERNEL_NO_VMLINUX,	/* kernel address and no --vmlinux */
+	HM_NR_BUCKETS
+};
+
+/* "global", "object", "no-addr", "no-map", "no-binary", "build-id-mismatch",
+ * "no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux". */
+const char *hm_attr_bucket_name(enum hm_attr_bucket b);
+
+typedef struct hm_attribution {
+	enum hm_attr_bucket bucket;
+	/* The rest only for HM_ATTR_GLOBAL / HM_ATTR_OBJECT: */
+	const char *sname;		/* profile key (see heat.h) */
+	enum hm_profile_kind kind;
+	uint64_t ssize;
+	const char *object;		/* "g_stats", "slots[2]", "mm_struct@0xffff..." */
+	uint64_t obj_base;		/* runtime address of the object */
+	const char *path;		/* "mmap_lock.count", "[3]", "" */
+	uint64_t foff, fsize;		/* the field within the object */
+} hm_attribution;
+
+typedef struct hm_attr hm_attr;
+
+hm_attr *hm_attr_new(void);
+void hm_attr_free(hm_attr *a);
+
+/* --binary: use this file for mappings of the same build-id (or, when the
+ * recording has none, the same file name).  0 or negative errno. */
+int hm_attr_add_binary(hm_attr *a, const char *path);
+/* --vmlinux: the kernel image with DWARF. */
+int hm_attr_set_vmlinux(hm_attr *a, const char *path);
+/* --object "TYPE@ADDR" (TYPE may start with "struct ").  -EINVAL for bad
+ * syntax, -ENOENT when no loaded binary defines TYPE (the diagnostic suggests
+ * close names).  Loads the types of the --binary / --vmlinux files. */
+int hm_attr_add_object(hm_attr *a, const char *spec);
+
+/* Feed a non-sample record (MMAP, FORK, ...).  0 or -ENOMEM. */
+int hm_attr_record(hm_attr *a, const hm_perf_record *rec);
+/* Attribute data address `addr` of sample s.  Always fills out->bucket;
+ * returns 1 when attributed, 0 when not, -ENOMEM. */
+int hm_attr_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribution *out);
+/* Whether perf would find a map for addr in s's process (c2c's nomap). */
+int hm_attr_mapped(hm_attr *a, const hm_sample *s, uint64_t addr);
+/* The binary and link-time address of a runtime IP; 0 if found, -ENOENT. */
+int hm_attr_ip(hm_attr *a, const hm_sample *s, const void **bin, uint64_t *link);
+/* "function+0xoff (file:line)" for a code location found by hm_attr_ip, or
+ * "0xIP" when nothing is known.  Returns the length like snprintf. */
+int hm_attr_code_label(hm_attr *a, const void *bin, uint64_t link, uint64_t ip, char *buf,
+		       size_t len);
+/* The cacheline size of the first binary opened (64 if none). */
+unsigned hm_attr_line_size(const hm_attr *a);
+
+/* ---- the report: a whole perf.data through attribution into heat ---- */
+
+typedef struct hm_report_stats {
+	uint64_t records, samples, lost;
+	uint64_t buckets[HM_NR_BUCKETS];
+	uint64_t datasrc_samples, watch_samples, addr_samples;
+	unsigned cpu_from_tid : 1;	/* samples had no CPU: threads stand in */
+	unsigned assumed_writes : 1;	/* rw watchpoints alone: accesses taken as writes */
+} hm_report_stats;
+
+/* Read every record of r, attribute every sample, count into h, then finish h.
+ * 0, or a negative errno (a malformed file: the reader's diagnostic). */
+int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st);
+
+/* "hitm", "watch" or "addr": what the samples could tell. */
+const char *hm_report_kind(const hm_report_stats *st);
+
+struct hm_report_opts {
+	enum hm_heat_metric metric;	/* -d; watch data ranks by transfers */
+	unsigned top;			/* lines shown, 0 = 10 */
+	const char *input;		/* file name for the header */
+};
+
+/* The text report (80 columns) / the JSON report ("schema": "hitmap/1"). */
+int hm_report_print(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
+		    const struct hm_report_opts *o);
+int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
+		   const struct hm_report_opts *o);
+
+/* Everything above in one call, for commands that want a profile straight
+ * from a perf.data (`hitmap layout --heat`, `suggest`, `check`): the same
+ * attribution options as `hitmap report`.  0 or a negative errno (the
+ * diagnostic names the file); *out set only on success, freed with
+ * hm_profile_free(). */
+struct hm_profile_source {
+	const char *perf_data;		/* "-" = standard input */
+	const char *const *binaries;	/* --binary, nr_binaries of them */
+	size_t nr_binaries;
+	const char *vmlinux;		/* or NULL */
+	const char *const *objects;	/* --object TYPE@ADDR, nr_objects of them */
+	size_t nr_objects;
+};
+int hm_profile_from_perf(const struct hm_profile_source *src, hm_profile **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

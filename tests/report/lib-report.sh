@@ -1,0 +1,39 @@
+# Helpers for the report tests.  Sourced after lib.sh.
+RSRC="$top_srcdir/tests/report"
+GEN="$top_builddir/tests/perf/gen-c2c"
+# With ASLR off (setarch -R) the kernel loads a PIE executable at this base;
+# the tests that need runtime addresses before the run use it.
+PIE_BASE=0x555555554000
+
+# build_seed CC OUT: the seed program, PIE (Debian's default), -O1.
+build_seed() {
+	build_fixture "$RSRC/seed.c" "$2" "$1" 4 -O1 -pthread -fPIE -pie
+}
+
+# sym_addr BIN NAME: link-time address of a symbol, from nm, as 0x...
+sym_addr() {
+	a=$(nm "$1" | awk -v n="$2" '$3 == n { print $1 }')
+	[ -n "$a" ] || fail "nm: no symbol $2 in $1"
+	printf '0x%x' $((0x$a))
+}
+
+hex() { printf '0x%x' "$1"; }
+
+# jq_py FILE EXPR: evaluate a Python expression over the JSON document `d`.
+jq_py() {
+	python3 -c "import json,sys
+d = json.load(open(sys.argv[1]))
+def line(obj):
+    return [l for l in d['lines'] if any(f['object'] == obj for f in l['fields'])]
+def field(name):
+    out = [f for l in d['lines'] for f in l['fields']
+           if f['object'] is not None and (f['object'] + ('.' + f['path'] if f['path'] else '')) == name]
+    return out[0] if out else None
+print($2)" "$1"
+}
+
+# gen ARGS: the generator; leak checking is off for it (a short-lived test
+# tool) so that sanitizer builds judge hitmap, not the tool.
+gen() {
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$GEN" "$@"
+}
