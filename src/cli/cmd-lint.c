@@ -1,17 +1,86 @@
+/* hitmap lint: contention-prone members sharing a line, without samples. */
 #include "config.h"
-#include "cli.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "check-cli.h"
 
 static int run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("hitmap lint: not implemented yet");
-	return HM_EXIT_USAGE;
+	struct ccli a = { .cmd = &hm_cmd_lint, .accept = CCLI_NAMES | CCLI_RULES };
+	struct hm_check_opts o;
+	hm_findings *f = NULL;
+	hm_binary *bin = NULL;
+	hm_types *t = NULL;
+	int rc, err;
+
+	rc = ccli_parse(&a, argc, argv, 1);
+	if (rc)
+		return rc < 0 ? HM_EXIT_OK : rc;
+	rc = ccli_load_inputs(&a, !a.nnames);
+	if (!rc) {
+		/* --rules only lends its contended-type lines here */
+		free(a.only);
+		a.only = NULL;
+		if (a.nnames && !(a.only = calloc(a.nnames + 1, sizeof(char *))))
+			rc = HM_EXIT_INPUT;
+		for (size_t i = 0; !rc && i < a.nnames; i++)
+			a.only[i] = a.names[i];
+	}
+	if (!rc)
+		rc = ccli_open(&a, a.files[0], &bin, &t);
+	if (rc)
+		goto out;
+	ccli_opts(&a, &o);
+	o.rules = NULL;
+	if (!(f = hm_findings_new())) {
+		rc = HM_EXIT_INPUT;
+		goto out;
+	}
+	err = hm_lint(t, &o, f);
+	if (err) {
+		rc = err == -ENOENT ? HM_EXIT_USAGE : HM_EXIT_INPUT;
+		goto out;
+	}
+	rc = ccli_finish(&a, f, NULL);
+out:
+	hm_findings_free(f);
+	hm_types_free(t);
+	hm_binary_close(bin);
+	ccli_free(&a);
+	return rc;
 }
 
 const struct hm_cmd hm_cmd_lint = {
 	.name = "lint",
-	.summary = "(not implemented yet)",
-	.usage = "usage: hitmap lint\n",
+	.summary = "find locks and atomics sharing cachelines, without samples",
+	.usage =
+	"usage: hitmap lint [-C NAME[,NAME...]] [--json|--sarif] [--fail-on error|warn]\n"
+	"                   [-c N] [--pair-lines] [--assume-aligned]\n"
+	"                   [--contended-type T]... [--rules FILE]... BINARY\n"
+	"\n"
+	"Report contention-prone members — locks (spinlock_t, raw_spinlock_t,\n"
+	"rwlock_t, struct mutex, struct rw_semaphore, seqcount_t, seqlock_t,\n"
+	"pthread_mutex_t, pthread_spinlock_t, pthread_rwlock_t) and atomics (atomic_t,\n"
+	"atomic64_t, atomic_long_t, refcount_t, _Atomic, std::atomic), their typedefs,\n"
+	"arrays of them and structs containing them — that share a cacheline with each\n"
+	"other or with read-mostly members (pointers, const).  Findings are warnings,\n"
+	"ranked: two locks first, then a lock and an atomic, two atomics, then\n"
+	"read-mostly neighbours.\n"
+	"\n"
+	"  -C, --class_name N  only these structs (default: every struct)\n"
+	"  --json, --sarif     JSON (hitmap/1) or SARIF 2.1.0 instead of text\n"
+	"  --fail-on LEVEL     exit 1 on findings at or above error (default) or warn\n"
+	"  -c, --cacheline-size N  line size (default: from the binary's machine)\n"
+	"  --pair-lines        lines 2N and 2N+1 count as one (adjacent-line prefetch)\n"
+	"  --assume-aligned    objects start on a line boundary\n"
+	"  --contended-type T  one more contention-prone type, \"T\" or \"struct T\"\n"
+	"  --rules FILE        take 'contended-type' lines from a rule file\n"
+	"\n"
+	"Unless --assume-aligned, a struct whose alignment does not fix its lines is\n"
+	"judged by the worst case: members closer than a line can share one.\n"
+	"\n"
+	"exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error or\n"
+	"unknown struct, 3 unreadable or malformed input\n",
 	.run = run,
 };

@@ -1,0 +1,105 @@
+/* findings: one record for every problem check, lint and diff report, and the
+ * three ways to print them (text, JSON, SARIF 2.1.0).
+ *
+ * A finding names a struct (or a global variable), the members involved, the
+ * cachelines they sit on, a one-line message, where the rule that produced it
+ * was written (rule file:line:col, when a rule did) and where the struct is
+ * declared (decl_file:decl_line, for code-scanning annotations).
+ *
+ * Ownership: hm_findings_new() returns a list the caller frees with
+ * hm_findings_free().  hm_findings_add() copies every string it is given into
+ * the list; every pointer handed out by the accessors is owned by the list and
+ * valid until it is freed.
+ */
+#ifndef HITMAP_FINDINGS_H
+#define HITMAP_FINDINGS_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Ordered: a finding is "at or above" a level when its value is >= it. */
+enum hm_severity {
+	HM_SEV_NOTE = 0,	/* information: group spans, absent structs, diff facts */
+	HM_SEV_WARNING = 1,	/* lint, `warn` rules */
+	HM_SEV_ERROR = 2,	/* a broken rule, a regression */
+};
+
+#define HM_FINDING_MAX_MEMBERS 8
+
+typedef struct hm_finding {
+	enum hm_severity severity;
+	const char *kind;	/* stable id: "apart", "lint-shared", "diff-newly-shared" ... */
+	const char *object;	/* struct name, or the global variable's name */
+	unsigned global : 1;	/* object is a global variable, not a struct */
+	unsigned nr_members;
+	const char *members[HM_FINDING_MAX_MEMBERS];	/* dotted paths */
+	uint32_t line_first, line_last;	/* cachelines involved; UINT32_MAX = none */
+	const char *message;	/* one line, no object prefix, no full stop */
+	const char *detail;	/* optional multi-line text (diff side-by-side); NULL */
+	const char *rule_file;	/* where the rule was written; NULL if implicit */
+	uint32_t rule_line, rule_col;
+	const char *decl_file;	/* where the object is declared; NULL if unknown */
+	uint32_t decl_line;
+	double score;		/* ranking: larger is worse; 0 unless ranked */
+} hm_finding;
+
+typedef struct hm_findings hm_findings;
+
+hm_findings *hm_findings_new(void);
+void hm_findings_free(hm_findings *f);
+
+/* Append a copy of *finding (strings copied too).  Returns 0 or -ENOMEM. */
+int hm_findings_add(hm_findings *f, const hm_finding *finding);
+
+/* Append a finding built from a printf format for the message; the other
+ * fields come from *base.  Returns 0 or -ENOMEM. */
+int hm_findings_addf(hm_findings *f, const hm_finding *base, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Replace finding i's detail with a copy of `detail` (NULL clears it).
+ * Returns 0, -EINVAL (no such finding) or -ENOMEM. */
+int hm_findings_set_detail(hm_findings *f, size_t i, const char *detail);
+
+size_t hm_findings_count(const hm_findings *f);
+const hm_finding *hm_findings_get(const hm_findings *f, size_t i);
+
+/* How many findings have severity >= sev. */
+size_t hm_findings_count_at_least(const hm_findings *f, enum hm_severity sev);
+
+/* Stable sort: severity (errors first), then score (higher first), then the
+ * order they were added. */
+void hm_findings_sort(hm_findings *f);
+
+/* Parse "error", "warn"/"warning", "note"; -EINVAL otherwise. */
+int hm_severity_parse(const char *s, enum hm_severity *out);
+const char *hm_severity_name(enum hm_severity sev);	/* "error", "warning", "note" */
+
+enum hm_findings_format {
+	HM_FINDINGS_TEXT,
+	HM_FINDINGS_JSON,	/* {"schema":"hitmap/1","command":...,"findings":[...]} */
+	HM_FINDINGS_SARIF,	/* SARIF 2.1.0, one run, tool "hitmap" */
+};
+
+/* What the output says about the run itself. */
+struct hm_findings_meta {
+	const char *command;		/* "check", "lint", "diff" */
+	const char *const *inputs;	/* analysed files, NULL-terminated */
+	const char *fail_on;		/* text shown in the summary; NULL = "error" */
+	unsigned has_rules : 1;		/* the counts below are meaningful */
+	size_t rules, rules_passed, rules_failed, rules_skipped;
+};
+
+/* Print the findings to out in the given format.  Text is one or two lines per
+ * finding (plus its detail) and a closing count line, within 80 columns where
+ * names allow.  Returns 0, or -EIO when writing fails. */
+int hm_findings_print(const hm_findings *f, FILE *out, enum hm_findings_format fmt,
+		      const struct hm_findings_meta *meta);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,364 @@
+/* Shared command-line plumbing of hitmap check, lint and diff. */
+#include "config.h"
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hitmap/hitmap.h"
+#include "check-cli.h"
+#include "util.h"
+
+/* Rule-file errors arrive already spelt "FILE:LINE:COL: error: ..." (the
+ * form editors jump to); everything else gets the usual level prefix. */
+static void diag(void *ctx, enum hm_diag_level level, const char *msg)
+{
+	static const char *const names[] = { "error", "warning", "note", "debug" };
+
+	(void)ctx;
+	if (level == HM_DIAG_DEBUG)
+		return;
+	fflush(stdout);
+	if (level == HM_DIAG_ERROR && strstr(msg, ": error: "))
+		fprintf(stderr, "%s\n", msg);
+	else
+		fprintf(stderr, "%s: %s\n", names[level], msg);
+}
+
+static int add_names(struct ccli *a, char *s)
+{
+	char *tok;
+
+	for (tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+		if (!*tok)
+			continue;
+		if (a->nnames == CCLI_MAX)
+			return -1;
+		a->names[a->nnames++] = tok;
+	}
+	return 0;
+}
+
+enum { O_RULES = 256, O_PROFILE, O_LINT, O_FAIL_ON, O_JSON, O_SARIF, O_PAIR, O_ALIGNED,
+       O_CTYPE, O_NO_GROUPS, O_NO_LINT };
+
+int ccli_parse(struct ccli *a, int argc, char **argv, int nfiles)
+{
+	static const struct option opts[] = {
+		{ "rules", required_argument, NULL, O_RULES },
+		{ "profile", required_argument, NULL, O_PROFILE },
+		{ "lint", no_argument, NULL, O_LINT },
+		{ "fail-on", required_argument, NULL, O_FAIL_ON },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "sarif", no_argument, NULL, O_SARIF },
+		{ "pair-lines", no_argument, NULL, O_PAIR },
+		{ "assume-aligned", no_argument, NULL, O_ALIGNED },
+		{ "contended-type", required_argument, NULL, O_CTYPE },
+		{ "no-groups", no_argument, NULL, O_NO_GROUPS },
+		{ "no-lint", no_argument, NULL, O_NO_LINT },
+		{ "cacheline-size", required_argument, NULL, 'c' },
+		{ "class_name", required_argument, NULL, 'C' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct hm_cmd *cmd = a->cmd;
+	uint64_t v;
+	int c;
+
+	hm_set_diag(diag, NULL);
+	a->fail_on = HM_SEV_ERROR;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":C:c:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case O_RULES:
+			if (!(a->accept & CCLI_RULES))
+				goto unknown;
+			if (a->nrules == CCLI_MAX)
+				return cli_usage_error(cmd, "too many --rules files");
+			a->rules[a->nrules++] = optarg;
+			break;
+		case O_PROFILE:
+			if (!(a->accept & CCLI_PROFILE))
+				goto unknown;
+			a->profile = optarg;
+			break;
+		case O_LINT:
+			if (!(a->accept & CCLI_LINT))
+				goto unknown;
+			a->lint = 1;
+			break;
+		case O_NO_GROUPS:
+			if (!(a->accept & CCLI_GROUPS))
+				goto unknown;
+			a->no_groups = 1;
+			break;
+		case O_NO_LINT:
+			if (!(a->accept & CCLI_NO_LINT))
+				goto unknown;
+			a->no_lint = 1;
+			break;
+		case 'v':
+			if (!(a->accept & CCLI_VERBOSE))
+				goto unknown;
+			a->verbose = 1;
+			break;
+		case 'C':
+			if (!(a->accept & CCLI_NAMES))
+				goto unknown;
+			if (add_names(a, optarg))
+				return cli_usage_error(cmd, "too many -C names");
+			break;
+		case O_FAIL_ON:
+			if (hm_severity_parse(optarg, &a->fail_on) || a->fail_on == HM_SEV_NOTE)
+				return cli_usage_error(cmd, "--fail-on %s: expected error or warn",
+						       optarg);
+			break;
+		case O_JSON:
+			a->fmt = HM_FINDINGS_JSON;
+			break;
+		case O_SARIF:
+			a->fmt = HM_FINDINGS_SARIF;
+			break;
+		case O_PAIR:
+			a->pair_lines = 1;
+			break;
+		case O_ALIGNED:
+			a->assume_aligned = 1;
+			break;
+		case O_CTYPE:
+			if (a->nctypes == CCLI_MAX)
+				return cli_usage_error(cmd, "too many --contended-type names");
+			a->ctypes[a->nctypes++] = optarg;
+			break;
+		case 'c':
+			if (cli_parse_u64(optarg, 8, 65536, &v) || (v & (v - 1)))
+				return cli_usage_error(cmd, "-c %s: cacheline size must be a power "
+						       "of two from 8 to 65536", optarg);
+			a->line = (unsigned)v;
+			break;
+		case 'h':
+			cli_help(cmd);
+			return -1;
+		case ':':
+			return cli_usage_error(cmd, "option '%s' needs an argument",
+					       argv[optind - 1]);
+		default:
+unknown:
+			return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	/* `--rules a.rules b.rules BINARY`: a shell glob after --rules leaves the
+	 * further rule files as leading operands. */
+	while (a->nrules && (a->accept & CCLI_RULES) && argc - optind > nfiles) {
+		if (a->nrules == CCLI_MAX)
+			return cli_usage_error(cmd, "too many --rules files");
+		a->rules[a->nrules++] = argv[optind++];
+	}
+	if (argc - optind != nfiles)
+		return cli_usage_error(cmd, nfiles == 1 ? "expected one BINARY" :
+				       "expected two binaries, OLD and NEW");
+	for (c = 0; c < nfiles; c++)
+		a->files[c] = argv[optind + c];
+	a->nfiles = nfiles;
+	return 0;
+}
+
+/* A NULL-terminated union of name lists, without duplicates. */
+static int add_unique(const char ***list, size_t *n, size_t *cap, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*list)[i], s))
+			return 0;
+	if (hm_grow((void **)list, cap, *n + 2, sizeof(char *)))
+		return -1;
+	(*list)[(*n)++] = s;
+	(*list)[*n] = NULL;
+	return 0;
+}
+
+static int load_profile(struct ccli *a)
+{
+	size_t i, k, np = 0, nh = 0;
+	int err = hm_profile_load(a->profile, &a->prof);
+
+	if (err)
+		return HM_EXIT_INPUT;	/* the loader said why */
+	for (i = 0; i < a->prof->nr_structs; i++) {
+		const hm_profile_struct *s = &a->prof->structs[i];
+
+		np += s->nr_pairs;
+		nh += s->nr_shared + s->nr_fields;
+	}
+	a->pairs = calloc(np + 1, sizeof(*a->pairs));
+	a->hot = calloc(nh + 1, sizeof(*a->hot));
+	if (!a->pairs || !a->hot)
+		return HM_EXIT_INPUT;
+	for (i = 0; i < a->prof->nr_structs; i++) {
+		const hm_profile_struct *s = &a->prof->structs[i];
+
+		if (s->kind != HM_PROFILE_STRUCT)
+			continue;	/* scalar globals have no layout to check */
+		for (k = 0; k < s->nr_pairs; k++) {
+			const hm_profile_pair *p = &s->pairs[k];
+			struct hm_check_pair *o = &a->pairs[a->npairs++];
+
+			o->object = s->name;
+			o->a = p->a;
+			o->b = p->b;
+			o->weight = p->hitm ? p->hitm : p->transfers ? p->transfers : p->samples;
+		}
+		for (k = 0; k < s->nr_shared; k++) {
+			struct hm_check_hot *o = &a->hot[a->nhot++];
+
+			o->object = s->name;
+			o->path = s->shared[k].field;
+			o->weight = s->shared[k].hitm ? s->shared[k].hitm : s->shared[k].samples;
+			o->true_shared = 1;
+		}
+		for (k = 0; k < s->nr_fields; k++) {
+			const hm_profile_field *f = &s->fields[k];
+			struct hm_check_hot *o;
+
+			if (!f->c.samples && !f->c.reads && !f->c.writes)
+				continue;
+			o = &a->hot[a->nhot++];
+			o->object = s->name;
+			o->path = f->path;
+			o->weight = f->c.samples;
+		}
+	}
+	return 0;
+}
+
+int ccli_load_inputs(struct ccli *a, int need_all)
+{
+	const char **only = NULL, **ct = NULL;
+	size_t n = 0, cap = 0, nct = 0, capct = 0, i;
+	const char *const *p;
+	int err, bad = 0;
+
+	if (a->nrules) {
+		if (!(a->rs = hm_ruleset_new()))
+			return HM_EXIT_INPUT;
+		for (i = 0; i < a->nrules; i++) {
+			err = hm_ruleset_load(a->rs, a->rules[i]);
+			if (err == -ENOMEM)
+				return HM_EXIT_INPUT;
+			bad |= err != 0;
+		}
+		if (bad)
+			return HM_EXIT_INPUT;
+	}
+	if (a->profile && (err = load_profile(a)))
+		return err;
+	for (i = 0; i < a->nctypes; i++)
+		if (add_unique(&ct, &nct, &capct, a->ctypes[i]))
+			return HM_EXIT_INPUT;
+	for (p = a->rs ? hm_ruleset_contended_types(a->rs) : NULL; p && *p; p++)
+		if (add_unique(&ct, &nct, &capct, *p))
+			return HM_EXIT_INPUT;
+	a->all_ctypes = ct;
+	if (need_all)
+		return 0;
+	/* Load only what is named: the rules' structs, the profile's, -C. */
+	for (p = a->rs ? hm_ruleset_structs(a->rs) : NULL; p && *p; p++)
+		if (add_unique(&only, &n, &cap, *p))
+			return HM_EXIT_INPUT;
+	for (i = 0; i < a->npairs; i++)
+		if (add_unique(&only, &n, &cap, a->pairs[i].object))
+			return HM_EXIT_INPUT;
+	for (i = 0; i < a->nhot; i++)
+		if (add_unique(&only, &n, &cap, a->hot[i].object))
+			return HM_EXIT_INPUT;
+	for (i = 0; i < a->nnames; i++)
+		if (add_unique(&only, &n, &cap, a->names[i]))
+			return HM_EXIT_INPUT;
+	if (!n && !(a->rs && hm_ruleset_has_globals(a->rs))) {
+		free(only);
+		return 0;	/* nothing named: everything */
+	}
+	if (!only && !(only = calloc(2, sizeof(*only))))
+		return HM_EXIT_INPUT;
+	a->only = only;
+	return 0;
+}
+
+int ccli_open(struct ccli *a, const char *file, hm_binary **bin, hm_types **t)
+{
+	struct hm_load_opts lo = { .only = a->only };
+	int err;
+
+	*t = NULL;
+	*bin = hm_binary_open(file);
+	if (!*bin)
+		return HM_EXIT_INPUT;	/* the library said why */
+	/* Only globals named: the symbol table is all that is needed. */
+	if (a->only && !a->only[0])
+		err = (*t = hm_types_new()) ? 0 : -ENOMEM;
+	else
+		err = hm_types_load(*bin, &lo, t);
+	if (err) {
+		hm_binary_close(*bin);
+		*bin = NULL;
+		return HM_EXIT_INPUT;
+	}
+	if (!a->line)
+		a->line = hm_binary_cacheline_size(*bin);
+	return 0;
+}
+
+void ccli_opts(struct ccli *a, struct hm_check_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->cacheline_size = a->line;
+	o->pair_lines = !!a->pair_lines;
+	o->assume_aligned = !!a->assume_aligned;
+	o->lint = !!a->lint;
+	o->verbose = !!a->verbose;
+	o->no_groups = !!a->no_groups;
+	o->no_lint = !!a->no_lint;
+	o->rules = a->rs;
+	o->structs = a->nnames ? (const char *const *)a->names : NULL;
+	o->contended_types = a->all_ctypes;
+	o->pairs = a->pairs;
+	o->nr_pairs = a->npairs;
+	o->hot = a->hot;
+	o->nr_hot = a->nhot;
+}
+
+int ccli_finish(struct ccli *a, hm_findings *f, const struct hm_check_stats *st)
+{
+	const char *inputs[3] = { a->files[0], a->nfiles > 1 ? a->files[1] : NULL, NULL };
+	struct hm_findings_meta m = {
+		.command = a->cmd->name, .inputs = inputs,
+		.fail_on = hm_severity_name(a->fail_on),
+	};
+
+	if (st && a->rs) {
+		m.has_rules = 1;
+		m.rules = st->rules;
+		m.rules_passed = st->passed;
+		m.rules_failed = st->failed;
+		m.rules_skipped = st->skipped;
+	}
+	hm_findings_sort(f);
+	if (hm_findings_print(f, stdout, a->fmt, &m) || fflush(stdout)) {
+		cli_error("cannot write the findings: %s", strerror(errno));
+		return HM_EXIT_INPUT;
+	}
+	return hm_findings_count_at_least(f, a->fail_on) ? HM_EXIT_FINDINGS : HM_EXIT_OK;
+}
+
+void ccli_free(struct ccli *a)
+{
+	hm_ruleset_free(a->rs);
+	hm_profile_free(a->prof);
+	free(a->pairs);
+	free(a->hot);
+	free(a->only);
+	free(a->all_ctypes);
+}

@@ -1,0 +1,89 @@
+/* Internal: what check.c, lint.c and diff.c share — the line geometry that
+ * implements "cacheline truth", the contention-prone member finder, and a few
+ * helpers for naming fields in findings. */
+#ifndef HM_CHECK_INT_H
+#define HM_CHECK_INT_H
+#include <stdint.h>
+#include "hitmap/check.h"
+#include "hitmap/layout.h"
+
+/* Where an object may start relative to a line: at any multiple of `step`
+ * below `unit`.  step == unit means the start is known to be line-aligned. */
+struct hmc_geom {
+	unsigned line;		/* cacheline size */
+	unsigned unit;		/* line, or two lines with pair_lines */
+	unsigned step;		/* the struct's alignment, capped at unit */
+};
+
+void hmc_geom_init(struct hmc_geom *g, const hm_layout *l, const struct hm_check_opts *o,
+		   int assume_aligned);
+/* Some start puts a byte of [a, a+as) and a byte of [b, b+bs) in one unit. */
+int hmc_may_share(const struct hmc_geom *g, uint64_t a, uint64_t as, uint64_t b, uint64_t bs);
+/* Some start makes [off, off+size) cross a line boundary. */
+int hmc_may_straddle(const struct hmc_geom *g, uint64_t off, uint64_t size);
+/* Every start puts off on a line boundary. */
+int hmc_always_aligned(const struct hmc_geom *g, uint64_t off);
+/* Every start keeps [lo, hi) inside one unit. */
+int hmc_always_together(const struct hmc_geom *g, uint64_t lo, uint64_t hi);
+/* Unit index of a byte when the object starts at a line boundary. */
+static inline uint64_t hmc_unit_of(const struct hmc_geom *g, uint64_t off)
+{
+	return off / g->unit;
+}
+
+/* ---- contention-prone members (lint) ---- */
+
+enum { HMC_NONE = 0, HMC_ATOMIC = 1, HMC_LOCK = 2 };
+
+struct hmc_hot {
+	uint32_t field;		/* index in the layout */
+	int weight;		/* HMC_ATOMIC or HMC_LOCK */
+	const char *why;	/* the matched type name: "spinlock_t", "_Atomic" */
+};
+
+struct hmc_typeclass;	/* memo of per-type answers, one per hm_types */
+
+struct hmc_typeclass *hmc_typeclass_new(const hm_types *t, const char *const *extra);
+void hmc_typeclass_free(struct hmc_typeclass *tc);
+
+/* The outermost contention-prone fields of an (expanded) layout: a lock or
+ * atomic member, an array of them, or an array of structs containing one;
+ * a struct member containing one is descended into.  *out is malloc'ed.
+ * Returns the count or -ENOMEM. */
+int hmc_hot_fields(struct hmc_typeclass *tc, const hm_layout *l, struct hmc_hot **out);
+
+/* Read-mostly by type alone: pointers (data and function), const objects. */
+int hmc_read_mostly(const hm_types *t, hm_type_id id);
+
+/* ---- naming ---- */
+
+/* Every struct of the table sorted by name (stable across compilers, whose
+ * load orders differ); *out is malloc'ed, NULL on ENOMEM. */
+size_t hmc_sorted_structs(const hm_types *t, hm_type_id **out);
+/* A member as pahole lists it: named, every enclosing level anonymous. */
+int hmc_is_unit(const hm_field *f, const hm_field *all);
+/* Whether field a is b or one of b's ancestors (indices in one layout). */
+int hmc_is_ancestor(const hm_layout *l, uint32_t a, uint32_t b);
+/* A field found by path, accepting "name[3].x" by falling back to the array. */
+const hm_field *hmc_find(const hm_layout *l, const char *path);
+/* Layout with the options check uses (expanded).  NULL + errno. */
+hm_layout *hmc_layout(const hm_types *t, hm_type_id id, const struct hm_check_opts *o,
+		      int assume_aligned);
+/* The base finding for a struct: object, decl file/line, no lines. */
+void hmc_base(hm_finding *f, const hm_layout *l, enum hm_severity sev, const char *kind);
+/* How a and b share (they may): "share cacheline 1", "share the cacheline
+ * pair 2-3", "can share a cacheline (struct alignment 8)".  Returns 1 when
+ * they share with the object at a line boundary, 0 when only some other start
+ * puts them together. */
+int hmc_share_text(const hm_layout *l, const struct hmc_geom *g, const hm_field *a,
+		   const hm_field *b, char *buf, size_t len);
+/* "    108    4  page_table_lock  spinlock_t", one line per field; malloc'ed. */
+char *hmc_detail_fields(const hm_layout *l, const uint32_t *idx, size_t n);
+/* check-groups.c: the implicit cacheline-group checks over every struct of
+ * t (those in o->structs when set). */
+int hmc_check_groups(const hm_types *t, const struct hm_check_opts *o, hm_findings *out);
+/* lint.c: lint one laid-out struct into out. */
+int hmc_lint_struct(struct hmc_typeclass *tc, const hm_layout *l,
+		    const struct hm_check_opts *o, hm_findings *out);
+
+#endif

@@ -1,0 +1,662 @@
+/* diff: one struct's layout in two builds, compared the way a reviewer reads
+ * pahole output — lines counted from offset 0 in both.  Rules and profile
+ * pairs are evaluated on both sides; only what the change broke is an error. */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hitmap/check.h"
+#include "check-int.h"
+#include "diag.h"
+#include "util.h"
+
+#define COLW 37
+
+struct side {
+	const hm_types *t;
+	hm_layout *l;
+	const hm_field *f;
+	size_t n;
+	struct hmc_hot *hot;
+	int nhot;
+	struct hmc_geom g;
+};
+
+static int side_init(struct side *s, const hm_types *t, hm_type_id id,
+		     const struct hm_check_opts *o, struct hmc_typeclass *tc)
+{
+	memset(s, 0, sizeof(*s));
+	s->t = t;
+	s->l = hmc_layout(t, id, o, 1);
+	if (!s->l)
+		return errno == ENOMEM ? -ENOMEM : -EINVAL;
+	s->f = hm_layout_fields(s->l, &s->n);
+	hmc_geom_init(&s->g, s->l, o, 1);
+	s->nhot = hmc_hot_fields(tc, s->l, &s->hot);
+	return s->nhot < 0 ? s->nhot : 0;
+}
+
+static void side_free(struct side *s)
+{
+	hm_layout_free(s->l);
+	free(s->hot);
+}
+
+/* For every unit of `from`, the unit of `to` with the same path — the n-th
+ * one when a path repeats (the alternatives of an anonymous union can
+ * reuse a name).  HM_FIELD_NONE where there is none.  malloc'ed. */
+static uint32_t *unit_map(const struct side *from, const struct side *to)
+{
+	uint32_t *map = malloc((from->n ? from->n : 1) * sizeof(*map));
+	size_t k, j, occ, seen;
+
+	if (!map)
+		return NULL;
+	for (k = 0; k < from->n; k++) {
+		map[k] = HM_FIELD_NONE;
+		if (!hmc_is_unit(&from->f[k], from->f))
+			continue;
+		for (j = 0, occ = 0; j < k; j++)
+			occ += hmc_is_unit(&from->f[j], from->f) &&
+			       !strcmp(from->f[j].path, from->f[k].path);
+		for (j = 0, seen = 0; j < to->n; j++) {
+			if (!hmc_is_unit(&to->f[j], to->f) || strcmp(to->f[j].path, from->f[k].path))
+				continue;
+			if (seen++ == occ) {
+				map[k] = (uint32_t)j;
+				break;
+			}
+		}
+	}
+	return map;
+}
+
+static int shares(const struct side *s, const hm_field *a, const hm_field *b)
+{
+	return hmc_may_share(&s->g, a->offset, a->size, b->offset, b->size);
+}
+
+/* ---- side by side ---- */
+
+struct rows {
+	char (*r)[COLW + 1];
+	size_t n, cap;
+};
+
+static int row_add(struct rows *r, const char *s)
+{
+	if (hm_grow((void **)&r->r, &r->cap, r->n + 1, sizeof(*r->r)))
+		return -ENOMEM;
+	snprintf(r->r[r->n++], COLW + 1, "%s", s);
+	return 0;
+}
+
+/* Whether a member is marked, or holds a marked sub-field. */
+static int marked(const char *path, const char *const *marks, size_t nm)
+{
+	size_t i, n = strlen(path);
+
+	for (i = 0; i < nm; i++)
+		if (!strncmp(path, marks[i], n) && (!marks[i][n] || marks[i][n] == '.' ||
+						     marks[i][n] == '['))
+			return 1;
+	return 0;
+}
+
+/* Rows for the given lines of one side: a header per line, then every unit
+ * touching it; marked members get a '<'. */
+static int side_rows(const struct side *s, const uint32_t *lines, size_t nl,
+		     const char *const *marks, size_t nm, struct rows *out)
+{
+	unsigned ls = s->g.line;
+	char buf[128];
+	size_t i, k;
+
+	for (i = 0; i < nl; i++) {
+		snprintf(buf, sizeof(buf), "-- cacheline %u (%u-%u) --", lines[i],
+			 lines[i] * ls, lines[i] * ls + ls - 1);
+		if (row_add(out, buf))
+			return -ENOMEM;
+		for (k = 0; k < s->n; k++) {
+			const hm_field *f = &s->f[k];
+			int w;
+
+			if (!hmc_is_unit(f, s->f) || f->line_first > lines[i] ||
+			    (f->size ? f->line_last : f->line_first) < lines[i])
+				continue;
+			w = snprintf(buf, sizeof(buf), "%5llu %4llu %s",
+				     (unsigned long long)f->offset, (unsigned long long)f->size,
+				     f->path);
+			if (marked(f->path, marks, nm)) {
+				if (w > COLW - 2)
+					w = COLW - 2;
+				snprintf(buf + w, sizeof(buf) - w, " <");
+			}
+			if (row_add(out, buf))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The lines the marked members occupy on one side, sorted, distinct. */
+static size_t lines_of(const struct side *s, const char *const *marks, size_t nm,
+		       uint32_t *out, size_t max)
+{
+	size_t i, n = 0, k, w = 0;
+	uint32_t ln;
+
+	for (i = 0; i < nm; i++) {
+		const hm_field *f = hmc_find(s->l, marks[i]);
+
+		if (!f)
+			continue;
+		for (ln = f->line_first; ln <= f->line_last && n < max; ln++)
+			out[n++] = ln;
+	}
+	qsort(out, n, sizeof(*out), cmp_u32);
+	for (k = 0; k < n; k++)
+		if (!w || out[w - 1] != out[k])
+			out[w++] = out[k];
+	return w;
+}
+
+static char *side_by_side(const struct side *a, const struct side *b,
+			  const char *const *marks, size_t nm, const char *old_name,
+			  const char *new_name)
+{
+	struct rows ra = { 0 }, rb = { 0 };
+	uint32_t la[16], lb[16];
+	size_t na = lines_of(a, marks, nm, la, 16), nb = lines_of(b, marks, nm, lb, 16), i;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (side_rows(a, la, na, marks, nm, &ra) || side_rows(b, lb, nb, marks, nm, &rb) ||
+	    !(m = open_memstream(&buf, &len))) {
+		free(ra.r);
+		free(rb.r);
+		return NULL;
+	}
+	fprintf(m, "%-*.*s | %.*s", COLW, COLW, old_name, COLW, new_name);
+	for (i = 0; i < ra.n || i < rb.n; i++)
+		fprintf(m, "\n%-*s | %s", COLW, i < ra.n ? ra.r[i] : "", i < rb.n ? rb.r[i] : "");
+	fclose(m);
+	free(ra.r);
+	free(rb.r);
+	return buf;
+}
+
+/* ---- the comparison of one struct ---- */
+
+struct dctx {
+	const struct hm_check_opts *o;
+	hm_findings *out;
+	const char *old_name, *new_name;
+	/* errors of the current struct, for the side-by-side */
+	const char *marks[HM_FINDING_MAX_MEMBERS * 4];
+	size_t nm;
+	size_t first_error;	/* index in out of the struct's first error, or SIZE_MAX */
+};
+
+static void mark(struct dctx *d, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < d->nm; i++)
+		if (!strcmp(d->marks[i], path))
+			return;
+	if (d->nm < sizeof(d->marks) / sizeof(d->marks[0]))
+		d->marks[d->nm++] = path;
+}
+
+/* Call before adding an error: the first one of a struct gets the
+ * side-by-side. */
+static void note_error(struct dctx *d)
+{
+	if (d->first_error == SIZE_MAX)
+		d->first_error = hm_findings_count(d->out);
+}
+
+static int hot_pairs(struct dctx *d, const struct side *a, const struct side *b)
+{
+	int i, j, e;
+
+	for (i = 0; i < b->nhot; i++) {
+		for (j = i + 1; j < b->nhot; j++) {
+			const hm_field *x = &b->f[b->hot[i].field], *y = &b->f[b->hot[j].field];
+			const hm_field *ox = hmc_find(a->l, x->path), *oy = hmc_find(a->l, y->path);
+			hm_finding fi;
+			char txt[128];
+
+			if (!shares(b, x, y) || (ox && oy && shares(a, ox, oy)))
+				continue;
+			hmc_share_text(b->l, &b->g, x, y, txt, sizeof(txt));
+			hmc_base(&fi, b->l, HM_SEV_ERROR, "diff-hot-shared");
+			fi.nr_members = 2;
+			fi.members[0] = x->path;
+			fi.members[1] = y->path;
+			fi.line_first = x->line_first > y->line_first ? x->line_first : y->line_first;
+			fi.line_last = fi.line_first;
+			fi.score = 10.0 * (b->hot[i].weight + b->hot[j].weight);
+			mark(d, x->path);
+			mark(d, y->path);
+			note_error(d);
+			if ((e = hm_findings_addf(d->out, &fi, "%s and %s now %s (both "
+						  "contention-prone)", x->path, y->path, txt)))
+				return e;
+		}
+	}
+	return 0;
+}
+
+static int size_facts(struct dctx *d, const struct side *a, const struct side *b)
+{
+	const struct hm_layout_summary *sa = hm_layout_summary(a->l), *sb = hm_layout_summary(b->l);
+	hm_finding fi;
+	int e = 0;
+
+	hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-size");
+	if (sa->size != sb->size || sa->cachelines != sb->cachelines)
+		e = hm_findings_addf(d->out, &fi, "size %llu -> %llu (%+lld), cachelines %u -> %u",
+				     (unsigned long long)sa->size, (unsigned long long)sb->size,
+				     (long long)(sb->size - sa->size), sa->cachelines,
+				     sb->cachelines);
+	if (!e && sa->alignment != sb->alignment) {
+		fi.kind = "diff-alignment";
+		e = hm_findings_addf(d->out, &fi, "alignment %u -> %u (%s)", sa->alignment,
+				     sb->alignment, sb->alignment > sa->alignment ? "gained" : "lost");
+	}
+	return e;
+}
+
+static int member_facts(struct dctx *d, const struct side *a, const struct side *b,
+			const uint32_t *ba, const uint32_t *ab)
+{
+	size_t k, moved = 0;
+	hm_finding fi;
+	int e;
+
+	for (k = 0; k < b->n; k++) {
+		const hm_field *y = &b->f[k], *x;
+
+		if (!hmc_is_unit(y, b->f))
+			continue;
+		x = ba[k] == HM_FIELD_NONE ? NULL : &a->f[ba[k]];
+		hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-added");
+		fi.nr_members = 1;
+		fi.members[0] = y->path;
+		if (!x) {
+			if ((e = hm_findings_addf(d->out, &fi, "%s added at offset %llu",
+						  y->path, (unsigned long long)y->offset)))
+				return e;
+			continue;
+		}
+		if (x->offset != y->offset)
+			moved++;
+		if (x->line_first != y->line_first || x->line_last != y->line_last) {
+			fi.kind = "diff-line";
+			fi.line_first = y->line_first;
+			fi.line_last = y->line_last;
+			if ((e = hm_findings_addf(d->out, &fi, "%s moved from offset %llu (line "
+						  "%u%s) to %llu (line %u%s)", y->path,
+						  (unsigned long long)x->offset, x->line_first,
+						  x->straddles ? "+" : "", (unsigned long long)y->offset,
+						  y->line_first, y->straddles ? "+" : "")))
+				return e;
+			fi.line_first = fi.line_last = UINT32_MAX;
+		}
+		if (y->straddles != x->straddles) {
+			fi.kind = "diff-straddle";
+			if ((e = hm_findings_addf(d->out, &fi, "%s %s", y->path, y->straddles ?
+						  "now straddles a line boundary" :
+						  "no longer straddles a line boundary")))
+				return e;
+		}
+		if (x->member && y->member && x->member->alignment != y->member->alignment) {
+			fi.kind = "diff-alignment";
+			if ((e = hm_findings_addf(d->out, &fi, "%s alignment attribute %u -> %u",
+						  y->path, x->member->alignment,
+						  y->member->alignment)))
+				return e;
+		}
+	}
+	for (k = 0; k < a->n; k++) {
+		if (!hmc_is_unit(&a->f[k], a->f) || ab[k] != HM_FIELD_NONE)
+			continue;
+		hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-removed");
+		fi.nr_members = 1;
+		fi.members[0] = a->f[k].path;
+		if ((e = hm_findings_addf(d->out, &fi, "%s removed (was at offset %llu)",
+					  a->f[k].path, (unsigned long long)a->f[k].offset)))
+			return e;
+	}
+	if (moved) {
+		hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-moved");
+		return hm_findings_addf(d->out, &fi, "%zu member%s changed offset", moved,
+					moved == 1 ? "" : "s");
+	}
+	return 0;
+}
+
+/* Member pairs that newly share a line or no longer do: one note each way,
+ * the pairs listed in its detail. */
+static int pair_facts(struct dctx *d, const struct side *a, const struct side *b,
+		      const uint32_t *ba)
+{
+	char *buf[2] = { NULL, NULL };
+	size_t len[2] = { 0, 0 }, cnt[2] = { 0, 0 }, i, j;
+	FILE *m[2];
+	int e = 0, w;
+
+	m[0] = open_memstream(&buf[0], &len[0]);
+	m[1] = open_memstream(&buf[1], &len[1]);
+	if (!m[0] || !m[1]) {
+		if (m[0])
+			fclose(m[0]);
+		free(buf[0]);
+		return -ENOMEM;
+	}
+	for (i = 0; i < b->n; i++) {
+		const hm_field *y1 = &b->f[i], *x1;
+
+		if (!hmc_is_unit(y1, b->f) || !y1->size || ba[i] == HM_FIELD_NONE)
+			continue;
+		x1 = &a->f[ba[i]];
+		for (j = i + 1; j < b->n; j++) {
+			const hm_field *y2 = &b->f[j], *x2;
+			int now, was;
+
+			if (!hmc_is_unit(y2, b->f) || !y2->size || ba[j] == HM_FIELD_NONE)
+				continue;
+			x2 = &a->f[ba[j]];
+			now = shares(b, y1, y2);
+			was = shares(a, x1, x2);
+			if (now == was)
+				continue;
+			w = now ? 0 : 1;
+			if (cnt[w] < 20)
+				fprintf(m[w], "%s%s + %s", cnt[w] ? "\n" : "", y1->path, y2->path);
+			else if (cnt[w] == 20)
+				fprintf(m[w], "\n...");
+			cnt[w]++;
+		}
+	}
+	fclose(m[0]);
+	fclose(m[1]);
+	for (w = 0; w < 2 && !e; w++) {
+		hm_finding fi;
+
+		if (!cnt[w])
+			continue;
+		hmc_base(&fi, b->l, HM_SEV_NOTE, w ? "diff-unshared" : "diff-shared");
+		fi.detail = buf[w];
+		e = hm_findings_addf(d->out, &fi, "%zu member pair%s %s a cacheline", cnt[w],
+				     cnt[w] == 1 ? "" : "s", w ? "no longer share" : "newly share");
+	}
+	free(buf[0]);
+	free(buf[1]);
+	return e;
+}
+
+static int group_facts(struct dctx *d, const struct side *a, const struct side *b)
+{
+	const hm_group *ga, *gb;
+	size_t na, nb, i, k;
+	hm_finding fi;
+	int e;
+
+	ga = hm_layout_groups(a->l, &na);
+	gb = hm_layout_groups(b->l, &nb);
+	for (i = 0; i < nb; i++) {
+		for (k = 0; k < na && strcmp(ga[k].name, gb[i].name); k++)
+			;
+		hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-group");
+		fi.nr_members = 1;
+		fi.members[0] = gb[i].name;
+		if (k == na)
+			e = hm_findings_addf(d->out, &fi, "group %s added (bytes %llu-%llu)",
+					     gb[i].name, (unsigned long long)gb[i].offset,
+					     (unsigned long long)(gb[i].offset + gb[i].size));
+		else if (ga[k].offset != gb[i].offset || ga[k].size != gb[i].size)
+			e = hm_findings_addf(d->out, &fi, "group %s span %llu+%llu -> %llu+%llu",
+					     gb[i].name, (unsigned long long)ga[k].offset,
+					     (unsigned long long)ga[k].size,
+					     (unsigned long long)gb[i].offset,
+					     (unsigned long long)gb[i].size);
+		else
+			e = 0;
+		if (e)
+			return e;
+	}
+	for (k = 0; k < na; k++) {
+		for (i = 0; i < nb && strcmp(ga[k].name, gb[i].name); i++)
+			;
+		if (i < nb)
+			continue;
+		hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-group");
+		fi.nr_members = 1;
+		fi.members[0] = ga[k].name;
+		if ((e = hm_findings_addf(d->out, &fi, "group %s removed", ga[k].name)))
+			return e;
+	}
+	return 0;
+}
+
+/* ---- rules and profile pairs on both sides ---- */
+
+static int same_finding(const hm_finding *x, const hm_finding *y)
+{
+	unsigned k;
+
+	if (strcmp(x->kind, y->kind) || strcmp(x->object ? x->object : "",
+					       y->object ? y->object : "") ||
+	    x->nr_members != y->nr_members || x->rule_line != y->rule_line ||
+	    x->rule_col != y->rule_col)
+		return 0;
+	for (k = 0; k < x->nr_members; k++)
+		if (strcmp(x->members[k], y->members[k]))
+			return 0;
+	return 1;
+}
+
+static int counted(const hm_finding *x)
+{
+	return x->severity > HM_SEV_NOTE && strcmp(x->kind, "absent") && strcmp(x->kind, "pass");
+}
+
+/* Findings of `now` that `before` lacks become errors (the rule's own
+ * severity for `warn` rules); those that vanished become notes. */
+static int rule_changes(struct dctx *d, const hm_findings *before, const hm_findings *now,
+			const char *object)
+{
+	size_t i, k, nb = hm_findings_count(before), nn = hm_findings_count(now);
+	int e;
+
+	for (i = 0; i < nn; i++) {
+		hm_finding x = *hm_findings_get(now, i);
+		unsigned m;
+
+		if (!counted(&x) || !x.object || strcmp(x.object, object))
+			continue;
+		for (k = 0; k < nb && !same_finding(&x, hm_findings_get(before, k)); k++)
+			;
+		if (k < nb)
+			continue;
+		for (m = 0; m < x.nr_members; m++)
+			mark(d, x.members[m]);
+		x.detail = NULL;
+		note_error(d);
+		if ((e = hm_findings_addf(d->out, &x, "regression: %s", x.message)))
+			return e;
+	}
+	for (k = 0; k < nb; k++) {
+		hm_finding x = *hm_findings_get(before, k);
+
+		if (!counted(&x) || !x.object || strcmp(x.object, object))
+			continue;
+		for (i = 0; i < nn && !same_finding(&x, hm_findings_get(now, i)); i++)
+			;
+		if (i < nn)
+			continue;
+		x.severity = HM_SEV_NOTE;
+		x.detail = NULL;
+		if ((e = hm_findings_addf(d->out, &x, "fixed: %s", x.message)))
+			return e;
+	}
+	return 0;
+}
+
+static int diff_struct(struct dctx *d, const hm_types *ot, hm_type_id oid, const hm_types *nt,
+		       hm_type_id nid, struct hmc_typeclass *otc, struct hmc_typeclass *ntc,
+		       const hm_findings *rold, const hm_findings *rnew)
+{
+	struct side a, b;
+	uint32_t *ba, *ab;
+	int e;
+
+	memset(&b, 0, sizeof(b));
+	if ((e = side_init(&a, ot, oid, d->o, otc)) < 0 ||
+	    (e = side_init(&b, nt, nid, d->o, ntc)) < 0) {
+		side_free(&a);
+		side_free(&b);
+		return e == -EINVAL ? 0 : e;	/* not a layout: nothing to compare */
+	}
+	d->nm = 0;
+	d->first_error = SIZE_MAX;
+	e = rule_changes(d, rold, rnew, hm_layout_name(b.l));
+	if (!e && !d->o->no_lint)
+		e = hot_pairs(d, &a, &b);
+	if (!e)
+		e = size_facts(d, &a, &b);
+	ba = unit_map(&b, &a);
+	ab = unit_map(&a, &b);
+	if (!ba || !ab)
+		e = -ENOMEM;
+	if (!e)
+		e = member_facts(d, &a, &b, ba, ab);
+	if (!e)
+		e = pair_facts(d, &a, &b, ba);
+	free(ba);
+	free(ab);
+	if (!e)
+		e = group_facts(d, &a, &b);
+	if (!e && d->first_error != SIZE_MAX) {
+		size_t i, best = d->first_error;
+
+		/* the side-by-side goes with the worst error, which sorts first */
+		for (i = d->first_error; i < hm_findings_count(d->out); i++) {
+			const hm_finding *x = hm_findings_get(d->out, i);
+			const hm_finding *w = hm_findings_get(d->out, best);
+
+			if (x->severity > w->severity ||
+			    (x->severity == w->severity && x->score > w->score))
+				best = i;
+		}
+		d->first_error = best;
+	}
+	if (!e && d->first_error != SIZE_MAX) {
+		char *sbs = side_by_side(&a, &b, d->marks, d->nm, d->old_name, d->new_name);
+
+		if (sbs)
+			e = hm_findings_set_detail(d->out, d->first_error, sbs);
+		free(sbs);
+	}
+	side_free(&a);
+	side_free(&b);
+	return e;
+}
+
+static int run_rules(const hm_types *t, const struct hm_check_opts *o, hm_findings **out)
+{
+	struct hm_check_opts co = *o;
+
+	co.assume_aligned = 1;
+	co.no_groups = 1;
+	co.lint = 0;
+	co.verbose = 0;
+	co.stats = NULL;
+	*out = hm_findings_new();
+	if (!*out)
+		return -ENOMEM;
+	if (!co.rules && !co.nr_pairs && !co.nr_hot)
+		return 0;
+	return hm_check(NULL, t, &co, *out);
+}
+
+int hm_diff(const hm_types *old_t, const hm_types *new_t, const struct hm_check_opts *o,
+	    hm_findings *out)
+{
+	struct dctx d = { .o = o, .out = out, .old_name = o->old_label ? o->old_label : "old",
+			  .new_name = o->new_label ? o->new_label : "new" };
+	struct hmc_typeclass *otc = hmc_typeclass_new(old_t, o->contended_types);
+	struct hmc_typeclass *ntc = hmc_typeclass_new(new_t, o->contended_types);
+	hm_findings *rold = NULL, *rnew = NULL;
+	hm_type_id *ids = NULL;
+	size_t i, n;
+	int e;
+
+	if (!otc || !ntc) {
+		e = -ENOMEM;
+		goto out;
+	}
+	if ((e = run_rules(old_t, o, &rold)) || (e = run_rules(new_t, o, &rnew)))
+		goto out;
+	if (o->structs) {
+		for (i = 0; o->structs[i] && !e; i++) {
+			hm_type_id oid = hm_types_find_struct(old_t, o->structs[i]);
+			hm_type_id nid = hm_types_find_struct(new_t, o->structs[i]);
+			hm_finding fi;
+
+			if (!oid && !nid) {
+				e = hm_fail(ENOENT, "struct '%s' not found in either binary",
+					    o->structs[i]);
+				break;
+			}
+			if (!oid || !nid) {
+				memset(&fi, 0, sizeof(fi));
+				fi.kind = oid ? "diff-removed" : "diff-added";
+				fi.object = o->structs[i];
+				fi.line_first = fi.line_last = UINT32_MAX;
+				e = hm_findings_addf(out, &fi, "struct only in the %s binary",
+						     oid ? "old" : "new");
+				continue;
+			}
+			e = diff_struct(&d, old_t, oid, new_t, nid, otc, ntc, rold, rnew);
+		}
+	} else {
+		n = hmc_sorted_structs(new_t, &ids);
+		if (!ids)
+			e = -ENOMEM;
+		for (i = 0; i < n && !e; i++) {
+			const hm_type *ty = hm_types_get(new_t, ids[i]);
+			hm_type_id oid, nid;
+
+			/* a name defined differently in several files: compare the
+			 * definition each side would be looked up by */
+			if (!ty || !ty->name || (i && ids[i - 1] &&
+			    !strcmp(hm_types_get(new_t, ids[i - 1])->name ?
+				    hm_types_get(new_t, ids[i - 1])->name : "", ty->name)))
+				continue;
+			oid = hm_types_find_struct(old_t, ty->name);
+			nid = hm_types_find_struct(new_t, ty->name);
+			if (oid && nid)
+				e = diff_struct(&d, old_t, oid, new_t, nid, otc, ntc, rold, rnew);
+		}
+	}
+out:
+	free(ids);
+	hm_findings_free(rold);
+	hm_findings_free(rnew);
+	hmc_typeclass_free(otc);
+	hmc_typeclass_free(ntc);
+	return e;
+}
