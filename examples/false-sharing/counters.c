@@ -21,10 +21,13 @@ struct counters {
 struct counters g_counters = { .name = "demo", .shift = 1 };
 
 static volatile unsigned long iterations = 100000000UL;
+/* both threads start counting together, so they really do run at once */
+static pthread_barrier_t start;
 
 static void *bump_hits(void *arg)
 {
 	(void)arg;
+	pthread_barrier_wait(&start);
 	for (unsigned long i = 0; i < iterations; i++)
 		__atomic_fetch_add(&g_counters.hits, 1, __ATOMIC_RELAXED);
 	return NULL;
@@ -33,6 +36,7 @@ static void *bump_hits(void *arg)
 static void *bump_misses(void *arg)
 {
 	(void)arg;
+	pthread_barrier_wait(&start);
 	for (unsigned long i = 0; i < iterations; i++)
 		__atomic_fetch_add(&g_counters.misses, 1, __ATOMIC_RELAXED);
 	return NULL;
@@ -44,6 +48,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		iterations = strtoul(argv[1], NULL, 0);
+	pthread_barrier_init(&start, NULL, 2);
 	pthread_create(&a, NULL, bump_hits, NULL);
 	pthread_create(&b, NULL, bump_misses, NULL);
 	pthread_join(a, NULL);

@@ -1,17 +1,557 @@
+/* hitmap suggest: placement proposals for contended struct members. */
 #include "config.h"
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hitmap/attribute.h"
+#include "hitmap/binary.h"
+#include "hitmap/check.h"
+#include "hitmap/heat.h"
+#include "hitmap/output.h"
+#include "hitmap/perfdata.h"
+#include "hitmap/rules.h"
+#include "hitmap/suggest.h"
+#include "hitmap/types.h"
 #include "cli.h"
+#include "util.h"
+
+#define MAX_FILES 64
+
+struct sopts {
+	const char **names;	/* NULL-terminated, grown by add_name() */
+	size_t nnames, capnames;
+	int names_given;	/* from -C, not from the evidence */
+	const char *profile, *input, *vmlinux;
+	const char *rules[MAX_FILES], *binaries[MAX_FILES], *objects[MAX_FILES];
+	size_t nrules, nbinaries, nobjects;
+	int lint, json, patch, layout_only, style_set;
+	const char *source_root;
+	size_t proposal;
+	struct hm_suggest_opts so;
+	const char *binary;
+};
+
+/* Everything one run holds, freed in one place. */
+struct srun {
+	struct sopts o;
+	hm_binary *bin;
+	hm_types *types;
+	hm_profile *prof;
+	hm_ruleset *rules;
+	hm_findings *lint;
+	hm_evidence **ev;	/* one per name */
+	hm_suggestion **sg;
+	size_t n;
+};
+
+static int parse_style(const char *s, enum hm_suggest_style *out)
+{
+	static const char *const names[] = { "kernel", "gnu", "c11", "cxx" };
+	static const enum hm_suggest_style v[] = { HM_STYLE_KERNEL, HM_STYLE_GNU,
+						   HM_STYLE_C11, HM_STYLE_CXX };
+
+	for (size_t i = 0; i < 4; i++)
+		if (!strcmp(s, names[i])) {
+			*out = v[i];
+			return 0;
+		}
+	return -1;
+}
+
+/* Add a struct name unless it is there already.  0 or -ENOMEM. */
+static int add_name(struct sopts *o, const char *name)
+{
+	for (size_t k = 0; k < o->nnames; k++)
+		if (!strcmp(o->names[k], name))
+			return 0;
+	if (hm_grow((void **)&o->names, &o->capnames, o->nnames + 2, sizeof(*o->names)))
+		return -ENOMEM;
+	o->names[o->nnames++] = name;
+	o->names[o->nnames] = NULL;
+	return 0;
+}
+
+static int add_names(struct sopts *o, char *arg)
+{
+	for (char *tok = strtok(arg, ","); tok; tok = strtok(NULL, ","))
+		if (add_name(o, tok))
+			return -1;
+	return 0;
+}
+
+static int add_file(const char **list, size_t *n, const char *f)
+{
+	if (*n >= MAX_FILES)
+		return -1;
+	list[(*n)++] = f;
+	return 0;
+}
+
+enum { O_PROFILE = 256, O_RULES, O_LINT, O_STYLE, O_MAXG, O_KEEP, O_PATCH, O_ROOT, O_JSON,
+       O_PROP, O_LAYOUT, O_ALIGNED, O_BINARY, O_VMLINUX, O_OBJECT };
+
+static int parse(int argc, char **argv, struct sopts *o)
+{
+	static const struct option lo[] = {
+		{ "profile", 1, 0, O_PROFILE }, { "input", 1, 0, 'i' },
+		{ "rules", 1, 0, O_RULES }, { "lint", 0, 0, O_LINT },
+		{ "style", 1, 0, O_STYLE }, { "max-growth", 1, 0, O_MAXG },
+		{ "keep-size", 0, 0, O_KEEP }, { "patch", 0, 0, O_PATCH },
+		{ "source-root", 1, 0, O_ROOT }, { "json", 0, 0, O_JSON },
+		{ "proposal", 1, 0, O_PROP }, { "layout-only", 0, 0, O_LAYOUT },
+		{ "assume-aligned", 0, 0, O_ALIGNED }, { "cacheline-size", 1, 0, 'c' },
+		{ "binary", 1, 0, O_BINARY }, { "vmlinux", 1, 0, O_VMLINUX },
+		{ "object", 1, 0, O_OBJECT }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
+	};
+	const struct hm_cmd *cmd = &hm_cmd_suggest;
+	uint64_t v;
+	int c;
+
+	o->so.max_growth = UINT64_MAX;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "C:i:c:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			if (add_names(o, optarg))
+				return cli_usage_error(cmd, "out of memory");
+			break;
+		case 'i': o->input = optarg; break;
+		case 'c':
+			if (cli_parse_u64(optarg, 16, 4096, &v) || (v & (v - 1)))
+				return cli_usage_error(cmd, "--cacheline-size: '%s' is not a "
+						       "power of two from 16 to 4096", optarg);
+			o->so.cacheline_size = (unsigned)v;
+			break;
+		case O_PROFILE: o->profile = optarg; break;
+		case O_RULES:
+			if (add_file(o->rules, &o->nrules, optarg))
+				return cli_usage_error(cmd, "too many --rules files");
+			break;
+		case O_BINARY:
+			if (add_file(o->binaries, &o->nbinaries, optarg))
+				return cli_usage_error(cmd, "too many --binary files");
+			break;
+		case O_OBJECT:
+			if (add_file(o->objects, &o->nobjects, optarg))
+				return cli_usage_error(cmd, "too many --object specs");
+			break;
+		case O_VMLINUX: o->vmlinux = optarg; break;
+		case O_LINT: o->lint = 1; break;
+		case O_STYLE:
+			if (parse_style(optarg, &o->so.style))
+				return cli_usage_error(cmd, "--style: '%s' is not one of kernel, "
+						       "gnu, c11, cxx", optarg);
+			o->style_set = 1;
+			break;
+		case O_MAXG:
+			if (cli_parse_u64(optarg, 0, UINT32_MAX, &v))
+				return cli_usage_error(cmd, "--max-growth: '%s' is not a byte "
+						       "count", optarg);
+			o->so.max_growth = v;
+			break;
+		case O_KEEP: o->so.keep_size = 1; break;
+		case O_PATCH: o->patch = 1; break;
+		case O_ROOT: o->source_root = optarg; break;
+		case O_JSON: o->json = 1; break;
+		case O_PROP:
+			if (cli_parse_u64(optarg, 1, 1000, &v))
+				return cli_usage_error(cmd, "--proposal: '%s' is not a rank from 1",
+						       optarg);
+			o->proposal = v;
+			break;
+		case O_LAYOUT: o->layout_only = 1; break;
+		case O_ALIGNED: o->so.assume_aligned = 1; break;
+		case 'h': return -1;
+		default: return HM_EXIT_USAGE;
+		}
+	}
+	o->names_given = o->nnames > 0;
+	if (optind != argc - 1)
+		return cli_usage_error(cmd, optind >= argc ? "no BINARY given" :
+				       "one BINARY only");
+	o->binary = argv[optind];
+	if (!o->profile && !o->input && !o->nrules && !o->lint)
+		return cli_usage_error(cmd, "no evidence: give --profile, -i, --rules or --lint");
+	if (!!o->profile + !!o->input > 1)
+		return cli_usage_error(cmd, "--profile and -i: give one of them");
+	if (o->patch && !o->source_root)
+		return cli_usage_error(cmd, "--patch needs --source-root DIR");
+	if (o->patch && o->json)
+		return cli_usage_error(cmd, "--patch and --json: give one of them");
+	return 0;
+}
+
+/* -i: attribute a perf.data the way `report` does, into a profile. */
+static int profile_from_perf(struct srun *r)
+{
+	struct sopts *o = &r->o;
+	hm_attr *a = hm_attr_new();
+	hm_perf_reader *rd = NULL;
+	hm_heat *h = NULL;
+	hm_report_stats st = { 0 };
+	int err = a ? 0 : -ENOMEM;
+
+	if (!err)
+		err = hm_attr_add_binary(a, o->binary);
+	for (size_t i = 0; !err && i < o->nbinaries; i++)
+		err = hm_attr_add_binary(a, o->binaries[i]);
+	if (!err && o->vmlinux)
+		err = hm_attr_set_vmlinux(a, o->vmlinux);
+	for (size_t i = 0; !err && i < o->nobjects; i++)
+		err = hm_attr_add_object(a, o->objects[i]);
+	if (!err && !(rd = hm_perf_reader_open(o->input)))
+		err = -errno;
+	if (!err && !(h = hm_heat_new(hm_attr_line_size(a))))
+		err = -ENOMEM;
+	if (!err)
+		err = hm_attr_run(a, rd, h, &st);
+	if (!err && !(r->prof = hm_heat_profile(h, o->input, hm_report_kind(&st), st.samples,
+						 st.samples)))
+		err = -errno;
+	hm_heat_free(h);
+	hm_perf_reader_close(rd);
+	hm_attr_free(a);
+	if (err == -ENOMEM)
+		cli_error("%s: out of memory attributing its samples", o->input);
+	return err;
+}
+
+static int load_evidence_files(struct srun *r)
+{
+	struct sopts *o = &r->o;
+	int err;
+
+	if (o->profile && (err = hm_profile_load(o->profile, &r->prof)))
+		return err;
+	if (o->input && (err = profile_from_perf(r)))
+		return err;
+	if (o->nrules) {
+		if (!(r->rules = hm_ruleset_new()))
+			return -ENOMEM;
+		for (size_t i = 0; i < o->nrules; i++)
+			if ((err = hm_ruleset_load(r->rules, o->rules[i])))
+				return err;
+	}
+	return 0;
+}
+
+/* Without -C: every struct the evidence talks about. */
+static int names_from_evidence(struct srun *r)
+{
+	struct sopts *o = &r->o;
+
+	if (r->prof)
+		for (size_t i = 0; i < r->prof->nr_structs; i++)
+			if (r->prof->structs[i].kind == HM_PROFILE_STRUCT &&
+			    add_name(o, r->prof->structs[i].name))
+				return -ENOMEM;
+	if (r->rules)
+		for (const char *const *n = hm_ruleset_structs(r->rules); n && *n; n++)
+			if (add_name(o, *n))
+				return -ENOMEM;
+	return 0;
+}
+
+static int load_types(struct srun *r)
+{
+	struct sopts *o = &r->o;
+	struct hm_load_opts lo = { .only = o->nnames ? o->names : NULL };
+	int err;
+
+	if (!(r->bin = hm_binary_open(o->binary)))
+		return -errno;
+	if ((err = hm_types_load(r->bin, &lo, &r->types)))
+		return err;
+	if (!o->so.cacheline_size)
+		o->so.cacheline_size = hm_binary_cacheline_size(r->bin);
+	o->so.records_struct_align = hm_suggest_compiler_records_align(r->bin);
+	if (!o->style_set)
+		o->so.style = hm_binary_symbol(r->bin, "linux_banner") ? HM_STYLE_KERNEL :
+			      HM_STYLE_GNU;
+	return 0;
+}
+
+static int lint_all(struct srun *r)
+{
+	struct hm_check_opts co = { .cacheline_size = r->o.so.cacheline_size,
+				    .assume_aligned = r->o.so.assume_aligned,
+				    .structs = r->o.nnames ? r->o.names : NULL };
+	struct sopts *o = &r->o;
+	int collect = !o->nnames;	/* no -C: every struct lint names */
+	int err;
+
+	if (!(r->lint = hm_findings_new()))
+		return -ENOMEM;
+	if (r->rules)
+		co.contended_types = hm_ruleset_contended_types(r->rules);
+
+	if ((err = hm_lint(r->types, &co, r->lint)))
+		return err;
+	for (size_t i = 0; collect && i < hm_findings_count(r->lint); i++) {
+		const hm_finding *f = hm_findings_get(r->lint, i);
+
+		if (!f->global && f->object && add_name(o, f->object))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The strongest evidence about one struct: a profile, else rules, else lint. */
+static int evidence_for(struct srun *r, const char *name, hm_evidence **ev)
+{
+	struct sopts *o = &r->o;
+	char src[512];
+	const hm_profile_struct *ps = r->prof ? hm_profile_find_struct(r->prof, name) : NULL;
+
+	if (r->prof && (ps || (!r->rules && !r->lint))) {
+		snprintf(src, sizeof(src), "profile %s", o->profile ? o->profile : o->input);
+		if (ps)
+			return hm_evidence_from_profile(ps, src, ev);
+		*ev = hm_evidence_new(name, HM_EVIDENCE_PROFILE, src);
+		return *ev ? 0 : -ENOMEM;
+	}
+	if (r->rules) {
+		snprintf(src, sizeof(src), "rules %s%s", o->rules[0], o->nrules > 1 ? " ..." : "");
+		if (!r->lint)
+			return hm_evidence_from_rules(r->rules, name, src, ev);
+		if (hm_evidence_from_rules(r->rules, name, src, ev))
+			return -ENOMEM;
+		if (!hm_evidence_empty(*ev))
+			return 0;
+		hm_evidence_free(*ev);
+	}
+	return hm_evidence_from_findings(r->lint, name, "lint (hitmap lint's heuristics)", ev);
+}
+
+static int unknown_struct(struct srun *r, const char *name)
+{
+	const char *near[3];
+	size_t n = hm_types_similar(r->types, name, near, 3);
+
+	if (!n)
+		return cli_usage_error(&hm_cmd_suggest, "%s: no struct named %s", r->o.binary,
+				       name);
+	return cli_usage_error(&hm_cmd_suggest, "%s: no struct named %s (did you mean %s%s%s%s%s?)",
+			       r->o.binary, name, near[0], n > 1 ? ", " : "",
+			       n > 1 ? near[1] : "", n > 2 ? ", " : "", n > 2 ? near[2] : "");
+}
+
+/* -C names must exist (a usage error otherwise); names the evidence brings
+ * may not (kernel configs differ): a note, and they are skipped. */
+static int check_names(struct srun *r)
+{
+	struct sopts *o = &r->o;
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->nnames; i++) {
+		if (hm_types_find_struct(r->types, o->names[i])) {
+			o->names[n++] = o->names[i];
+			continue;
+		}
+		if (o->names_given)
+			return unknown_struct(r, o->names[i]);
+		fprintf(stderr, "note: %s: no struct %s, skipped\n", o->binary, o->names[i]);
+	}
+	if (o->names)
+		o->names[n] = NULL;
+	o->nnames = n;
+	return 0;
+}
+
+static int suggest_all(struct srun *r)
+{
+	struct sopts *o = &r->o;
+	int err;
+
+	r->ev = calloc(o->nnames + 1, sizeof(*r->ev));
+	r->sg = calloc(o->nnames + 1, sizeof(*r->sg));
+	if (!r->ev || !r->sg)
+		return HM_EXIT_INPUT;
+
+	for (size_t i = 0; i < o->nnames; i++) {
+		hm_type_id id = hm_types_find_struct(r->types, o->names[i]);
+
+		if (!id)
+			continue;
+		if ((err = evidence_for(r, o->names[i], &r->ev[r->n])))
+			return cli_exit_for(err);
+		err = hm_suggest(r->types, id, r->ev[r->n], &o->so, &r->sg[r->n]);
+		if (err) {
+			hm_evidence_free(r->ev[r->n]);
+			r->ev[r->n] = NULL;
+			if (err == -EINVAL)
+				continue;	/* reported: a struct the model refuses */
+			return cli_exit_for(err);
+		}
+		r->n++;
+	}
+	return 0;
+}
+
+static int print_patches(struct srun *r)
+{
+	struct sopts *o = &r->o;
+	size_t pick = o->proposal ? o->proposal - 1 : 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const hm_proposal *p = hm_suggestion_get(r->sg[i], pick);
+		char *diff = NULL;
+		int err;
+
+		if (!p) {
+			fprintf(stderr, "struct %s: no proposal #%zu: %s\n",
+				hm_types_get(r->types, hm_suggestion_type(r->sg[i]))->name,
+				pick + 1, hm_suggestion_why(r->sg[i]) ? hm_suggestion_why(r->sg[i]) :
+				"fewer proposals");
+			continue;
+		}
+		err = hm_suggest_patch(r->types, p->edit_type, p, o->so.style,
+				       o->so.cacheline_size, o->source_root, &diff);
+		if (err == -ENOMEM)
+			return err;
+		if (err) {
+			cli_warn("no patch for '%s': printing its layout only", p->title);
+			hm_suggest_print_text(stdout, r->sg[i], r->types, &o->so, pick + 1);
+			continue;
+		}
+		fputs(diff, stdout);
+		free(diff);
+	}
+	return 0;
+}
+
+static int output(struct srun *r)
+{
+	struct sopts *o = &r->o;
+
+	if (o->patch)
+		return print_patches(r);
+	if (o->json) {
+		struct hm_json_binary jb = { .path = o->binary,
+					     .build_id = hm_binary_build_id(r->bin),
+					     .arch = hm_binary_arch(r->bin),
+					     .cacheline_size = o->so.cacheline_size };
+
+		return hm_suggest_print_json(stdout, &jb, (const hm_suggestion *const *)r->sg,
+					     r->n, r->types, &o->so);
+	}
+	if (o->layout_only) {
+		for (size_t i = 0; i < r->n; i++) {
+			int err = hm_suggest_print_layout(stdout, r->sg[i], r->types, &o->so,
+							  o->proposal ? o->proposal - 1 : 0);
+
+			if (err == -EINVAL)
+				fprintf(stderr, "no such proposal\n");
+			if (err)
+				return err;
+		}
+		return 0;
+	}
+	if (!r->n)
+		printf("nothing to do: the evidence names no struct of %s\n", o->binary);
+	for (size_t i = 0; i < r->n; i++) {
+		if (i)
+			putchar('\n');
+		hm_suggest_print_text(stdout, r->sg[i], r->types, &o->so, o->proposal);
+	}
+	return 0;
+}
+
+static void srun_free(struct srun *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		hm_suggestion_free(r->sg[i]);
+		hm_evidence_free(r->ev[i]);
+	}
+	free(r->ev);
+	free(r->sg);
+	free(r->o.names);
+	hm_findings_free(r->lint);
+	hm_ruleset_free(r->rules);
+	hm_profile_free(r->prof);
+	hm_types_free(r->types);
+	hm_binary_close(r->bin);
+}
 
 static int run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("hitmap suggest: not implemented yet");
-	return HM_EXIT_USAGE;
+	static struct srun r;
+	int rc, err;
+
+	memset(&r, 0, sizeof(r));
+	rc = parse(argc, argv, &r.o);
+	if (rc)
+		return rc < 0 ? cli_help(&hm_cmd_suggest) : rc;
+	/* unreadable or malformed evidence or binary: 3 (reported already) */
+	rc = HM_EXIT_INPUT;
+	if (load_evidence_files(&r))
+		goto out;
+	if (!r.o.nnames && names_from_evidence(&r))
+		goto out;
+	if (load_types(&r))
+		goto out;
+	if ((rc = check_names(&r)))
+		goto out;
+	rc = HM_EXIT_INPUT;
+	if (r.o.lint && (err = lint_all(&r))) {
+		/* lint reports a -C name it cannot find: a usage error */
+		rc = err == -ENOENT ? HM_EXIT_USAGE : HM_EXIT_INPUT;
+		goto out;
+	}
+	if ((rc = suggest_all(&r)))
+		goto out;
+	rc = output(&r) ? HM_EXIT_INPUT : HM_EXIT_OK;
+out:
+	srun_free(&r);
+	return rc;
 }
 
 const struct hm_cmd hm_cmd_suggest = {
 	.name = "suggest",
-	.summary = "(not implemented yet)",
-	.usage = "usage: hitmap suggest\n",
+	.summary = "propose where contended members should go, with cost and patch",
+	.usage =
+	"usage: hitmap suggest [-C NAME...] EVIDENCE [options] BINARY\n"
+	"\n"
+	"Propose placements for struct members that contend for a cacheline: line\n"
+	"alignment of a hot member (and of the one after it), moves to the top, into\n"
+	"a hole or next to what a member is read with, one line per written member.\n"
+	"Each proposal gives its byte cost, new cacheline count, holes, the pairs it\n"
+	"separates, the contention it leaves (the evidence re-mapped onto the new\n"
+	"layout) and the new layout as `hitmap layout` prints it; best first.\n"
+	"\n"
+	"evidence (one or more; the strongest available is used per struct):\n"
+	"  --profile P          a profile from `hitmap report --save-profile`\n"
+	"  -i, --input FILE     a perf.data, attributed as `hitmap report` does, with\n"
+	"    --binary F...      more binaries mapped by the recorded process\n"
+	"    --vmlinux F        the kernel image for kernel samples\n"
+	"    --object T@ADDR... an explicit object of type T at ADDR\n"
+	"  --rules F...         rule files: `apart` gives pairs, `alone` groups\n"
+	"  --lint               lint's static heuristics (weakest evidence)\n"
+	"\n"
+	"options:\n"
+	"  -C NAME[,NAME...]    only these structs (default: those the evidence names)\n"
+	"  --style S            how alignment is spelled:\n"
+	"                         kernel  ____cacheline_aligned_in_smp (vmlinux default)\n"
+	"                         gnu     __attribute__((aligned(N))) (default otherwise)\n"
+	"                         c11     _Alignas(N)\n"
+	"                         cxx     alignas(N)\n"
+	"  --max-growth N       drop proposals that grow sizeof by more than N bytes\n"
+	"  --keep-size          only proposals that keep sizeof unchanged\n"
+	"  --assume-aligned     objects start on a line boundary (slab caches with\n"
+	"                       SLAB_HWCACHE_ALIGN); otherwise contention is averaged\n"
+	"                       over every start the struct's alignment allows\n"
+	"  -c, --cacheline-size N  line size (default: from the binary's machine)\n"
+	"  --proposal K         show (or patch) proposal K only (default for --patch: 1)\n"
+	"  --layout-only        print only the proposed layout of proposal K (1)\n"
+	"  --patch              print a unified diff for proposal K (`patch -p1` in the\n"
+	"                       source root); when the source cannot be edited safely,\n"
+	"                       say so and print the proposal with its layout\n"
+	"  --source-root DIR    where the declaring sources are (needed by --patch)\n"
+	"  --json               JSON (schema hitmap/1) instead of text\n"
+	"\n"
+	"exit status: 0 ok (also when there is nothing to do), 2 usage error or\n"
+	"unknown struct, 3 unreadable or malformed input\n",
 	.run = run,
 };

@@ -1,0 +1,274 @@
+/* suggest: where the members of a struct should go, what each placement costs
+ * in bytes, how much of the measured (or declared) contention it leaves, and a
+ * patch against the declaring source.
+ *
+ * The engine works on evidence in one neutral form, whatever produced it:
+ *  - hot fields: a member path with its loads, stores and CPU count;
+ *  - contending pairs: two member paths seen fighting over a line, with a
+ *    weight (samples from a profile; 1 for a rule or a lint finding);
+ *  - written-hot groups: members that want a line to themselves (a truly
+ *    shared field, an `alone` rule, a set of per-thread counters).
+ * Adapters fill it from a profile (heat.h), from rule files (rules.h: `apart`
+ * and `alone`) and from lint findings (findings.h) — the weakest kind, which
+ * the output names as such.
+ *
+ * Proposals are computed on a model of the C layout rules: the engine first
+ * replays the struct's own member list and refuses to propose anything when
+ * the replay does not give back the compiler's offsets exactly (packed
+ * structs; C++ bases are refused outright).  Runs of bitfields, with any
+ * ordinary member sharing their storage, stay in one piece.  Each
+ * proposal is also added to the type table as a hypothetical struct (same
+ * name, edited member list; see typebuild.h) so that hm_layout_new() and the
+ * normal printer show it exactly as `hitmap layout` would show the patched
+ * build.
+ *
+ * Predicted remaining contention: every pair's weight re-mapped onto the
+ * proposed layout, counted when the pair still shares a line.  When the
+ * object's start is not pinned to a line boundary (alignment below the line
+ * size, no assume_aligned), the weight is spread evenly over every start the
+ * alignment allows, so a pair that shares a line for 1 start of 8 keeps 1/8 of
+ * its weight.
+ *
+ * Ownership: hm_evidence_new() and the adapters return evidence freed with
+ * hm_evidence_free(); it copies every string it is given, and must outlive
+ * any suggestion made from it (proposals point at its pairs).  hm_suggest()
+ * returns a suggestion freed with hm_suggestion_free(); every pointer reachable
+ * from it is owned by it, except the hypothetical struct types, which live in
+ * the hm_types table passed in (that table must outlive the suggestion).
+ */
+#ifndef HITMAP_SUGGEST_H
+#define HITMAP_SUGGEST_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "hitmap/binary.h"
+#include "hitmap/types.h"
+#include "hitmap/layout.h"
+#include "hitmap/heat.h"
+#include "hitmap/rules.h"
+#include "hitmap/findings.h"
+#include "hitmap/output.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Evidence ---- */
+
+enum hm_evidence_kind {
+	HM_EVIDENCE_PROFILE = 0,	/* measured samples */
+	HM_EVIDENCE_RULES = 1,		/* a human said so */
+	HM_EVIDENCE_LINT = 2,		/* static guess from member types: weakest */
+};
+
+typedef struct hm_ev_field {
+	const char *path;
+	uint64_t loads, stores;
+	uint32_t nr_cpus;
+} hm_ev_field;
+
+typedef struct hm_ev_pair {
+	const char *a, *b;
+	uint64_t weight;	/* samples, or 1 per rule / lint finding */
+} hm_ev_pair;
+
+typedef struct hm_ev_group {
+	size_t nr;
+	const char *const *paths;	/* members that want their line(s) alone */
+	uint64_t weight;
+	/* 1: nothing else may share their lines (an `alone` rule); 0: no other
+	 * field of the evidence may (a truly shared field in a profile) */
+	unsigned strict : 1;
+} hm_ev_group;
+
+typedef struct hm_evidence hm_evidence;
+
+/* New, empty evidence about struct `name`; `source` says where it came from
+ * ("profile p.json", "rules mm.rules") and is copied.  NULL + ENOMEM. */
+hm_evidence *hm_evidence_new(const char *name, enum hm_evidence_kind kind, const char *source);
+void hm_evidence_free(hm_evidence *ev);
+
+/* Add a hot field, a pair, a group.  0 or -ENOMEM.  A field added twice has
+ * its counters summed; a pair added twice (either order) its weights. */
+int hm_evidence_add_field(hm_evidence *ev, const char *path, uint64_t loads, uint64_t stores,
+			  uint32_t nr_cpus);
+int hm_evidence_add_pair(hm_evidence *ev, const char *a, const char *b, uint64_t weight);
+int hm_evidence_add_group(hm_evidence *ev, const char *const *paths, size_t nr,
+			  uint64_t weight, int strict);
+
+const char *hm_evidence_name(const hm_evidence *ev);
+enum hm_evidence_kind hm_evidence_kind(const hm_evidence *ev);
+const char *hm_evidence_source(const hm_evidence *ev);
+const hm_ev_field *hm_evidence_fields(const hm_evidence *ev, size_t *n);
+const hm_ev_pair *hm_evidence_pairs(const hm_evidence *ev, size_t *n);
+const hm_ev_group *hm_evidence_groups(const hm_evidence *ev, size_t *n);
+/* Whether there is any contention to act on (a pair or a group). */
+int hm_evidence_empty(const hm_evidence *ev);
+/* "profile", "rules", "lint" */
+const char *hm_evidence_kind_name(enum hm_evidence_kind kind);
+
+/* Adapters.  Each returns 0 and sets *out (possibly empty evidence), or a
+ * negative errno.  `source` is copied into the evidence. */
+
+/* A profile struct: every field with its loads/stores/CPUs (watchpoint reads
+ * and writes count as loads and stores), every contending pair weighing its
+ * HITMs when the profile has them, else its line transfers, else its
+ * samples, and every truly shared field as a one-member, non-strict group. */
+int hm_evidence_from_profile(const hm_profile_struct *ps, const char *source,
+			     hm_evidence **out);
+
+/* Rules about struct `name`: `apart A B C` gives the pairs (A,B) (A,C) (B,C)
+ * with weight 1, `alone A B` a strict group of weight 1.  Other directives
+ * are not placement evidence and are skipped. */
+int hm_evidence_from_rules(const hm_ruleset *rs, const char *name, const char *source,
+			   hm_evidence **out);
+
+/* Lint findings about struct `name`: the first member a finding names (the
+ * contention-prone one) paired with each of the others, weight 1; with
+ * "lint-read-mostly" findings the others count as read-mostly (a load, no
+ * store), otherwise as written. */
+int hm_evidence_from_findings(const hm_findings *f, const char *name, const char *source,
+			      hm_evidence **out);
+
+/* ---- Proposals ---- */
+
+enum hm_suggest_style {
+	HM_STYLE_AUTO = 0,	/* kernel for a vmlinux, else gnu (the CLI decides) */
+	HM_STYLE_KERNEL,	/* ____cacheline_aligned_in_smp */
+	HM_STYLE_GNU,		/* __attribute__((aligned(N))) */
+	HM_STYLE_C11,		/* _Alignas(N) */
+	HM_STYLE_CXX,		/* alignas(N) */
+};
+
+struct hm_suggest_opts {
+	unsigned cacheline_size;	/* 0 = 64 */
+	enum hm_suggest_style style;	/* only spelling: proposals are the same */
+	uint64_t max_growth;		/* bytes sizeof may grow; UINT64_MAX = any */
+	unsigned keep_size : 1;		/* sizeof must not change */
+	unsigned assume_aligned : 1;	/* objects start on a line boundary */
+	/* The compiler records a struct's alignment in its debug info once a
+	 * member carries an alignment attribute (GCC does, clang does not), so
+	 * the hypothetical struct must say it too to print like the rebuild.
+	 * hm_suggest_compiler_records_align() tells from the binary. */
+	unsigned records_struct_align : 1;
+	unsigned max_proposals;		/* 0 = 8 */
+};
+
+enum hm_edit_kind {
+	HM_EDIT_ALIGN = 0,	/* member gets alignment `value` (a line) */
+	HM_EDIT_MOVE,		/* member goes after `anchor` (NULL = to the top) */
+	HM_EDIT_PAD,		/* `value` bytes of explicit padding after member */
+};
+
+typedef struct hm_edit {
+	enum hm_edit_kind kind;
+	const char *member;	/* a direct member of the struct */
+	const char *anchor;	/* MOVE: the member it follows, NULL = first */
+	const char *pad_name;	/* PAD: the new member's name */
+	uint64_t value;		/* ALIGN: bytes; PAD: bytes */
+} hm_edit;
+
+/* Layout numbers of one variant (today's or a proposal's). */
+typedef struct hm_suggest_stats {
+	uint64_t size;
+	uint32_t alignment;
+	uint32_t cachelines;
+	uint32_t holes;		/* holes between members (not tail padding) */
+	uint64_t sum_holes;
+	uint64_t padding;	/* tail padding */
+	double remaining;	/* evidence weight still on shared lines */
+	unsigned base_known : 1;	/* object start pinned to a line boundary */
+} hm_suggest_stats;
+
+typedef struct hm_proposal {
+	const char *title;	/* "align mmap_lock", "move mmap_lock to the top" */
+	size_t nr_edits;
+	const hm_edit *edits;
+	hm_suggest_stats stats;
+	int64_t growth;		/* stats.size - today's size */
+	size_t nr_separated;
+	const hm_ev_pair *const *separated;	/* pairs sharing today, apart here */
+	hm_type_id type;	/* the hypothetical struct in the table */
+	/* The struct whose members the edits name: the struct itself, or the
+	 * anonymous struct inside it that holds every member the evidence
+	 * names (what hm_suggest_patch() edits). */
+	hm_type_id edit_type;
+} hm_proposal;
+
+typedef struct hm_suggestion hm_suggestion;
+
+/* Propose placements for struct `id` of `t` given `ev`.  When every member
+ * the evidence names sits inside one anonymous struct member (the kernel's
+ * `struct { ... } __randomize_layout;`), the proposals move members inside
+ * it and sizes are those of the outer struct.  The hypothetical structs are
+ * appended to `t` (which is why it is not const; see typebuild.h for what
+ * that invalidates).  Returns 0 and sets *out — a suggestion with zero
+ * proposals when the evidence is empty, nothing shares a line today, the
+ * type is a union, its layout is not the plain C rules (packed), or nothing
+ * helps within the constraints (hm_suggestion_why() says which) — or
+ * -EINVAL (not a struct, C++ bases; reported), -ENOMEM. */
+int hm_suggest(hm_types *t, hm_type_id id, const hm_evidence *ev,
+	       const struct hm_suggest_opts *opts, hm_suggestion **out);
+void hm_suggestion_free(hm_suggestion *s);
+
+hm_type_id hm_suggestion_type(const hm_suggestion *s);
+const hm_evidence *hm_suggestion_evidence(const hm_suggestion *s);
+const hm_suggest_stats *hm_suggestion_today(const hm_suggestion *s);
+/* Sum of the evidence weights (the denominator of every ratio). */
+double hm_suggestion_total(const hm_suggestion *s);
+/* Pairs of the evidence that share a line today, heaviest first. */
+const hm_ev_pair *const *hm_suggestion_shared(const hm_suggestion *s, size_t *n);
+/* Proposals, best first: least remaining contention, then fewest bytes
+ * added, then fewest edits. */
+size_t hm_suggestion_count(const hm_suggestion *s);
+const hm_proposal *hm_suggestion_get(const hm_suggestion *s, size_t i);
+/* Why there are no proposals (NULL when there are). */
+const char *hm_suggestion_why(const hm_suggestion *s);
+/* Notes gathered while proposing (paths not found, constraints that removed
+ * proposals), one line each, NULL-terminated. */
+const char *const *hm_suggestion_notes(const hm_suggestion *s);
+
+/* The declaration text an ALIGN edit adds in `style` for alignment `bytes`
+ * ("____cacheline_aligned_in_smp", "__attribute__((aligned(64)))",
+ * "_Alignas(64)", "alignas(64)"), written to buf.  Returns the length. */
+int hm_suggest_align_text(enum hm_suggest_style style, unsigned line_size, uint64_t bytes,
+			  char *buf, size_t len);
+
+/* Whether the binary was built by GCC (its .comment names GCC and no clang),
+ * for opts.records_struct_align. */
+int hm_suggest_compiler_records_align(const hm_binary *bin);
+
+/* ---- Patch ---- */
+
+/* A unified diff, applying with `patch -p1` in `source_root`, that turns the
+ * declaration of struct `id` (its decl_file:decl_line) into proposal p.
+ * *out is a malloc'd string the caller frees.  Returns 0, -ENOENT when the
+ * declaring file cannot be found under source_root, -ENOTSUP when a member's
+ * declaration cannot be edited safely (macros, several declarators on a line,
+ * preprocessor conditionals); the reason goes to the diagnostics callback. */
+int hm_suggest_patch(const hm_types *t, hm_type_id id, const hm_proposal *p,
+		     enum hm_suggest_style style, unsigned line_size,
+		     const char *source_root, char **out);
+
+/* ---- Output ---- */
+
+/* Text: the evidence, today's contention, then each proposal with its edits,
+ * cost, pairs separated, remaining contention and its layout as `hitmap
+ * layout` prints it.  `only` > 0 prints proposal `only` (1-based) alone. */
+int hm_suggest_print_text(FILE *out, const hm_suggestion *s, const hm_types *t,
+			  const struct hm_suggest_opts *opts, size_t only);
+/* The layout of proposal i (0-based), exactly as `hitmap layout` prints it. */
+int hm_suggest_print_layout(FILE *out, const hm_suggestion *s, const hm_types *t,
+			    const struct hm_suggest_opts *opts, size_t i);
+
+/* One JSON document (schema "hitmap/1", command "suggest") for the
+ * suggestions s[0..n) about binary `bin`; each proposal carries its layout
+ * text as `hitmap layout` prints it. */
+int hm_suggest_print_json(FILE *out, const struct hm_json_binary *bin,
+			  const hm_suggestion *const *s, size_t n, const hm_types *t,
+			  const struct hm_suggest_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,41 @@
+/* typebuild: adding made-up types to a loaded type table — the hypothetical
+ * structs `suggest` lays out and prints ("mm_struct as it would be with
+ * mmap_lock line-aligned"), and the char arrays its explicit padding uses.
+ *
+ * A table is read-only once loaded; these calls are for its single owner,
+ * before the table is shared.  Adding a type may move the table's arrays:
+ * every hm_type and hm_member pointer handed out earlier (and every hm_layout
+ * built earlier) is invalid afterwards.  Ids and names stay valid.
+ *
+ * Ownership: the new types belong to the table and go with hm_types_free().
+ */
+#ifndef HITMAP_TYPEBUILD_H
+#define HITMAP_TYPEBUILD_H
+#include <stddef.h>
+#include <stdint.h>
+#include "hitmap/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Append a struct that is a copy of struct/union/class `like` (kind, name,
+ * alignment attribute, declaring file and line) with `nr` new members and byte
+ * size `size`.  Member names are interned; member types must be ids of `t`.
+ * The new struct is not listed by hm_types_structs()/hm_types_find_struct(),
+ * so it never shadows the real one.  Returns its id, or HM_TYPE_NONE + errno
+ * (EINVAL: `like` is not a struct; ENOMEM). */
+hm_type_id hm_types_add_struct_like(hm_types *t, hm_type_id like, const hm_member *members,
+				    uint32_t nr, uint64_t size);
+
+/* Id of a one-dimensional array `elem[dim]`, added when absent.  HM_TYPE_NONE
+ * + errno on failure. */
+hm_type_id hm_types_add_array(hm_types *t, hm_type_id elem, uint64_t dim);
+
+/* Id of the base type `char`, added when the table has none. */
+hm_type_id hm_types_char(hm_types *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
