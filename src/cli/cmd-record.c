@@ -1,17 +1,436 @@
+/* hitmap record: memory sampling with the CPU's PMU, or hardware watchpoints. */
 #include "config.h"
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/hw_breakpoint.h>
+#include "hitmap/binary.h"
+#include "hitmap/record.h"
+#include "hitmap/types.h"
 #include "cli.h"
+
+extern const struct hm_cmd hm_cmd_record;
+
+#define MAX_WATCHES HM_RECORD_MAX_EVENTS
+#define MAX_EVENTS HM_RECORD_MAX_EVENTS
+
+struct args {
+	const char *output, *binary;
+	uint64_t ldlat, freq, period, mmap_pages;
+	pid_t pid;
+	int cpu_wide, dry_run, quiet, user_only;
+	const char *events[MAX_EVENTS + 1];
+	size_t nr_events;
+	const char *watch[MAX_WATCHES];
+	size_t nr_watch;
+	char **argv;
+};
+
+static volatile int stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+enum { OPT_LDLAT = 256, OPT_BINARY, OPT_DRY_RUN, OPT_MMAP_PAGES, OPT_USER_ONLY };
+
+static int parse(int argc, char **argv, struct args *a)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "ldlat", required_argument, NULL, OPT_LDLAT },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "watch", required_argument, NULL, 'w' },
+		{ "binary", required_argument, NULL, OPT_BINARY },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "mmap-pages", required_argument, NULL, OPT_MMAP_PAGES },
+		{ "user-only", no_argument, NULL, OPT_USER_ONLY },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const struct hm_cmd *cmd = &hm_cmd_record;
+	uint64_t v;
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->output = "perf.data";
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+o:F:c:ap:e:w:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a->output = optarg;
+			break;
+		case OPT_LDLAT:
+			if (cli_parse_u64(optarg, 1, 65535, &a->ldlat))
+				return cli_usage_error(cmd, "--ldlat: expected 1..65535, got '%s'", optarg);
+			break;
+		case 'F':
+			if (cli_parse_u64(optarg, 1, 1000000, &a->freq))
+				return cli_usage_error(cmd, "-F: expected 1..1000000, got '%s'", optarg);
+			break;
+		case 'c':
+			if (cli_parse_u64(optarg, 1, UINT64_MAX >> 1, &a->period))
+				return cli_usage_error(cmd, "-c: expected a positive count, got '%s'",
+						       optarg);
+			break;
+		case 'a':
+			a->cpu_wide = 1;
+			break;
+		case 'p':
+			if (cli_parse_u64(optarg, 1, INT32_MAX, &v))
+				return cli_usage_error(cmd, "-p: expected a process id, got '%s'", optarg);
+			a->pid = (pid_t)v;
+			break;
+		case 'e':
+			if (a->nr_events == MAX_EVENTS)
+				return cli_usage_error(cmd, "-e: at most %d events", MAX_EVENTS);
+			a->events[a->nr_events++] = optarg;
+			break;
+		case 'w':
+			if (a->nr_watch == MAX_WATCHES)
+				return cli_usage_error(cmd, "--watch: at most %d expressions", MAX_WATCHES);
+			a->watch[a->nr_watch++] = optarg;
+			break;
+		case OPT_BINARY:
+			a->binary = optarg;
+			break;
+		case OPT_DRY_RUN:
+			a->dry_run = 1;
+			break;
+		case OPT_MMAP_PAGES:
+			if (cli_parse_u64(optarg, 1, 1u << 20, &a->mmap_pages) ||
+			    (a->mmap_pages & (a->mmap_pages - 1)))
+				return cli_usage_error(cmd, "--mmap-pages: expected a power of two, "
+						       "got '%s'", optarg);
+			break;
+		case OPT_USER_ONLY:
+			a->user_only = 1;
+			break;
+		case 'q':
+			a->quiet = 1;
+			break;
+		case 'h':
+			return -1;
+		default:
+			if (optopt && optopt < 256)
+				return cli_usage_error(cmd, "unknown or incomplete option '-%c'", optopt);
+			return cli_usage_error(cmd, "unknown or incomplete option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		a->argv = argv + optind;
+	if (a->freq && a->period)
+		return cli_usage_error(cmd, "-F and -c exclude each other");
+	if (a->pid && (a->cpu_wide || a->argv))
+		return cli_usage_error(cmd, "-p PID excludes -a and -- COMMAND");
+	if (a->nr_watch) {
+		if (a->nr_events || a->ldlat || a->freq || a->cpu_wide || a->pid)
+			return cli_usage_error(cmd, "--watch takes only -o, -c, --binary and "
+					       "-- COMMAND");
+		if (!a->argv && !a->dry_run)
+			return cli_usage_error(cmd, "--watch needs a command: -- COMMAND [ARGS]");
+		if (!a->argv && !a->binary)
+			return cli_usage_error(cmd, "--watch --dry-run needs --binary or a command");
+	} else if (!a->dry_run && !a->cpu_wide && !a->pid && !a->argv) {
+		return cli_usage_error(cmd, "nothing to record: give -a, -p PID or -- COMMAND");
+	}
+	return 0;
+}
+
+/* The file execvp would run. */
+static int resolve_command(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH"), *p;
+	struct stat sb;
+
+	if (strchr(name, '/')) {
+		snprintf(out, len, "%s", name);
+		return 0;
+	}
+	for (p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(out, len, "%.*s/%s", (int)n, n ? p : ".", name);
+		if (stat(out, &sb) == 0 && S_ISREG(sb.st_mode) && access(out, X_OK) == 0)
+			return 0;
+		p += n;
+		if (*p == ':')
+			p++;
+	}
+	return -ENOENT;
+}
+
+static int print_plan(const hm_record_plan *plan)
+{
+	char buf[512];
+	size_t i;
+
+	printf("pmu: %s (%s)%s\n", plan->pmu, plan->pmu_desc,
+	       plan->cpu_wide_only ? ", CPU-wide only" : "");
+	for (i = 0; i < plan->nr; i++) {
+		hm_record_describe(plan, i, buf, sizeof(buf));
+		printf("%s\n", buf);
+	}
+	return HM_EXIT_OK;
+}
+
+/* The --watch expression an event's breakpoint comes from. */
+static const char *expr_of(const hm_watch *w, size_t n, uint64_t bias, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; w && i < n; i++) {
+		uint64_t start = w[i].addr + (w[i].relative ? bias : 0);
+
+		if (addr >= start && addr < start + w[i].len)
+			return w[i].expr;
+	}
+	return "";
+}
+
+static void summary(const struct args *a, const struct hm_record_stats *st, const hm_watch *w)
+{
+	int i;
+
+	if (a->quiet)
+		return;
+	fprintf(stderr, "hitmap record: %" PRIu64 " samples", st->samples);
+	if (a->nr_watch)
+		fprintf(stderr, " (%" PRIu64 " writes, %" PRIu64 " reads)", st->writes, st->reads);
+	fprintf(stderr, ", %" PRIu64 " lost, %zu ring buffer%s, %.2f s\n", st->lost,
+		st->nr_ring_buffers, st->nr_ring_buffers == 1 ? "" : "s", st->seconds);
+	for (i = 0; i < st->nr_watch_events; i++)
+		fprintf(stderr, "  %10" PRIu64 " %-6s %#" PRIx64 "/%u  %s\n", st->per_event[i],
+			st->watch_type[i] == HW_BREAKPOINT_W ? "writes" : "reads",
+			st->watch_addr[i], st->watch_len[i],
+			expr_of(w, a->nr_watch, st->bias, st->watch_addr[i]));
+	if (st->lost)
+		fprintf(stderr, "warning: %" PRIu64 " samples lost (ring buffer full); use a "
+			"larger --mmap-pages or -c\n", st->lost);
+	fprintf(stderr, "hitmap record: wrote %s (%" PRIu64 " bytes)\n", a->output, st->bytes);
+	if (st->child_status > 0) {
+		if (WIFEXITED(st->child_status))
+			fprintf(stderr, "warning: the command exited with status %d\n",
+				WEXITSTATUS(st->child_status));
+		else if (WIFSIGNALED(st->child_status))
+			fprintf(stderr, "warning: the command was killed by signal %d\n",
+				WTERMSIG(st->child_status));
+	}
+}
+
+static int load_watches(const struct args *a, hm_binary **bin, hm_types **types,
+			hm_watch *w)
+{
+	char path[4096];
+	struct hm_load_opts lo;
+	size_t i;
+	int rc;
+
+	if (a->binary)
+		snprintf(path, sizeof(path), "%s", a->binary);
+	else if (resolve_command(a->argv[0], path, sizeof(path))) {
+		cli_error("%s: command not found", a->argv[0]);
+		return HM_EXIT_USAGE;
+	}
+	*bin = hm_binary_open(path);
+	if (!*bin) {
+		if (errno != EBADMSG)
+			cli_error("%s: %s", path, strerror(errno));
+		return HM_EXIT_INPUT;
+	}
+	memset(&lo, 0, sizeof(lo));
+	lo.variables = 1;
+	rc = hm_types_load(*bin, &lo, types);
+	if (rc && rc != -ENODATA)
+		return cli_exit_for(rc);
+	for (i = 0; i < a->nr_watch; i++) {
+		rc = hm_watch_parse(a->watch[i], *bin, *types, &w[i]);
+		if (rc)
+			return rc == -ENOENT || rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
+	}
+	return 0;
+}
+
+static int run_watch(struct args *a)
+{
+	hm_watch w[MAX_WATCHES];
+	hm_binary *bin = NULL;
+	hm_types *types = NULL;
+	struct hm_record_opts o;
+	struct hm_record_stats st;
+	hm_record_plan plan;
+	int rc;
+
+	rc = load_watches(a, &bin, &types, w);
+	if (rc)
+		goto out;
+	if (a->dry_run) {
+		/* Link-time addresses: the load bias is known only at run time. */
+		rc = hm_record_plan_watch(w, a->nr_watch, 0, a->period, &plan);
+		rc = rc ? (rc == -E2BIG || rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT)
+			: print_plan(&plan);
+		goto out;
+	}
+	memset(&o, 0, sizeof(o));
+	o.output = a->output;
+	o.watches = w;
+	o.nr_watches = a->nr_watch;
+	o.binary = bin;
+	o.watch_period = a->period;
+	o.argv = a->argv;
+	o.mmap_pages = (unsigned)a->mmap_pages;
+	o.stop = &stop_flag;
+	rc = hm_record_run(&o, &st);
+	if (rc) {
+		rc = rc == -E2BIG || rc == -EINVAL ? HM_EXIT_USAGE :
+		     rc == -ENOENT && !st.samples ? HM_EXIT_USAGE : HM_EXIT_INPUT;
+		goto out;
+	}
+	summary(a, &st, w);
+	rc = HM_EXIT_OK;
+out:
+	hm_types_free(types);
+	hm_binary_close(bin);
+	return rc;
+}
+
+static int paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
+static int run_pmu(struct args *a)
+{
+	struct hm_pmu_opts po;
+	struct hm_record_opts o;
+	struct hm_record_stats st;
+	hm_record_plan plan;
+	int rc;
+
+	memset(&po, 0, sizeof(po));
+	po.ldlat = (unsigned)a->ldlat;
+	po.period = a->period;
+	po.freq = a->freq;
+	po.user_only = a->user_only;
+	po.events = a->nr_events ? a->events : NULL;
+	rc = hm_record_plan_pmu(&po, &plan);
+	if (rc)
+		return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
+	if (a->dry_run)
+		return print_plan(&plan);
+	if (!po.user_only && !a->cpu_wide && geteuid() != 0 && paranoid() >= 2) {
+		/* perf_event_paranoid 2 allows user space only: ask for that. */
+		po.user_only = 1;
+		rc = hm_record_plan_pmu(&po, &plan);
+		if (rc)
+			return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
+		if (!a->quiet)
+			fprintf(stderr, "note: kernel.perf_event_paranoid >= 2: sampling user "
+				"space only\n");
+	}
+	if (!hm_record_pmu_present(&plan, NULL)) {
+		cli_error("%s: libpfm4 was forced to a PMU this machine does not have "
+			  "(LIBPFM_FORCE_PMU); use --dry-run", plan.pmu);
+		return HM_EXIT_INPUT;
+	}
+	if (plan.cpu_wide_only && !a->cpu_wide && !a->quiet)
+		fprintf(stderr, "note: %s samples every CPU; the command's samples are kept "
+			"with everyone else's\n", plan.pmu);
+	memset(&o, 0, sizeof(o));
+	o.output = a->output;
+	o.plan = &plan;
+	o.argv = a->argv;
+	o.pid = a->pid;
+	o.cpu_wide = a->cpu_wide;
+	o.mmap_pages = (unsigned)a->mmap_pages;
+	o.stop = &stop_flag;
+	rc = hm_record_run(&o, &st);
+	if (rc)
+		return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
+	summary(a, &st, NULL);
+	return HM_EXIT_OK;
+}
 
 static int run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("hitmap record: not implemented yet");
-	return HM_EXIT_USAGE;
+	struct sigaction sa;
+	struct args a;
+	int rc;
+
+	rc = parse(argc, argv, &a);
+	if (rc < 0)
+		return cli_help(&hm_cmd_record);
+	if (rc)
+		return rc;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	return a.nr_watch ? run_watch(&a) : run_pmu(&a);
 }
 
 const struct hm_cmd hm_cmd_record = {
 	.name = "record",
-	.summary = "(not implemented yet)",
-	.usage = "usage: hitmap record\n",
+	.summary = "record memory accesses (PMU sampling or hardware watchpoints)",
+	.usage =
+"usage: hitmap record [-o FILE] [--ldlat N] [-F HZ | -c N] [-e EVENT]...\n"
+"                     [-a | -p PID | -- COMMAND [ARGS...]]\n"
+"       hitmap record --watch EXPR... [--binary FILE] [-o FILE] [-c N]\n"
+"                     -- COMMAND [ARGS...]\n"
+"\n"
+"Record memory accesses into a standard perf.data that `hitmap report` and\n"
+"`perf c2c report` read.\n"
+"\n"
+"PMU mode samples loads and stores with the CPU's memory-sampling PMU (Intel\n"
+"load latency + all stores, grouped behind mem-loads-aux on Sapphire Rapids;\n"
+"AMD IBS op, CPU-wide):\n"
+"  -o, --output FILE   output file (default perf.data)\n"
+"      --ldlat N       load latency threshold in cycles (default 30)\n"
+"  -F, --freq HZ       samples per second (default 4000)\n"
+"  -c, --count N       sample every Nth event (PMU) or access (watch)\n"
+"  -a, --all-cpus      record every CPU until Ctrl-C (or until COMMAND ends)\n"
+"  -p, --pid PID       record an existing process and its threads\n"
+"  -e, --event EVENT   libpfm4 event string instead of the default pair\n"
+"                      (repeatable), e.g. MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM\n"
+"      --user-only     leave the kernel out (needs perf_event_paranoid <= 2)\n"
+"      --mmap-pages N  ring buffer pages per CPU, a power of two (default 128)\n"
+"      --dry-run       print the events that would be opened, open nothing\n"
+"                      (LIBPFM_FORCE_PMU=skx shows another CPU's encodings)\n"
+"  -q, --quiet         no summary\n"
+"\n"
+"Watch mode needs no PMU (works in VMs): hardware breakpoints on bytes of\n"
+"global objects, inherited by every thread of COMMAND:\n"
+"  -w, --watch EXPR    VAR, VAR.FIELD.SUB, SYM+OFF/LEN or 0xADDR/LEN, with\n"
+"                      an optional :w (writes) or :rw (reads and writes);\n"
+"                      repeatable; at most 4 breakpoints in all (x86)\n"
+"      --binary FILE   the ELF file the names are in (default: COMMAND)\n"
+"  -c N                one sample per N accesses (default 1; :rw needs 1)\n"
+"\n"
+"Exit status: 0 recorded, 2 usage error, 3 cannot record (no PMU, no\n"
+"permission, unreadable binary).  See hitmap-record(1).\n",
 	.run = run,
 };

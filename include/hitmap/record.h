@@ -1,0 +1,174 @@
+/* record: recording memory accesses into a standard perf.data.
+ *
+ * Two sources:
+ *  - PMU mode: the CPU's memory-sampling events (Intel PEBS load latency +
+ *    all stores, AMD IBS op), encoded through libpfm4, opened with
+ *    perf_event_open — what `perf c2c record` records.
+ *  - Watch mode: hardware breakpoints (PERF_TYPE_BREAKPOINT) on chosen
+ *    fields of global objects; they work where no memory-sampling PMU exists
+ *    (virtual machines).
+ *
+ * Building the events ("the plan") is separate from opening them, so the
+ * encodings can be checked on any machine (LIBPFM_FORCE_PMU=skx).
+ *
+ * How watch data is encoded in the perf.data (what `hitmap report` reads):
+ * every breakpoint is one event (attr.type PERF_TYPE_BREAKPOINT, bp_addr =
+ * runtime address, bp_len, bp_type).  A slot watched for writes only has one
+ * HW_BREAKPOINT_W event: each of its samples is a write.  A slot watched for
+ * reads and writes has two events on the same address, one HW_BREAKPOINT_W
+ * and one HW_BREAKPOINT_RW; a write fires both in the same debug exception,
+ * and the recorder drops the RW twin, so in the file a W sample is a write and
+ * an RW sample is a read.  Every sample carries IP, TID, TIME, ADDR, ID, CPU
+ * (not PERIOD: the kernel would then sample every hit); attr.sample_period is
+ * the -c value, each sample standing for that many accesses.  Records are
+ * written in time order.
+ *
+ * Ownership: plans and watches are plain structs owned by the caller.  Strings
+ * passed in options must stay valid for the duration of the call.
+ */
+#ifndef HITMAP_RECORD_H
+#define HITMAP_RECORD_H
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/perf_event.h>
+#include "hitmap/binary.h"
+#include "hitmap/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HM_RECORD_MAX_EVENTS 16
+#define HM_WATCH_MAX_BREAKPOINTS 4	/* x86 debug registers per thread */
+
+typedef struct hm_record_event {
+	struct perf_event_attr attr;
+	char name[128];		/* perf-style event name, for EVENT_DESC */
+	int leader;		/* index of the group leader in the plan; -1 = own group */
+} hm_record_event;
+
+enum hm_record_source { HM_SOURCE_PMU = 1, HM_SOURCE_WATCH = 2 };
+
+typedef struct hm_record_plan {
+	enum hm_record_source source;
+	char pmu[32];		/* libpfm4 PMU name ("skx", "spr"), "ibs_op", "breakpoint" */
+	char pmu_desc[96];	/* human description ("Intel Skylake-X") */
+	unsigned cpu_wide_only : 1;	/* the kernel opens these only per CPU (IBS on 6.1) */
+	unsigned aux_group : 1;		/* loads grouped behind mem-loads-aux */
+	size_t nr;
+	hm_record_event ev[HM_RECORD_MAX_EVENTS];
+} hm_record_plan;
+
+struct hm_pmu_opts {
+	unsigned ldlat;		/* load latency threshold in cycles; 0 = 30 (perf c2c) */
+	uint64_t period;	/* sample every Nth event; 0 = frequency mode */
+	uint64_t freq;		/* samples per second when period is 0; 0 = 4000 */
+	int user_only;		/* exclude kernel samples (perf_event_paranoid 2) */
+	const char *const *events;	/* extra libpfm4 event strings (-e), NULL-terminated,
+					 * or NULL; they replace the default load/store pair */
+	const char *sysfs;	/* event_source devices directory; NULL = the real one */
+};
+
+/* Choose and encode the memory-sampling events for this CPU (or the one named
+ * by LIBPFM_FORCE_PMU).  Pure: opens nothing.  On Intel the load event is
+ * MEM_TRANS_RETIRED:LOAD_LATENCY (ldlat in config1) and the store event
+ * MEM_INST_RETIRED:ALL_STORES (MEM_UOPS_RETIRED:ALL_STORES before Skylake);
+ * Sapphire Rapids puts the load event in a group led by mem-loads-aux (raw
+ * 0x8203) and samples WEIGHT_STRUCT.  On AMD the ibs_op PMU by its sysfs type.
+ * Returns 0, or -ENODEV when the machine has no memory-sampling PMU (the
+ * diagnostic says so and suggests --watch), -EINVAL for a bad -e string. */
+int hm_record_plan_pmu(const struct hm_pmu_opts *o, hm_record_plan *plan);
+
+/* Whether the PMU the plan names is actually usable on this machine (its
+ * sysfs directory exists).  A forced libpfm4 PMU plans but does not open. */
+int hm_record_pmu_present(const hm_record_plan *plan, const char *sysfs);
+
+enum hm_watch_mode {
+	HM_WATCH_AUTO = 0,	/* reads and writes if the breakpoints suffice, else writes */
+	HM_WATCH_W,		/* writes only: one breakpoint per slot */
+	HM_WATCH_RW,		/* reads and writes told apart: two breakpoints per slot */
+};
+
+/* One watched range, as parsed from --watch EXPR. */
+typedef struct hm_watch {
+	char expr[160];		/* as given, without the :w/:rw suffix */
+	uint64_t addr;		/* link-time address (relative = 1) or absolute */
+	uint64_t len;		/* bytes */
+	int relative;		/* addr is in the binary and moves with its load bias */
+	enum hm_watch_mode mode;
+} hm_watch;
+
+/* Parse EXPR: `var`, `var.field.sub`, `var+OFF`, `sym+0x40/8` (offset and
+ * length in bytes), `0xADDR/LEN` (an absolute runtime address); an optional
+ * `:w` or `:rw` suffix sets the mode.  Names are looked up in `types` (global
+ * variables with DWARF types; may be NULL) and the ELF symbols of `bin`.
+ * Returns 0, -ENOENT (unknown name; the diagnostic suggests close names),
+ * -EINVAL (malformed). */
+int hm_watch_parse(const char *expr, hm_binary *bin, const hm_types *types, hm_watch *out);
+
+/* Turn watches into breakpoint events: split each range into naturally
+ * aligned 1/2/4/8-byte slots, two breakpoints per slot for RW, one for W
+ * (AUTO picks RW for all when everything fits in 4 breakpoints and period is
+ * 1, else W).  bias is added to relative addresses.  -E2BIG when more than 4
+ * breakpoints would be needed (the diagnostic says how to split). */
+int hm_record_plan_watch(const hm_watch *w, size_t n, uint64_t bias, uint64_t period,
+			 hm_record_plan *plan);
+
+/* Load bias of `bin` in process pid from /proc/PID/maps: 0 for ET_EXEC, else
+ * the mapping of the same file (device and inode) minus its link address.
+ * -ENOENT when the process does not map the file. */
+int hm_record_load_bias(pid_t pid, hm_binary *bin, uint64_t *bias);
+
+struct hm_record_opts {
+	const char *output;		/* perf.data path */
+	const hm_record_plan *plan;	/* PMU mode (NULL in watch mode) */
+	/* Watch mode: the watches and the binary their addresses are in; the
+	 * plan is built once the command has been exec'd and its load bias is
+	 * known. */
+	const hm_watch *watches;
+	size_t nr_watches;
+	hm_binary *binary;
+	uint64_t watch_period;		/* -c for breakpoints; 0 = 1 */
+	char *const *argv;		/* command to run, NULL-terminated, or NULL */
+	pid_t pid;			/* -p: an existing process (0 = none) */
+	int cpu_wide;			/* -a */
+	unsigned mmap_pages;		/* ring buffer data pages per CPU (power of 2); 0 = 128 */
+	volatile int *stop;		/* set non-zero (by a signal handler) to stop */
+};
+
+struct hm_record_stats {
+	uint64_t samples;		/* sample records written */
+	uint64_t writes, reads;		/* watch mode: by kind */
+	uint64_t dropped_twins;		/* watch mode: RW samples of writes, dropped */
+	uint64_t lost;			/* samples the kernel reported lost */
+	uint64_t lost_records;		/* PERF_RECORD_LOST records */
+	uint64_t bytes;			/* size of the output */
+	double seconds;			/* wall time of the recording */
+	size_t nr_ring_buffers;
+	int child_status;		/* wait status of the command, -1 if none */
+	uint64_t bias;			/* watch mode: load bias of the binary */
+	int nr_watch_events;
+	uint64_t watch_addr[HM_RECORD_MAX_EVENTS];	/* runtime addresses, per event */
+	uint32_t watch_len[HM_RECORD_MAX_EVENTS];
+	uint32_t watch_type[HM_RECORD_MAX_EVENTS];	/* HW_BREAKPOINT_W / _RW */
+	uint64_t per_event[HM_RECORD_MAX_EVENTS];	/* samples per event */
+};
+
+/* Run the recording: start the command stopped (ptrace at exec), resolve
+ * watches, open one set of events per CPU (per task with inherit, or CPU-wide
+ * with -a), drain the ring buffers until the command exits or *stop is set,
+ * and write the perf.data (COMM/MMAP2 of the command synthesized from /proc,
+ * the features perf c2c report needs).  Returns 0 or a negative errno; -EACCES
+ * / -EPERM with a diagnostic naming the perf_event_paranoid level needed. */
+int hm_record_run(const struct hm_record_opts *o, struct hm_record_stats *st);
+
+/* Print-friendly description of one event of a plan ("type=4 config=0x1cd
+ * ..."), for `hitmap record --dry-run`.  Writes at most len bytes; returns the
+ * snprintf length. */
+int hm_record_describe(const hm_record_plan *plan, size_t i, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

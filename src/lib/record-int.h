@@ -1,0 +1,60 @@
+/* Internal pieces of the recorder shared by record*.c. */
+#ifndef HM_RECORD_INT_H
+#define HM_RECORD_INT_H
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/perf_event.h>
+#include "hitmap/perfwrite.h"
+
+/* One kernel ring buffer (a perf_event mmap). */
+struct hm_ring {
+	int fd;
+	void *base;		/* control page followed by the data pages */
+	size_t data_size;	/* a power of two */
+	size_t map_size;
+	unsigned char *scratch;	/* a record that wraps around the end, made whole */
+	size_t scratch_cap;
+};
+
+/* Map fd's ring buffer with `pages` data pages (a power of two). */
+int hm_ring_open(struct hm_ring *r, int fd, unsigned pages);
+/* Hand every complete record to fn (valid only during the call) and release
+ * the space.  Stops at fn's first non-zero return and returns it. */
+int hm_ring_drain(struct hm_ring *r,
+		  int (*fn)(void *ctx, const struct perf_event_header *h), void *ctx);
+void hm_ring_close(struct hm_ring *r);
+
+/* Records from several rings, written in time order: a record is held until
+ * every ring has been read past its time (perf's rule: at the end of a round,
+ * what is older than the newest record of the previous round is safe). */
+struct hm_order {
+	struct hm_order_rec *recs;
+	size_t nr, cap;
+	uint64_t seq;
+	uint64_t limit;		/* newest time seen up to the previous round */
+	uint64_t newest;	/* newest time seen so far */
+};
+int hm_order_add(struct hm_order *q, const void *rec, size_t len, uint64_t time);
+/* End of a round: write what is safe.  all = write everything. */
+int hm_order_flush(struct hm_order *q, hm_perf_writer *w, int all);
+void hm_order_free(struct hm_order *q);
+
+/* The command: fork, PTRACE_TRACEME, exec; returns with the child stopped
+ * right after exec (its image mapped, nothing run).  -errno of a failed exec. */
+int hm_proc_launch(char *const *argv, pid_t *pid);
+/* Let a child stopped by hm_proc_launch run. */
+int hm_proc_release(pid_t pid);
+/* Write COMM and MMAP2 records describing process pid's current state. */
+int hm_proc_synthesize(hm_perf_writer *w, pid_t pid, const char *build_id_path,
+		       const unsigned char *build_id, size_t build_id_len);
+/* Thread ids of pid (from /proc/PID/task); *tids is malloc'd. */
+int hm_proc_threads(pid_t pid, pid_t **tids, size_t *nr);
+/* Online CPUs; *cpus is malloc'd. */
+int hm_proc_cpus(int **cpus, size_t *nr);
+/* The features perf c2c report wants, from uname, /proc and sysfs. */
+int hm_proc_features(hm_perf_writer *w, char *const *argv, uint64_t first, uint64_t last);
+/* kernel.perf_event_paranoid, or 2 if unreadable. */
+int hm_proc_paranoid(void);
+
+#endif
