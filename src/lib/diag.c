@@ -12,14 +12,33 @@ void hm_set_diag(hm_diag_fn fn, void *ctx)
 	diag_ctx = ctx;
 }
 
+/* Messages quote names taken from input files (perf.data MMAP names, rule
+ * tokens, DWARF strings): control bytes are escaped as \xNN so a hostile file
+ * can neither split a diagnostic line nor drive the terminal. */
+static void escape_ctl(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *in && o + 5 < len; in++) {
+		unsigned char c = (unsigned char)*in;
+
+		if (c < 0x20 || c == 0x7f)
+			o += snprintf(out + o, len - o, "\\x%02x", c);
+		else
+			out[o++] = (char)c;
+	}
+	out[o] = 0;
+}
+
 static void vdiag(enum hm_diag_level level, const char *fmt, va_list ap)
 {
-	char buf[1024];
+	char buf[1024], esc[1024];
 
 	if (!diag_fn)
 		return;
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	diag_fn(diag_ctx, level, buf);
+	escape_ctl(buf, esc, sizeof(esc));
+	diag_fn(diag_ctx, level, esc);
 }
 
 void hm_diag(enum hm_diag_level level, const char *fmt, ...)

@@ -1,0 +1,40 @@
+/* libFuzzer target: the perf.data reader (file and pipe mode are told apart
+ * by the header, so one target covers both). */
+#include "config.h"
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "hitmap/perfdata.h"
+#include "fuzz-diag.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const hm_perf_info *info;
+	hm_perf_reader *r;
+	hm_perf_record rec;
+	size_t i, len = 0;
+	int n = 0;
+
+	fuzz_init();
+	r = hm_perf_reader_open_mem(data, size, "fuzz.data");
+	if (!r)
+		return 0;
+	/* The cap only bounds the run time of one input; the reader itself must
+	 * never loop without consuming bytes. */
+	while (n++ < 100000 && hm_perf_reader_next(r, &rec) > 0)
+		;
+	/* Every string the header handed out must be readable. */
+	info = hm_perf_reader_info(r);
+	for (i = 0; info && i < info->nr_events; i++)
+		if (info->events[i].name)
+			len += strlen(info->events[i].name);
+	if (info && info->hostname)
+		len += strlen(info->hostname);
+	if (info && info->cpuid)
+		len += strlen(info->cpuid);
+	(void)len;
+	hm_perf_reader_close(r);
+	return 0;
+}
