@@ -4,6 +4,10 @@
 # same file in the same run.  One line per measurement:
 #   target measured anchor ratio goal PASS|MISS
 # (ratio = hitmap / pahole; goal: at most 0.25).  HITMAP overrides ./hitmap.
+# The cold lines run without the type cache (HITMAP_NO_CACHE=1); the cached
+# lines use a private empty cache, in order: the first -C run (fast path, no
+# cache written), --list (loads everything and writes the cache), then warm
+# -C runs, whose goal is absolute (at most 0.2 s for any single struct).
 set -u
 V=${1:?usage: bench/layout.sh VMLINUX}
 HITMAP=${HITMAP:-./hitmap}
@@ -27,12 +31,30 @@ line() {	# line TARGET UNIT HITMAP-VALUE PAHOLE-VALUE
 	}'
 }
 
-set -- $(measure hm-one "$HITMAP" layout -C tcp_sock "$V"); hm_one_t=$1; hm_one_m=$2
+line_abs() {	# line_abs TARGET HITMAP-SECONDS PAHOLE-SECONDS GOAL-SECONDS
+	awk -v t="$1" -v h="$2" -v p="$3" -v g="$4" 'BEGIN {
+		r = p > 0 ? h / p : 0
+		printf "%s %ss %ss %.3f %ss %s\n", t, h, p, r, g, (h <= g ? "PASS" : "MISS")
+	}'
+}
+
+set -- $(measure hm-one env HITMAP_NO_CACHE=1 "$HITMAP" layout -C tcp_sock "$V"); hm_one_t=$1; hm_one_m=$2
 set -- $(measure pa-one pahole -F dwarf -M --suppress_force_paddings -C tcp_sock "$V"); pa_one_t=$1; pa_one_m=$2
-set -- $(measure hm-list "$HITMAP" layout --list "$V"); hm_list_t=$1; hm_list_m=$2
+set -- $(measure hm-list env HITMAP_NO_CACHE=1 "$HITMAP" layout --list "$V"); hm_list_t=$1; hm_list_m=$2
+export XDG_CACHE_HOME="$out/cache"
+set -- $(measure hm-cc env -u HITMAP_NO_CACHE "$HITMAP" layout -C tcp_sock "$V"); hm_cc_t=$1; hm_cc_m=$2
+set -- $(measure hm-cl env -u HITMAP_NO_CACHE "$HITMAP" layout --list "$V"); hm_cl_t=$1; hm_cl_m=$2
+set -- $(measure hm-warm env -u HITMAP_NO_CACHE "$HITMAP" layout -C tcp_sock "$V"); hm_warm_t=$1
+set -- $(measure hm-warm2 env -u HITMAP_NO_CACHE "$HITMAP" layout -C task_struct "$V"); hm_warm2_t=$1
 set -- $(measure pa-list pahole -F dwarf --sizes "$V"); pa_list_t=$1; pa_list_m=$2
 
 line layout-C-tcp_sock-wall s "$hm_one_t" "$pa_one_t"
 line layout-C-tcp_sock-rss KB "$hm_one_m" "$pa_one_m"
 line layout-list-wall s "$hm_list_t" "$pa_list_t"
 line layout-list-rss KB "$hm_list_m" "$pa_list_m"
+line layout-C-tcp_sock-cold-cached-wall s "$hm_cc_t" "$pa_one_t"
+line layout-C-tcp_sock-cold-cached-rss KB "$hm_cc_m" "$pa_one_m"
+line layout-list-cold-cached-wall s "$hm_cl_t" "$pa_list_t"
+line layout-list-cold-cached-rss KB "$hm_cl_m" "$pa_list_m"
+line_abs layout-C-tcp_sock-warm-wall "$hm_warm_t" "$pa_one_t" 0.2
+line_abs layout-C-task_struct-warm-wall "$hm_warm2_t" "$pa_one_t" 0.2

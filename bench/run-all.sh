@@ -10,6 +10,9 @@ if [ -z "$VMLINUX" ]; then
 	. "$here/../tests/vmlinux/fetch.sh" || exit 1
 fi
 export HITMAP=${HITMAP:-$here/../hitmap}
+# the targets are cold runs: no type cache (layout.sh opts back in for its
+# cached and warm lines, in a private cache directory)
+export HITMAP_NO_CACHE=1
 printf '%-34s %12s %12s %8s %8s %s\n' target measured anchor ratio goal result
 for b in layout report check btf; do
 	[ -f "$here/$b.sh" ] || continue

@@ -122,7 +122,11 @@ struct hm_load_opts {
 	const char *const *only;	/* NULL-terminated struct/union names, or NULL = all */
 	unsigned variables : 1;		/* also load global variables (report) */
 	unsigned btf : 1;		/* prefer BTF over DWARF */
-	unsigned no_cache : 1;		/* bypass the persistent index */
+	/* Bypass the persistent index (HITMAP_NO_CACHE=1 does too).  Without
+	 * it, a file with a build-id is loaded whole (all structs, variables)
+	 * once and saved under $XDG_CACHE_HOME/hitmap; later loads read that,
+	 * whatever `only` and `variables` ask. */
+	unsigned no_cache : 1;
 };
 
 /* Load the types of `bin` (DWARF; BTF when asked or when there is no DWARF).

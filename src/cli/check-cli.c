@@ -40,7 +40,7 @@ static int add_names(struct ccli *a, char *s)
 }
 
 enum { O_RULES = 256, O_PROFILE, O_LINT, O_FAIL_ON, O_JSON, O_SARIF, O_PAIR, O_ALIGNED,
-       O_CTYPE, O_NO_GROUPS, O_NO_LINT };
+       O_CTYPE, O_NO_GROUPS, O_NO_LINT, O_NO_CACHE };
 
 int ccli_parse(struct ccli *a, int argc, char **argv, int nfiles)
 {
@@ -56,6 +56,7 @@ int ccli_parse(struct ccli *a, int argc, char **argv, int nfiles)
 		{ "contended-type", required_argument, NULL, O_CTYPE },
 		{ "no-groups", no_argument, NULL, O_NO_GROUPS },
 		{ "no-lint", no_argument, NULL, O_NO_LINT },
+		{ "no-cache", no_argument, NULL, O_NO_CACHE },
 		{ "cacheline-size", required_argument, NULL, 'c' },
 		{ "class_name", required_argument, NULL, 'C' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -98,6 +99,10 @@ int ccli_parse(struct ccli *a, int argc, char **argv, int nfiles)
 			if (!(a->accept & CCLI_NO_LINT))
 				goto unknown;
 			a->no_lint = 1;
+			break;
+		case O_NO_CACHE:
+			/* for every load of the command, whichever loader does it */
+			setenv("HITMAP_NO_CACHE", "1", 1);
 			break;
 		case 'v':
 			if (!(a->accept & CCLI_VERBOSE))

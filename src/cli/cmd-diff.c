@@ -54,7 +54,7 @@ const struct hm_cmd hm_cmd_diff = {
 	.usage =
 	"usage: hitmap diff [-C NAME[,NAME...]] [--rules FILE]... [--profile P]\n"
 	"                   [--fail-on error|warn] [--json|--sarif] [-c N] [--pair-lines]\n"
-	"                   [--contended-type T]... [--no-lint] OLD NEW\n"
+	"                   [--contended-type T]... [--no-lint] [--no-cache] OLD NEW\n"
 	"\n"
 	"Compare every struct present in both OLD and NEW (or those -C names): size and\n"
 	"cacheline count, members whose offset or line changed, members added or\n"
@@ -75,6 +75,8 @@ const struct hm_cmd hm_cmd_diff = {
 	"  --contended-type T  one more contention-prone type (repeatable)\n"
 	"  --no-lint           contention-prone members newly sharing a line are not\n"
 	"                      errors (only rules and the profile are)\n"
+	"  --no-cache          neither read nor write the type cache\n"
+	"                      ($XDG_CACHE_HOME/hitmap; HITMAP_NO_CACHE=1 too)\n"
 	"\n"
 	"exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error or\n"
 	"a -C struct in neither binary, 3 unreadable or malformed input\n",

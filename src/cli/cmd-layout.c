@@ -69,7 +69,7 @@ static int check_heat_args(const struct layout_args *a)
 
 static int parse(int argc, char **argv, struct layout_args *a)
 {
-	enum { O_PROFILE = 256, O_HEAT, O_BINARY, O_VMLINUX, O_OBJECT };
+	enum { O_PROFILE = 256, O_HEAT, O_BINARY, O_VMLINUX, O_OBJECT, O_NO_CACHE };
 	static const struct option opts[] = {
 		{ "class_name", required_argument, NULL, 'C' },
 		{ "cacheline-size", required_argument, NULL, 'c' },
@@ -82,6 +82,7 @@ static int parse(int argc, char **argv, struct layout_args *a)
 		{ "binary", required_argument, NULL, O_BINARY },
 		{ "vmlinux", required_argument, NULL, O_VMLINUX },
 		{ "object", required_argument, NULL, O_OBJECT },
+		{ "no-cache", no_argument, NULL, O_NO_CACHE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -124,6 +125,10 @@ static int parse(int argc, char **argv, struct layout_args *a)
 			break;
 		case O_VMLINUX:
 			a->vmlinux = optarg;
+			break;
+		case O_NO_CACHE:
+			/* every load below (FILE, --heat binaries) skips the cache */
+			setenv("HITMAP_NO_CACHE", "1", 1);
 			break;
 		case O_BINARY:
 		case O_OBJECT:
@@ -390,7 +395,7 @@ const struct hm_cmd hm_cmd_layout = {
 	.summary = "print struct layouts on cachelines (pahole-compatible)",
 	.usage =
 	"usage: hitmap layout [-C NAME[,NAME...]] [-c|--cacheline-size N] [-E|--expand]\n"
-	"                     [--list] [--json] [--btf]\n"
+	"                     [--list] [--json] [--btf] [--no-cache]\n"
 	"                     [--profile P | --heat PERF.DATA [--binary F]...\n"
 	"                      [--vmlinux F] [--object TYPE@ADDR]...] FILE\n"
 	"\n"
@@ -417,6 +422,9 @@ const struct hm_cmd hm_cmd_layout = {
 	"                    used anyway when FILE has no DWARF, and FILE may be a\n"
 	"                    raw BTF file such as /sys/kernel/btf/vmlinux); BTF has\n"
 	"                    no alignment attributes: they are inferred from holes\n"
+	"      --no-cache    neither read nor write the type cache (types of a file\n"
+	"                    with a build-id are kept in $XDG_CACHE_HOME/hitmap,\n"
+	"                    default ~/.cache/hitmap; HITMAP_NO_CACHE=1 does the same)\n"
 	"      --profile P   add per-member heat from a profile written by\n"
 	"                    `hitmap report --save-profile`: a line\n"
 	"                    '/* hitmap: heat PATH: LABEL */' after each member with\n"

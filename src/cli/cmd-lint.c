@@ -57,7 +57,7 @@ const struct hm_cmd hm_cmd_lint = {
 	.usage =
 	"usage: hitmap lint [-C NAME[,NAME...]] [--json|--sarif] [--fail-on error|warn]\n"
 	"                   [-c N] [--pair-lines] [--assume-aligned]\n"
-	"                   [--contended-type T]... [--rules FILE]... BINARY\n"
+	"                   [--contended-type T]... [--rules FILE]... [--no-cache] BINARY\n"
 	"\n"
 	"Report contention-prone members — locks (spinlock_t, raw_spinlock_t,\n"
 	"rwlock_t, struct mutex, struct rw_semaphore, seqcount_t, seqlock_t,\n"
@@ -76,6 +76,8 @@ const struct hm_cmd hm_cmd_lint = {
 	"  --assume-aligned    objects start on a line boundary\n"
 	"  --contended-type T  one more contention-prone type, \"T\" or \"struct T\"\n"
 	"  --rules FILE        take 'contended-type' lines from a rule file\n"
+	"  --no-cache          neither read nor write the type cache\n"
+	"                      ($XDG_CACHE_HOME/hitmap; HITMAP_NO_CACHE=1 too)\n"
 	"\n"
 	"Unless --assume-aligned, a struct whose alignment does not fix its lines is\n"
 	"judged by the worst case: members closer than a line can share one.\n"

@@ -47,7 +47,7 @@ static int push(const char ***v, size_t *n, const char *s)
 
 static int parse_args(int argc, char **argv, struct report_args *ra)
 {
-	enum { O_BINARY = 256, O_VMLINUX, O_OBJECT, O_JSON, O_SAVE, O_TOP };
+	enum { O_BINARY = 256, O_VMLINUX, O_OBJECT, O_JSON, O_SAVE, O_TOP, O_NO_CACHE };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "binary", required_argument, NULL, O_BINARY },
@@ -57,6 +57,7 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 		{ "json", no_argument, NULL, O_JSON },
 		{ "save-profile", required_argument, NULL, O_SAVE },
 		{ "top", required_argument, NULL, O_TOP },
+		{ "no-cache", no_argument, NULL, O_NO_CACHE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -86,6 +87,10 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 			if (parse_metric(optarg, &ra->ro.metric))
 				return cli_usage_error(&hm_cmd_report,
 						       "-d: expected lcl, rmt, tot or peer, not '%s'", optarg);
+			break;
+		case O_NO_CACHE:
+			/* the attribution loads the binaries' types */
+			setenv("HITMAP_NO_CACHE", "1", 1);
 			break;
 		case O_JSON:
 			ra->json = 1;
@@ -214,7 +219,7 @@ const struct hm_cmd hm_cmd_report = {
 	.usage =
 	"usage: hitmap report [-i FILE] [--binary FILE]... [--vmlinux FILE]\n"
 	"                     [--object TYPE@ADDR]... [-d lcl|rmt|tot|peer] [--top N]\n"
-	"                     [--json] [--save-profile OUT]\n"
+	"                     [--json] [--save-profile OUT] [--no-cache]\n"
 	"\n"
 	"Attribute the memory samples of a perf.data file (perf c2c / perf mem\n"
 	"recordings, hardware watchpoints, page faults with -d) to struct fields,\n"
@@ -235,6 +240,8 @@ const struct hm_cmd hm_cmd_report = {
 	"  --json                JSON output (\"schema\": \"hitmap/1\")\n"
 	"  --save-profile OUT    write the per-field heat as a profile for check and\n"
 	"                        suggest (\"schema\": \"hitmap-profile/1\")\n"
+	"  --no-cache            neither read nor write the type cache of the binaries\n"
+	"                        ($XDG_CACHE_HOME/hitmap; HITMAP_NO_CACHE=1 too)\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 ok, 2 usage error (unknown TYPE), 3 unreadable or malformed\n"

@@ -90,7 +90,7 @@ static int add_file(const char **list, size_t *n, const char *f)
 }
 
 enum { O_PROFILE = 256, O_RULES, O_LINT, O_STYLE, O_MAXG, O_KEEP, O_PATCH, O_ROOT, O_JSON,
-       O_PROP, O_LAYOUT, O_ALIGNED, O_BINARY, O_VMLINUX, O_OBJECT };
+       O_PROP, O_LAYOUT, O_ALIGNED, O_BINARY, O_VMLINUX, O_OBJECT, O_NO_CACHE };
 
 static int parse(int argc, char **argv, struct sopts *o)
 {
@@ -103,7 +103,8 @@ static int parse(int argc, char **argv, struct sopts *o)
 		{ "proposal", 1, 0, O_PROP }, { "layout-only", 0, 0, O_LAYOUT },
 		{ "assume-aligned", 0, 0, O_ALIGNED }, { "cacheline-size", 1, 0, 'c' },
 		{ "binary", 1, 0, O_BINARY }, { "vmlinux", 1, 0, O_VMLINUX },
-		{ "object", 1, 0, O_OBJECT }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
+		{ "object", 1, 0, O_OBJECT }, { "no-cache", 0, 0, O_NO_CACHE },
+		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	const struct hm_cmd *cmd = &hm_cmd_suggest;
 	uint64_t v;
@@ -163,6 +164,7 @@ static int parse(int argc, char **argv, struct sopts *o)
 			break;
 		case O_LAYOUT: o->layout_only = 1; break;
 		case O_ALIGNED: o->so.assume_aligned = 1; break;
+		case O_NO_CACHE: setenv("HITMAP_NO_CACHE", "1", 1); break;
 		case 'h': return -1;
 		default: return HM_EXIT_USAGE;
 		}
@@ -550,6 +552,8 @@ const struct hm_cmd hm_cmd_suggest = {
 	"                       say so and print the proposal with its layout\n"
 	"  --source-root DIR    where the declaring sources are (needed by --patch)\n"
 	"  --json               JSON (schema hitmap/1) instead of text\n"
+	"  --no-cache           neither read nor write the type cache\n"
+	"                       ($XDG_CACHE_HOME/hitmap; HITMAP_NO_CACHE=1 too)\n"
 	"\n"
 	"exit status: 0 ok (also when there is nothing to do), 2 usage error or\n"
 	"unknown struct, 3 unreadable or malformed input\n",

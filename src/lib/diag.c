@@ -30,10 +30,30 @@ static void escape_ctl(const char *in, char *out, size_t len)
 	out[o] = 0;
 }
 
+/* per thread: a loader's speculative attempt must not disturb another
+ * thread's messages */
+static __thread struct hm_diag_count *diverted;
+
+struct hm_diag_count *hm_diag_divert(struct hm_diag_count *c)
+{
+	struct hm_diag_count *prev = diverted;
+
+	diverted = c;
+	return prev;
+}
+
+static void vdiag(enum hm_diag_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
 static void vdiag(enum hm_diag_level level, const char *fmt, va_list ap)
 {
 	char buf[1024], esc[1024];
 
+	if (diverted) {
+		if ((unsigned)level < 4)
+			diverted->n[level]++;
+		return;
+	}
 	if (!diag_fn)
 		return;
 	vsnprintf(buf, sizeof(buf), fmt, ap);

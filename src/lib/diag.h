@@ -11,4 +11,13 @@ void hm_diag(enum hm_diag_level level, const char *fmt, ...)
  * `return hm_fail(EBADMSG, "%s: bad magic", name);` */
 int hm_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Count this thread's diagnostics (by level) instead of passing them to the
+ * callback while c is installed; NULL restores delivery.  Returns the
+ * previous counter.  For a speculative attempt whose messages would only
+ * confuse when it is abandoned (the type cache's full load). */
+struct hm_diag_count {
+	unsigned n[4];
+};
+struct hm_diag_count *hm_diag_divert(struct hm_diag_count *c);
+
 #endif

@@ -40,6 +40,12 @@ struct hm_types {
 	HM_VEC(const char *) hints;
 	hm_strtab strs;
 	unsigned pointer_size;
+	/* A table read from the type cache keeps its strings in one block
+	 * (freed with the table); they join `strs` on the first intern, so
+	 * names added later still compare by pointer. */
+	char *blob;
+	size_t blob_size;
+	int blob_interned;
 };
 
 /* Append items to a vector; return the index of the first or -ENOMEM. */
@@ -77,5 +83,9 @@ int hm_types_finish(hm_types *t);
 
 /* Interned string (NULL in, NULL out; NULL on ENOMEM with s != NULL). */
 const char *hm_types_intern(hm_types *t, const char *s);
+
+/* After loading (load.c): -EBADMSG, reported as "NAME: corrupt debug info:
+ * ...", when a typedef/qualifier/pointer/array chain is a cycle. */
+int hm_types_check_chains(const hm_types *t, const char *name);
 
 #endif

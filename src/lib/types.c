@@ -42,11 +42,25 @@ void hm_types_free(hm_types *t)
 	free(t->var_slots);
 	free(t->dedup);
 	hm_strtab_free(&t->strs);
+	free(t->blob);
 	free(t);
+}
+
+/* The cached strings enter the intern table only when something is added
+ * to the table: a query-only run never pays for hashing them. */
+static int intern_blob(hm_types *t)
+{
+	for (size_t off = 0; off < t->blob_size; off += strlen(t->blob + off) + 1)
+		if (!hm_strtab_adopt(&t->strs, t->blob + off))
+			return -ENOMEM;
+	t->blob_interned = 1;
+	return 0;
 }
 
 const char *hm_types_intern(hm_types *t, const char *s)
 {
+	if (t->blob && !t->blob_interned && s && intern_blob(t))
+		return NULL;
 	return s ? hm_strtab_intern(&t->strs, s) : NULL;
 }
 

@@ -117,7 +117,8 @@ static void dump(const hm_types *t, hm_type_id id, int split)
 
 int main(int argc, char **argv)
 {
-	struct hm_load_opts opts = { 0 };
+	/* what the loader itself reads, never the type cache's copy */
+	struct hm_load_opts opts = { .no_cache = 1 };
 	const char **only = NULL;
 	int list = 0, split = 0, oracle = 0, mem = 0, c, rc;
 	void *image = NULL;
