@@ -7,6 +7,9 @@
 #include "cli.h"
 
 static void vmsg(const char *what, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void vmsg(const char *what, const char *fmt, va_list ap)
 {
 	fflush(stdout);
 	fprintf(stderr, "%s: ", what);

@@ -1397,6 +1397,8 @@ int hm_types_load_btf_file(const char *path, const struct hm_load_opts *opts,
 	if (!(t = hm_types_new()))
 		return -ENOMEM;
 	err = hm_btf_load_path(path, t, opts);
+	if (!err)
+		err = hm_types_check_chains(t, path);	/* load.c */
 	if (err) {
 		hm_types_free(t);
 		return err;
@@ -1408,12 +1410,12 @@ int hm_types_load_btf_file(const char *path, const struct hm_load_opts *opts,
 int hm_types_is_btf_file(const char *path)
 {
 	unsigned char head[BTF_HDR_MIN];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	FILE *f = hm_fopen_regular(path);
+	size_t n;
 
-	if (fd < 0)
+	if (!f)
 		return 0;
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	return n == (ssize_t)sizeof(head) && hm_btf_is_btf(head, sizeof(head));
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	return n == sizeof(head) && hm_btf_is_btf(head, sizeof(head));
 }

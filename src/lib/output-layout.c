@@ -30,6 +30,12 @@ static void sb_putn(struct sb *b, const char *s, size_t n)
 {
 	if (b->err)
 		return;
+	/* -E of corrupt debug info (members that overlap, nested 48 deep) can
+	 * expand exponentially: no real printout comes near 16 MiB */
+	if (b->len + n > (16u << 20)) {
+		b->err = -EFBIG;
+		return;
+	}
 	if (b->len + n + 1 > b->cap) {
 		size_t cap = b->cap ? b->cap : 256;
 		char *p;
@@ -563,14 +569,14 @@ static void enum_fp(const struct pctx *c, const hm_type *ty, const struct pconf 
 	sb_printf(o, "enum%s%s", ty->name ? " " : "", ty->name ? ty->name : "");
 	if (!ty->nr)
 		return;
-	for (uint32_t i = 0; i < ty->nr; i++)
-		if ((int)strlen(e[i].name) > w)
+	for (uint32_t i = 0; i < ty->nr; i++)	/* corrupt input: a nameless enumerator */
+		if (e[i].name && (int)strlen(e[i].name) > w)
 			w = (int)strlen(e[i].name);
 	sb_puts(o, " {\n");
 	for (uint32_t i = 0; i < ty->nr; i++) {
 		sb_tabs(o, conf->indent);
 		sb_puts(o, "\t");
-		sb_pad(o, e[i].name, w);
+		sb_pad(o, e[i].name ? e[i].name : "", w);
 		if (ty->is_signed)
 			sb_printf(o, " = %" PRId64 ",\n", e[i].value);
 		else
@@ -615,7 +621,7 @@ static void type_fp(const struct pctx *c, hm_type_id id, const char *name, struc
 	char *namebuf = NULL;
 	int expand = conf->expand;
 
-	if (depth > 48)
+	if (depth > 48 || c->b->err)
 		return;
 	if (ty && expand) {
 		int first = 1, guard = 0;

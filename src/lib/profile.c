@@ -479,18 +479,13 @@ int hm_profile_load_mem(const char *buf, size_t len, const char *name, hm_profil
 
 int hm_profile_load(const char *path, hm_profile **out)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = hm_fopen_regular(path);
 	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
-	struct stat st;
 	int err;
 
 	if (!f)
-		return hm_fail(errno, "%s: cannot open: %s", path, strerror(errno));
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		return hm_fail(EISDIR, "%s: is a directory", path);
-	}
+		return hm_fail(errno, "%s: cannot open: %s", path, hm_open_error(errno));
 	for (;;) {
 		if (len + 65536 > cap) {
 			char *nb;

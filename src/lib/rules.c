@@ -572,11 +572,42 @@ static int line_at_top(struct parser *p, struct tok *t, size_t n)
 	return 0;
 }
 
+static int same_rule(const hm_rule *a, const hm_rule *b)
+{
+	unsigned i;
+
+	if (a->kind != b->kind || a->object != b->object || a->global != b->global ||
+	    a->value != b->value || a->nr_args != b->nr_args)
+		return 0;
+	for (i = 0; i < a->nr_args; i++)	/* paths are interned */
+		if (a->args[i] != b->args[i])
+			return 0;
+	return 1;
+}
+
+/* A rule written twice is almost always a merge or copy-paste slip, and would
+ * report every finding twice: refuse it, pointing at the first one. */
+static void check_duplicate(struct parser *p, size_t first_new)
+{
+	hm_ruleset *rs = p->rs;
+	size_t i, j;
+
+	for (j = first_new; j < rs->n; j++) {
+		for (i = 0; i < j; i++) {
+			if (!same_rule(&rs->rules[i], &rs->rules[j]))
+				continue;
+			perr(p, rs->rules[j].col, "duplicate rule: same as %s:%u:%u",
+			     rs->rules[i].file, rs->rules[i].line, rs->rules[i].col);
+			break;
+		}
+	}
+}
+
 int hm_ruleset_parse(hm_ruleset *rs, const char *name, const char *text, size_t len)
 {
 	struct parser p = { .rs = rs, .file = name };
 	struct tok t[MAX_TOKENS];
-	size_t pos = 0;
+	size_t pos = 0, before;
 	int r;
 
 	while (pos < len) {
@@ -598,9 +629,11 @@ int hm_ruleset_parse(hm_ruleset *rs, const char *name, const char *text, size_t 
 		}
 		if (!n)
 			continue;
+		before = rs->n;
 		r = p.block ? line_in_block(&p, t, n) : line_at_top(&p, t, n);
 		if (r < 0)
 			return r;
+		check_duplicate(&p, before);
 	}
 	if (p.block) {
 		p.line = p.block_line;
@@ -611,18 +644,13 @@ int hm_ruleset_parse(hm_ruleset *rs, const char *name, const char *text, size_t 
 
 int hm_ruleset_load(hm_ruleset *rs, const char *path)
 {
-	FILE *f = fopen(path, "r");
-	struct stat st;
+	FILE *f = hm_fopen_regular(path);
 	char *buf = NULL;
 	size_t len = 0, cap = 0, got;
 	int r;
 
 	if (!f)
-		return hm_fail(errno, "%s: %s", path, strerror(errno));
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		return hm_fail(EISDIR, "%s: %s", path, strerror(EISDIR));
-	}
+		return hm_fail(errno, "%s: %s", path, hm_open_error(errno));
 	for (;;) {
 		if (hm_grow((void **)&buf, &cap, len + 4096, 1)) {
 			fclose(f);

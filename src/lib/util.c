@@ -1,7 +1,10 @@
 #include "config.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "util.h"
 
 int hm_grow(void **ptr, size_t *cap, size_t need, size_t elem)
@@ -186,4 +189,57 @@ unsigned hm_edit_distance(const char *a, const char *b, unsigned max)
 			return max + 1;
 	}
 	return row[lb] > max ? max + 1 : row[lb];
+}
+
+const char *hm_strtab_adopt(hm_strtab *t, const char *s)
+{
+	size_t j, n = strlen(s);
+
+	if ((t->count + 1) * 2 > t->nslots && strtab_rehash(t) < 0)
+		return NULL;
+	j = hm_hash_bytes(s, n, 0) & (t->nslots - 1);
+	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
+		if (strncmp(t->slots[j], s, n) == 0 && t->slots[j][n] == 0)
+			return t->slots[j];
+	}
+	t->slots[j] = s;
+	t->count++;
+	return s;
+}
+
+FILE *hm_fopen_regular(const char *path)
+{
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	/* O_NONBLOCK so that opening a FIFO without a writer returns at once;
+	 * the type check then refuses it. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int err = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	if (fcntl(fd, F_SETFL, 0) < 0 || !(f = fdopen(fd, "r"))) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	return f;
+}
+
+const char *hm_open_error(int err)
+{
+	if (err == ENODEV)
+		return "not a regular file";
+	if (err == EISDIR)
+		return "is a directory";
+	return strerror(err);
 }

@@ -29,6 +29,11 @@ typedef struct hm_strtab {
 const char *hm_strtab_intern(hm_strtab *t, const char *s);	/* NULL on ENOMEM */
 const char *hm_strtab_intern_n(hm_strtab *t, const char *s, size_t n);
 void hm_strtab_free(hm_strtab *t);
+/* Make s itself (not a copy: the caller keeps it alive as long as t) the
+ * interned string for its contents, unless an equal one is there already;
+ * returns the interned pointer, NULL on ENOMEM.  For strings loaded in bulk
+ * (the type cache's string blob). */
+const char *hm_strtab_adopt(hm_strtab *t, const char *s);
 
 uint64_t hm_hash_bytes(const void *p, size_t n, uint64_t seed);
 static inline uint64_t hm_hash_u64(uint64_t x)
@@ -45,3 +50,11 @@ static inline uint64_t hm_hash_u64(uint64_t x)
 unsigned hm_edit_distance(const char *a, const char *b, unsigned max);
 
 #endif
+
+/* Open an input file read-only, refusing anything but a regular file: a FIFO
+ * or device named on a command line would block or never end.  NULL + errno
+ * (EISDIR for a directory, ENODEV for other non-regular files);
+ * hm_open_error() spells errno for messages. */
+#include <stdio.h>
+FILE *hm_fopen_regular(const char *path);
+const char *hm_open_error(int err);

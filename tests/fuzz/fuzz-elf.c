@@ -1,5 +1,7 @@
 /* libFuzzer target: ELF + DWARF loading from memory, then a layout of every
- * struct found (the layout walks whatever the loader accepted). */
+ * struct found (the layout walks whatever the loader accepted).  The printer
+ * is left to fuzz-btf: on inputs that hit its 16 MiB cap it takes 0.5 s in
+ * an ordinary build but over 10 s with sanitizers and coverage. */
 #include "config.h"
 #include <stddef.h>
 #include <stdint.h>

@@ -76,4 +76,13 @@ grep -q "struct p1 \*" "$T/out" || { cat "$T/out" >&2; fail "p0.next is a struct
 grep -q "struct p2999 \*" "$T/out" || { cat "$T/out" >&2; fail "p2998.next is a struct p2999 *"; }
 run_hm layout "$T/deep.o"
 [ "$rc" = 0 ] || { cat "$T/err" >&2; fail "all 6000 structs: exit $rc"; }
+# clang emits the outermost struct first and each member type after it:
+# the loader meets the 3000 levels by recursion, not in order.
+if command -v clang >/dev/null 2>&1; then
+	clang -g -O0 -c -o "$T/deep-clang.o" "$T/deep.c" || fail "clang cannot build deep.c"
+	run_hm layout -C s2999,p0 "$T/deep-clang.o"
+	[ "$rc" = 0 ] || { cat "$T/err" >&2; fail "clang, 3000 levels: exit $rc"; }
+	grep -q "size: 12000," "$T/out" || { cat "$T/out" >&2; fail "clang: s2999 is 3000 ints"; }
+	grep -q "struct p1 \*" "$T/out" || { cat "$T/out" >&2; fail "clang: p0.next is a struct p1 *"; }
+fi
 exit 0

@@ -4,6 +4,7 @@
 # and, in CI, under ASan/UBSan: a bug the fuzzers found stays found.
 # Reproducers are filed by target: repro/<target>-*.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/robust/lib-robust.sh"
 n=0
 for target in perfdata elf rules profile btf; do
 	prog="$top_builddir/tests/robust/replay-$target"
@@ -18,3 +19,39 @@ for target in perfdata elf rules profile btf; do
 done
 echo "replayed $n inputs"
 [ "$n" -gt 0 ] || fail "nothing replayed"
+
+# The same reproducers through the command, with what each must say now.
+R="$top_srcdir/tests/robust/repro"
+for a in "" -E; do
+	# DWARF 2-4 bit offset larger than its storage unit: wrapped to 2^61
+	expect_err3 "elf-bitoffset.o: corrupt DWARF.*bitfield offset out of range" \
+		layout $a "$R/elf-bitoffset.o"
+	# zero-sized bitfield of a sizeless type (was a division by zero); the
+	# command stops earlier, at a broken abbreviation
+	expect_err3 "elf-div0.o: corrupt DWARF" layout $a "$R/elf-div0.o"
+	# struct list_head holding itself by value: alignment and layout
+	# recursed round the cycle to their depth limits, 2^64 calls
+	expect_err3 "elf-nesting-cycle.o: corrupt debug info: 'list_head' holds itself" \
+		layout $a "$R/elf-nesting-cycle.o"
+	# empty member list (was pointer arithmetic on NULL): loads fine
+	run_hm layout $a "$R/elf-nullofs.o"
+	[ "$rc" = 0 ] || { cat "$T/err" >&2; fail "elf-nullofs.o: exit $rc"; }
+	# raw BTF whose typedefs form a cycle (was an endless loop in alignof),
+	# and nested anonymous members doubling at every level through a cycle
+	# (was 2^32 layout fields)
+	expect_err3 "btf-typedef-cycle.raw: corrupt debug info: type chain .* does not end" \
+		layout $a "$R/btf-typedef-cycle.raw"
+	expect_err3 "btf-anon-explode.raw: corrupt debug info" layout $a "$R/btf-anon-explode.raw"
+	# a pointer that points at itself (the printer looped on it)
+	expect_err3 "btf-pointer-cycle.raw: corrupt debug info: type chain .* does not end" \
+		layout $a "$R/btf-pointer-cycle.raw"
+done
+# Anonymous members that overlap, nested deep without a cycle: the
+# printout (which expands anonymous members, and named ones with -E) would
+# be 2^48 lines long (the fuzzer gave up after 20 s); it stops at 16 MiB.
+for a in "" -E; do
+	run_hm layout $a "$R/btf-expand-explode.raw"
+	assert_eq 3 "$rc" "btf-expand-explode.raw $a: exit status"
+	assert_eq "error: $R/btf-expand-explode.raw: cannot print layout: File too large" \
+		"$(cat "$T/err")" "btf-expand-explode.raw $a"
+done

@@ -67,11 +67,15 @@ printf 'struct holder {\n    require\n    apart x nosuch\n}\n' >r.rules
 run_hm check --rules r.rules bin
 assert_eq 1 "$rc" "unknown member, require"
 
-# Duplicate rules: each is judged and cites its own line (x and y share
-# line 0 of holder: x at 0, y at 8).
+# Duplicate rules: refused, pointing at the first; a rule with other members
+# or another struct is not a duplicate.
 printf 'struct holder {\n    apart x y\n    apart x y\n}\n' >r.rules
 run_hm check --rules r.rules bin
-assert_eq 1 "$rc" "duplicate rules"
-grep -q "rule r.rules:2:5 (apart)" "$T/out" || fail "duplicate rules: line 2 not cited"
-grep -q "rule r.rules:3:5 (apart)" "$T/out" || fail "duplicate rules: line 3 not cited"
+assert_eq 3 "$rc" "duplicate rules"
+assert_eq "r.rules:3:5: error: duplicate rule: same as r.rules:2:5" "$(cat "$T/err")" \
+	"duplicate rule message"
+[ -s "$T/out" ] && fail "duplicate rules: output despite the error"
+printf 'struct holder {\n    apart x y\n    warn apart x z\n}\n' >r.rules
+run_hm check --rules r.rules bin
+assert_eq 1 "$rc" "near-duplicate rules are both kept"
 exit 0
