@@ -5,7 +5,8 @@ set -u
 : "${top_builddir:=$top_srcdir}"
 : "${HITMAP:=$top_builddir/hitmap}"
 : "${CC:=gcc}"
-SHARED="$top_srcdir/../shared"
+# ../shared beside the checkout; .ci/run points other trees at it.
+SHARED="${HITMAP_SHARED:-$top_srcdir/../shared}"
 TESTS_SRC="$top_srcdir/tests"
 
 # One scratch directory per test, removed on success and kept on failure.
@@ -51,3 +52,4 @@ build_fixture() {
 
 # The vmlinux cache for kernel integration tests, outside the tree.
 HM_TEST_CACHE="${HITMAP_TEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hitmap-test}"
+export XDG_CACHE_HOME="$T/cache"

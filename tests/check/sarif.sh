@@ -8,7 +8,7 @@
 require python3 python3
 python3 -c 'import jsonschema' 2>/dev/null || skip "python3-jsonschema not installed"
 S="$top_srcdir/tests/check"
-SCHEMA="$top_srcdir/../shared/data/sarif-schema-2.1.0.json"
+SCHEMA="$SHARED/data/sarif-schema-2.1.0.json"
 build_fixture "$S/directives.c" "$T/dir" gcc 5 -O0
 build_fixture "$top_srcdir/tests/fixtures/mm_v1.c" "$T/v1" gcc 5 -O0
 build_fixture "$top_srcdir/tests/fixtures/mm_v2.c" "$T/v2" gcc 5 -O0
