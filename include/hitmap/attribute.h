@@ -71,6 +71,10 @@ void hm_attr_free(hm_attr *a);
 int hm_attr_add_binary(hm_attr *a, const char *path);
 /* --vmlinux: the kernel image with DWARF. */
 int hm_attr_set_vmlinux(hm_attr *a, const char *path);
+/* --sysroot: binaries named by MMAP records are looked up under DIR (a
+ * recording from another machine, or a perf.data nobody vouches for); names
+ * with a ".." component are then never opened.  Copied.  0 or -ENOMEM. */
+int hm_attr_set_sysroot(hm_attr *a, const char *dir);
 /* --object "TYPE@ADDR" (TYPE may start with "struct ").  -EINVAL for bad
  * syntax, -ENOENT when no loaded binary defines TYPE (the diagnostic suggests
  * close names).  Loads the types of the --binary / --vmlinux files. */

@@ -11,7 +11,7 @@
 #include "cli.h"
 
 struct report_args {
-	const char *input, *vmlinux, *save;
+	const char *input, *vmlinux, *save, *sysroot;
 	const char **binaries, **objects;
 	size_t nbin, nobj;
 	int json;
@@ -47,11 +47,12 @@ static int push(const char ***v, size_t *n, const char *s)
 
 static int parse_args(int argc, char **argv, struct report_args *ra)
 {
-	enum { O_BINARY = 256, O_VMLINUX, O_OBJECT, O_JSON, O_SAVE, O_TOP, O_NO_CACHE };
+	enum { O_BINARY = 256, O_VMLINUX, O_OBJECT, O_JSON, O_SAVE, O_TOP, O_NO_CACHE, O_SYSROOT };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "binary", required_argument, NULL, O_BINARY },
 		{ "vmlinux", required_argument, NULL, O_VMLINUX },
+		{ "sysroot", required_argument, NULL, O_SYSROOT },
 		{ "object", required_argument, NULL, O_OBJECT },
 		{ "display", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, O_JSON },
@@ -78,6 +79,9 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 			break;
 		case O_VMLINUX:
 			ra->vmlinux = optarg;
+			break;
+		case O_SYSROOT:
+			ra->sysroot = optarg;
 			break;
 		case O_OBJECT:
 			if (push(&ra->objects, &ra->nobj, optarg))
@@ -130,6 +134,8 @@ static int setup(hm_attr *a, const struct report_args *ra)
 		if (hm_attr_add_binary(a, ra->binaries[i]))
 			return HM_EXIT_INPUT;
 	if (ra->vmlinux && hm_attr_set_vmlinux(a, ra->vmlinux))
+		return HM_EXIT_INPUT;
+	if (ra->sysroot && hm_attr_set_sysroot(a, ra->sysroot))
 		return HM_EXIT_INPUT;
 	for (i = 0; i < ra->nobj; i++) {
 		err = hm_attr_add_object(a, ra->objects[i]);
@@ -219,7 +225,7 @@ const struct hm_cmd hm_cmd_report = {
 	.usage =
 	"usage: hitmap report [-i FILE] [--binary FILE]... [--vmlinux FILE]\n"
 	"                     [--object TYPE@ADDR]... [-d lcl|rmt|tot|peer] [--top N]\n"
-	"                     [--json] [--save-profile OUT] [--no-cache]\n"
+	"                     [--sysroot DIR] [--json] [--save-profile OUT] [--no-cache]\n"
 	"\n"
 	"Attribute the memory samples of a perf.data file (perf c2c / perf mem\n"
 	"recordings, hardware watchpoints, page faults with -d) to struct fields,\n"
@@ -232,6 +238,9 @@ const struct hm_cmd hm_cmd_report = {
 	"                        or file name (repeatable); files named by the recording\n"
 	"                        are used when they exist and their build-id matches\n"
 	"  --vmlinux FILE        the kernel image with DWARF (kernel addresses)\n"
+	"  --sysroot DIR         look for the files named by the recording under DIR\n"
+	"                        (a recording from another machine, or one you do not\n"
+	"                        trust); names with '..' are then never opened\n"
 	"  --object TYPE@ADDR    an object of struct TYPE at runtime address ADDR\n"
 	"                        (repeatable)\n"
 	"  -d, --display METRIC  sort lines by lcl, rmt or tot HITM, or peer (default\n"

@@ -102,6 +102,7 @@ struct hm_attr {
 	size_t nrecs, nrecs_slots;
 	hm_arena rec_arena;
 	hm_strtab strs;
+	char *sysroot;		/* NULL: MMAP names as they are */
 };
 
 /* attribute.c: read the PT_LOAD segments of b->bin. */

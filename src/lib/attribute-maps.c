@@ -3,13 +3,16 @@
  * attribution into heat. */
 #include "config.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <linux/hw_breakpoint.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <elf.h>
 #include "attribute-int.h"
 #include "diag.h"
@@ -111,20 +114,44 @@ static struct binent *mismatch(hm_attr *a, const char *name, const char *why)
 static int is_elf(const char *path)
 {
 	unsigned char magic[4];
-	FILE *f = fopen(path, "rb");
+	/* The name comes from the recording: never block (a FIFO swapped in
+	 * after the caller's stat), and only a regular file counts. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
 	int ok;
 
-	if (!f)
+	if (fd < 0)
 		return 0;
-	ok = fread(magic, 1, 4, f) == 4 && !memcmp(magic, "\177ELF", 4);
-	fclose(f);
+	ok = !fstat(fd, &st) && S_ISREG(st.st_mode) && read(fd, magic, 4) == 4 &&
+	     !memcmp(magic, "\177ELF", 4);
+	close(fd);
 	return ok;
+}
+
+/* Where to look for a mapped file: the name itself, or under --sysroot, where
+ * a ".." component could climb out and is refused (empty result). */
+static void local_path(const hm_attr *a, const char *name, char *buf, size_t len)
+{
+	const char *p;
+
+	if (!a->sysroot) {
+		snprintf(buf, len, "%s", name);
+		return;
+	}
+	for (p = name; (p = strstr(p, "..")); p += 2) {
+		if ((p == name || p[-1] == '/') && (p[2] == 0 || p[2] == '/')) {
+			buf[0] = 0;
+			return;
+		}
+	}
+	if ((size_t)snprintf(buf, len, "%s%s", a->sysroot, name) >= len)
+		buf[0] = 0;
 }
 
 /* The binary to use for a mapped file name (opened once, then remembered). */
 static struct binent *binary_for(hm_attr *a, const hm_perf_mmap *m)
 {
-	char rec_id[41] = "", why[200];
+	char rec_id[41] = "", why[200], local[PATH_MAX];
 	struct binent *b = NULL, *found = NULL;
 	hm_binary *bin;
 	struct stat st;
@@ -152,8 +179,9 @@ static struct binent *binary_for(hm_attr *a, const hm_perf_mmap *m)
 		}
 		return found;
 	}
-	if (stat(m->filename, &st) || !S_ISREG(st.st_mode) || !is_elf(m->filename) ||
-	    !(bin = hm_binary_open(m->filename))) {
+	local_path(a, m->filename, local, sizeof(local));
+	if (!local[0] || stat(local, &st) || !S_ISREG(st.st_mode) || !is_elf(local) ||
+	    !(bin = hm_binary_open(local))) {
 		b = calloc(1, sizeof(*b));
 		if (!b || hm_grow((void **)&a->bins, &a->bins_cap, a->nbins + 1, sizeof(*a->bins))) {
 			free(b);
@@ -354,15 +382,29 @@ struct pending {
 };
 
 /* Per-run caches: a data address (per process) seen before goes straight to
- * its heat row, an IP to its binary; both are dropped whenever a record
- * changes the mappings (hm_attr.gen). */
-#define FAST_SLOTS 16384
+ * its bucket and heat row, an IP to its binary; entries made before a record
+ * changed the mappings (hm_attr.gen) are resolved again.
+ *
+ * Data addresses: open addressing with linear probing, sized to the distinct
+ * addresses seen (a direct-mapped table thrashes when two hot addresses share
+ * a slot, and a large one misses the CPU caches).  It stops growing at
+ * FAST_MAX slots and is then emptied and refilled, so memory stays bounded
+ * whatever the number of distinct addresses. */
+#define FAST_MIN 4096
+#define FAST_MAX (1u << 16)
+#define IP_SLOTS 4096
 
 struct fast_ent {
 	uint64_t addr;
 	uint32_t pid, gen;
 	struct heat_row *row;	/* NULL: not counted in heat */
 	uint8_t bucket, mapped, valid;
+};
+
+struct fast_tab {
+	struct fast_ent *v;
+	size_t mask, n;		/* slots − 1, slots in use */
+	uint32_t epoch;		/* bumped when entries move (grown, emptied) */
 };
 
 struct ip_ent {
@@ -373,18 +415,131 @@ struct ip_ent {
 	uint8_t valid;
 };
 
-struct run {
-	struct pending later;
-	struct fast_ent *fast;
-	struct ip_ent *ips;
+#define BATCH 32
+
+/* Time order.  perf writes each CPU's ring buffer in chunks, so file order is
+ * not time order, and the watchpoint model (heat.h) depends on the order of
+ * accesses; perf itself sorts.  Watchpoint samples that carry a time wait in
+ * a queue (needs_order()) and
+ * leave it as perf's "ordered events" do: at a FINISHED_ROUND record, those
+ * not later than the largest time seen up to the previous round (no buffer
+ * can still hold an older one); at the end, all.  Equal times keep file
+ * order.  Without rounds (hitmap record's own files, already in time order)
+ * the queue is a bounded window: when ORDER_WINDOW samples wait (ORDER_MAX
+ * once a round was seen), the older half leaves.  A sample older
+ * than one already counted is "late": counted anyway, and said in a debug
+ * note at the end.  Non-sample records take effect when read, so a sample
+ * meets every mapping made up to its round. */
+#define ORDER_MAX (1u << 18)	/* once a round was seen */
+#define ORDER_WINDOW (1u << 15)	/* before: no rounds, maybe none at all */
+
+struct okey {
+	uint64_t time, seq;	/* seq: file order among the samples */
+	size_t idx;		/* in order.pool */
 };
 
-static void sample_ip(hm_attr *a, struct run *run, const hm_sample *s, hm_heat_access *acc)
+struct order {
+	hm_sample *pool, *spare;	/* n waiting samples; spare: the next pool */
+	size_t pool_cap, spare_cap;
+	struct okey *keys, *tmp;	/* keys[0 .. n - 1], one per waiting sample */
+	size_t keys_cap, tmp_cap;
+	size_t n;
+	uint64_t seq;
+	uint64_t limit;		/* largest time seen up to the previous round */
+	uint64_t max_time;
+	uint64_t out_time;	/* time of the last sample counted */
+	uint64_t late;
+	unsigned out_any : 1, rounds : 1;
+};
+
+struct run {
+	struct order ord;
+	struct pending later;
+	struct fast_tab fast;
+	struct ip_ent *ips;
+	/* Samples read, not yet counted, in recs[0 .. nbatch - 1]; the reader
+	 * fills recs[nbatch] in place (no copy). */
+	hm_perf_record recs[BATCH];
+	uint64_t addr[BATCH];		/* their data addresses */
+	size_t hash[BATCH];		/* fast_hash() of address and pid */
+	size_t iph[BATCH];		/* fast_hash() of IP and pid */
+	struct fast_ent *hint[BATCH];	/* their memo entries, as probed */
+	size_t nbatch;
+};
+
+static size_t fast_hash(uint64_t addr, uint32_t pid)
 {
-	struct ip_ent *e = &run->ips[hm_hash_u64(s->ip ^ ((uint64_t)s->pid << 40)) & (FAST_SLOTS - 1)];
+	return (size_t)hm_hash_u64(addr ^ ((uint64_t)pid << 40));
+}
+
+static int fast_init(struct fast_tab *t, size_t slots)
+{
+	t->v = calloc(slots, sizeof(*t->v));
+	t->mask = slots - 1;
+	t->n = 0;
+	return t->v ? 0 : -ENOMEM;
+}
+
+static void fast_clear(struct fast_tab *t)
+{
+	memset(t->v, 0, (t->mask + 1) * sizeof(*t->v));
+	t->n = 0;
+	t->epoch++;
+}
+
+/* Double the table, or empty it once it has reached FAST_MAX slots. */
+static int fast_grow(struct fast_tab *t)
+{
+	struct fast_tab n;
+	size_t i, j;
+
+	if (t->mask + 1 >= FAST_MAX) {
+		fast_clear(t);
+		return 0;
+	}
+	if (fast_init(&n, 2 * (t->mask + 1)))
+		return -ENOMEM;
+	for (i = 0; i <= t->mask; i++) {
+		if (!t->v[i].valid)
+			continue;
+		for (j = fast_hash(t->v[i].addr, t->v[i].pid) & n.mask; n.v[j].valid;
+		     j = (j + 1) & n.mask)
+			;
+		n.v[j] = t->v[i];
+		n.n++;
+	}
+	free(t->v);
+	n.epoch = t->epoch + 1;
+	*t = n;
+	return 0;
+}
+
+/* The entry of (addr, pid) whose fast_hash() is hash: found (valid set), or
+ * a free slot to fill. */
+static struct fast_ent *fast_find(struct fast_tab *t, size_t hash, uint64_t addr, uint32_t pid)
+{
+	size_t j;
+
+	for (j = hash & t->mask; t->v[j].valid; j = (j + 1) & t->mask)
+		if (t->v[j].addr == addr && t->v[j].pid == pid)
+			return &t->v[j];
+	return &t->v[j];
+}
+
+static struct fast_ent *fast_slot(struct fast_tab *t, uint64_t addr, uint32_t pid)
+{
+	return fast_find(t, fast_hash(addr, pid), addr, pid);
+}
+
+/* iph: fast_hash(s->ip, s->pid). */
+static void sample_ip(hm_attr *a, struct run *run, const hm_sample *s, size_t iph,
+		      hm_heat_access *acc)
+{
+	struct ip_ent *e;
 
 	if (!(s->has & HM_HAS_IP))
 		return;
+	e = &run->ips[iph & (IP_SLOTS - 1)];
 	if (!(e->valid && e->ip == s->ip && e->pid == s->pid && e->gen == a->gen)) {
 		e->valid = 1;
 		e->ip = s->ip;
@@ -436,29 +591,48 @@ static int resolve_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_heat *
 	return 0;
 }
 
+/* The data address of a sample: its ADDR, or a breakpoint's address. */
+static uint64_t sample_addr(const hm_perf_event *ev, const hm_sample *s)
+{
+	if ((s->has & HM_HAS_ADDR) && s->addr)
+		return s->addr;
+	if (ev && ev->type == PERF_TYPE_BREAKPOINT)
+		return ev->bp_addr;
+	return 0;
+}
+
+/* hint: the sample's memo entry if run_batch() found it, else NULL; iph:
+ * fast_hash(s->ip, s->pid). */
 static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, hm_heat *h,
-		  hm_report_stats *st, struct run *run, int may_wait)
+		  hm_report_stats *st, struct run *run, int may_wait, struct fast_ent *hint,
+		  size_t iph)
 {
 	const hm_perf_event *ev = s->attr < info->nr_events ? &info->events[s->attr] : NULL;
 	int is_bp = ev && ev->type == PERF_TYPE_BREAKPOINT;
-	hm_heat_access acc = { 0 };
+	hm_heat_access acc;	/* heat_count() reads only what is set below */
 	struct fast_ent *e;
-	uint64_t addr = 0;
-	int r;
-
-	if ((s->has & HM_HAS_ADDR) && s->addr)
-		addr = s->addr;
-	else if (is_bp)
-		addr = ev->bp_addr;
+	uint64_t addr = sample_addr(ev, s);
 	/* perf record -d asks for DATA_SRC on any event; only samples whose
 	 * data_src names a load or a store are memory samples. */
-	acc.has_data_src = (s->has & HM_HAS_DATA_SRC) &&
-			   (s->data_src & (PERF_MEM_OP_LOAD | PERF_MEM_OP_STORE));
-	e = &run->fast[hm_hash_u64(addr ^ ((uint64_t)s->pid << 40)) & (FAST_SLOTS - 1)];
-	if (!(e->valid && e->addr == addr && e->pid == s->pid && e->gen == a->gen)) {
-		r = resolve_slow(a, s, addr, h, acc.has_data_src, may_wait, e);
+	int has_ds = (s->has & HM_HAS_DATA_SRC) &&
+		     (s->data_src & (PERF_MEM_OP_LOAD | PERF_MEM_OP_STORE));
+	int r;
+
+	e = hint && hint->valid && hint->addr == addr && hint->pid == s->pid
+		    ? hint : fast_slot(&run->fast, addr, s->pid);
+	if (!e->valid || e->gen != a->gen) {
+		int fresh = !e->valid;
+
+		if (fresh && 4 * (run->fast.n + 1) > 3 * (run->fast.mask + 1)) {
+			if (fast_grow(&run->fast))
+				return -ENOMEM;
+			e = fast_slot(&run->fast, addr, s->pid);
+		}
+		r = resolve_slow(a, s, addr, h, has_ds, may_wait, e);
 		if (r < 0)
 			return r;
+		if (fresh && e->valid)
+			run->fast.n++;
 		if (r) {
 			if (hm_grow((void **)&run->later.v, &run->later.cap, run->later.n + 1,
 				    sizeof(*run->later.v)))
@@ -469,7 +643,7 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, hm_h
 	}
 	st->samples++;
 	st->buckets[e->bucket]++;
-	if (acc.has_data_src)
+	if (has_ds)
 		st->datasrc_samples++;
 	else if (is_bp)
 		st->watch_samples++;
@@ -479,7 +653,9 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, hm_h
 		return 0;
 	acc.addr = addr;
 	acc.ip = s->ip;
-	sample_ip(a, run, s, &acc);
+	acc.ip_bin = NULL;
+	acc.ip_link = 0;
+	sample_ip(a, run, s, iph, &acc);
 	acc.time = s->time;
 	acc.data_src = s->data_src;
 	acc.tid = s->tid;
@@ -489,12 +665,69 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, hm_h
 		acc.cpu = s->tid;
 		st->cpu_from_tid = 1;
 	}
-	if (is_bp && !acc.has_data_src) {
-		acc.bp_w = ev->bp_type == HW_BREAKPOINT_W;
-		acc.bp_rw = !acc.bp_w;
-	}
+	/* The flags in one go (bit-fields: one store, not four). */
+	acc.has_data_src = has_ds;
+	acc.bp_w = is_bp && !has_ds && ev->bp_type == HW_BREAKPOINT_W;
+	acc.bp_rw = is_bp && !has_ds && ev->bp_type != HW_BREAKPOINT_W;
 	acc.mapped = e->mapped;
 	return heat_count(h, e->row, &acc);
+}
+
+/* Samples are counted in batches: memory latency, not arithmetic, bounds
+ * the per-sample cost (one memo entry and one heat row per sample, spread
+ * over tables larger than the CPU caches).  While the batch is read, each
+ * sample's memo slot is prefetched, and AHEAD samples later (when it has
+ * arrived) probed, and the heat row it names prefetched; then the batch is
+ * counted in file order — the same order and result as one at a time.
+ * Nothing changes the memo between reading and counting a batch. */
+#define AHEAD 16
+
+static void batch_probe(struct run *run, size_t i)
+{
+	struct fast_ent *e = fast_find(&run->fast, run->hash[i], run->addr[i],
+				       run->recs[i].u.sample.pid);
+	const char *row = (const char *)e->row;
+
+	run->hint[i] = e;
+	if (e->valid && row) {	/* likely the sample's row: only a hint */
+		__builtin_prefetch(row);
+		__builtin_prefetch(row + 64);
+		__builtin_prefetch(row + 128);
+		__builtin_prefetch(row + 192);
+	}
+}
+
+/* The sample just read into recs[nbatch] joins the batch. */
+static void batch_add(struct run *run, const hm_perf_info *info)
+{
+	size_t i = run->nbatch++;
+	const hm_sample *s = &run->recs[i].u.sample;
+	const hm_perf_event *ev = s->attr < info->nr_events ? &info->events[s->attr] : NULL;
+
+	run->addr[i] = sample_addr(ev, s);
+	run->hash[i] = fast_hash(run->addr[i], s->pid);
+	__builtin_prefetch(&run->fast.v[run->hash[i] & run->fast.mask]);
+	run->iph[i] = fast_hash(s->ip, s->pid);
+	__builtin_prefetch(&run->ips[run->iph[i] & (IP_SLOTS - 1)]);
+	if (i >= AHEAD)
+		batch_probe(run, i - AHEAD);
+}
+
+static int run_batch(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report_stats *st,
+		     struct run *run)
+{
+	size_t i, n = run->nbatch;
+	uint32_t epoch = run->fast.epoch;
+	int err = 0;
+
+	run->nbatch = 0;
+	for (i = n > AHEAD ? n - AHEAD : 0; i < n; i++)
+		batch_probe(run, i);
+	/* A grown memo moved its entries: the probes are stale. */
+	for (i = 0; i < n && !err; i++)
+		err = sample(a, info, &run->recs[i].u.sample, h, st, run, 1,
+			     run->fast.epoch == epoch ? run->hint[i] : NULL, run->iph[i]);
+	return err;
 }
 
 static int flush_pending(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st,
@@ -505,39 +738,252 @@ static int flush_pending(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_st
 
 	run->later.n = 0;
 	for (i = 0; i < n && !err; i++)
-		err = sample(a, hm_perf_reader_info(r), &run->later.v[i], h, st, run, 0);
+		err = sample(a, hm_perf_reader_info(r), &run->later.v[i], h, st, run, 0, NULL,
+			     fast_hash(run->later.v[i].ip, run->later.v[i].pid));
 	return err;
 }
 
 #define PERF_RECORD_FINISHED_ROUND_ 68
 
+static inline int okey_before(const struct okey *x, const struct okey *y)
+{
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
+
+/* Merge sorted k[lo, mid) and k[mid, hi) into out[lo, hi). */
+static void okey_merge(const struct okey *k, size_t lo, size_t mid, size_t hi, struct okey *out)
+{
+	size_t i = lo, j = mid, o = lo;
+
+	while (i < mid && j < hi)
+		out[o++] = okey_before(&k[j], &k[i]) ? k[j++] : k[i++];
+	while (i < mid)
+		out[o++] = k[i++];
+	while (j < hi)
+		out[o++] = k[j++];
+}
+
+/* Sort the keys: a natural merge sort, since they arrive as a few sorted
+ * runs (one per CPU chunk, plus what waited from the last round). */
+static void order_sort(struct order *q)
+{
+	size_t n = q->n, c;
+	struct okey *t;
+
+	if (n < 2)
+		return;
+	for (;;) {
+		size_t lo = 0, runs = 0;
+
+		while (lo < n) {
+			size_t mid = lo + 1, hi;
+
+			while (mid < n && !okey_before(&q->keys[mid], &q->keys[mid - 1]))
+				mid++;
+			hi = mid < n ? mid + 1 : n;
+			while (hi < n && !okey_before(&q->keys[hi], &q->keys[hi - 1]))
+				hi++;
+			if (mid == n && !runs)
+				return;	/* one run: sorted */
+			okey_merge(q->keys, lo, mid, hi, q->tmp);
+			runs++;
+			lo = hi;
+		}
+		t = q->keys;
+		c = q->keys_cap;
+		q->keys = q->tmp;
+		q->keys_cap = q->tmp_cap;
+		q->tmp = t;
+		q->tmp_cap = c;
+	}
+}
+
+static int order_push(struct order *q, const hm_sample *s)
+{
+	size_t n = q->n;
+
+	if (hm_grow((void **)&q->pool, &q->pool_cap, n + 1, sizeof(*q->pool)) ||
+	    hm_grow((void **)&q->spare, &q->spare_cap, n + 1, sizeof(*q->spare)) ||
+	    hm_grow((void **)&q->keys, &q->keys_cap, n + 1, sizeof(*q->keys)) ||
+	    hm_grow((void **)&q->tmp, &q->tmp_cap, n + 1, sizeof(*q->tmp)))
+		return -ENOMEM;
+	q->pool[n] = *s;
+	q->pool[n].callchain = NULL;	/* the reader's; sample() does not use it */
+	q->pool[n].nr_callchain = 0;
+	q->keys[n] = (struct okey){ s->time, q->seq++, n };
+	q->n++;
+	if (q->out_any && s->time < q->out_time)
+		q->late++;
+	if (s->time > q->max_time)
+		q->max_time = s->time;
+	return 0;
+}
+
+/* Count the first m samples of the sorted queue, keep the rest. */
+static int order_emit(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report_stats *st,
+		      struct run *run, size_t m)
+{
+	struct order *q = &run->ord;
+	hm_sample *t;
+	size_t i, j, c;
+	int err = 0;
+
+	for (i = 0; i < m && !err; i++) {
+		hm_perf_record *rec = &run->recs[run->nbatch];
+
+		rec->kind = HM_PERF_SAMPLE;
+		rec->type = PERF_RECORD_SAMPLE;
+		rec->u.sample = q->pool[q->keys[i].idx];
+		rec->offset = rec->u.sample.offset;
+		batch_add(run, info);
+		if (run->nbatch == BATCH)
+			err = run_batch(a, info, h, st, run);
+	}
+	if (!err)
+		err = run_batch(a, info, h, st, run);
+	if (err)
+		return err;
+	if (m) {
+		q->out_time = q->keys[m - 1].time;
+		q->out_any = 1;
+	}
+	for (i = m, j = 0; i < q->n; i++, j++) {
+		q->spare[j] = q->pool[q->keys[i].idx];
+		q->keys[j] = (struct okey){ q->keys[i].time, q->keys[i].seq, j };
+	}
+	q->n = j;
+	t = q->pool;
+	c = q->pool_cap;
+	q->pool = q->spare;
+	q->pool_cap = q->spare_cap;
+	q->spare = t;
+	q->spare_cap = c;
+	return 0;
+}
+
+/* The queue's samples up to time `upto` leave, in time order. */
+static int order_flush(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report_stats *st,
+		       struct run *run, uint64_t upto)
+{
+	struct order *q = &run->ord;
+	size_t lo = 0, hi = q->n;
+
+	order_sort(q);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (q->keys[mid].time <= upto)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return order_emit(a, info, h, st, run, lo);
+}
+
+static int order_sample(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report_stats *st,
+			struct run *run, const hm_sample *s)
+{
+	struct order *q = &run->ord;
+	int err;
+
+	/* s may point into run->recs, which order_emit() fills: push first. */
+	err = order_push(q, s);
+	if (err || q->n < (q->rounds ? ORDER_MAX : ORDER_WINDOW))
+		return err;
+	order_sort(q);
+	return order_emit(a, info, h, st, run, q->n / 2);
+}
+
+static void order_free(struct order *q)
+{
+	free(q->pool);
+	free(q->spare);
+	free(q->keys);
+	free(q->tmp);
+}
+
+
+/* A record that is not a sample: rounds release queued samples, the rest
+ * take effect at once. */
+static int run_record(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st,
+		      struct run *run, const hm_perf_record *rec)
+{
+	const hm_perf_info *info = hm_perf_reader_info(r);
+	int err;
+
+	if (rec->kind == HM_PERF_LOST) {
+		st->lost += rec->u.lost;
+		return 0;
+	}
+	if (rec->type != PERF_RECORD_FINISHED_ROUND_)
+		return hm_attr_record(a, rec);
+	err = order_flush(a, info, h, st, run, run->ord.limit);
+	run->ord.limit = run->ord.max_time;
+	run->ord.rounds = 1;
+	return err ? err : flush_pending(a, r, h, st, run);
+}
+
+/* Only watchpoint accesses feed an order-dependent model (line transfers,
+ * heat.h); HITM and other samples count the same in any order, so they skip
+ * the queue and its copies. */
+static int needs_order(const hm_perf_info *info, const hm_sample *s)
+{
+	return (s->has & HM_HAS_TIME) && s->attr < info->nr_events &&
+	       info->events[s->attr].type == PERF_TYPE_BREAKPOINT;
+}
+
+static int run_loop(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st,
+		    struct run *run)
+{
+	hm_perf_record *rec;
+	int rc, err = 0;
+
+	while ((rc = hm_perf_reader_next(r, rec = &run->recs[run->nbatch])) > 0) {
+		st->records++;
+		if (rec->kind == HM_PERF_SAMPLE && needs_order(hm_perf_reader_info(r), &rec->u.sample)) {
+			err = order_sample(a, hm_perf_reader_info(r), h, st, run, &rec->u.sample);
+		} else if (rec->kind == HM_PERF_SAMPLE) {
+			/* File order, counted in place (no copy). */
+			batch_add(run, hm_perf_reader_info(r));
+			if (run->nbatch == BATCH)
+				err = run_batch(a, hm_perf_reader_info(r), h, st, run);
+		} else {
+			/* Untimed samples before the record are counted first
+			 * (run_batch() leaves *rec alone). */
+			err = run_batch(a, hm_perf_reader_info(r), h, st, run);
+			if (!err)
+				err = run_record(a, r, h, st, run, rec);
+		}
+		if (err)
+			return err;
+	}
+	return rc;
+}
+
 int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 {
-	struct run run = { .fast = calloc(FAST_SLOTS, sizeof(*run.fast)),
-			   .ips = calloc(FAST_SLOTS, sizeof(*run.ips)) };
-	hm_perf_record rec;
-	int rc = 0, err = 0;
+	struct run run = { .ips = calloc(IP_SLOTS, sizeof(*run.ips)) };
+	int err = 0;
 
 	memset(st, 0, sizeof(*st));
-	if (!run.fast || !run.ips)
+	if (fast_init(&run.fast, FAST_MIN) || !run.ips)
 		err = -ENOMEM;
-	while (!err && (rc = hm_perf_reader_next(r, &rec)) > 0) {
-		st->records++;
-		if (rec.kind == HM_PERF_SAMPLE)
-			err = sample(a, hm_perf_reader_info(r), &rec.u.sample, h, st, &run, 1);
-		else if (rec.kind == HM_PERF_LOST)
-			st->lost += rec.u.lost;
-		else if (rec.type == PERF_RECORD_FINISHED_ROUND_)
-			err = flush_pending(a, r, h, st, &run);
-		else
-			err = hm_attr_record(a, &rec);
-	}
-	if (!err && rc < 0)
-		err = rc;
+	/* After a read error the run fails: the samples still waiting are not
+	 * counted, so no note about them follows the error line. */
+	if (!err)
+		err = run_loop(a, r, h, st, &run);
+	if (!err)
+		err = run_batch(a, hm_perf_reader_info(r), h, st, &run);
+	if (!err)
+		err = order_flush(a, hm_perf_reader_info(r), h, st, &run, UINT64_MAX);
 	if (!err)
 		err = flush_pending(a, r, h, st, &run);
+	if (!err && run.ord.late)
+		hm_diag(HM_DIAG_DEBUG, "perf.data: %" PRIu64 " samples came after later ones "
+			"were counted: their time order is not guaranteed", run.ord.late);
+	order_free(&run.ord);
 	free(run.later.v);
-	free(run.fast);
+	free(run.fast.v);
 	free(run.ips);
 	if (err)
 		return err;

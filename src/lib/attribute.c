@@ -71,7 +71,15 @@ void hm_attr_free(hm_attr *a)
 	free(a->recs);
 	hm_arena_free(&a->rec_arena);
 	hm_strtab_free(&a->strs);
+	free(a->sysroot);
 	free(a);
+}
+
+int hm_attr_set_sysroot(hm_attr *a, const char *dir)
+{
+	free(a->sysroot);
+	a->sysroot = strdup(dir);
+	return a->sysroot ? 0 : -ENOMEM;
 }
 
 unsigned hm_attr_line_size(const hm_attr *a)

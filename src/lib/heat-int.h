@@ -48,16 +48,23 @@ enum heat_verdict {
 
 struct heat_line;
 
-/* One field of one object on one cacheline.  The fields every sample
- * updates come first, so a sample touches few cache lines. */
+/* One field of one object on one cacheline.  Rows are 64-byte aligned and
+ * the fields every sample updates come first: a sample touches the first
+ * cacheline of its row, the perf c2c counters after it and the first code
+ * locations — four adjacent lines, which the hardware prefetches together. */
 struct heat_row {
-	hm_c2c_stats st;	/* perf c2c's counters for samples with data_src */
 	struct heat_cpuset cpus;
 	struct heat_tidset tids;
 	uint32_t nips;
+	uint64_t nsamples;	/* samples counted so far; added to c.samples by
+				 * hm_heat_finish() */
+	hm_c2c_stats st;	/* perf c2c's counters for samples with data_src */
 	struct heat_ip ips[HEAT_IPS];
-	hm_heat_counts c;
 	uint64_t ip_other;
+	hm_heat_counts c;
+	/* The hash key, together: a lookup reads one line of the row. */
+	uint64_t laddr, faddr;	/* line->addr, obj_base + foff */
+	struct heat_row *hnext;	/* hash chain */
 	struct heat_line *line;
 	const char *sname;	/* NULL: address not attributed */
 	const char *object;	/* variable name or "TYPE@0xADDR"; NULL if unattributed */
@@ -65,7 +72,6 @@ struct heat_row {
 	enum hm_profile_kind kind;
 	uint64_t ssize, obj_base, foff, fsize;
 	struct heat_row *next;	/* next row of the same line, by offset */
-	struct heat_row *hnext;	/* hash chain */
 	unsigned has_w_bp : 1, has_rw_bp : 1;
 };
 

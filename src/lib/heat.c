@@ -190,7 +190,7 @@ static int grow_rtab(hm_heat *h)
 		return -ENOMEM;
 	for (i = 0; i < h->rtab_size; i++)
 		for (r = h->rtab[i]; r; r = next) {
-			size_t b = row_hash(r->line->addr, r->obj_base + r->foff) & (n - 1);
+			size_t b = row_hash(r->laddr, r->faddr) & (n - 1);
 
 			next = r->hnext;
 			r->hnext = t[b];
@@ -270,6 +270,16 @@ static void line_insert(struct heat_line *l, struct heat_row *r)
 	l->nrows++;
 }
 
+/* A zeroed row on a cacheline boundary (the arena aligns to 16 bytes). */
+static struct heat_row *row_alloc(hm_heat *h)
+{
+	char *p = hm_arena_alloc(&h->arena, sizeof(struct heat_row) + 48);
+
+	if (!p)
+		return NULL;
+	return (struct heat_row *)(p + (-(uintptr_t)p & 63));
+}
+
 static struct heat_row *get_row(hm_heat *h, const hm_heat_access *a)
 {
 	uint64_t line = a->addr & ~(uint64_t)(h->line_size - 1);
@@ -280,7 +290,7 @@ static struct heat_row *get_row(hm_heat *h, const hm_heat_access *a)
 	struct heat_line *l;
 
 	for (r = h->rtab[b]; r; r = r->hnext)
-		if (r->line->addr == line && r->obj_base + r->foff == faddr &&
+		if (r->faddr == faddr && r->laddr == line &&
 		    same_str(r->path, path) && same_str(r->sname, a->sname))
 			return r;
 	l = get_line(h, line);
@@ -288,7 +298,7 @@ static struct heat_row *get_row(hm_heat *h, const hm_heat_access *a)
 		return NULL;
 	if (h->nrows >= h->rtab_size && grow_rtab(h))
 		return NULL;
-	r = hm_arena_alloc(&h->arena, sizeof(*r));
+	r = row_alloc(h);
 	if (!r)
 		return NULL;
 	r->line = l;
@@ -302,6 +312,8 @@ static struct heat_row *get_row(hm_heat *h, const hm_heat_access *a)
 	r->obj_base = a->sname ? a->obj_base : line;
 	r->foff = a->sname ? a->foff : 0;
 	r->fsize = a->sname ? a->fsize : h->line_size;
+	r->laddr = line;
+	r->faddr = faddr;
 	b = row_hash(line, faddr) & (h->rtab_size - 1);
 	r->hnext = h->rtab[b];
 	h->rtab[b] = r;
@@ -377,14 +389,20 @@ int hm_heat_add(hm_heat *h, const hm_heat_access *a)
 
 int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
 {
-	if (heat_cpuset_add(&r->cpus, a->cpu) || heat_tidset_add(&r->tids, a->tid))
+	if (heat_cpuset_add(&r->cpus, a->cpu))
+		return -ENOMEM;
+	/* The common repeats (same thread, same code location) without a call. */
+	if (!(r->tids.n && r->tids.last == a->tid) && heat_tidset_add(&r->tids, a->tid))
 		return -ENOMEM;
 	if (a->bp_w || a->bp_rw) {
 		h->seen_watch = 1;
 		return buffer_watch(h, r, a);
 	}
-	r->c.samples++;
-	count_ip(r, a->ip_bin, a->ip_link, a->ip);
+	r->nsamples++;
+	if (r->nips && r->ips[0].ip == a->ip && r->ips[0].bin == a->ip_bin)
+		r->ips[0].n++;
+	else
+		count_ip(r, a->ip_bin, a->ip_link, a->ip);
 	if (!a->has_data_src) {
 		h->seen_addr = 1;
 		return 0;
@@ -534,6 +552,7 @@ static int finish_line(hm_heat *h, struct heat_line *l)
 	int know_writes = h->seen_datasrc || h->seen_watch;
 
 	for (r = l->rows; r; r = r->next) {
+		r->c.samples += r->nsamples;
 		stats_to_counts(&r->st, &r->c);
 		hm_c2c_add(&l->st, &r->st);
 		heat_counts_add(&l->c, &r->c);
