@@ -18,7 +18,17 @@ struct pr_event {
 	int id_pos;			/* u64 index of ID/IDENTIFIER in a sample, -1 */
 	unsigned trailer;		/* sample_id_all trailer bytes */
 	unsigned regs_user, regs_intr;	/* popcounts of the register masks */
+	int fixed;			/* samples hold only fixed-size fields */
+	unsigned fixed_len;		/* their bytes after the header */
 };
+
+/* The sample fields of 8 bytes each (none is variable-length). */
+#define PR_SAMPLE_FIXED (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+	PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
+	PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT | \
+	PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | \
+	PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | \
+	PERF_SAMPLE_CODE_PAGE_SIZE)
 
 struct pr_idslot {
 	uint64_t id;
@@ -34,6 +44,13 @@ struct pr_stream {
 	uint64_t rd_off;	/* input offset of the next byte to read */
 	uint64_t limit;		/* end of the data section (file mode) */
 	int eof;
+};
+
+/* Direct-mapped cache of sample id -> event index + 1 (0 = empty). */
+#define PR_IDC_SIZE 16
+struct pr_idcache {
+	uint64_t id;
+	uint32_t ev1;
 };
 
 struct pr_zstd;
@@ -53,6 +70,7 @@ struct hm_perf_reader {
 	size_t cap_pub;
 	struct pr_idslot *idmap;
 	size_t idmap_cap, nr_idmap;
+	struct pr_idcache idc[PR_IDC_SIZE];
 	hm_perf_info info;
 	hm_arena arena;		/* feature strings, event names */
 	uint64_t *cc;		/* callchain in host order (swapped files) */

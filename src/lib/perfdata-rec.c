@@ -155,6 +155,73 @@ static int middle_fields(struct cur *c, const struct pr_event *e, hm_sample *s)
 	return 0;
 }
 
+/* Samples come from a handful of ids (one per event and CPU): a small
+ * direct-mapped cache in front of the hash avoids hashing every sample.
+ * Only known ids are cached; an id never changes its event once mapped
+ * (the first event wins), so the cache needs no invalidation. */
+static inline int event_of_id(hm_perf_reader *r, uint64_t id)
+{
+	struct pr_idcache *c = &r->idc[id % PR_IDC_SIZE];
+	int ev;
+
+	if (c->ev1 && c->id == id)
+		return (int)c->ev1 - 1;
+	ev = hm_pr_event_of_id(r, id);
+	if (ev >= 0) {
+		c->id = id;
+		c->ev1 = (uint32_t)ev + 1;
+	}
+	return ev;
+}
+
+/* A host-order sample of fixed-size fields only, whose record is known to
+ * hold them all: the same fields as parse_sample() without a bounds check
+ * per field. */
+static int sample_fixed(const struct pr_event *e, hm_sample *s, const unsigned char *q)
+{
+	uint64_t st = e->attr.sample_type;
+
+#define TAKE(f, bit) do { memcpy(&s->f, q, 8); q += 8; s->has |= (bit); } while (0)
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		TAKE(id, HM_HAS_ID);
+	if (st & PERF_SAMPLE_IP)
+		TAKE(ip, HM_HAS_IP);
+	if (st & PERF_SAMPLE_TID) {
+		memcpy(&s->pid, q, 4);
+		memcpy(&s->tid, q + 4, 4);
+		q += 8;
+		s->has |= HM_HAS_TID;
+	}
+	if (st & PERF_SAMPLE_TIME)
+		TAKE(time, HM_HAS_TIME);
+	if (st & PERF_SAMPLE_ADDR)
+		TAKE(addr, HM_HAS_ADDR);
+	if (st & PERF_SAMPLE_ID)
+		TAKE(id, HM_HAS_ID);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		q += 8;
+	if (st & PERF_SAMPLE_CPU) {
+		memcpy(&s->cpu, q, 4);
+		q += 8;
+		s->has |= HM_HAS_CPU;
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		TAKE(period, HM_HAS_PERIOD);
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		TAKE(weight, HM_HAS_WEIGHT);
+		if (!(st & PERF_SAMPLE_WEIGHT))
+			s->weight &= 0xffffffffu;	/* var1: the load latency */
+	}
+	if (st & PERF_SAMPLE_DATA_SRC)
+		TAKE(data_src, HM_HAS_DATA_SRC);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		q += 8;
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		TAKE(phys_addr, HM_HAS_PHYS_ADDR);
+#undef TAKE
+	return 1;
+}
+
 static int parse_sample(hm_perf_reader *r, hm_perf_record *rec, const unsigned char *p,
 			size_t size, uint16_t misc)
 {
@@ -176,7 +243,7 @@ static int parse_sample(hm_perf_reader *r, hm_perf_record *rec, const unsigned c
 				       " (no room for its id)", r->name, rec->offset);
 		memcpy(&v, p + 8 + 8 * pos, 8);
 		v = r->swap ? __builtin_bswap64(v) : v;
-		ev = hm_pr_event_of_id(r, v);
+		ev = event_of_id(r, v);
 		if (ev < 0) {
 			r->info.nr_unknown_id++;
 			return 0;
@@ -188,6 +255,8 @@ static int parse_sample(hm_perf_reader *r, hm_perf_record *rec, const unsigned c
 	s->attr = (uint32_t)ev;
 	s->cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	s->offset = rec->offset;
+	if (e->fixed && !r->swap && size >= 8 + (size_t)e->fixed_len)
+		return sample_fixed(e, s, p + 8);
 	if ((st & PERF_SAMPLE_IDENTIFIER) && (err = get64(&c, &s->id)))
 		return err;
 	if (st & PERF_SAMPLE_IDENTIFIER)

@@ -286,6 +286,12 @@ static void event_layout(struct pr_event *e)
 			  !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_IDENTIFIER));
 	if (!e->attr.sample_id_all)
 		e->trailer = 0;
+	/* samples of fixed-size fields only take a fast path in perfdata-rec.c;
+	 * WEIGHT and WEIGHT_STRUCT share one u64 */
+	e->fixed = !(st & ~(uint64_t)PR_SAMPLE_FIXED);
+	n = !!(st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT));
+	e->fixed_len = 8 * ((unsigned)n + popcount64(st & PR_SAMPLE_FIXED &
+			   ~(uint64_t)(PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)));
 	e->regs_user = popcount64(e->attr.sample_regs_user);
 	e->regs_intr = popcount64(e->attr.sample_regs_intr);
 }
