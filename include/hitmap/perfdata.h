@@ -153,8 +153,9 @@ size_t hm_perf_reader_build_ids(const hm_perf_reader *r, const hm_perf_build_id 
 
 /* Next record: 1 with *rec filled, 0 at the end, negative errno on malformed
  * input (-EBADMSG, message "NAME: ... at offset 0x...").  Records come in
- * file order (perf sorts samples by time across CPUs; hitmap does not need
- * to).  Records that only carry header data (HEADER_ATTR, HEADER_FEATURE,
+ * file order, which is not time order across CPUs: a caller whose result
+ * depends on order sorts between FINISHED_ROUND records, as attribute does
+ * for watchpoint samples.  Records that only carry header data (HEADER_ATTR, HEADER_FEATURE,
  * BUILD_ID) and COMPRESSED chunks are consumed by the reader (the records
  * inside the chunks come out); TRACING_DATA and AUXTRACE come as
  * HM_PERF_OTHER with their payloads skipped, as do FINISHED_ROUND, ID_INDEX

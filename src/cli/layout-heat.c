@@ -16,6 +16,7 @@
 #include "json.h"
 #include "jsonparse.h"
 #include "layout-heat.h"
+#include "profile-int.h"
 
 #define LABEL_MAX 64
 
@@ -378,18 +379,7 @@ static void json_heat(hm_json *j, struct mheat *h)
 		qsort(h->cpus, h->n, sizeof(*h->cpus), cmp_u32);
 	hm_json_key(j, "heat");
 	hm_json_begin_object(j);
-	hm_json_kuint(j, "samples", c->samples);
-	hm_json_kuint(j, "loads", c->loads);
-	hm_json_kuint(j, "stores", c->stores);
-	hm_json_kuint(j, "lcl_hitm", c->lcl_hitm);
-	hm_json_kuint(j, "rmt_hitm", c->rmt_hitm);
-	hm_json_kuint(j, "lcl_peer", c->lcl_peer);
-	hm_json_kuint(j, "rmt_peer", c->rmt_peer);
-	hm_json_kuint(j, "st_l1hit", c->st_l1hit);
-	hm_json_kuint(j, "st_l1miss", c->st_l1miss);
-	hm_json_kuint(j, "reads", c->reads);
-	hm_json_kuint(j, "writes", c->writes);
-	hm_json_kuint(j, "transfers", c->transfers);
+	hm_profile_json_counts(j, c);
 	hm_json_key(j, "cpus");
 	hm_json_begin_array(j);
 	for (i = 0; i < h->n; i++)

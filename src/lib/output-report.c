@@ -8,6 +8,7 @@
 #include "hitmap/layout.h"
 #include "attribute-int.h"
 #include "heat-int.h"
+#include "profile-int.h"
 #include "json.h"
 
 #define FIELD_COL 26	/* width of the field path column */
@@ -400,18 +401,7 @@ static void json_counts(hm_json *j, const hm_heat_counts *c)
 {
 	hm_json_key(j, "counts");
 	hm_json_begin_object(j);
-	hm_json_kuint(j, "samples", c->samples);
-	hm_json_kuint(j, "loads", c->loads);
-	hm_json_kuint(j, "stores", c->stores);
-	hm_json_kuint(j, "lcl_hitm", c->lcl_hitm);
-	hm_json_kuint(j, "rmt_hitm", c->rmt_hitm);
-	hm_json_kuint(j, "lcl_peer", c->lcl_peer);
-	hm_json_kuint(j, "rmt_peer", c->rmt_peer);
-	hm_json_kuint(j, "st_l1hit", c->st_l1hit);
-	hm_json_kuint(j, "st_l1miss", c->st_l1miss);
-	hm_json_kuint(j, "reads", c->reads);
-	hm_json_kuint(j, "writes", c->writes);
-	hm_json_kuint(j, "transfers", c->transfers);
+	hm_profile_json_counts(j, c);
 	hm_json_end_object(j);
 }
 

@@ -17,4 +17,9 @@ hm_arena *hm_profile_arena(hm_profile *p);
 /* The JSON text of a profile on an open stream. */
 int hm_profile_write(const hm_profile *p, FILE *out);
 
+struct hm_json;
+/* One field's counters as members of the JSON object being written: the
+ * profile, the report and layout --json spell them alike. */
+void hm_profile_json_counts(struct hm_json *j, const hm_heat_counts *c);
+
 #endif

@@ -51,7 +51,7 @@ static void save_u32_list(hm_json *j, const char *key, const uint32_t *v, size_t
 	hm_json_end_array(j);
 }
 
-static void save_counts(hm_json *j, const hm_heat_counts *c)
+void hm_profile_json_counts(struct hm_json *j, const hm_heat_counts *c)
 {
 	hm_json_kuint(j, "samples", c->samples);
 	hm_json_kuint(j, "loads", c->loads);
@@ -89,7 +89,7 @@ static void save_struct(hm_json *j, const hm_profile_struct *s)
 		hm_json_kstr(j, "path", f->path);
 		hm_json_kuint(j, "offset", f->offset);
 		hm_json_kuint(j, "size", f->size);
-		save_counts(j, &f->c);
+		hm_profile_json_counts(j, &f->c);
 		save_u32_list(j, "cpus", f->cpus, f->nr_cpus);
 		save_u32_list(j, "threads", f->threads, f->nr_threads);
 		hm_json_end_object(j);
