@@ -220,7 +220,9 @@ static int print_all(const hm_types *t, const struct layout_args *a, const hm_ty
 		else
 			err = hm_print_layouts_json(stdout, &jb, t, ids, n, a->expand, a->list);
 	} else {
-		for (size_t i = 0; i < n && !err; i++) {
+		size_t i;
+
+		for (i = 0; i < n && !err; i++) {
 			const hm_type *ty = hm_types_get(t, ids[i]);
 
 			if (a->list)
@@ -236,7 +238,11 @@ static int print_all(const hm_types *t, const struct layout_args *a, const hm_ty
 	if (!err && fflush(stdout))
 		err = -EIO;
 	if (err) {
-		cli_error("%s: cannot print layout: %s", a->file, strerror(-err));
+		/* Types printed before the failure are on stdout already: say so,
+		 * so nobody takes them for the whole file. */
+		fflush(stdout);
+		cli_error("%s: cannot print layout: %s%s", a->file, strerror(-err),
+			  n > 1 ? " (the output above is incomplete)" : "");
 		return HM_EXIT_INPUT;
 	}
 	return HM_EXIT_OK;
