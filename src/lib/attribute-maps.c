@@ -968,6 +968,7 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 	memset(st, 0, sizeof(*st));
 	if (fast_init(&run.fast, FAST_MIN) || !run.ips)
 		err = -ENOMEM;
+	heat_watch_events(h, hm_perf_reader_info(r));
 	/* After a read error the run fails: the samples still waiting are not
 	 * counted, so no note about them follows the error line. */
 	if (!err)
@@ -985,6 +986,7 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 	free(run.later.v);
 	free(run.fast.v);
 	free(run.ips);
+	heat_watch_events(h, NULL);
 	if (err)
 		return err;
 	err = hm_heat_finish(h);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include "hitmap/datasrc.h"
 #include "hitmap/heat.h"
+#include "hitmap/perfdata.h"
 #include "util.h"
 
 #define HEAT_IPS 8	/* code locations kept per row; the rest are summed */
@@ -75,6 +76,9 @@ struct heat_row {
 	unsigned has_w_bp : 1, has_rw_bp : 1;
 };
 
+struct heat_watch;
+
+
 struct heat_line {
 	uint64_t addr;
 	struct heat_row *rows;
@@ -90,14 +94,28 @@ struct heat_line {
 	/* watch model state */
 	int64_t last_writer;
 	struct heat_cpuset holders;
+	struct heat_watch *wq, *wq_tail;	/* accesses not yet modelled */
 };
 
-struct heat_watch {	/* one buffered breakpoint access */
-	uint64_t time, ip, link;
+/* A breakpoint access waiting for the model: until its pairing is known
+ * (pending), or, for a read/write one on a field whose write breakpoint has
+ * not fired yet, whether it is a read. */
+struct heat_watch {
+	struct heat_watch *next;	/* in its line's queue, or free */
+	uint64_t ip, link;
 	const void *bin;
 	struct heat_row *row;
-	uint32_t cpu, tid, seq;
-	unsigned w : 1, rw : 1, drop : 1, is_write : 1;
+	uint32_t cpu;
+	unsigned w : 1, drop : 1, pending : 1;
+};
+
+/* Per thread: its last breakpoint access, for the pairing. */
+struct heat_wtid {
+	uint32_t tid, used;
+	struct heat_watch *pend;	/* last access: rw, not dropped */
+	struct heat_row *row;
+	uint64_t ip;
+	unsigned w : 1, claimed : 1;	/* last was w; it dropped the one before */
 };
 
 #define HEAT_FRONT 8192	/* direct-mapped (address, path) → row cache */
@@ -119,8 +137,10 @@ struct hm_heat {
 	size_t ltab_size;
 	struct heat_line **lines;	/* every line, in creation order */
 	size_t nlines, lines_cap;
-	struct heat_watch *watch;
-	size_t nwatch, watch_cap;
+	struct heat_watch *wfree;	/* recycled queue entries */
+	struct heat_wtid *wtid;
+	size_t wtid_n, wtid_size;
+	const hm_perf_info *winfo;	/* events, to know which fields can see w */
 	unsigned seen_datasrc : 1, seen_watch : 1, seen_addr : 1, assumed_writes : 1;
 	unsigned finished : 1;
 };
@@ -161,5 +181,9 @@ void heat_counts_add(hm_heat_counts *d, const hm_heat_counts *s);
  * access into a row (only the per-sample fields of `a` are read). */
 struct heat_row *heat_row_of(hm_heat *h, const hm_heat_access *a);
 int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a);
+/* The events of the file being counted (kept, not copied; NULL: unknown):
+ * a read/write access to a field no write breakpoint covers is a write at
+ * once, without waiting for the end. */
+void heat_watch_events(hm_heat *h, const hm_perf_info *info);
 
 #endif

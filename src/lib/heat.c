@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
 #include "diag.h"
 #include "heat-int.h"
 #include "profile-int.h"
@@ -170,7 +172,7 @@ void hm_heat_free(hm_heat *h)
 	free(h->rtab);
 	free(h->ltab);
 	free(h->front);
-	free(h->watch);
+	free(h->wtid);
 	hm_strtab_free(&h->strs);
 	hm_arena_free(&h->arena);
 	free(h);
@@ -338,23 +340,7 @@ static void count_ip(struct heat_row *r, const void *bin, uint64_t link, uint64_
 	r->ip_other++;
 }
 
-static int buffer_watch(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
-{
-	struct heat_watch *w;
-
-	if (hm_grow((void **)&h->watch, &h->watch_cap, h->nwatch + 1, sizeof(*h->watch)))
-		return -ENOMEM;
-	w = &h->watch[h->nwatch];
-	*w = (struct heat_watch){ .time = a->time, .ip = a->ip, .link = a->ip_link,
-				  .bin = a->ip_bin, .row = r, .cpu = a->cpu, .tid = a->tid,
-				  .seq = (uint32_t)h->nwatch, .w = a->bp_w, .rw = a->bp_rw };
-	h->nwatch++;
-	if (a->bp_w)
-		r->has_w_bp = 1;
-	else
-		r->has_rw_bp = 1;
-	return 0;
-}
+static int watch_add(hm_heat *h, struct heat_row *r, const hm_heat_access *a);
 
 /* The row of an access: callers pass the same interned strings for the same
  * field, so (address, path pointer, struct pointer) finds it without hashing
@@ -396,7 +382,7 @@ int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
 		return -ENOMEM;
 	if (a->bp_w || a->bp_rw) {
 		h->seen_watch = 1;
-		return buffer_watch(h, r, a);
+		return watch_add(h, r, a);
 	}
 	r->nsamples++;
 	if (r->nips && r->ips[0].ip == a->ip && r->ips[0].bin == a->ip_bin)
@@ -412,106 +398,205 @@ int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
 	return 0;
 }
 
-/* ---- the watchpoint coherence model ---- */
+/* ---- the watchpoint coherence model ----
+ *
+ * Accesses arrive in time order (attribute-maps.c) and are modelled per
+ * line as they come, so only the ones still waiting are kept.  A write seen
+ * by both a W and an RW breakpoint on the same field produces two samples
+ * from one instruction, a few microseconds apart: the RW sample next to a
+ * W sample in its thread's order (same field, same IP) is that write and is
+ * dropped; the RW samples left are the reads.  A W sample takes the RW
+ * sample before it if it can, else the one after it, so an RW sample waits
+ * (pending) until its thread's next access.  Fields no W breakpoint fired on
+ * cannot tell reads from writes: their accesses are taken as writes (the
+ * worst case); an RW access to a field a W breakpoint covers but which has
+ * not fired yet waits until it does (a read) or the end (a write).  A sample
+ * that arrives late is modelled where it arrives. */
 
-static int cmp_tid_time(const void *pa, const void *pb)
+void heat_watch_events(hm_heat *h, const hm_perf_info *info)
 {
-	const struct heat_watch *a = pa, *b = pb;
-
-	if (a->tid != b->tid)
-		return a->tid < b->tid ? -1 : 1;
-	if (a->time != b->time)
-		return a->time < b->time ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	h->winfo = info;
 }
 
-static int cmp_time(const void *pa, const void *pb)
+/* Whether a W sample can still come for the row; without the events, yes. */
+static int row_may_see_w(const hm_heat *h, const struct heat_row *r)
 {
-	const struct heat_watch *a = pa, *b = pb;
+	size_t i;
 
-	if (a->time != b->time)
-		return a->time < b->time ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
+	if (!h->winfo)
+		return 1;
+	for (i = 0; i < h->winfo->nr_events; i++) {
+		const hm_perf_event *e = &h->winfo->events[i];
+		uint64_t end = e->bp_addr + (e->bp_len ? e->bp_len : 1);
 
-/* A write seen by both a W and an RW breakpoint on the same field produces two
- * samples from one instruction: the RW sample next to a W sample (same thread,
- * same field, same IP) is that write, and is dropped; the RW samples left are
- * the reads.  Fields watched only by RW breakpoints cannot be told apart:
- * their accesses are assumed to be writes (the worst case). */
-static void classify_watch(hm_heat *h)
-{
-	size_t i, j;
-
-	qsort(h->watch, h->nwatch, sizeof(*h->watch), cmp_tid_time);
-	for (i = 0; i < h->nwatch; i++) {
-		struct heat_watch *w = &h->watch[i];
-
-		if (w->w) {
-			w->is_write = 1;
-			for (j = i ? i - 1 : i + 1; j < h->nwatch && j <= i + 1; j += (j < i) ? 2 : 1) {
-				struct heat_watch *o = &h->watch[j];
-
-				if (o->rw && !o->drop && o->tid == w->tid && o->row == w->row &&
-				    o->ip == w->ip) {
-					o->drop = 1;
-					break;
-				}
-			}
-		}
-	}
-	for (i = 0; i < h->nwatch; i++) {
-		struct heat_watch *w = &h->watch[i];
-
-		if (!w->rw)
+		if (e->type != PERF_TYPE_BREAKPOINT || e->bp_type != HW_BREAKPOINT_W)
 			continue;
-		if (!w->row->has_w_bp) {
-			w->is_write = 1;
-			h->assumed_writes = 1;
-		}
+		/* A field of unknown size: any W breakpoint on its line. */
+		if (!r->fsize ? (e->bp_addr & ~(uint64_t)(h->line_size - 1)) == r->laddr
+			      : end > r->faddr && e->bp_addr < r->faddr + r->fsize)
+			return 1;
 	}
+	return 0;
 }
 
-static int model_access(struct heat_line *l, struct heat_watch *w)
+static struct heat_wtid *wtid_slot(struct heat_wtid *t, size_t size, uint32_t tid)
+{
+	size_t i = hm_hash_u64(tid) & (size - 1);
+
+	while (t[i].used && t[i].tid != tid)
+		i = (i + 1) & (size - 1);
+	return &t[i];
+}
+
+static struct heat_wtid *wtid_get(hm_heat *h, uint32_t tid)
+{
+	struct heat_wtid *t;
+	size_t i;
+
+	if (4 * (h->wtid_n + 1) > 3 * h->wtid_size) {
+		size_t n = h->wtid_size ? 2 * h->wtid_size : 64;
+		struct heat_wtid *v = calloc(n, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (i = 0; i < h->wtid_size; i++)
+			if (h->wtid[i].used)
+				*wtid_slot(v, n, h->wtid[i].tid) = h->wtid[i];
+		free(h->wtid);
+		h->wtid = v;
+		h->wtid_size = n;
+	}
+	t = wtid_slot(h->wtid, h->wtid_size, tid);
+	if (!t->used) {
+		*t = (struct heat_wtid){ .tid = tid, .used = 1 };
+		h->wtid_n++;
+	}
+	return t;
+}
+
+static int model_access(struct heat_line *l, int is_write, uint32_t cpu)
 {
 	int transfer;
 
-	if (w->is_write) {
-		transfer = l->last_writer >= 0 && l->last_writer != w->cpu;
-		l->last_writer = w->cpu;
+	if (is_write) {
+		transfer = l->last_writer >= 0 && l->last_writer != cpu;
+		l->last_writer = cpu;
 		heat_cpuset_clear(&l->holders);
-		return heat_cpuset_add(&l->holders, w->cpu) ? -ENOMEM : transfer;
+		return heat_cpuset_add(&l->holders, cpu) ? -ENOMEM : transfer;
 	}
-	transfer = l->last_writer >= 0 && l->last_writer != w->cpu &&
-		   !heat_cpuset_has(&l->holders, w->cpu);
-	return heat_cpuset_add(&l->holders, w->cpu) ? -ENOMEM : transfer;
+	transfer = l->last_writer >= 0 && l->last_writer != cpu &&
+		   !heat_cpuset_has(&l->holders, cpu);
+	return heat_cpuset_add(&l->holders, cpu) ? -ENOMEM : transfer;
+}
+
+/* Model the line's waiting accesses up to the first that is not decided
+ * yet; at the end (`end`), every one is. */
+static int line_drain(hm_heat *h, struct heat_line *l, int end)
+{
+	struct heat_watch *w;
+
+	while ((w = l->wq)) {
+		struct heat_row *r = w->row;
+		int is_write = w->w, t;
+
+		if (w->pending && !end)
+			return 0;
+		if (!w->drop && !is_write && !r->has_w_bp) {
+			if (!end && row_may_see_w(h, r))
+				return 0;
+			is_write = 1;
+			h->assumed_writes = 1;
+		}
+		l->wq = w->next;
+		if (!l->wq)
+			l->wq_tail = NULL;
+		w->next = h->wfree;
+		h->wfree = w;
+		if (w->drop)
+			continue;
+		r->c.samples++;
+		if (is_write)
+			r->c.writes++;
+		else
+			r->c.reads++;
+		count_ip(r, w->bin, w->link, w->ip);
+		t = model_access(l, is_write, w->cpu);
+		if (t < 0)
+			return t;
+		r->c.transfers += (uint64_t)t;
+	}
+	return 0;
+}
+
+/* Pair the access with its thread's previous one (see above). */
+static void watch_pair(const hm_heat *h, struct heat_wtid *t, struct heat_watch *w)
+{
+	struct heat_watch *p = t->pend;
+
+	if (p)
+		p->pending = 0;
+	if (w->w) {
+		t->claimed = p && p->row == w->row && p->ip == w->ip;
+		if (t->claimed)
+			p->drop = 1;
+		t->pend = NULL;
+	} else if (t->used > 1 && t->w && !t->claimed && t->row == w->row && t->ip == w->ip) {
+		w->drop = 1;
+		t->pend = NULL;
+	} else if (!row_may_see_w(h, w->row)) {
+		t->pend = NULL;	/* no W sample can take it */
+	} else {
+		w->pending = 1;
+		t->pend = w;
+	}
+	t->w = w->w;
+	t->row = w->row;
+	t->ip = w->ip;
+	t->used = 2;	/* 2: has a last access */
+}
+
+static int watch_add(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
+{
+	struct heat_wtid *t = wtid_get(h, a->tid);
+	struct heat_watch *w = h->wfree, *p;
+	struct heat_line *l = r->line;
+	int err;
+
+	if (!t)
+		return -ENOMEM;
+	if (w)
+		h->wfree = w->next;
+	else if (!(w = hm_arena_alloc(&h->arena, sizeof(*w))))
+		return -ENOMEM;
+	*w = (struct heat_watch){ .ip = a->ip, .link = a->ip_link, .bin = a->ip_bin, .row = r,
+				  .cpu = a->cpu, .w = a->bp_w };
+	if (a->bp_w)
+		r->has_w_bp = 1;
+	else
+		r->has_rw_bp = 1;
+	p = t->pend;
+	watch_pair(h, t, w);
+	if (l->wq_tail)
+		l->wq_tail->next = w;
+	else
+		l->wq = w;
+	l->wq_tail = w;
+	if (p && p->row->line != l && (err = line_drain(h, p->row->line, 0)))
+		return err;
+	return line_drain(h, l, 0);
 }
 
 static int run_watch_model(hm_heat *h)
 {
 	size_t i;
+	int err;
 
-	classify_watch(h);
-	if (h->nwatch)
-		qsort(h->watch, h->nwatch, sizeof(*h->watch), cmp_time);
-	for (i = 0; i < h->nwatch; i++) {
-		struct heat_watch *w = &h->watch[i];
-		struct heat_row *r = w->row;
-		int t;
-
-		if (w->drop)
-			continue;
-		r->c.samples++;
-		if (w->is_write)
-			r->c.writes++;
-		else
-			r->c.reads++;
-		count_ip(r, w->bin, w->link, w->ip);
-		t = model_access(r->line, w);
-		if (t < 0)
-			return t;
-		r->c.transfers += (uint64_t)t;
-	}
+	for (i = 0; i < h->wtid_size; i++)
+		if (h->wtid[i].used && h->wtid[i].pend)
+			h->wtid[i].pend->pending = 0;
+	for (i = 0; i < h->nlines; i++)
+		if ((err = line_drain(h, h->lines[i], 1)))
+			return err;
 	return 0;
 }
 
@@ -588,7 +673,7 @@ int hm_heat_finish(hm_heat *h)
 	if (h->finished)
 		return 0;
 	h->finished = 1;
-	if (h->nwatch && (err = run_watch_model(h)))
+	if (h->seen_watch && (err = run_watch_model(h)))
 		return err;
 	for (i = 0; i < h->nlines; i++)
 		if ((err = finish_line(h, h->lines[i])))
