@@ -67,6 +67,17 @@ int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+int cli_push(const char ***v, size_t *n, const char *s)
+{
+	const char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -1;
+	nv[(*n)++] = s;
+	*v = nv;
+	return 0;
+}
+
 int cli_exit_for(int err)
 {
 	if (err == -EINVAL || err == -ENOENT)

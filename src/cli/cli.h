@@ -2,6 +2,7 @@
  * in its own cmd-NAME.c and exports one `const struct hm_cmd hm_cmd_NAME`. */
 #ifndef HM_CLI_H
 #define HM_CLI_H
+#include <stddef.h>
 #include <stdint.h>
 
 enum {
@@ -34,6 +35,10 @@ int cli_help(const struct hm_cmd *cmd);
 
 /* Parse an unsigned number (decimal or 0x hex) with bounds; returns 0 or -1. */
 int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Append s (not copied) to the growable array *v of *n strings, for
+ * repeatable options.  0, or -1 when out of memory. */
+int cli_push(const char ***v, size_t *n, const char *s);
 
 /* Map a negative errno from the library to an exit status: input problems are 3. */
 int cli_exit_for(int err);

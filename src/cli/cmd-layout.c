@@ -28,17 +28,6 @@ struct layout_args {
 	size_t nbin, nobj;
 };
 
-static int push(const char ***v, size_t *n, const char *s)
-{
-	const char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
-
-	if (!nv)
-		return -1;
-	nv[(*n)++] = s;
-	*v = nv;
-	return 0;
-}
-
 static int split_names(struct layout_args *a, char *s)
 {
 	size_t before = a->nnames;
@@ -132,8 +121,8 @@ static int parse(int argc, char **argv, struct layout_args *a)
 			break;
 		case O_BINARY:
 		case O_OBJECT:
-			if (c == O_BINARY ? push(&a->binaries, &a->nbin, optarg)
-					  : push(&a->objects, &a->nobj, optarg)) {
+			if (c == O_BINARY ? cli_push(&a->binaries, &a->nbin, optarg)
+					  : cli_push(&a->objects, &a->nobj, optarg)) {
 				cli_error("out of memory");
 				return HM_EXIT_INPUT;
 			}
@@ -263,7 +252,7 @@ static int heat_profile(struct layout_args *a, int raw_btf, hm_profile **p)
 
 	for (size_t i = 0; mine && i < a->nbin; i++)
 		mine = strcmp(a->binaries[i], a->file) != 0;
-	if (mine && push(&a->binaries, &a->nbin, a->file))
+	if (mine && cli_push(&a->binaries, &a->nbin, a->file))
 		return HM_EXIT_INPUT;
 	src = (struct hm_profile_source){
 		.perf_data = a->heat, .binaries = a->binaries, .nr_binaries = a->nbin,

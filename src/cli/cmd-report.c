@@ -34,17 +34,6 @@ static int parse_metric(const char *s, enum hm_heat_metric *m)
 	return -1;
 }
 
-static int push(const char ***v, size_t *n, const char *s)
-{
-	const char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
-
-	if (!nv)
-		return -1;
-	nv[(*n)++] = s;
-	*v = nv;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct report_args *ra)
 {
 	enum { O_BINARY = 256, O_VMLINUX, O_OBJECT, O_JSON, O_SAVE, O_TOP, O_NO_CACHE, O_SYSROOT };
@@ -74,7 +63,7 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 			ra->input = optarg;
 			break;
 		case O_BINARY:
-			if (push(&ra->binaries, &ra->nbin, optarg))
+			if (cli_push(&ra->binaries, &ra->nbin, optarg))
 				return -ENOMEM;
 			break;
 		case O_VMLINUX:
@@ -84,7 +73,7 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 			ra->sysroot = optarg;
 			break;
 		case O_OBJECT:
-			if (push(&ra->objects, &ra->nobj, optarg))
+			if (cli_push(&ra->objects, &ra->nobj, optarg))
 				return -ENOMEM;
 			break;
 		case 'd':
