@@ -67,6 +67,17 @@ void hm_profile_json_counts(struct hm_json *j, const hm_heat_counts *c)
 	hm_json_kuint(j, "transfers", c->transfers);
 }
 
+/* The evidence a contending pair and a truly shared field both carry. */
+static void save_sharing(hm_json *j, uint64_t samples, uint64_t hitm, uint64_t transfers,
+			 uint64_t lines, const uint32_t *cpus, size_t nr_cpus)
+{
+	hm_json_kuint(j, "samples", samples);
+	hm_json_kuint(j, "hitm", hitm);
+	hm_json_kuint(j, "transfers", transfers);
+	hm_json_kuint(j, "lines", lines);
+	save_u32_list(j, "cpus", cpus, nr_cpus);
+}
+
 static void save_struct(hm_json *j, const hm_profile_struct *s)
 {
 	size_t i;
@@ -103,11 +114,8 @@ static void save_struct(hm_json *j, const hm_profile_struct *s)
 		hm_json_begin_object(j);
 		hm_json_kstr(j, "a", q->a);
 		hm_json_kstr(j, "b", q->b);
-		hm_json_kuint(j, "samples", q->samples);
-		hm_json_kuint(j, "hitm", q->hitm);
-		hm_json_kuint(j, "transfers", q->transfers);
-		hm_json_kuint(j, "lines", q->lines);
-		save_u32_list(j, "cpus", q->cpus, q->nr_cpus);
+		save_sharing(j, q->samples, q->hitm, q->transfers, q->lines, q->cpus,
+			     q->nr_cpus);
 		hm_json_end_object(j);
 	}
 	hm_json_end_array(j);
@@ -118,11 +126,8 @@ static void save_struct(hm_json *j, const hm_profile_struct *s)
 
 		hm_json_begin_object(j);
 		hm_json_kstr(j, "field", q->field);
-		hm_json_kuint(j, "samples", q->samples);
-		hm_json_kuint(j, "hitm", q->hitm);
-		hm_json_kuint(j, "transfers", q->transfers);
-		hm_json_kuint(j, "lines", q->lines);
-		save_u32_list(j, "cpus", q->cpus, q->nr_cpus);
+		save_sharing(j, q->samples, q->hitm, q->transfers, q->lines, q->cpus,
+			     q->nr_cpus);
 		hm_json_end_object(j);
 	}
 	hm_json_end_array(j);
