@@ -382,23 +382,130 @@ int dw_read_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *d, int wan
 
 void dw_ftab_clear(struct ftab *f)
 {
-	if (f->raw) {
-		for (size_t i = 0; i < f->n; i++)
-			dwarf_dealloc(f->dbg, f->raw[i], DW_DLA_STRING);
-		dwarf_dealloc(f->dbg, f->raw, DW_DLA_LIST);
-	}
+	hm_dwl_unit_free(&f->u);
 	free(f->files);
 	memset(f, 0, sizeof(*f));
 }
 
+/* The line table sections of dbg's file: the main binary, the dwz alt file
+ * or, while a .dwo is read, its .debug_line.dwo. */
+static hm_binary *line_secs(struct loader *ld, Dwarf_Debug dbg, struct hm_dwl_secs *s)
+{
+	hm_binary *b = dbg == ld->alt_dbg ? ld->alt_bin : ld->bin;
+	int dwo = ld->in_dwo && dbg == ld->dbg;
+
+	memset(s, 0, sizeof(*s));
+	if (dwo)
+		b = ld->dwo_bin;
+	s->line = hm_binary_section(b, dwo ? ".debug_line.dwo" : ".debug_line", &s->nline);
+	s->str = hm_binary_section(b, dwo ? ".debug_str.dwo" : ".debug_str", &s->nstr);
+	s->str_offsets = hm_binary_section(b, dwo ? ".debug_str_offsets.dwo" :
+					   ".debug_str_offsets", &s->nstr_offsets);
+	if (!dwo)
+		s->line_str = hm_binary_section(b, ".debug_line_str", &s->nline_str);
+	s->big_endian = hm_binary_big_endian(b) == 1;
+	return b;
+}
+
+/* DW_AT_stmt_list and DW_AT_comp_dir of a unit DIE of dbg. */
+static int unit_line_attrs(Dwarf_Debug dbg, Dwarf_Die cu, uint64_t *stmt, const char **comp_dir)
+{
+	Dwarf_Attribute a = NULL;
+	Dwarf_Error e = NULL;
+	Dwarf_Unsigned u;
+	Dwarf_Off o;
+	char *s;
+	int rc = -ENOENT;
+
+	*comp_dir = NULL;
+	if (dwarf_attr(cu, DW_AT_comp_dir, &a, &e) == DW_DLV_OK) {
+		if (dwarf_formstring(a, &s, &e) == DW_DLV_OK)
+			*comp_dir = s;
+		dwarf_dealloc_attribute(a);
+	}
+	hm_dwarf_free_error(dbg, e);
+	e = NULL;
+	if (dwarf_attr(cu, DW_AT_stmt_list, &a, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(dbg, e);
+		return rc;
+	}
+	/* DW_FORM_data4 before DWARF 4, DW_FORM_sec_offset (a reference to
+	 * libdwarf) since */
+	if (dwarf_formudata(a, &u, &e) == DW_DLV_OK) {
+		*stmt = u;
+		rc = 0;
+	} else {
+		hm_dwarf_free_error(dbg, e);
+		e = NULL;
+		if (dwarf_global_formref(a, &o, &e) == DW_DLV_OK) {
+			*stmt = o;
+			rc = 0;
+		}
+		hm_dwarf_free_error(dbg, e);
+	}
+	dwarf_dealloc_attribute(a);
+	return rc;
+}
+
+/* Read the line table header at `off` into f; a malformed one leaves f
+ * without files and is reported once per load, since what it costs is
+ * only the declaration files of the unit's types. */
+static void ftab_read(struct loader *ld, Dwarf_Debug dbg, uint64_t off, struct ftab *f)
+{
+	struct hm_dwl_secs s;
+	hm_binary *b = line_secs(ld, dbg, &s);
+	const char *what;
+	int rc = hm_dwl_unit_read(&s, off, &f->u, &what);
+
+	if (rc == -ENOMEM) {
+		dw_set_err(ld, rc);
+	} else if (rc && !ld->warned_line) {
+		ld->warned_line = 1;
+		hm_diag(HM_DIAG_WARNING, "%s: %s: %s at offset 0x%llx; declaration files "
+			"of its types are unknown", hm_binary_path(b),
+			s.line ? (b == ld->dwo_bin ? ".debug_line.dwo" : ".debug_line") :
+			"no line table", what, (unsigned long long)off);
+	}
+	if (!rc && !(f->files = calloc(f->u.nfiles ? f->u.nfiles : 1, sizeof(*f->files)))) {
+		dw_set_err(ld, -ENOMEM);
+		hm_dwl_unit_free(&f->u);
+	}
+}
+
+/* A split unit's files: its .debug_line.dwo holds only a file table; clang
+ * writes none, and the skeleton's line table in the executable serves. */
+static void ftab_dwo(struct loader *ld, struct ftab *f)
+{
+	size_t n;
+	Dwarf_Die sk = NULL;
+	Dwarf_Error e = NULL;
+	uint64_t stmt;
+	const char *cd;
+
+	f->comp_dir = ld->dwo_comp_dir;
+	if (hm_binary_section(ld->dwo_bin, ".debug_line.dwo", &n)) {
+		ftab_read(ld, ld->dbg, 0, f);
+		return;
+	}
+	if (dwarf_offdie_b(ld->main_dbg, ld->dwo_skel_off, 1, &sk, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(ld->main_dbg, e);
+		return;
+	}
+	if (!unit_line_attrs(ld->main_dbg, sk, &stmt, &cd)) {
+		f->comp_dir = cd;
+		ftab_read(ld, ld->main_dbg, stmt, f);
+	}
+	dwarf_dealloc_die(sk);
+}
+
 /* The file table of the unit whose DIE is at cu_die_off in dbg. */
 static struct ftab *ftab_get(struct loader *ld, Dwarf_Debug dbg, uint64_t cu_die_off,
-			     Dwarf_Die cu_die, unsigned version)
+			     Dwarf_Die cu_die)
 {
 	struct ftab *f;
 	Dwarf_Die own = NULL;
-	Dwarf_Signed n = 0;
 	Dwarf_Error e = NULL;
+	uint64_t stmt;
 
 	for (unsigned i = 0; i < NR_FTABS; i++)
 		if (ld->ftabs[i].dbg == dbg && ld->ftabs[i].cu_die_off == cu_die_off)
@@ -407,7 +514,10 @@ static struct ftab *ftab_get(struct loader *ld, Dwarf_Debug dbg, uint64_t cu_die
 	dw_ftab_clear(f);
 	f->dbg = dbg;
 	f->cu_die_off = cu_die_off;
-	f->version = version;
+	if (ld->in_dwo && dbg == ld->dbg) {
+		ftab_dwo(ld, f);
+		return f;
+	}
 	if (!cu_die) {
 		if (dwarf_offdie_b(dbg, cu_die_off, 1, &own, &e) != DW_DLV_OK) {
 			hm_dwarf_free_error(dbg, e);
@@ -415,23 +525,10 @@ static struct ftab *ftab_get(struct loader *ld, Dwarf_Debug dbg, uint64_t cu_die
 		}
 		cu_die = own;
 	}
-	if (dwarf_srcfiles(cu_die, &f->raw, &n, &e) != DW_DLV_OK) {
-		hm_dwarf_free_error(dbg, e);
-		f->raw = NULL;
-		n = 0;
-	}
-	f->n = n;
+	if (!unit_line_attrs(dbg, cu_die, &stmt, &f->comp_dir))
+		ftab_read(ld, dbg, stmt, f);
 	if (own)
 		dwarf_dealloc_die(own);
-	f->files = calloc(f->n ? f->n : 1, sizeof(*f->files));
-	if (!f->files) {
-		dw_set_err(ld, -ENOMEM);
-		f->n = 0;
-	}
-	/* a split unit has no DW_AT_stmt_list: its .debug_line.dwo holds only
-	 * the file table, which libdwarf 20210528 does not read */
-	if (!f->n && ld->in_dwo && dbg == ld->dbg)
-		dw_dwo_files(ld, f);
 	return f;
 }
 
@@ -440,37 +537,34 @@ const char *dw_decl_file(struct loader *ld, uint64_t idx, uint64_t die_off)
 {
 	struct ftab *f;
 	uint64_t off = die_off & ~ALT_BIT;
+	char buf[4096];
+	const char *path;
 
 	if (off >= ld->cu_start && off < ld->cu_end) {
-		f = ftab_get(ld, ld->dbg, ld->cu_die_off, ld->cu_die, ld->cu_version);
+		f = ftab_get(ld, ld->dbg, ld->cu_die_off, ld->cu_die);
 	} else {
 		/* a DIE of another unit (dwz partial units, the alt file) */
 		Dwarf_Die die = NULL;
 		Dwarf_Off cu_off = 0;
-		Dwarf_Half ver = 0, osize = 0;
 		Dwarf_Error e = NULL;
 
 		if (dwarf_offdie_b(ld->dbg, off, 1, &die, &e) != DW_DLV_OK ||
-		    dwarf_CU_dieoffset_given_die(die, &cu_off, &e) != DW_DLV_OK ||
-		    dwarf_get_version_of_die(die, &ver, &osize) != DW_DLV_OK) {
+		    dwarf_CU_dieoffset_given_die(die, &cu_off, &e) != DW_DLV_OK) {
 			hm_dwarf_free_error(ld->dbg, e);
 			if (die)
 				dwarf_dealloc_die(die);
 			return NULL;
 		}
 		dwarf_dealloc_die(die);
-		f = ftab_get(ld, ld->dbg, cu_off, NULL, ver);
+		f = ftab_get(ld, ld->dbg, cu_off, NULL);
 	}
-	if (!idx && f->version < 5)
+	if (!f->files || idx >= f->u.nfiles || ld->err)
 		return NULL;
-	/* DWARF 5 numbers files from 0, earlier versions from 1 */
-	if (f->version < 5)
-		idx--;
-	if (idx >= f->n || ld->err)
-		return NULL;
-	/* tables read from .debug_line.dwo are interned already (no raw) */
-	if (!f->files[idx] && f->raw && !(f->files[idx] = hm_types_intern(ld->t, f->raw[idx])))
-		dw_set_err(ld, -ENOMEM);
+	if (!f->files[idx]) {
+		path = hm_dwl_path(&f->u, idx, f->comp_dir, buf, sizeof(buf));
+		if (path && !(f->files[idx] = hm_types_intern(ld->t, path)))
+			dw_set_err(ld, -ENOMEM);
+	}
 	return f->files[idx];
 }
 

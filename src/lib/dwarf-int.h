@@ -5,6 +5,7 @@
 #define HM_DWARF_INT_H
 #include "dwarf-compat.h"
 #include "types-int.h"
+#include "dwline.h"
 
 #define IN_PROGRESS UINT32_MAX	/* map value: the DIE is being converted */
 #define MAX_DEPTH 512		/* type nesting; deeper is a malformed cycle */
@@ -35,15 +36,15 @@ struct die_attrs {
 		 upper_is_expr : 1;
 };
 
-/* A unit's file names stay as libdwarf made them until one is needed: most
- * CUs name hundreds of headers but declare types from far fewer. */
+/* A unit's file table: the parsed line table header, and the paths made
+ * of it, interned on first use (most units name hundreds of headers but
+ * declare types from far fewer). */
 struct ftab {
 	Dwarf_Debug dbg;
 	uint64_t cu_die_off;
-	unsigned version;
-	char **raw;
-	const char **files;	/* interned on first use */
-	size_t n;
+	struct hm_dwl_unit u;
+	const char *comp_dir;	/* the unit's DW_AT_comp_dir (libdwarf's) */
+	const char **files;	/* u.nfiles entries */
 };
 #define NR_FTABS 8
 #define ALT_BIT (1ULL << 63)	/* a DIE offset in the dwz alt file */
@@ -74,9 +75,9 @@ struct loader {
 	 * DW_AT_addr_base and DW_AT_comp_dir */
 	hm_binary *dwo_bin;
 	uint64_t dwo_addr_base, dwo_skel_off;	/* skeleton DIE in main_dbg */
-	unsigned dwo_skel_version;
 	const char *dwo_comp_dir;
 	int in_dwo;
+	int warned_line;	/* a malformed line table was reported */
 	/* DIE offset -> id, valid for entries of the current generation */
 	struct offslot *map;
 	size_t nmap, nmap_used;
@@ -144,7 +145,5 @@ void dw_walk_imported(struct loader *ld, Dwarf_Die die, unsigned level);
 int dw_has_dwo_name(struct loader *ld, Dwarf_Die cu);
 /* Walk the .dwo file a skeleton unit names. */
 void dw_walk_dwo(struct loader *ld, Dwarf_Die skel);
-/* Fill f (n, files) from the .dwo's .debug_line.dwo header. */
-void dw_dwo_files(struct loader *ld, struct ftab *f);
 
 #endif

@@ -1,153 +1,177 @@
 /* Code locations: link address → "file:line" from the DWARF line table.
- * The table of a binary is read once, on the first lookup in it, into an
- * address-sorted array (only binaries whose IPs are shown pay for it). */
+ *
+ * A report shows a few hundred code locations at most, while a vmlinux has
+ * four million line table rows (100 MB as an array, a second to sort).  So
+ * the first lookup in a binary only indexes its sequences (a few thousand
+ * address ranges, each a run of the line program that starts afresh), and
+ * every lookup runs the one sequence that covers its address.  The line
+ * programs are run by dwline.c, straight from .debug_line: no DIE needs
+ * reading to know which code is where. */
 #include "config.h"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "attribute-int.h"
 #include "diag.h"
-#include "dwarf-compat.h"
+#include "dwline.h"
 
-struct line_row {
-	uint64_t addr;
-	const char *file;	/* interned */
-	uint32_t line;
-	uint32_t end;		/* 1: end_sequence marker */
+/* A sequence: the addresses [lo, hi) of one run of a unit's program. */
+struct seq {
+	uint64_t lo, hi;
+	uint64_t unit;		/* offset of the unit in .debug_line */
+	uint64_t start;		/* offset of the sequence in the unit's program */
 };
 
 struct lines_table {
-	struct line_row *rows;
+	struct hm_dwl_secs s;	/* the binary's sections (it outlives the table) */
+	struct seq *seqs;	/* sorted by lo */
 	size_t n, cap;
-	hm_strtab files;
+	/* the header of the unit last looked into */
+	struct hm_dwl_unit u;
+	uint64_t u_off;
+	int have_u;
 };
 
 void hm_lines_table_free(struct lines_table *t)
 {
 	if (!t)
 		return;
-	free(t->rows);
-	hm_strtab_free(&t->files);
+	free(t->seqs);
+	hm_dwl_unit_free(&t->u);
 	free(t);
 }
 
-static const char *short_file(const char *f)
-{
-	const char *s = strrchr(f, '/');
+/* Indexing: a sequence's range is known at its end_sequence row. */
+struct indexer {
+	struct lines_table *t;
+	uint64_t unit, lo;
+	int open;
+};
 
-	return s ? s + 1 : f;
+static int index_row(void *arg, const struct hm_dwl_row *r)
+{
+	struct indexer *x = arg;
+	struct seq *q;
+
+	if (!x->open || r->addr < x->lo) {
+		x->lo = r->addr;
+		x->open = 1;
+	}
+	if (!r->end_sequence)
+		return 0;
+	x->open = 0;
+	if (r->addr <= x->lo)
+		return 0;	/* empty: code the linker dropped */
+	if (hm_grow((void **)&x->t->seqs, &x->t->cap, x->t->n + 1, sizeof(*x->t->seqs)))
+		return -ENOMEM;
+	q = &x->t->seqs[x->t->n++];
+	q->lo = x->lo;
+	q->hi = r->addr;
+	q->unit = x->unit;
+	q->start = r->seq;
+	return 0;
 }
 
-static int add_cu_lines(Dwarf_Debug dbg, Dwarf_Die cu, struct lines_table *t)
+/* Every unit of .debug_line, one after another (each says how long it is).
+ * A malformed unit ends the index there: what follows cannot be trusted to
+ * start where its length says. */
+static int index_units(struct lines_table *t, const char **what, uint64_t *bad_off)
 {
-	Dwarf_Unsigned version;
-	Dwarf_Small count;
-	Dwarf_Line_Context ctx;
-	Dwarf_Line *lines;
-	Dwarf_Signed n, i;
-	Dwarf_Error err = NULL;
+	uint64_t off = 0;
 	int rc = 0;
 
-	if (dwarf_srclines_b(cu, &version, &count, &ctx, &err) != DW_DLV_OK) {
-		if (err)
-			hm_dwarf_free_error(dbg, err);
-		return 0;	/* a CU without line info */
-	}
-	if (dwarf_srclines_from_linecontext(ctx, &lines, &n, &err) != DW_DLV_OK) {
-		if (err)
-			hm_dwarf_free_error(dbg, err);
-		dwarf_srclines_dealloc_b(ctx);
-		return 0;
-	}
-	for (i = 0; i < n && !rc; i++) {
-		Dwarf_Addr addr;
-		Dwarf_Unsigned lineno;
-		Dwarf_Bool end = 0;
-		char *src = NULL;
-		struct line_row *r;
+	while (!rc && off < t->s.nline) {
+		struct hm_dwl_unit u;
+		struct indexer x = { t, off, 0, 0 };
 
-		if (dwarf_lineaddr(lines[i], &addr, &err) != DW_DLV_OK ||
-		    dwarf_lineno(lines[i], &lineno, &err) != DW_DLV_OK) {
-			if (err)
-				hm_dwarf_free_error(dbg, err), err = NULL;
-			continue;
-		}
-		dwarf_lineendsequence(lines[i], &end, &err);
-		if (dwarf_linesrc(lines[i], &src, &err) != DW_DLV_OK) {
-			if (err)
-				hm_dwarf_free_error(dbg, err), err = NULL;
-			src = NULL;
-		}
-		if (hm_grow((void **)&t->rows, &t->cap, t->n + 1, sizeof(*t->rows))) {
-			rc = -ENOMEM;
-		} else {
-			r = &t->rows[t->n++];
-			r->addr = addr;
-			r->line = (uint32_t)lineno;
-			r->end = !!end;
-			r->file = hm_strtab_intern(&t->files, src ? short_file(src) : "?");
-			if (!r->file)
-				rc = -ENOMEM;
-		}
-		if (src)
-			dwarf_dealloc(dbg, src, DW_DLA_STRING);
+		rc = hm_dwl_unit_read(&t->s, off, &u, what);
+		if (!rc && (rc = hm_dwl_rows(&u, index_row, &x)) == -EBADMSG)
+			*what = "line program runs past its end";
+		if (rc == -EBADMSG)
+			*bad_off = off;
+		off = u.end ? (uint64_t)(u.end - t->s.line) : t->s.nline;
+		hm_dwl_unit_free(&u);
 	}
-	dwarf_srclines_dealloc_b(ctx);
 	return rc;
 }
 
-static int cmp_rows(const void *pa, const void *pb)
+static int cmp_seq(const void *pa, const void *pb)
 {
-	const struct line_row *a = pa, *b = pb;
+	const struct seq *a = pa, *b = pb;
 
-	if (a->addr != b->addr)
-		return a->addr < b->addr ? -1 : 1;
-	/* At one address an end-of-sequence marker goes first: the next
-	 * sequence's row is the one that covers the address. */
-	return (int)b->end - (int)a->end;
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
 static int load_table(struct binent *b)
 {
-	struct hm_dwarf_obj *obj;
 	struct lines_table *t;
-	Dwarf_Debug dbg;
-	Dwarf_Half ver, asz, ut;
-	Dwarf_Die cu;
-	Dwarf_Error err = NULL;
+	const char *what = NULL;
+	uint64_t bad_off = 0;
 	int rc;
 
-	rc = hm_dwarf_open(b->bin, &dbg, &obj);
-	if (rc)
-		return rc;
-	t = calloc(1, sizeof(*t));
-	if (!t) {
-		hm_dwarf_close(dbg, obj);
+	if (!(t = calloc(1, sizeof(*t))))
 		return -ENOMEM;
+	t->s.line = hm_binary_section(b->bin, ".debug_line", &t->s.nline);
+	t->s.line_str = hm_binary_section(b->bin, ".debug_line_str", &t->s.nline_str);
+	t->s.str = hm_binary_section(b->bin, ".debug_str", &t->s.nstr);
+	t->s.str_offsets = hm_binary_section(b->bin, ".debug_str_offsets", &t->s.nstr_offsets);
+	t->s.big_endian = hm_binary_big_endian(b->bin) == 1;
+	rc = index_units(t, &what, &bad_off);
+	if (rc == -ENOMEM) {
+		hm_lines_table_free(t);
+		return rc;
 	}
-	while ((rc = hm_dwarf_next_cu(dbg, &ver, &asz, &ut, &cu, &err)) == DW_DLV_OK) {
-		int e = add_cu_lines(dbg, cu, t);
-
-		dwarf_dealloc(dbg, cu, DW_DLA_DIE);
-		if (e) {
-			hm_lines_table_free(t);
-			hm_dwarf_close(dbg, obj);
-			return e;
-		}
-	}
-	if (err)
-		hm_dwarf_free_error(dbg, err);
-	hm_dwarf_close(dbg, obj);
+	if (rc)
+		hm_diag(HM_DIAG_WARNING, "%s: .debug_line: %s at offset 0x%llx; code locations "
+			"after it are unknown", hm_binary_path(b->bin), what,
+			(unsigned long long)bad_off);
 	if (t->n)
-		qsort(t->rows, t->n, sizeof(*t->rows), cmp_rows);
+		qsort(t->seqs, t->n, sizeof(*t->seqs), cmp_seq);
 	b->lines = t;
 	return 0;
+}
+
+/* The row that covers `want`: the last one at or below it (of several rows
+ * at one address, the last is the one whose range is not empty). */
+struct finder {
+	uint64_t want;
+	struct hm_dwl_row best;
+	int found;
+};
+
+static int find_row(void *arg, const struct hm_dwl_row *r)
+{
+	struct finder *f = arg;
+
+	if (r->addr > f->want)
+		return 1;	/* rows of a sequence only move forward */
+	if (!r->end_sequence) {
+		f->best = *r;
+		f->found = 1;
+	}
+	return 0;
+}
+
+static const struct hm_dwl_unit *unit_at(struct lines_table *t, uint64_t off)
+{
+	const char *what;
+
+	if (t->have_u && t->u_off == off)
+		return &t->u;
+	hm_dwl_unit_free(&t->u);
+	t->have_u = !hm_dwl_unit_read(&t->s, off, &t->u, &what);
+	t->u_off = off;
+	return t->have_u ? &t->u : NULL;
 }
 
 int hm_lines_lookup(hm_attr *a, const struct binent *cb, uint64_t link, char *buf, size_t len)
 {
 	struct binent *b = (struct binent *)cb;
-	const struct lines_table *t;
+	struct lines_table *t;
+	const struct hm_dwl_unit *u;
+	struct finder f = { link, { 0 }, 0 };
+	const char *name, *slash;
 	size_t lo = 0, hi;
 
 	(void)a;
@@ -160,12 +184,19 @@ int hm_lines_lookup(hm_attr *a, const struct binent *cb, uint64_t link, char *bu
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (t->rows[mid].addr <= link)
+		if (t->seqs[mid].lo <= link)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (!lo || t->rows[lo - 1].end)
+	if (!lo || link >= t->seqs[lo - 1].hi || !(u = unit_at(t, t->seqs[lo - 1].unit)))
 		return -ENOENT;
-	return snprintf(buf, len, "%s:%u", t->rows[lo - 1].file, t->rows[lo - 1].line);
+	if (hm_dwl_seq_rows(u, t->seqs[lo - 1].start, find_row, &f) < 0 || !f.found)
+		return -ENOENT;
+	name = f.best.file < u->nfiles ? u->files[f.best.file].name : NULL;
+	if (!name)
+		name = "?";
+	else if ((slash = strrchr(name, '/')))
+		name = slash + 1;
+	return snprintf(buf, len, "%s:%u", name, f.best.line);
 }

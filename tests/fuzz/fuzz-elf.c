@@ -1,5 +1,6 @@
 /* libFuzzer target: ELF + DWARF loading from memory, then a layout of every
- * struct found (the layout walks whatever the loader accepted).  The printer
+ * struct found (the layout walks whatever the loader accepted), and every
+ * line table of .debug_line run the way report's code locations run it.  The printer
  * is left to fuzz-btf: on inputs that hit its 16 MiB cap it takes 0.5 s in
  * an ordinary build but over 10 s with sanitizers and coverage. */
 #include "config.h"
@@ -8,9 +9,41 @@
 #include "hitmap/binary.h"
 #include "hitmap/layout.h"
 #include "hitmap/types.h"
+#include "dwline.h"
 #include "fuzz-diag.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int row(void *arg, const struct hm_dwl_row *r)
+{
+	const struct hm_dwl_unit *u = arg;
+	char buf[256];
+
+	hm_dwl_path(u, r->file, "/comp", buf, sizeof(buf));
+	return 0;
+}
+
+static void line_tables(hm_binary *bin)
+{
+	struct hm_dwl_secs s = { 0 };
+	uint64_t off = 0;
+
+	s.line = hm_binary_section(bin, ".debug_line", &s.nline);
+	s.line_str = hm_binary_section(bin, ".debug_line_str", &s.nline_str);
+	s.str = hm_binary_section(bin, ".debug_str", &s.nstr);
+	s.str_offsets = hm_binary_section(bin, ".debug_str_offsets", &s.nstr_offsets);
+	s.big_endian = hm_binary_big_endian(bin) == 1;
+	while (s.line && off < s.nline) {
+		struct hm_dwl_unit u;
+		const char *what;
+
+		if (hm_dwl_unit_read(&s, off, &u, &what))
+			break;
+		hm_dwl_rows(&u, row, &u);
+		off = (uint64_t)(u.end - s.line);
+		hm_dwl_unit_free(&u);
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -25,6 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bin = hm_binary_open_mem(data, size, "fuzz.elf");
 	if (!bin)
 		return 0;
+	line_tables(bin);
 	if (hm_types_load(bin, &opts, &t) == 0) {
 		n = hm_types_structs(t, &ids);
 		for (i = 0; i < n && i < 64; i++)

@@ -46,6 +46,18 @@ for a in "" -E; do
 	expect_err3 "btf-pointer-cycle.raw: corrupt debug info: type chain .* does not end" \
 		layout $a "$R/btf-pointer-cycle.raw"
 done
+# Line table headers that made libdwarf 20210528's dwarf_srcfiles() read
+# past its heap buffer (valgrind: invalid read; ASan: crash) when a
+# decl_file was named: hitmap reads .debug_line itself now.  The first
+# loads (its line table is intact as far as hitmap reads it), the second
+# stops at a broken abbreviation table.
+run_hm layout "$R/elf-srcfiles-overread.o"
+[ "$rc" = 0 ] || { cat "$T/err" >&2; fail "elf-srcfiles-overread.o: exit $rc"; }
+grep -q '^struct list {$' "$T/out" || fail "elf-srcfiles-overread.o: no struct list"
+leak_check layout --json "$R/elf-srcfiles-overread.o"
+expect_err3 "elf-srcfiles-asan.o: corrupt DWARF in CU at offset 0x0" \
+	layout "$R/elf-srcfiles-asan.o"
+leak_check layout "$R/elf-srcfiles-asan.o"
 # Anonymous members that overlap, nested deep without a cycle: the
 # printout (which expands anonymous members, and named ones with -E) would
 # be 2^48 lines long (the fuzzer gave up after 20 s); it stops at 16 MiB.
