@@ -592,6 +592,112 @@ static int run_rules(const hm_types *t, const struct hm_check_opts *o, hm_findin
 	return hm_check(NULL, t, &co, *out);
 }
 
+/* ---- pairing definitions of one name ---- */
+
+/* How many trailing path components a and b share: two builds of one tree
+ * put it under different directories, so "drivers/x/core.c" in one is
+ * ".../drivers/x/core.c" in the other. */
+static unsigned common_tail(const char *a, const char *b)
+{
+	const char *ea, *eb;
+	unsigned n = 0;
+
+	if (!a || !b)
+		return 0;
+	ea = a + strlen(a);
+	eb = b + strlen(b);
+	for (;;) {
+		const char *sa = ea, *sb = eb;
+
+		while (sa > a && sa[-1] != '/')
+			sa--;
+		while (sb > b && sb[-1] != '/')
+			sb--;
+		if (sa == ea || ea - sa != eb - sb || memcmp(sa, sb, ea - sa))
+			return n;
+		n++;
+		if (sa == a || sb == b)
+			return n;
+		ea = sa - 1;
+		eb = sb - 1;
+	}
+}
+
+/* The definitions named `name` in a name-sorted id list: *k of them from
+ * the returned index. */
+static size_t name_range(const hm_types *t, const hm_type_id *ids, size_t n, const char *name,
+			 size_t *k)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *m = hm_types_get(t, ids[mid])->name;
+
+		if (strcmp(m ? m : "", name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (*k = 0; lo + *k < n; (*k)++) {
+		const char *m = hm_types_get(t, ids[lo + *k])->name;
+
+		if (!m || strcmp(m, name))
+			break;
+	}
+	return lo;
+}
+
+/* Sorted lists of both sides' structs, for pairing by name. */
+struct pairing {
+	const hm_types *ot, *nt;
+	hm_type_id *oids, *nids;
+	size_t on, nn;
+};
+
+/* Diff every definition of `name` present on both sides.  A name defined
+ * once on each side pairs as it is; several definitions (static structs
+ * of one name in different files) pair by declaration file, the longest
+ * common path tail winning, and what is left pairs in load order. */
+static int diff_name(struct dctx *d, const struct pairing *p, const char *name,
+		     struct hmc_typeclass *otc, struct hmc_typeclass *ntc,
+		     const hm_findings *rold, const hm_findings *rnew)
+{
+	size_t ko, kn, o0 = name_range(p->ot, p->oids, p->on, name, &ko);
+	size_t n0 = name_range(p->nt, p->nids, p->nn, name, &kn);
+	unsigned char *used = calloc(ko ? ko : 1, 1);
+	int e = 0;
+
+	if (!used)
+		return -ENOMEM;
+	for (size_t i = 0; i < kn && !e; i++) {
+		const hm_type *ny = hm_types_get(p->nt, p->nids[n0 + i]);
+		size_t best = SIZE_MAX;
+		unsigned score = 0;
+
+		for (size_t j = 0; j < ko && ko > 1; j++) {
+			unsigned sc = used[j] ? 0 :
+				common_tail(hm_types_get(p->ot, p->oids[o0 + j])->decl_file,
+					    ny->decl_file);
+
+			if (sc > score) {
+				score = sc;
+				best = j;
+			}
+		}
+		for (size_t j = 0; best == SIZE_MAX && j < ko; j++)
+			if (!used[j])
+				best = j;
+		if (best == SIZE_MAX)
+			break;
+		used[best] = 1;
+		e = diff_struct(d, p->ot, p->oids[o0 + best], p->nt, p->nids[n0 + i], otc, ntc,
+				rold, rnew);
+	}
+	free(used);
+	return e;
+}
+
 int hm_diff(const hm_types *old_t, const hm_types *new_t, const struct hm_check_opts *o,
 	    hm_findings *out)
 {
@@ -600,8 +706,8 @@ int hm_diff(const hm_types *old_t, const hm_types *new_t, const struct hm_check_
 	struct hmc_typeclass *otc = hmc_typeclass_new(old_t, o->contended_types);
 	struct hmc_typeclass *ntc = hmc_typeclass_new(new_t, o->contended_types);
 	hm_findings *rold = NULL, *rnew = NULL;
-	hm_type_id *ids = NULL;
-	size_t i, n;
+	struct pairing p = { .ot = old_t, .nt = new_t };
+	size_t i;
 	int e;
 
 	if (!otc || !ntc) {
@@ -610,6 +716,12 @@ int hm_diff(const hm_types *old_t, const hm_types *new_t, const struct hm_check_
 	}
 	if ((e = run_rules(old_t, o, &rold)) || (e = run_rules(new_t, o, &rnew)))
 		goto out;
+	p.on = hmc_sorted_structs(old_t, &p.oids);
+	p.nn = hmc_sorted_structs(new_t, &p.nids);
+	if (!p.oids || !p.nids) {
+		e = -ENOMEM;
+		goto out;
+	}
 	if (o->structs) {
 		for (i = 0; o->structs[i] && !e; i++) {
 			hm_type_id oid = hm_types_find_struct(old_t, o->structs[i]);
@@ -630,30 +742,23 @@ int hm_diff(const hm_types *old_t, const hm_types *new_t, const struct hm_check_
 						     oid ? "old" : "new");
 				continue;
 			}
-			e = diff_struct(&d, old_t, oid, new_t, nid, otc, ntc, rold, rnew);
+			e = diff_name(&d, &p, o->structs[i], otc, ntc, rold, rnew);
 		}
 	} else {
-		n = hmc_sorted_structs(new_t, &ids);
-		if (!ids)
-			e = -ENOMEM;
-		for (i = 0; i < n && !e; i++) {
-			const hm_type *ty = hm_types_get(new_t, ids[i]);
-			hm_type_id oid, nid;
+		for (i = 0; i < p.nn && !e; i++) {
+			const hm_type *ty = hm_types_get(new_t, p.nids[i]);
+			const hm_type *prev = i ? hm_types_get(new_t, p.nids[i - 1]) : NULL;
 
-			/* a name defined differently in several files: compare the
-			 * definition each side would be looked up by */
-			if (!ty || !ty->name || (i && ids[i - 1] &&
-			    !strcmp(hm_types_get(new_t, ids[i - 1])->name ?
-				    hm_types_get(new_t, ids[i - 1])->name : "", ty->name)))
+			/* one call per name covers all its definitions */
+			if (!ty || !ty->name ||
+			    (prev && prev->name && !strcmp(prev->name, ty->name)))
 				continue;
-			oid = hm_types_find_struct(old_t, ty->name);
-			nid = hm_types_find_struct(new_t, ty->name);
-			if (oid && nid)
-				e = diff_struct(&d, old_t, oid, new_t, nid, otc, ntc, rold, rnew);
+			e = diff_name(&d, &p, ty->name, otc, ntc, rold, rnew);
 		}
 	}
 out:
-	free(ids);
+	free(p.oids);
+	free(p.nids);
 	hm_findings_free(rold);
 	hm_findings_free(rnew);
 	hmc_typeclass_free(otc);
