@@ -477,15 +477,11 @@ static int emit_array(struct btf *b, uint32_t id, hm_type *ty)
 	return emit(b, id, ty);
 }
 
-static int big_endian(const struct btf *b)
-{
-	return b->swap == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
-}
-
 /* Turn the BTF bit offset of a bitfield into pahole's storage unit view:
  * the naturally aligned unit of the declared type's size that holds the
- * first bit, and the bit position counted from the unit's least significant
- * bit. */
+ * first bit, and the bit position within it in memory order (from the
+ * least significant bit on little-endian targets, the most significant on
+ * big-endian ones, as BTF and DWARF both count). */
 static void place_bitfield(const struct btf *b, hm_member *m, uint64_t bit, uint32_t bits,
 			   uint32_t unit)
 {
@@ -497,11 +493,6 @@ static void place_bitfield(const struct btf *b, hm_member *m, uint64_t bit, uint
 	m->bit_size = bits;
 	m->byte_size = unit;
 	m->flags |= HM_MEMBER_BITFIELD;
-	/* big-endian BTF counts bits from the most significant end */
-	if (big_endian(b)) {
-		if (in + bits <= ubits)
-			in = ubits - in - bits;
-	}
 	m->bit_offset = (uint32_t)in;
 }
 
@@ -952,9 +943,8 @@ static void infer_record(struct btf *b, uint32_t id, unsigned depth)
 		uint64_t mend;
 
 		if (m->flags & HM_MEMBER_BITFIELD) {
-			/* the byte after its last bit, in memory order */
-			uint32_t last = big_endian(b) ? 8 * m->byte_size - m->bit_offset :
-							m->bit_offset + m->bit_size;
+			/* the byte after its last bit */
+			uint32_t last = m->bit_offset + m->bit_size;
 
 			if (m->offset + (last + 7) / 8 > end)
 				end = m->offset + (last + 7) / 8;

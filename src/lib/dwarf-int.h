@@ -63,6 +63,7 @@ struct loader {
 	unsigned cu_version, addr_size;
 	int in_alt;		/* reading the .gnu_debugaltlink file */
 	int cplusplus;		/* the CU is C++: classes nest */
+	int big_endian;		/* the target's byte order (bit offsets) */
 	/* file tables of recently used units */
 	struct ftab ftabs[NR_FTABS];
 	unsigned next_ftab;

@@ -193,8 +193,12 @@ static void member_bits(struct loader *ld, const struct die_attrs *d, hm_member 
 		unit = 1;	/* zero bits of a sizeless type: corrupt, but no division by 0 */
 	if (d->has_data_bit_offset)
 		abs_bit = d->data_bit_offset + (d->has_member_loc ? d->member_loc * 8 : 0);
+	else if (d->has_bit_offset && ld->big_endian)
+		/* DWARF 2-4: bit_offset counts from the unit's most significant
+		 * bit, which a big-endian target stores first */
+		abs_bit = (d->has_member_loc ? d->member_loc * 8 : 0) + d->bit_offset;
 	else if (d->has_bit_offset)
-		/* DWARF 2-4: bit_offset counts from the unit's most significant bit */
+		/* ... and a little-endian one last */
 		abs_bit = (d->has_member_loc ? d->member_loc * 8 : 0) + unit * 8 -
 			  d->bit_offset - bits;
 	else
@@ -995,6 +999,7 @@ int hm_dwarf_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types *t)
 	if (rc)
 		return rc;
 	ld.main_dbg = ld.dbg;
+	ld.big_endian = hm_binary_big_endian(bin) == 1;
 	rc = hm_dwarf_open_alt(bin, &ld.alt_bin, &ld.alt_dbg, &ld.alt_obj);
 	if (ld.alt_bin) {
 		/* libdwarf reads DW_FORM_GNU_strp_alt strings from the tied file */
