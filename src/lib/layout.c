@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "layout-int.h"
+#include "types-int.h"
 #include "util.h"
 
 #define GROUP_BEGIN "__cacheline_group_begin__"
@@ -26,6 +27,14 @@ struct hm_layout {
 	struct hm_layout_summary sum;
 	hm_arena arena;
 	int err;
+	/* field index (+1) by path, built by the first hm_layout_find(): a
+	 * caller looking up every field of a 100 000-member struct must not
+	 * scan them all each time.  Reached through a pointer, as the layout
+	 * is const there. */
+	struct path_index {
+		uint32_t *slots;
+		size_t n;	/* a power of two; 0: not built */
+	} *pidx;
 };
 
 hm_type_id hm_strip(const hm_types *t, hm_type_id id)
@@ -52,20 +61,52 @@ hm_type_id hm_strip(const hm_types *t, hm_type_id id)
 	return id;
 }
 
+/* Whether type id is a record that could be an empty base (1: no), or 0
+ * with *rec set to that record. */
+static uint32_t empty_or_record(const hm_types *t, hm_type_id id, hm_type_id *rec)
+{
+	hm_type_id sid = hm_strip(t, id);
+	const hm_type *ty = hm_types_get(t, sid);
+
+	if (!ty || !hm_kind_is_record(ty->kind) || ty->size > 1)
+		return 1;
+	*rec = sid;
+	return 0;
+}
+
+static uint32_t empty_member(const hm_types *t, const hm_type *rec, uint32_t i,
+			     hm_type_id *need)
+{
+	const hm_member *m = &hm_types_members(t, rec)[i];
+
+	return m->flags & HM_MEMBER_STATIC ? 0 : empty_or_record(t, m->type, need);
+}
+
+static void empty_join(const hm_types *t, const hm_type *rec, uint32_t i, uint32_t v,
+		       uint64_t *acc)
+{
+	*acc |= v == 1;	/* a member that takes room */
+}
+
+static uint32_t empty_finish(const hm_types *t, const hm_type *ty, uint64_t acc)
+{
+	return acc || ty->size > 1 ? 1 : 2;
+}
+
+static const struct hm_fold empty_fold = {
+	.slot = HM_MEMO_EMPTY,
+	.member = empty_member,
+	.join = empty_join,
+	.finish = empty_finish,
+};
+
 /* A base class without data takes no room in its derived class (empty base
  * optimisation), although sizeof says 1. */
 static int empty_base(const hm_types *t, const hm_member *m)
 {
-	const hm_type *ty = hm_types_get(t, hm_strip(t, m->type));
-	const hm_member *mm;
+	hm_type_id rec = 0;
 
-	if (!ty || !hm_kind_is_record(ty->kind) || ty->size > 1)
-		return 0;
-	mm = hm_types_members(t, ty);
-	for (uint32_t i = 0; i < ty->nr; i++)
-		if (!(mm[i].flags & HM_MEMBER_STATIC) && !empty_base(t, &mm[i]))
-			return 0;
-	return 1;
+	return !empty_or_record(t, m->type, &rec) && hm_types_fold(t, rec, &empty_fold) == 2;
 }
 
 uint64_t hm_member_size(const hm_types *t, const hm_member *m)
@@ -86,47 +127,75 @@ uint64_t hm_member_size(const hm_types *t, const hm_member *m)
 	return hm_types_sizeof(t, m->type);
 }
 
-static uint32_t natural_align_depth(const hm_types *t, hm_type_id id, unsigned depth)
+/* The natural alignment of type id, or 0 with *rec set to the record
+ * (through typedefs, qualifiers and arrays) whose alignment it is. */
+static uint32_t natural_or_record(const hm_types *t, hm_type_id id, hm_type_id *rec)
 {
-	const hm_type *ty;
-	uint32_t al = 1;
+	for (unsigned hop = 0; hop < 512; hop++) {
+		const hm_type *ty;
 
-	id = hm_strip(t, id);
-	ty = id ? hm_types_get(t, id) : NULL;
-	if (!ty || depth > 32)
-		return 1;
-	switch (ty->kind) {
-	case HM_KIND_POINTER:
-		return hm_types_pointer_size(t);
-	case HM_KIND_BASE:
-	case HM_KIND_ENUM:
-		return ty->size ? (uint32_t)ty->size : 1;
-	case HM_KIND_ARRAY:
-		return natural_align_depth(t, ty->target, depth + 1);
-	case HM_KIND_STRUCT:
-	case HM_KIND_UNION:
-	case HM_KIND_CLASS: {
-		const hm_member *m = hm_types_members(t, ty);
-
-		for (uint32_t i = 0; i < ty->nr; i++) {
-			uint32_t a;
-
-			if (m[i].flags & (HM_MEMBER_STATIC | HM_MEMBER_VIRTUAL_BASE))
-				continue;
-			a = natural_align_depth(t, m[i].type, depth + 1);
-			if (a > al)
-				al = a;
+		id = hm_strip(t, id);
+		ty = id ? hm_types_get(t, id) : NULL;
+		if (!ty)
+			return 1;
+		switch (ty->kind) {
+		case HM_KIND_POINTER:
+			return hm_types_pointer_size(t);
+		case HM_KIND_BASE:
+		case HM_KIND_ENUM:
+			return ty->size ? (uint32_t)ty->size : 1;
+		case HM_KIND_ARRAY:
+			id = ty->target;
+			continue;
+		case HM_KIND_STRUCT:
+		case HM_KIND_UNION:
+		case HM_KIND_CLASS:
+			*rec = id;
+			return 0;
+		default:
+			return 1;
 		}
-		return al;
 	}
-	default:
-		return 1;
-	}
+	return 1;
 }
+
+static uint32_t natural_member(const hm_types *t, const hm_type *rec, uint32_t i,
+			       hm_type_id *need)
+{
+	const hm_member *m = &hm_types_members(t, rec)[i];
+	uint32_t a;
+
+	if (m->flags & (HM_MEMBER_STATIC | HM_MEMBER_VIRTUAL_BASE))
+		return 0;
+	a = natural_or_record(t, m->type, need);
+	return a || *need ? a : 1;	/* pointer size 0: as good as 1 here */
+}
+
+static void natural_join(const hm_types *t, const hm_type *rec, uint32_t i, uint32_t v,
+			 uint64_t *acc)
+{
+	if (v > *acc)
+		*acc = v;
+}
+
+static uint32_t natural_finish(const hm_types *t, const hm_type *ty, uint64_t acc)
+{
+	return acc ? (uint32_t)acc : 1;
+}
+
+static const struct hm_fold natural_fold = {
+	.slot = HM_MEMO_NATURAL,
+	.member = natural_member,
+	.join = natural_join,
+	.finish = natural_finish,
+};
 
 uint32_t hm_natural_align(const hm_types *t, hm_type_id id)
 {
-	return natural_align_depth(t, id, 0);
+	hm_type_id rec = 0;
+	uint32_t a = natural_or_record(t, id, &rec);
+
+	return a || !rec ? a : hm_types_fold(t, rec, &natural_fold);
 }
 
 void hm_sholes_free(struct hm_sholes *h)
@@ -523,6 +592,12 @@ hm_layout *hm_layout_new(const hm_types *t, hm_type_id id, const struct hm_layou
 		errno = ENOMEM;
 		return NULL;
 	}
+	l->pidx = calloc(1, sizeof(*l->pidx));
+	if (!l->pidx) {
+		free(l);
+		errno = ENOMEM;
+		return NULL;
+	}
 	l->t = t;
 	l->id = id;
 	l->ty = ty;
@@ -549,6 +624,9 @@ void hm_layout_free(hm_layout *l)
 	free(l->h);
 	free(l->g);
 	hm_arena_free(&l->arena);
+	if (l->pidx)
+		free(l->pidx->slots);
+	free(l->pidx);
 	free(l);
 }
 
@@ -667,11 +745,51 @@ int hm_layout_path_at(const hm_layout *l, uint64_t off, char *buf, size_t len)
 	return (int)pos;
 }
 
+static uint64_t path_hash(const char *s)
+{
+	return hm_hash_bytes(s, strlen(s), 0x9a7f);
+}
+
+/* The first field (in order) with each path gets the slot. */
+static int path_index_build(const hm_layout *l, struct path_index *x)
+{
+	size_t n = 16;
+
+	while (n < l->nf * 2)
+		n *= 2;
+	x->slots = calloc(n, sizeof(*x->slots));
+	if (!x->slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->nf; i++) {
+		size_t j;
+
+		if (!l->f[i].path)
+			continue;
+		for (j = path_hash(l->f[i].path) & (n - 1); x->slots[j]; j = (j + 1) & (n - 1))
+			if (!strcmp(l->f[x->slots[j] - 1].path, l->f[i].path))
+				break;
+		if (!x->slots[j])
+			x->slots[j] = (uint32_t)i + 1;
+	}
+	x->n = n;
+	return 0;
+}
+
 const hm_field *hm_layout_find(const hm_layout *l, const char *path)
 {
-	for (size_t i = 0; i < l->nf; i++)
-		if (l->f[i].path && !strcmp(l->f[i].path, path))
-			return &l->f[i];
+	struct path_index *x = l->pidx;
+	size_t j;
+
+	if (!x->n && path_index_build(l, x)) {
+		/* out of memory: the slow way */
+		for (size_t i = 0; i < l->nf; i++)
+			if (l->f[i].path && !strcmp(l->f[i].path, path))
+				return &l->f[i];
+		return NULL;
+	}
+	for (j = path_hash(path) & (x->n - 1); x->slots[j]; j = (j + 1) & (x->n - 1))
+		if (!strcmp(l->f[x->slots[j] - 1].path, path))
+			return &l->f[x->slots[j] - 1];
 	return NULL;
 }
 

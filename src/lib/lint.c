@@ -143,49 +143,124 @@ static int direct(struct hmc_typeclass *tc, hm_type_id id0, const char **why)
 	return r;
 }
 
-/* Whether a struct-like type (through typedefs, qualifiers, arrays) holds a
- * lock or atomic at any depth. */
-static int contains(struct hmc_typeclass *tc, hm_type_id id0, const char **why, int depth)
+/* The struct-like type an id names through typedefs, const, volatile and
+ * arrays, if it has a body; else NULL. */
+static const hm_type *held_body(const hm_types *t, hm_type_id id)
 {
-	hm_type_id id = id0;
 	const hm_type *ty;
-	const hm_member *m;
-	uint32_t i;
-	int r = HMC_NONE, d;
+	unsigned hop = 0;
 
-	*why = NULL;
-	if (id0 == HM_TYPE_NONE || id0 >= tc->n || depth > 16)
-		return HMC_NONE;
-	if (tc->contains[id0] >= 0) {
-		*why = tc->why[id0];
-		return tc->contains[id0];
-	}
-	if ((r = direct(tc, id0, why)))
-		return r;
-	tc->contains[id0] = HMC_NONE;	/* guards recursion */
-	for (ty = hm_types_get(tc->t, id);
-	     ty && (ty->kind == HM_KIND_TYPEDEF || ty->kind == HM_KIND_CONST ||
-		    ty->kind == HM_KIND_VOLATILE || ty->kind == HM_KIND_ARRAY);
-	     ty = hm_types_get(tc->t, id))
-		id = ty->target;
+	/* the load checks end every such chain within 256 links */
+	for (ty = hm_types_get(t, id);
+	     ty && hop < 256 && (ty->kind == HM_KIND_TYPEDEF || ty->kind == HM_KIND_CONST ||
+				 ty->kind == HM_KIND_VOLATILE || ty->kind == HM_KIND_ARRAY);
+	     ty = hm_types_get(t, ty->target), hop++)
+		;
 	if (ty && (ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
-		   ty->kind == HM_KIND_CLASS) && !ty->declaration) {
-		m = hm_types_members(tc->t, ty);
-		for (i = 0; i < ty->nr && r < HMC_LOCK; i++) {
-			const char *w;
+		   ty->kind == HM_KIND_CLASS) && !ty->declaration)
+		return ty;
+	return NULL;
+}
 
-			if (m[i].flags & HM_MEMBER_STATIC)
-				continue;
-			d = contains(tc, m[i].type, &w, depth + 1);
-			if (d > r) {
-				r = d;
-				*why = w;
-			}
-		}
+struct cframe {
+	hm_type_id id;
+	const hm_type *body;
+	uint32_t i;		/* next member */
+	int r;
+	const char *why;
+};
+
+static int grow_frames(struct cframe **st, struct cframe *local, size_t *cap)
+{
+	struct cframe *n = *st == local ? malloc(*cap * 2 * sizeof(*n)) :
+			   realloc(*st, *cap * 2 * sizeof(*n));
+
+	if (!n)
+		return 0;
+	if (*st == local)
+		memcpy(n, local, *cap * sizeof(*n));
+	*st = n;
+	*cap *= 2;
+	return 1;
+}
+
+/* contains() of id when it needs no walk of members (returns 1 with *r and
+ * *why set), else 0 with *body set: id is then marked as in progress, so a
+ * cycle of members (corrupt input) ends there. */
+static int contains_now(struct hmc_typeclass *tc, hm_type_id id, int *r, const char **why,
+			const hm_type **body)
+{
+	*why = NULL;
+	*r = HMC_NONE;
+	if (id == HM_TYPE_NONE || id >= tc->n)
+		return 1;
+	if (tc->contains[id] >= 0) {
+		*r = tc->contains[id];
+		*why = tc->why[id];
+		return 1;
 	}
-	tc->contains[id0] = (signed char)r;
-	tc->why[id0] = *why;
-	return r;
+	if ((*r = direct(tc, id, why)))
+		return 1;
+	tc->contains[id] = HMC_NONE;
+	tc->why[id] = NULL;
+	*body = held_body(tc->t, id);
+	return *body == NULL;
+}
+
+/* Whether a struct-like type (through typedefs, qualifiers, arrays) holds a
+ * lock or atomic at any depth.  Depth-first with an explicit stack (nesting
+ * depth is input-controlled), every type once per lint run. */
+static int contains(struct hmc_typeclass *tc, hm_type_id id0, const char **why)
+{
+	struct cframe local[32], *st = local, *f;
+	size_t sp = 0, cap = 32;
+	const hm_type *body = NULL;
+	int r;
+
+	if (contains_now(tc, id0, &r, why, &body))
+		return r;
+	st[sp++] = (struct cframe){ id0, body, 0, HMC_NONE, NULL };
+	while (sp) {
+		const hm_member *m;
+		const char *w;
+		int d;
+
+		f = &st[sp - 1];
+		m = hm_types_members(tc->t, f->body);
+		if (f->i < f->body->nr && f->r < HMC_LOCK) {
+			if (m[f->i].flags & HM_MEMBER_STATIC) {
+				f->i++;
+				continue;
+			}
+			if (!contains_now(tc, m[f->i].type, &d, &w, &body)) {
+				if (sp == cap && !grow_frames(&st, local, &cap)) {
+					d = HMC_NONE;	/* out of memory: judged without it */
+					w = NULL;
+				} else {
+					st[sp++] = (struct cframe){ m[f->i].type, body, 0, HMC_NONE, NULL };
+					continue;
+				}
+			}
+		} else {
+			/* done: store, then hand the result to the parent */
+			tc->contains[f->id] = (signed char)f->r;
+			tc->why[f->id] = f->why;
+			d = f->r;
+			w = f->why;
+			if (--sp == 0)
+				break;
+			f = &st[sp - 1];
+		}
+		if (d > f->r) {
+			f->r = d;
+			f->why = w;
+		}
+		f->i++;
+	}
+	if (st != local)
+		free(st);
+	*why = tc->why[id0];
+	return tc->contains[id0];
 }
 
 static int is_array(const hm_types *t, hm_type_id id)
@@ -213,7 +288,7 @@ int hmc_hot_fields(struct hmc_typeclass *tc, const hm_layout *l, struct hmc_hot 
 		/* An array of structs is not expanded, nor is a leaf that a
 		 * layout chose not to descend: judge them by what they hold. */
 		if (!w && (is_array(tc->t, f[i].type) || (f[i].is_leaf && !f[i].nr_children)))
-			w = contains(tc, f[i].type, &why, 0);
+			w = contains(tc, f[i].type, &why);
 		if (!w || !f[i].size) {
 			i++;
 			continue;
@@ -302,41 +377,143 @@ char *hmc_detail_fields(const hm_layout *l, const uint32_t *idx, size_t n)
 	return detail_fields(l, idx, n);
 }
 
+/* ---- fields near a field ----
+ *
+ * A struct can have 100 000 members: lint must not test every hot field
+ * against every other field.  Two fields may share a unit only if they lie
+ * within one unit of each other, so the candidates, sorted by offset, are
+ * searched in that window and only those are tested (hmc_may_share()). */
+struct near {
+	uint64_t off, size;
+	uint32_t key;		/* what the caller knows it by, ascending in its order */
+};
+
+struct near_index {
+	struct near *v;
+	size_t n, cap;
+	uint64_t max_size;
+	uint32_t *keys;		/* query results */
+	size_t nkeys, ckeys;
+};
+
+static int near_add(struct near_index *x, uint64_t off, uint64_t size, uint32_t key)
+{
+	if (hm_grow((void **)&x->v, &x->cap, x->n + 1, sizeof(*x->v)))
+		return -ENOMEM;
+	x->v[x->n++] = (struct near){ off, size, key };
+	if (size > x->max_size)
+		x->max_size = size;
+	return 0;
+}
+
+static int near_cmp(const void *a, const void *b)
+{
+	const struct near *p = a, *q = b;
+
+	if (p->off != q->off)
+		return p->off < q->off ? -1 : 1;
+	return p->key < q->key ? -1 : p->key > q->key;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	uint32_t p = *(const uint32_t *)a, q = *(const uint32_t *)b;
+
+	return p < q ? -1 : p > q;
+}
+
+static void near_sort(struct near_index *x)
+{
+	if (x->n > 1)
+		qsort(x->v, x->n, sizeof(*x->v), near_cmp);
+}
+
+/* Keys above min_key of the entries that may share a unit with [off,
+ * off+size), ascending, in x->keys. */
+static int near_query(struct near_index *x, const struct hmc_geom *g, uint64_t off,
+		      uint64_t size, uint32_t min_key)
+{
+	/* an entry may share only if it starts before off + size + unit and
+	 * ends after off - unit: it starts after off - unit - max_size */
+	uint64_t span = (uint64_t)g->unit + x->max_size, from = off > span ? off - span : 0;
+	size_t lo = 0, hi = x->n;
+
+	x->nkeys = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->v[mid].off < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < x->n && x->v[lo].off < off + size + g->unit; lo++) {
+		const struct near *e = &x->v[lo];
+
+		if (e->key <= min_key && min_key != UINT32_MAX)
+			continue;
+		if (!hmc_may_share(g, off, size, e->off, e->size))
+			continue;
+		if (hm_grow((void **)&x->keys, &x->ckeys, x->nkeys + 1, sizeof(*x->keys)))
+			return -ENOMEM;
+		x->keys[x->nkeys++] = e->key;
+	}
+	if (x->nkeys > 1)
+		qsort(x->keys, x->nkeys, sizeof(*x->keys), key_cmp);
+	return 0;
+}
+
+static void near_free(struct near_index *x)
+{
+	free(x->v);
+	free(x->keys);
+}
+
+static int pair_finding(const hm_layout *l, const struct hmc_geom *g, const struct hmc_hot *h,
+			size_t i, size_t j, hm_findings *out)
+{
+	const hm_field *f = hm_layout_fields(l, NULL);
+	const hm_field *a = &f[h[i].field], *b = &f[h[j].field];
+	uint32_t idx[2] = { h[i].field, h[j].field };
+	hm_finding fi;
+	char txt[128];
+	int at0, r;
+
+	at0 = hmc_share_text(l, g, a, b, txt, sizeof(txt));
+	hmc_base(&fi, l, HM_SEV_WARNING, "lint-shared");
+	fi.nr_members = 2;
+	fi.members[0] = a->path;
+	fi.members[1] = b->path;
+	fi.line_first = a->line_first > b->line_first ? a->line_first : b->line_first;
+	fi.line_last = a->line_last < b->line_last ? a->line_last : b->line_last;
+	if (fi.line_last < fi.line_first)
+		fi.line_last = fi.line_first;
+	fi.score = 10.0 * (h[i].weight + h[j].weight) + at0;
+	fi.detail = detail_fields(l, idx, 2);
+	r = hm_findings_addf(out, &fi, "%s and %s %s", a->path, b->path, txt);
+	free((char *)fi.detail);
+	return r;
+}
+
+/* Every pair of hot fields that may share a unit, in field order. */
 static int lint_pairs(const hm_layout *l, const struct hmc_geom *g, const struct hmc_hot *h,
 		      size_t nh, hm_findings *out)
 {
 	const hm_field *f = hm_layout_fields(l, NULL);
-	size_t i, j;
-	int r;
+	struct near_index x = { 0 };
+	size_t i, k;
+	int r = 0;
 
-	for (i = 0; i < nh; i++) {
-		for (j = i + 1; j < nh; j++) {
-			const hm_field *a = &f[h[i].field], *b = &f[h[j].field];
-			uint32_t idx[2] = { h[i].field, h[j].field };
-			hm_finding fi;
-			char txt[128];
-			int at0;
-
-			if (!hmc_may_share(g, a->offset, a->size, b->offset, b->size))
-				continue;
-			at0 = hmc_share_text(l, g, a, b, txt, sizeof(txt));
-			hmc_base(&fi, l, HM_SEV_WARNING, "lint-shared");
-			fi.nr_members = 2;
-			fi.members[0] = a->path;
-			fi.members[1] = b->path;
-			fi.line_first = a->line_first > b->line_first ? a->line_first : b->line_first;
-			fi.line_last = a->line_last < b->line_last ? a->line_last : b->line_last;
-			if (fi.line_last < fi.line_first)
-				fi.line_last = fi.line_first;
-			fi.score = 10.0 * (h[i].weight + h[j].weight) + at0;
-			fi.detail = detail_fields(l, idx, 2);
-			r = hm_findings_addf(out, &fi, "%s and %s %s", a->path, b->path, txt);
-			free((char *)fi.detail);
-			if (r)
-				return r;
-		}
+	for (i = 0; i < nh && !r; i++)
+		r = near_add(&x, f[h[i].field].offset, f[h[i].field].size, (uint32_t)i);
+	near_sort(&x);
+	for (i = 0; i < nh && !r; i++) {
+		r = near_query(&x, g, f[h[i].field].offset, f[h[i].field].size, (uint32_t)i);
+		for (k = 0; k < x.nkeys && !r; k++)
+			r = pair_finding(l, g, h, i, x.keys[k], out);
 	}
-	return 0;
+	near_free(&x);
+	return r;
 }
 
 static int lint_neighbours(const hm_layout *l, const struct hmc_geom *g,
@@ -345,25 +522,29 @@ static int lint_neighbours(const hm_layout *l, const struct hmc_geom *g,
 {
 	const hm_types *t = hm_layout_types(l);
 	const hm_field *f;
+	struct near_index x = { 0 };
 	size_t n, i, k;
-	int r;
+	int r = 0;
 
 	f = hm_layout_fields(l, &n);
-	for (i = 0; i < nh; i++) {
+	/* only members of the struct itself: pointers inside an embedded
+	 * list_head or work_struct are written */
+	for (k = 0; k < n && !r; k++)
+		if (!in_hot[k] && hmc_is_unit(&f[k], f) && f[k].size &&
+		    hmc_read_mostly(t, f[k].type))
+			r = near_add(&x, f[k].offset, f[k].size, (uint32_t)k);
+	near_sort(&x);
+	for (i = 0; i < nh && !r; i++) {
 		const hm_field *a = &f[h[i].field];
 		uint32_t idx[HM_FINDING_MAX_MEMBERS];
 		size_t nr = 0, more = 0;
 
 		idx[nr++] = h[i].field;
-		for (k = 0; k < n; k++) {
-			/* only members of the struct itself: pointers inside an
-			 * embedded list_head or work_struct are written */
-			if (in_hot[k] || !hmc_is_unit(&f[k], f) || !f[k].size ||
-			    !hmc_read_mostly(t, f[k].type) ||
-			    !hmc_may_share(g, a->offset, a->size, f[k].offset, f[k].size))
-				continue;
+		if ((r = near_query(&x, g, a->offset, a->size, UINT32_MAX)))
+			break;
+		for (k = 0; k < x.nkeys; k++) {
 			if (nr < HM_FINDING_MAX_MEMBERS)
-				idx[nr++] = (uint32_t)k;
+				idx[nr++] = x.keys[k];
 			else
 				more++;
 		}
@@ -381,10 +562,9 @@ static int lint_neighbours(const hm_layout *l, const struct hmc_geom *g,
 				     "member%s", a->path, h[i].why, nr - 1 + more,
 				     nr - 1 + more > 1 ? "s" : "");
 		free((char *)scratch->detail);
-		if (r)
-			return r;
 	}
-	return 0;
+	near_free(&x);
+	return r;
 }
 
 /* Lint one struct into out. */

@@ -179,6 +179,8 @@ static int cache_hit(hm_binary *bin, hm_types **out)
 	prev = hm_diag_divert(&quiet);
 	rc = hm_types_check_chains(t, hm_binary_path(bin));
 	hm_diag_divert(prev);
+	if (!rc && hm_types_memo_reset(t))
+		rc = -ENOMEM;	/* a miss too: the load that follows reports it */
 	if (rc) {
 		hm_diag(HM_DIAG_DEBUG, "%s: type cache ignored: it fails the type checks",
 			hm_binary_path(bin));

@@ -1,5 +1,6 @@
 /* Internal: the type table's storage, shared by types.c (queries, printing)
- * and the loaders (dwarf.c, load.c).  Nothing outside the types area uses it. */
+ * and the loaders (dwarf.c, load.c).  Outside the types area only the
+ * memoised fold below is used (layout.c). */
 #ifndef HM_TYPES_INT_H
 #define HM_TYPES_INT_H
 #include "hitmap/types.h"
@@ -46,6 +47,22 @@ struct hm_types {
 	char *blob;
 	size_t blob_size;
 	int blob_interned;
+	/* Values a record takes from everything it holds by value (alignment,
+	 * natural alignment, emptiness), computed on demand by hm_types_fold():
+	 * HM_MEMO_SLOTS words per id, 0 = not known yet.  Sized when the table
+	 * is finished (hm_types_memo_reset()) and grown by hm_types_add(), so
+	 * queries on a shared const table only store into it (relaxed atomics:
+	 * every writer stores the same value). */
+	uint32_t *memo;
+	size_t nmemo;		/* ids covered */
+	/* typebuild.c: the char type once met, and the one-dimensional arrays
+	 * by element and bound, the first of each (ids below tb_seen are in) */
+	hm_type_id tb_char;
+	struct hm_tb_array {
+		hm_type_id elem, id;
+		uint64_t dim;
+	} *tb_arrays;
+	size_t ntb_arrays, ntb_used, tb_seen;
 };
 
 /* Append items to a vector; return the index of the first or -ENOMEM. */
@@ -87,5 +104,40 @@ const char *hm_types_intern(hm_types *t, const char *s);
 /* After loading (load.c): -EBADMSG, reported as "NAME: corrupt debug info:
  * ...", when a typedef/qualifier/pointer/array chain is a cycle. */
 int hm_types_check_chains(const hm_types *t, const char *name);
+
+/* ---- memoised folds over nesting ----
+ *
+ * A record's alignment (or natural alignment, or emptiness) depends on the
+ * records it holds by value, which hold others: walked naively, `struct S2
+ * { struct S1 a, b; }` visits S0 four times and a nesting n deep 2^n times.
+ * hm_types_fold() visits every record once per table: depth-first with an
+ * explicit stack (nesting depth is input-controlled), each value stored in
+ * its memo slot.  Only a chain of records longer than the table — a cycle,
+ * which the load checks reject — is cut, the record closing it counting 1. */
+enum hm_memo_slot {
+	HM_MEMO_ALIGN,		/* hm_types_alignof() of a record */
+	HM_MEMO_NATURAL,	/* hm_natural_align() of a record (layout.c) */
+	HM_MEMO_EMPTY,		/* 2: an empty base (layout.c), 1: not */
+	HM_MEMO_SLOTS
+};
+
+struct hm_fold {
+	enum hm_memo_slot slot;
+	/* Member i of record rec: its value (> 0), 0 to skip it, or 0 with
+	 * *need set to the record whose value it takes (then passed to join). */
+	uint32_t (*member)(const hm_types *t, const hm_type *rec, uint32_t i, hm_type_id *need);
+	/* Fold member i's value v into acc (0 at the start of a record). */
+	void (*join)(const hm_types *t, const hm_type *rec, uint32_t i, uint32_t v,
+		     uint64_t *acc);
+	/* The record's value (> 0) from acc. */
+	uint32_t (*finish)(const hm_types *t, const hm_type *rec, uint64_t acc);
+};
+
+/* The value of record `rec` under fold f, memoised with everything below. */
+uint32_t hm_types_fold(const hm_types *t, hm_type_id rec, const struct hm_fold *f);
+
+/* (Re)size the memo to the table, every value unknown: when loading is
+ * done (hm_types_finish(), a table read from the cache).  0 or -ENOMEM. */
+int hm_types_memo_reset(hm_types *t);
 
 #endif

@@ -43,6 +43,8 @@ void hm_types_free(hm_types *t)
 	free(t->dedup);
 	hm_strtab_free(&t->strs);
 	free(t->blob);
+	free(t->memo);
+	free(t->tb_arrays);
 	free(t);
 }
 
@@ -64,11 +66,41 @@ const char *hm_types_intern(hm_types *t, const char *s)
 	return s ? hm_strtab_intern(&t->strs, s) : NULL;
 }
 
+/* Room in the memo for one more id, once the table has a memo. */
+static int memo_grow(hm_types *t)
+{
+	size_t n = t->nmemo * 2 > t->types.n + 1 ? t->nmemo * 2 : t->types.n + 1;
+	uint32_t *m;
+
+	if (!t->memo || t->types.n < t->nmemo)
+		return 0;
+	m = realloc(t->memo, n * HM_MEMO_SLOTS * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	memset(m + t->nmemo * HM_MEMO_SLOTS, 0, (n - t->nmemo) * HM_MEMO_SLOTS * sizeof(*m));
+	t->memo = m;
+	t->nmemo = n;
+	return 0;
+}
+
+int hm_types_memo_reset(hm_types *t)
+{
+	size_t n = t->types.cap > t->types.n ? t->types.cap : t->types.n;
+	uint32_t *m = calloc(n ? n : 1, HM_MEMO_SLOTS * sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	free(t->memo);
+	t->memo = m;
+	t->nmemo = n;
+	return 0;
+}
+
 hm_type_id hm_types_add(hm_types *t, const hm_type *ty)
 {
 	long idx;
 
-	if (t->types.n >= UINT32_MAX - 1)
+	if (t->types.n >= UINT32_MAX - 1 || memo_grow(t))
 		return 0;
 	idx = hm_vec_push(t->types, *ty);
 	return idx < 0 ? 0 : (hm_type_id)idx;
@@ -564,7 +596,8 @@ int hm_types_finish(hm_types *t)
 				t->var_slots[j] = i + 1;
 		}
 	}
-	return 0;
+	/* loading may have rewritten any type: nothing computed before holds */
+	return hm_types_memo_reset(t);
 }
 
 /* ---- variables ---- */
@@ -653,65 +686,104 @@ uint64_t hm_types_sizeof(const hm_types *t, hm_type_id id)
 	return sizeof_depth(t, id, 0);
 }
 
-static uint32_t alignof_depth(const hm_types *t, hm_type_id id, unsigned depth);
+/* ---- memoised folds ---- */
 
-static uint32_t struct_align(const hm_types *t, const hm_type *ty, unsigned depth)
+static uint32_t memo_get(const hm_types *t, hm_type_id id, enum hm_memo_slot s)
 {
-	const hm_member *m = hm_types_members(t, ty);
-	uint32_t al = 1;
-	int packed = 0;
-
-	for (uint32_t i = 0; i < ty->nr; i++) {
-		uint32_t a;
-
-		if (m[i].flags & HM_MEMBER_STATIC)
-			continue;
-		if ((m[i].flags & HM_MEMBER_BITFIELD) && !m[i].name)
-			continue;	/* unnamed bitfields don't align the struct */
-		a = alignof_depth(t, m[i].type, depth + 1);
-		if (m[i].alignment > a)
-			a = m[i].alignment;
-		if (!(m[i].flags & (HM_MEMBER_BITFIELD | HM_MEMBER_VIRTUAL_BASE)) &&
-		    a > 1 && m[i].offset % a)
-			packed = 1;
-		if (a > al)
-			al = a;
-	}
-	if (ty->size % al)
-		packed = 1;
-	if (packed)
-		al = 1;
-	if (ty->alignment > al || (packed && ty->alignment))
-		al = ty->alignment;
-	return al;
+	if (id >= t->nmemo)
+		return 0;
+	return __atomic_load_n(&t->memo[(size_t)id * HM_MEMO_SLOTS + s], __ATOMIC_RELAXED);
 }
 
-static uint32_t alignof_depth(const hm_types *t, hm_type_id id, unsigned depth)
+static void memo_put(const hm_types *t, hm_type_id id, enum hm_memo_slot s, uint32_t v)
 {
-	const hm_type *ty;
+	if (id < t->nmemo)
+		__atomic_store_n(&t->memo[(size_t)id * HM_MEMO_SLOTS + s], v, __ATOMIC_RELAXED);
+}
 
-	if (depth > 64)
+struct fold_frame {
+	hm_type_id id;
+	uint32_t i;	/* next member */
+	uint64_t acc;
+};
+
+/* Room for one more frame: the first ones live on the C stack. */
+static int fold_room(struct fold_frame **st, struct fold_frame *local, size_t *cap, size_t sp)
+{
+	struct fold_frame *n;
+
+	if (sp < *cap)
 		return 1;
-	/* DW_AT_alignment on a typedef or qualified type wins; bounded, as in
-	 * hm_types_resolve(), against a corrupt cycle */
-	for (unsigned hop = 0; id && id < t->types.n && hop < 256; hop++) {
-		ty = &t->types.v[id];
-		if (ty->kind != HM_KIND_TYPEDEF && !is_qual(ty->kind))
-			break;
-		if (ty->alignment)
-			return ty->alignment;
-		id = ty->target;
+	if (*st == local) {
+		n = malloc(*cap * 2 * sizeof(*n));
+		if (n)
+			memcpy(n, local, sp * sizeof(*n));
+	} else {
+		n = realloc(*st, *cap * 2 * sizeof(*n));
 	}
-	if (!id || id >= t->types.n)
+	if (!n)
+		return 0;
+	*st = n;
+	*cap *= 2;
+	return 1;
+}
+
+uint32_t hm_types_fold(const hm_types *t, hm_type_id rec, const struct hm_fold *f)
+{
+	struct fold_frame local[32], *st = local, *fr;
+	size_t sp = 0, cap = 32;
+	uint32_t v;
+	int keep = 1;	/* out of memory, a value was guessed: store no more */
+
+	if (!rec || rec >= t->types.n)
 		return 1;
-	ty = &t->types.v[id];
+	if ((v = memo_get(t, rec, f->slot)))
+		return v;
+	st[sp++] = (struct fold_frame){ rec, 0, 0 };
+	for (;;) {
+		const hm_type *ty;
+		hm_type_id need = 0;
+
+		fr = &st[sp - 1];
+		ty = &t->types.v[fr->id];
+		if (fr->i < ty->nr) {
+			v = f->member(t, ty, fr->i, &need);
+			if (!v && need)
+				v = need < t->types.n ? memo_get(t, need, f->slot) : 1;
+			if (!v && need) {
+				/* a path of more records than the table has is a cycle */
+				if (sp < t->types.n && fold_room(&st, local, &cap, sp)) {
+					st[sp++] = (struct fold_frame){ need, 0, 0 };
+					continue;
+				}
+				keep &= sp >= t->types.n;
+				v = 1;
+			}
+			if (v)
+				f->join(t, ty, fr->i, v, &fr->acc);
+			fr->i++;
+			continue;
+		}
+		v = f->finish(t, ty, fr->acc);
+		if (keep)
+			memo_put(t, fr->id, f->slot, v);
+		if (--sp == 0)
+			break;
+		fr = &st[sp - 1];
+		f->join(t, &t->types.v[fr->id], fr->i, v, &fr->acc);
+		fr->i++;
+	}
+	if (st != local)
+		free(st);
+	return v;
+}
+
+/* ---- alignof ---- */
+
+/* Types that hold no record: bases, pointers, enums and the like. */
+static uint32_t scalar_align(const hm_types *t, const hm_type *ty)
+{
 	switch (ty->kind) {
-	case HM_KIND_STRUCT:
-	case HM_KIND_UNION:
-	case HM_KIND_CLASS:
-		return struct_align(t, ty, depth);
-	case HM_KIND_ARRAY:
-		return alignof_depth(t, ty->target, depth + 1);
 	case HM_KIND_BASE:
 		if (ty->alignment)
 			return ty->alignment;
@@ -733,9 +805,94 @@ static uint32_t alignof_depth(const hm_types *t, hm_type_id id, unsigned depth)
 	}
 }
 
+/* The alignment of type id, or 0 with *rec set to the record (through
+ * typedefs, qualifiers and arrays) whose alignment it is.  DW_AT_alignment
+ * on a typedef or qualified type wins.  The load checks bound every such
+ * chain (hm_types_check_chains()); the hop limit guards an unchecked table. */
+static uint32_t align_or_record(const hm_types *t, hm_type_id id, hm_type_id *rec)
+{
+	for (unsigned hop = 0; hop < 512; hop++) {
+		const hm_type *ty;
+
+		if (!id || id >= t->types.n)
+			return 1;
+		ty = &t->types.v[id];
+		if (ty->kind == HM_KIND_TYPEDEF || is_qual(ty->kind)) {
+			if (ty->alignment)
+				return ty->alignment;
+			id = ty->target;
+		} else if (ty->kind == HM_KIND_ARRAY) {
+			id = ty->target;
+		} else if (ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
+			   ty->kind == HM_KIND_CLASS) {
+			*rec = id;
+			return 0;
+		} else {
+			return scalar_align(t, ty);
+		}
+	}
+	return 1;
+}
+
+static uint32_t align_member(const hm_types *t, const hm_type *rec, uint32_t i,
+			     hm_type_id *need)
+{
+	const hm_member *m = &hm_types_members(t, rec)[i];
+	uint32_t a;
+
+	if (m->flags & HM_MEMBER_STATIC)
+		return 0;
+	if ((m->flags & HM_MEMBER_BITFIELD) && !m->name)
+		return 0;	/* unnamed bitfields don't align the struct */
+	a = align_or_record(t, m->type, need);
+	return a || *need ? a : 1;	/* pointer size 0: as good as 1 here */
+}
+
+#define ALIGN_PACKED (1ULL << 32)
+
+/* acc: the largest member alignment so far, ALIGN_PACKED once a member sits
+ * off its alignment */
+static void align_join(const hm_types *t, const hm_type *rec, uint32_t i, uint32_t a,
+		       uint64_t *acc)
+{
+	const hm_member *m = &hm_types_members(t, rec)[i];
+
+	if (m->alignment > a)
+		a = m->alignment;
+	if (!(m->flags & (HM_MEMBER_BITFIELD | HM_MEMBER_VIRTUAL_BASE)) &&
+	    a > 1 && m->offset % a)
+		*acc |= ALIGN_PACKED;
+	if (a > (uint32_t)*acc)
+		*acc = (*acc & ALIGN_PACKED) | a;
+}
+
+static uint32_t align_finish(const hm_types *t, const hm_type *ty, uint64_t acc)
+{
+	uint32_t al = (uint32_t)acc ? (uint32_t)acc : 1;
+	int packed = !!(acc & ALIGN_PACKED);
+
+	if (ty->size % al)
+		packed = 1;
+	if (packed)
+		al = 1;
+	if (ty->alignment > al || (packed && ty->alignment))
+		al = ty->alignment;
+	return al;
+}
+
+static const struct hm_fold align_fold = {
+	.slot = HM_MEMO_ALIGN,
+	.member = align_member,
+	.join = align_join,
+	.finish = align_finish,
+};
+
 uint32_t hm_types_alignof(const hm_types *t, hm_type_id id)
 {
-	return alignof_depth(t, id, 0);
+	hm_type_id rec = 0;
+	uint32_t a = align_or_record(t, id, &rec);
+
+	return a || !rec ? a : hm_types_fold(t, rec, &align_fold);
 }
 
 /* ---- C declarations ---- */
