@@ -4,7 +4,7 @@
  * The reader handles file and pipe mode, both byte orders, several attrs
  * (told apart by ID / IDENTIFIER), sample_id_all trailers, zstd-compressed
  * data, and the header features hitmap uses.  It holds one record at a time
- * (a 4 MiB read buffer; compressed chunks are inflated one at a time): memory
+ * (a 256 KiB read buffer; compressed chunks are inflated one at a time): memory
  * does not grow with the number of samples.  Every malformed input is an
  * -EBADMSG with one diagnostic naming the file and an offset.
  *
@@ -161,6 +161,15 @@ size_t hm_perf_reader_build_ids(const hm_perf_reader *r, const hm_perf_build_id 
  * HM_PERF_OTHER with their payloads skipped, as do FINISHED_ROUND, ID_INDEX
  * and other types. */
 int hm_perf_reader_next(hm_perf_reader *r, hm_perf_record *rec);
+
+/* Samples in bulk, for callers that count many: up to max of the SAMPLE
+ * records that come next, into s[0 .. n - 1], each exactly as
+ * hm_perf_reader_next() would deliver it.  Only records already read and
+ * quick to decode are taken (host byte order, fixed-size fields only: no
+ * callchain, raw data, registers ...); 0 means the next record, whatever it
+ * is, must come from hm_perf_reader_next(), which also reports the end and
+ * any error.  The two calls may alternate freely: records keep file order. */
+size_t hm_perf_reader_next_samples(hm_perf_reader *r, hm_sample *s, size_t max);
 
 #ifdef __cplusplus
 }

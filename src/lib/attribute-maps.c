@@ -390,7 +390,7 @@ struct pending {
  * a slot, and a large one misses the CPU caches).  It stops growing at
  * FAST_MAX slots and is then emptied and refilled, so memory stays bounded
  * whatever the number of distinct addresses. */
-#define FAST_MIN 4096
+#define FAST_MIN 8192
 #define FAST_MAX (1u << 16)
 #define IP_SLOTS 4096
 
@@ -415,7 +415,7 @@ struct ip_ent {
 	uint8_t valid;
 };
 
-#define BATCH 32
+#define BATCH 64
 
 /* Time order.  perf writes each CPU's ring buffer in chunks, so file order is
  * not time order, and the watchpoint model (heat.h) depends on the order of
@@ -457,9 +457,12 @@ struct run {
 	struct pending later;
 	struct fast_tab fast;
 	struct ip_ent *ips;
-	/* Samples read, not yet counted, in recs[0 .. nbatch - 1]; the reader
-	 * fills recs[nbatch] in place (no copy). */
-	hm_perf_record recs[BATCH];
+	/* Samples read, not yet counted, in smp[0 .. nbatch - 1]; the reader
+	 * fills them in place (no copy), runs of them at a time. */
+	hm_sample smp[BATCH];
+	hm_perf_record rec;		/* any other record */
+	size_t nr_events;		/* of the file, when `ordered` was set */
+	int ordered;			/* some samples may need the time queue */
 	uint64_t addr[BATCH];		/* their data addresses */
 	size_t hash[BATCH];		/* fast_hash() of address and pid */
 	size_t iph[BATCH];		/* fast_hash() of IP and pid */
@@ -467,9 +470,17 @@ struct run {
 	size_t nbatch;
 };
 
+/* Multiplicative (Fibonacci) hashing: it spreads addresses a stride apart
+ * (fields, array elements) over the slots more evenly than a random hash,
+ * so probes are short.  The pid is spread over the key by a multiply, and
+ * the key's high half folded in, since a product's bits depend only on the
+ * bits below them. */
 static size_t fast_hash(uint64_t addr, uint32_t pid)
 {
-	return (size_t)hm_hash_u64(addr ^ ((uint64_t)pid << 40));
+	uint64_t x = addr ^ (pid * 0x9e3779b97f4a7c15ull);
+
+	x ^= x >> 32;
+	return (size_t)((x * 0x9e3779b97f4a7c15ull) >> 32);
 }
 
 static int fast_init(struct fast_tab *t, size_t slots)
@@ -591,31 +602,40 @@ static int resolve_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_heat *
 	return 0;
 }
 
-/* The data address of a sample: its ADDR, or a breakpoint's address. */
-static uint64_t sample_addr(const hm_perf_event *ev, const hm_sample *s)
+/* The sample's event, or NULL. */
+static const hm_perf_event *sample_event(const hm_perf_info *info, const hm_sample *s)
 {
+	return s->attr < info->nr_events ? &info->events[s->attr] : NULL;
+}
+
+/* The data address of a sample: its ADDR, or a breakpoint's address. */
+static uint64_t sample_addr(const hm_perf_info *info, const hm_sample *s)
+{
+	const hm_perf_event *ev;
+
 	if ((s->has & HM_HAS_ADDR) && s->addr)
 		return s->addr;
+	ev = sample_event(info, s);
 	if (ev && ev->type == PERF_TYPE_BREAKPOINT)
 		return ev->bp_addr;
 	return 0;
 }
 
-/* hint: the sample's memo entry if run_batch() found it, else NULL; iph:
- * fast_hash(s->ip, s->pid). */
-static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, hm_heat *h,
-		  hm_report_stats *st, struct run *run, int may_wait, struct fast_ent *hint,
-		  size_t iph)
+/* addr: sample_addr(); hint: the sample's memo entry if run_batch() found
+ * it, else NULL; iph: fast_hash(s->ip, s->pid). */
+static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint64_t addr,
+		  hm_heat *h, hm_report_stats *st, struct run *run, int may_wait,
+		  struct fast_ent *hint, size_t iph)
 {
-	const hm_perf_event *ev = s->attr < info->nr_events ? &info->events[s->attr] : NULL;
+	/* perf record -d asks for DATA_SRC on any event; only samples whose
+	 * data_src names a load or a store are memory samples, and only the
+	 * others need their event (watchpoints). */
+	int has_ds = (s->has & HM_HAS_DATA_SRC) &&
+		     (s->data_src & (PERF_MEM_OP_LOAD | PERF_MEM_OP_STORE));
+	const hm_perf_event *ev = has_ds ? NULL : sample_event(info, s);
 	int is_bp = ev && ev->type == PERF_TYPE_BREAKPOINT;
 	hm_heat_access acc;	/* heat_count() reads only what is set below */
 	struct fast_ent *e;
-	uint64_t addr = sample_addr(ev, s);
-	/* perf record -d asks for DATA_SRC on any event; only samples whose
-	 * data_src names a load or a store are memory samples. */
-	int has_ds = (s->has & HM_HAS_DATA_SRC) &&
-		     (s->data_src & (PERF_MEM_OP_LOAD | PERF_MEM_OP_STORE));
 	int r;
 
 	e = hint && hint->valid && hint->addr == addr && hint->pid == s->pid
@@ -667,25 +687,24 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, hm_h
 	}
 	/* The flags in one go (bit-fields: one store, not four). */
 	acc.has_data_src = has_ds;
-	acc.bp_w = is_bp && !has_ds && ev->bp_type == HW_BREAKPOINT_W;
-	acc.bp_rw = is_bp && !has_ds && ev->bp_type != HW_BREAKPOINT_W;
+	acc.bp_w = is_bp && ev->bp_type == HW_BREAKPOINT_W;
+	acc.bp_rw = is_bp && ev->bp_type != HW_BREAKPOINT_W;
 	acc.mapped = e->mapped;
 	return heat_count(h, e->row, &acc);
 }
 
 /* Samples are counted in batches: memory latency, not arithmetic, bounds
  * the per-sample cost (one memo entry and one heat row per sample, spread
- * over tables larger than the CPU caches).  While the batch is read, each
- * sample's memo slot is prefetched, and AHEAD samples later (when it has
- * arrived) probed, and the heat row it names prefetched; then the batch is
- * counted in file order — the same order and result as one at a time.
- * Nothing changes the memo between reading and counting a batch. */
-#define AHEAD 16
-
+ * over tables larger than the CPU caches).  As the batch is read, each
+ * sample's memo slot is prefetched; when it is full, every sample is probed
+ * (the slots have arrived by then) and the heat row it names prefetched;
+ * then the batch is counted in file order — the same order and result as
+ * one at a time.  Nothing changes the memo between reading and counting a
+ * batch. */
 static void batch_probe(struct run *run, size_t i)
 {
 	struct fast_ent *e = fast_find(&run->fast, run->hash[i], run->addr[i],
-				       run->recs[i].u.sample.pid);
+				       run->smp[i].pid);
 	const char *row = (const char *)e->row;
 
 	run->hint[i] = e;
@@ -697,20 +716,17 @@ static void batch_probe(struct run *run, size_t i)
 	}
 }
 
-/* The sample just read into recs[nbatch] joins the batch. */
+/* The sample just read into smp[nbatch] joins the batch. */
 static void batch_add(struct run *run, const hm_perf_info *info)
 {
 	size_t i = run->nbatch++;
-	const hm_sample *s = &run->recs[i].u.sample;
-	const hm_perf_event *ev = s->attr < info->nr_events ? &info->events[s->attr] : NULL;
+	const hm_sample *s = &run->smp[i];
 
-	run->addr[i] = sample_addr(ev, s);
+	run->addr[i] = sample_addr(info, s);
 	run->hash[i] = fast_hash(run->addr[i], s->pid);
 	__builtin_prefetch(&run->fast.v[run->hash[i] & run->fast.mask]);
 	run->iph[i] = fast_hash(s->ip, s->pid);
 	__builtin_prefetch(&run->ips[run->iph[i] & (IP_SLOTS - 1)]);
-	if (i >= AHEAD)
-		batch_probe(run, i - AHEAD);
 }
 
 static int run_batch(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report_stats *st,
@@ -721,11 +737,11 @@ static int run_batch(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report
 	int err = 0;
 
 	run->nbatch = 0;
-	for (i = n > AHEAD ? n - AHEAD : 0; i < n; i++)
+	for (i = 0; i < n; i++)
 		batch_probe(run, i);
 	/* A grown memo moved its entries: the probes are stale. */
 	for (i = 0; i < n && !err; i++)
-		err = sample(a, info, &run->recs[i].u.sample, h, st, run, 1,
+		err = sample(a, info, &run->smp[i], run->addr[i], h, st, run, 1,
 			     run->fast.epoch == epoch ? run->hint[i] : NULL, run->iph[i]);
 	return err;
 }
@@ -733,13 +749,17 @@ static int run_batch(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report
 static int flush_pending(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st,
 			 struct run *run)
 {
+	const hm_perf_info *info = hm_perf_reader_info(r);
 	size_t i, n = run->later.n;
 	int err = 0;
 
 	run->later.n = 0;
-	for (i = 0; i < n && !err; i++)
-		err = sample(a, hm_perf_reader_info(r), &run->later.v[i], h, st, run, 0, NULL,
-			     fast_hash(run->later.v[i].ip, run->later.v[i].pid));
+	for (i = 0; i < n && !err; i++) {
+		const hm_sample *s = &run->later.v[i];
+
+		err = sample(a, info, s, sample_addr(info, s), h, st, run, 0, NULL,
+			     fast_hash(s->ip, s->pid));
+	}
 	return err;
 }
 
@@ -829,12 +849,7 @@ static int order_emit(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_repor
 	int err = 0;
 
 	for (i = 0; i < m && !err; i++) {
-		hm_perf_record *rec = &run->recs[run->nbatch];
-
-		rec->kind = HM_PERF_SAMPLE;
-		rec->type = PERF_RECORD_SAMPLE;
-		rec->u.sample = q->pool[q->keys[i].idx];
-		rec->offset = rec->u.sample.offset;
+		run->smp[run->nbatch] = q->pool[q->keys[i].idx];
 		batch_add(run, info);
 		if (run->nbatch == BATCH)
 			err = run_batch(a, info, h, st, run);
@@ -886,7 +901,7 @@ static int order_sample(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_rep
 	struct order *q = &run->ord;
 	int err;
 
-	/* s may point into run->recs, which order_emit() fills: push first. */
+	/* s may point into run->smp, which order_emit() fills: push first. */
 	err = order_push(q, s);
 	if (err || q->n < (q->rounds ? ORDER_MAX : ORDER_WINDOW))
 		return err;
@@ -932,32 +947,73 @@ static int needs_order(const hm_perf_info *info, const hm_sample *s)
 	       info->events[s->attr].type == PERF_TYPE_BREAKPOINT;
 }
 
+/* Whether samples of the file may need the time queue: then they are read
+ * one at a time, since the queue releases samples into smp[]. */
+static int run_ordered(struct run *run, const hm_perf_info *info)
+{
+	size_t i;
+
+	if (run->nr_events != info->nr_events) {
+		run->nr_events = info->nr_events;
+		run->ordered = 0;
+		for (i = 0; i < info->nr_events; i++)
+			if (info->events[i].type == PERF_TYPE_BREAKPOINT)
+				run->ordered = 1;
+	}
+	return run->ordered;
+}
+
+/* A sample in smp[nbatch]: into the time queue, or into the batch. */
+static int run_sample(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report_stats *st,
+		      struct run *run)
+{
+	if (needs_order(info, &run->smp[run->nbatch]))
+		return order_sample(a, info, h, st, run, &run->smp[run->nbatch]);
+	/* File order, counted in place (no copy). */
+	batch_add(run, info);
+	return run->nbatch == BATCH ? run_batch(a, info, h, st, run) : 0;
+}
+
 static int run_loop(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st,
 		    struct run *run)
 {
-	hm_perf_record *rec;
-	int rc, err = 0;
+	const hm_perf_info *info = hm_perf_reader_info(r);
+	hm_perf_record *rec = &run->rec;
+	int rc, err, ordered;
+	size_t k;
 
-	while ((rc = hm_perf_reader_next(r, rec = &run->recs[run->nbatch])) > 0) {
-		st->records++;
-		if (rec->kind == HM_PERF_SAMPLE && needs_order(hm_perf_reader_info(r), &rec->u.sample)) {
-			err = order_sample(a, hm_perf_reader_info(r), h, st, run, &rec->u.sample);
-		} else if (rec->kind == HM_PERF_SAMPLE) {
-			/* File order, counted in place (no copy). */
-			batch_add(run, hm_perf_reader_info(r));
-			if (run->nbatch == BATCH)
-				err = run_batch(a, hm_perf_reader_info(r), h, st, run);
+	for (;;) {
+		ordered = run_ordered(run, info);
+		k = hm_perf_reader_next_samples(r, &run->smp[run->nbatch],
+						ordered ? 1 : BATCH - run->nbatch);
+		st->records += k;
+		if (k && ordered) {
+			err = run_sample(a, info, h, st, run);
+		} else if (k) {
+			/* No sample of the file waits in the queue: the whole
+			 * run joins the batch. */
+			while (k--)
+				batch_add(run, info);
+			err = run->nbatch == BATCH ? run_batch(a, info, h, st, run) : 0;
 		} else {
-			/* Untimed samples before the record are counted first
-			 * (run_batch() leaves *rec alone). */
-			err = run_batch(a, hm_perf_reader_info(r), h, st, run);
-			if (!err)
-				err = run_record(a, r, h, st, run, rec);
+			rc = hm_perf_reader_next(r, rec);
+			if (rc <= 0)
+				return rc;
+			st->records++;
+			if (rec->kind == HM_PERF_SAMPLE) {
+				run->smp[run->nbatch] = rec->u.sample;
+				err = run_sample(a, info, h, st, run);
+			} else {
+				/* Untimed samples before the record are counted
+				 * first. */
+				err = run_batch(a, info, h, st, run);
+				if (!err)
+					err = run_record(a, r, h, st, run, rec);
+			}
 		}
 		if (err)
 			return err;
 	}
-	return rc;
 }
 
 int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)

@@ -304,26 +304,37 @@ struct desc {
 	uint64_t foff, fsize;
 };
 
-static void path_put(struct desc *d, int n)
+/* Append n bytes of s to the path, cut at the buffer's end (as snprintf
+ * would: every new address of a sample builds a path, so no formatting). */
+static void path_put(struct desc *d, const char *s, size_t n)
 {
-	if (n > 0)
-		d->len += (size_t)n < sizeof(d->path) - d->len ? (size_t)n
-							       : sizeof(d->path) - d->len - 1;
+	size_t room = sizeof(d->path) - 1 - d->len;
+
+	if (n > room)
+		n = room;
+	memcpy(d->path + d->len, s, n);
+	d->len += n;
+	d->path[d->len] = 0;
 }
 
 /* Append ".name" (or "name" first) to the path. */
 static void path_name(struct desc *d, const char *s)
 {
-	if (d->len < sizeof(d->path) - 1)
-		path_put(d, snprintf(d->path + d->len, sizeof(d->path) - d->len, "%s%s",
-				     d->len ? "." : "", s));
+	if (d->len)
+		path_put(d, ".", 1);
+	path_put(d, s, strlen(s));
 }
 
 static void path_index(struct desc *d, uint64_t idx)
 {
-	if (d->len < sizeof(d->path) - 1)
-		path_put(d, snprintf(d->path + d->len, sizeof(d->path) - d->len,
-				     "[%" PRIu64 "]", idx));
+	char buf[24], *p = buf + sizeof(buf);
+
+	*--p = ']';
+	do
+		*--p = (char)('0' + idx % 10);
+	while (idx /= 10);
+	*--p = '[';
+	path_put(d, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 static uint64_t member_size(const hm_types *t, const hm_member *m)

@@ -51,9 +51,11 @@ int heat_cpuset_union(struct heat_cpuset *d, const struct heat_cpuset *s)
 	for (i = 0; i < s->nw; i++) {
 		uint64_t w = heat_cpuset_word(s, i);
 
-		for (b = 0; b < 64 && w >> b; b++)
-			if ((w >> b) & 1 && heat_cpuset_add(d, i * 64 + b))
+		for (; w; w &= w - 1) {	/* each set bit, lowest first */
+			b = __builtin_ctzll(w);
+			if (heat_cpuset_add(d, i * 64 + (uint32_t)b))
 				return -ENOMEM;
+		}
 	}
 	return 0;
 }
@@ -259,17 +261,67 @@ static int same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* Link a new row into its line, keeping rows ordered by address. */
+/* Link a new row into its line.  Rows are put in address order only by
+ * hm_heat_finish() (line_sort()): a line can have many rows, and walking
+ * them on every insertion costs a cache miss per row. */
 static void line_insert(struct heat_line *l, struct heat_row *r)
 {
-	struct heat_row **p = &l->rows;
-	uint64_t a = r->obj_base + r->foff;
-
-	while (*p && (*p)->obj_base + (*p)->foff <= a)
-		p = &(*p)->next;
-	r->next = *p;
-	*p = r;
+	r->next = l->rows;
+	l->rows = r;
 	l->nrows++;
+}
+
+static uint64_t row_addr(const struct heat_row *r)
+{
+	return r->obj_base + r->foff;
+}
+
+/* Merge two address-ordered lists; on equal addresses a's rows first. */
+static struct heat_row *rows_merge(struct heat_row *a, struct heat_row *b)
+{
+	struct heat_row *head = NULL, **t = &head;
+
+	while (a && b) {
+		if (row_addr(b) < row_addr(a)) {
+			*t = b;
+			b = b->next;
+		} else {
+			*t = a;
+			a = a->next;
+		}
+		t = &(*t)->next;
+	}
+	*t = a ? a : b;
+	return head;
+}
+
+/* Sort a list of n rows by address, stably. */
+static struct heat_row *rows_sort(struct heat_row *r, uint32_t n)
+{
+	struct heat_row *b, **cut = &r;
+	uint32_t i;
+
+	if (n < 2)
+		return r;
+	for (i = 0; i < n / 2; i++)
+		cut = &(*cut)->next;
+	b = *cut;
+	*cut = NULL;
+	return rows_merge(rows_sort(r, n / 2), rows_sort(b, n - n / 2));
+}
+
+/* The line's rows by address, those of one address in creation order.  They
+ * were linked newest first: reversed, then sorted stably. */
+static void line_sort(struct heat_line *l)
+{
+	struct heat_row *r = l->rows, *prev = NULL, *next;
+
+	for (; r; r = next) {
+		next = r->next;
+		r->next = prev;
+		prev = r;
+	}
+	l->rows = rows_sort(prev, l->nrows);
 }
 
 /* A zeroed row on a cacheline boundary (the arena aligns to 16 bytes). */
@@ -673,6 +725,8 @@ int hm_heat_finish(hm_heat *h)
 	if (h->finished)
 		return 0;
 	h->finished = 1;
+	for (i = 0; i < h->nlines; i++)
+		line_sort(h->lines[i]);
 	if (h->seen_watch && (err = run_watch_model(h)))
 		return err;
 	for (i = 0; i < h->nlines; i++)

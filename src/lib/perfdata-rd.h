@@ -10,6 +10,16 @@
 #include "util.h"
 #include "perfdata-int.h"
 
+/* Where each field of a fixed-size sample lies: byte offsets from the
+ * record's start, with masks so that decoding needs no branch (an absent
+ * field reads the record header and masks it to 0). */
+struct pr_fixed {
+	uint16_t ip, tid, time, addr, id, cpu, period, weight, data_src, phys_addr;
+	uint64_t m_ip, m_tid, m_time, m_addr, m_id, m_cpu, m_period, m_weight,
+		 m_data_src, m_phys_addr;
+	uint32_t has;		/* enum hm_sample_has */
+};
+
 struct pr_event {
 	struct perf_event_attr attr;	/* host order */
 	uint64_t *ids;
@@ -20,6 +30,7 @@ struct pr_event {
 	unsigned regs_user, regs_intr;	/* popcounts of the register masks */
 	int fixed;			/* samples hold only fixed-size fields */
 	unsigned fixed_len;		/* their bytes after the header */
+	struct pr_fixed fx;		/* their layout, when fixed */
 };
 
 /* The sample fields of 8 bytes each (none is variable-length). */
@@ -95,6 +106,7 @@ int hm_pr_dispatch(hm_perf_reader *r, hm_perf_record *rec, const unsigned char *
 /* perfdata-rec.c: kernel records; 1 = deliver, 0 = skip, <0 = error */
 int hm_pr_parse_kernel_record(hm_perf_reader *r, hm_perf_record *rec,
 			      const unsigned char *p, size_t size);
+void hm_pr_fixed_layout(struct pr_event *e);
 
 /* perfdata-feat.c */
 int hm_pr_read_features(hm_perf_reader *r, uint64_t table_off);

@@ -174,52 +174,82 @@ static inline int event_of_id(hm_perf_reader *r, uint64_t id)
 	return ev;
 }
 
-/* A host-order sample of fixed-size fields only, whose record is known to
- * hold them all: the same fields as parse_sample() without a bounds check
- * per field. */
-static int sample_fixed(const struct pr_event *e, hm_sample *s, const unsigned char *q)
+/* The layout of e's samples when they hold fixed-size fields only, in the
+ * kernel's order.  With IDENTIFIER and ID both, the id is ID's (the later
+ * one), as in the field-by-field parse; WEIGHT and WEIGHT_STRUCT share one
+ * u64, of which WEIGHT_STRUCT alone keeps var1 (the load latency). */
+void hm_pr_fixed_layout(struct pr_event *e)
 {
 	uint64_t st = e->attr.sample_type;
+	struct pr_fixed *f = &e->fx;
+	uint16_t o = 8;
 
-#define TAKE(f, bit) do { memcpy(&s->f, q, 8); q += 8; s->has |= (bit); } while (0)
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		TAKE(id, HM_HAS_ID);
-	if (st & PERF_SAMPLE_IP)
-		TAKE(ip, HM_HAS_IP);
-	if (st & PERF_SAMPLE_TID) {
-		memcpy(&s->pid, q, 4);
-		memcpy(&s->tid, q + 4, 4);
-		q += 8;
-		s->has |= HM_HAS_TID;
-	}
-	if (st & PERF_SAMPLE_TIME)
-		TAKE(time, HM_HAS_TIME);
-	if (st & PERF_SAMPLE_ADDR)
-		TAKE(addr, HM_HAS_ADDR);
-	if (st & PERF_SAMPLE_ID)
-		TAKE(id, HM_HAS_ID);
+	memset(f, 0, sizeof(*f));
+	if (!e->fixed)
+		return;
+#define AT(bit, fld, hasbit) do { if (st & (bit)) { f->fld = o; f->m_##fld = ~0ull; \
+	f->has |= (hasbit); o += 8; } } while (0)
+	AT(PERF_SAMPLE_IDENTIFIER, id, HM_HAS_ID);
+	AT(PERF_SAMPLE_IP, ip, HM_HAS_IP);
+	AT(PERF_SAMPLE_TID, tid, HM_HAS_TID);
+	AT(PERF_SAMPLE_TIME, time, HM_HAS_TIME);
+	AT(PERF_SAMPLE_ADDR, addr, HM_HAS_ADDR);
+	AT(PERF_SAMPLE_ID, id, HM_HAS_ID);
 	if (st & PERF_SAMPLE_STREAM_ID)
-		q += 8;
-	if (st & PERF_SAMPLE_CPU) {
-		memcpy(&s->cpu, q, 4);
-		q += 8;
-		s->has |= HM_HAS_CPU;
-	}
-	if (st & PERF_SAMPLE_PERIOD)
-		TAKE(period, HM_HAS_PERIOD);
-	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
-		TAKE(weight, HM_HAS_WEIGHT);
-		if (!(st & PERF_SAMPLE_WEIGHT))
-			s->weight &= 0xffffffffu;	/* var1: the load latency */
-	}
-	if (st & PERF_SAMPLE_DATA_SRC)
-		TAKE(data_src, HM_HAS_DATA_SRC);
+		o += 8;
+	AT(PERF_SAMPLE_CPU, cpu, HM_HAS_CPU);
+	AT(PERF_SAMPLE_PERIOD, period, HM_HAS_PERIOD);
+	AT(PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, weight, HM_HAS_WEIGHT);
+	if ((st & PERF_SAMPLE_WEIGHT_STRUCT) && !(st & PERF_SAMPLE_WEIGHT))
+		f->m_weight = 0xffffffffu;
+	AT(PERF_SAMPLE_DATA_SRC, data_src, HM_HAS_DATA_SRC);
 	if (st & PERF_SAMPLE_TRANSACTION)
-		q += 8;
-	if (st & PERF_SAMPLE_PHYS_ADDR)
-		TAKE(phys_addr, HM_HAS_PHYS_ADDR);
-#undef TAKE
-	return 1;
+		o += 8;
+	AT(PERF_SAMPLE_PHYS_ADDR, phys_addr, HM_HAS_PHYS_ADDR);
+#undef AT
+}
+
+static inline uint64_t ld64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t ld32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* A host-order sample of fixed-size fields only, at p (its header first),
+ * whose record is known to hold them all: every field of *s is set, without
+ * a branch or a bounds check per field. */
+static inline void sample_decode(const struct pr_event *e, uint32_t ev, hm_sample *s,
+				 const unsigned char *p, uint16_t misc, uint64_t off)
+{
+	const struct pr_fixed *f = &e->fx;
+
+	s->has = f->has;
+	s->attr = ev;
+	s->cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	s->pid = ld32(p + f->tid) & (uint32_t)f->m_tid;
+	s->tid = ld32(p + f->tid + 4) & (uint32_t)f->m_tid;
+	s->cpu = ld32(p + f->cpu) & (uint32_t)f->m_cpu;
+	s->ip = ld64(p + f->ip) & f->m_ip;
+	s->addr = ld64(p + f->addr) & f->m_addr;
+	s->time = ld64(p + f->time) & f->m_time;
+	s->id = ld64(p + f->id) & f->m_id;
+	s->period = ld64(p + f->period) & f->m_period;
+	s->data_src = ld64(p + f->data_src) & f->m_data_src;
+	s->weight = ld64(p + f->weight) & f->m_weight;
+	s->phys_addr = ld64(p + f->phys_addr) & f->m_phys_addr;
+	s->offset = off;
+	s->nr_callchain = 0;
+	s->callchain = NULL;
 }
 
 static int parse_sample(hm_perf_reader *r, hm_perf_record *rec, const unsigned char *p,
@@ -255,8 +285,10 @@ static int parse_sample(hm_perf_reader *r, hm_perf_record *rec, const unsigned c
 	s->attr = (uint32_t)ev;
 	s->cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	s->offset = rec->offset;
-	if (e->fixed && !r->swap && size >= 8 + (size_t)e->fixed_len)
-		return sample_fixed(e, s, p + 8);
+	if (e->fixed && !r->swap && size >= 8 + (size_t)e->fixed_len) {
+		sample_decode(e, (uint32_t)ev, s, p, misc, rec->offset);
+		return 1;
+	}
 	if ((st & PERF_SAMPLE_IDENTIFIER) && (err = get64(&c, &s->id)))
 		return err;
 	if (st & PERF_SAMPLE_IDENTIFIER)
@@ -336,6 +368,53 @@ static int parse_sample(hm_perf_reader *r, hm_perf_record *rec, const unsigned c
 			return err;
 	}
 	return 1;
+}
+
+/* Samples straight from the stream buffer: only what is already buffered and
+ * takes sample_decode() (host order, fixed-size fields, a known event, a
+ * record long enough); anything else stops the run and is left to
+ * hm_perf_reader_next(), which reads, reports errors and counts unknown ids.
+ * So the samples, their order and every message are those of next(). */
+size_t hm_perf_reader_next_samples(hm_perf_reader *r, hm_sample *out, size_t max)
+{
+	struct pr_stream *s = &r->s;
+	const unsigned char *p, *end;
+	uint64_t off = s->off;
+	int by_id = r->nr_ev > 1 && r->ev[0].id_pos >= 0;
+	size_t id_at = by_id ? 8 + 8 * (size_t)r->ev[0].id_pos : 0, n = 0;
+
+	if (r->err || r->swap || !r->nr_ev || !s->buf || hm_pr_zstd_pending(r))
+		return 0;
+	p = s->buf + s->start;
+	end = s->buf + s->end;
+	while (n < max && end - p >= 8) {
+		const struct pr_event *e;
+		uint32_t type;
+		uint16_t misc, size;
+		int ev = 0;
+
+		memcpy(&type, p, 4);
+		memcpy(&misc, p + 4, 2);
+		memcpy(&size, p + 6, 2);
+		if (type != PERF_RECORD_SAMPLE || size < 8 || size > end - p)
+			break;
+		if (by_id) {
+			if (size < id_at + 8)
+				break;
+			ev = event_of_id(r, ld64(p + id_at));
+			if (ev < 0)
+				break;
+		}
+		e = &r->ev[ev];
+		if (!e->fixed || size < 8 + (size_t)e->fixed_len)
+			break;
+		sample_decode(e, (uint32_t)ev, &out[n++], p, misc, off);
+		p += size;
+		off += size;
+	}
+	s->start = (size_t)(p - s->buf);
+	s->off = off;
+	return n;
 }
 
 /* The NUL-terminated string that starts at c->p and ends before the
