@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dwarf-int.h"
+#include "dwarf-x3.h"
 #include "diag.h"
 
 static int form_u(struct loader *ld, Dwarf_Attribute a, uint64_t *v)
@@ -231,12 +232,94 @@ static void var_location(struct loader *ld, Dwarf_Attribute a, struct die_attrs 
 	}
 }
 
+/* The DWARF file the loader reads now, for its sections as libdwarf
+ * sees them (relocated in ET_REL files). */
+static struct hm_dwarf_obj *cur_obj(struct loader *ld, Dwarf_Debug dbg, hm_binary **bin)
+{
+	if (ld->in_dwo && dbg == ld->dbg) {
+		*bin = ld->dwo_bin;
+		return ld->dwo_obj;
+	}
+	if (dbg == ld->alt_dbg) {
+		*bin = ld->alt_bin;
+		return ld->alt_obj;
+	}
+	*bin = ld->bin;
+	return ld->obj;
+}
+
+/* String idx of the unit's string offsets table (DW_FORM_strx*), read
+ * here for the indexes dwarf-x3 splits in two; NULL if out of range. */
+static const char *strx_string(struct loader *ld, uint64_t idx)
+{
+	hm_binary *b;
+	struct hm_dwarf_obj *o = cur_obj(ld, ld->dbg, &b);
+	int dwo = ld->in_dwo;
+	size_t nofs = 0, nstr = 0;
+	const unsigned char *ofs = o ? hm_dwarf_obj_section(o, dwo ? ".debug_str_offsets.dwo" :
+							     ".debug_str_offsets", &nofs) : NULL;
+	const char *str = o ? hm_dwarf_obj_section(o, dwo ? ".debug_str.dwo" : ".debug_str",
+						   &nstr) : NULL;
+	uint64_t at = ld->stroff_base + idx * 4, off = 0;
+	int big = hm_binary_big_endian(b) == 1;
+
+	if (!ofs || !str || idx > nofs / 4 || at > nofs || nofs - at < 4)
+		return NULL;
+	for (int i = 0; i < 4; i++)
+		off |= (uint64_t)ofs[at + (big ? 3 - i : i)] << (8 * i);
+	if (off >= nstr || !memchr(str + off, 0, nstr - off))
+		return NULL;
+	return str + off;
+}
+
+uint64_t dw_stroff_base(struct loader *ld, Dwarf_Die cu)
+{
+	Dwarf_Attribute a = NULL;
+	Dwarf_Error e = NULL;
+	uint64_t v = 8;	/* past the table's header: a split unit has no attribute */
+	Dwarf_Off o;
+
+	if (dwarf_attr(cu, DW_AT_str_offsets_base, &a, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(ld->dbg, e);
+		return v;
+	}
+	/* DW_FORM_sec_offset: libdwarf reads it as a reference */
+	if (form_u(ld, a, &v)) {
+		if (dwarf_global_formref(a, &o, &e) == DW_DLV_OK)
+			v = o;
+		hm_dwarf_free_error(ld->dbg, e);
+	}
+	dwarf_dealloc_attribute(a);
+	return v;
+}
+
+/* The second half of a split three-byte index (dwarf-x3.h): attribute at
+ * holds its last byte, low the first two. */
+static void x3_attr(struct loader *ld, Dwarf_Attribute a, Dwarf_Half at, uint64_t low,
+		    struct die_attrs *d)
+{
+	uint64_t high = 0;
+	const char *s;
+
+	if (form_u(ld, a, &high))
+		return;
+	s = strx_string(ld, hm_x3_index(low, high, hm_binary_big_endian(ld->bin) == 1));
+	if (at == DW_AT_name)
+		d->name = s;
+	else if (at == DW_AT_comp_dir)
+		d->comp_dir = s;
+	else if (at == DW_AT_dwo_name || at == DW_AT_GNU_dwo_name)
+		d->dwo_name = s;
+	/* DW_FORM_addrx3 (low_pc and the like): nothing the loader reads */
+}
+
 int dw_read_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *d, int want_loc)
 {
 	Dwarf_Attribute *list = NULL;
 	Dwarf_Signed n = 0;
 	Dwarf_Error e = NULL;
-	int rc, sgn;
+	uint64_t x3_low = 0;
+	int rc, sgn, x3_next = 0;
 
 	memset(d, 0, sizeof(*d));
 	rc = dwarf_attrlist(die, &list, &n, &e);
@@ -253,6 +336,14 @@ int dw_read_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *d, int wan
 		if (dwarf_whatattr(a, &at, &e) != DW_DLV_OK) {
 			hm_dwarf_free_error(ld->dbg, e);
 			e = NULL;
+			dwarf_dealloc_attribute(a);
+			continue;
+		}
+		if (at == HM_AT_X3_LOW || x3_next) {
+			/* a split index: its first two bytes, then its attribute */
+			if (x3_next)
+				x3_attr(ld, a, at, x3_low, d);
+			x3_next = at == HM_AT_X3_LOW && !form_u(ld, a, &x3_low);
 			dwarf_dealloc_attribute(a);
 			continue;
 		}
@@ -387,23 +478,25 @@ void dw_ftab_clear(struct ftab *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* The line table sections of dbg's file: the main binary, the dwz alt file
- * or, while a .dwo is read, its .debug_line.dwo. */
+/* The line table sections of dbg's file (the main binary, the dwz alt
+ * file or, while a .dwo is read, its .debug_line.dwo) as libdwarf reads
+ * them: an ET_REL file's line_strp offsets are relocations. */
 static hm_binary *line_secs(struct loader *ld, Dwarf_Debug dbg, struct hm_dwl_secs *s)
 {
-	hm_binary *b = dbg == ld->alt_dbg ? ld->alt_bin : ld->bin;
+	hm_binary *b;
+	struct hm_dwarf_obj *o = cur_obj(ld, dbg, &b);
 	int dwo = ld->in_dwo && dbg == ld->dbg;
 
 	memset(s, 0, sizeof(*s));
-	if (dwo)
-		b = ld->dwo_bin;
-	s->line = hm_binary_section(b, dwo ? ".debug_line.dwo" : ".debug_line", &s->nline);
-	s->str = hm_binary_section(b, dwo ? ".debug_str.dwo" : ".debug_str", &s->nstr);
-	s->str_offsets = hm_binary_section(b, dwo ? ".debug_str_offsets.dwo" :
-					   ".debug_str_offsets", &s->nstr_offsets);
-	if (!dwo)
-		s->line_str = hm_binary_section(b, ".debug_line_str", &s->nline_str);
 	s->big_endian = hm_binary_big_endian(b) == 1;
+	if (!o)
+		return b;
+	s->line = hm_dwarf_obj_section(o, dwo ? ".debug_line.dwo" : ".debug_line", &s->nline);
+	s->str = hm_dwarf_obj_section(o, dwo ? ".debug_str.dwo" : ".debug_str", &s->nstr);
+	s->str_offsets = hm_dwarf_obj_section(o, dwo ? ".debug_str_offsets.dwo" :
+					      ".debug_str_offsets", &s->nstr_offsets);
+	if (!dwo)
+		s->line_str = hm_dwarf_obj_section(o, ".debug_line_str", &s->nline_str);
 	return b;
 }
 

@@ -9,12 +9,15 @@
 #include <unistd.h>
 #include "dwarf-compat.h"
 #include "diag.h"
+#include "dwarf-x3.h"
 
 struct hm_dwarf_obj {
 	hm_binary *bin;
 	Elf *elf;
 	int rel;		/* ET_REL: apply relocations */
-	void **copies;		/* relocated section copies, by index */
+	void **copies;		/* relocated or rewritten copies, by index */
+	size_t *sizes;		/* a copy's size when it differs, by index */
+	int widened;		/* .debug_abbrev was rewritten (dwarf-x3.h) */
 	size_t nsec;
 #ifdef DW_LIBDWARF_VERSION_MAJOR
 	Dwarf_Obj_Access_Interface_a iface;
@@ -134,6 +137,10 @@ static int get_data(struct hm_dwarf_obj *o, size_t idx, Dwarf_Small **out, int *
 		*error = DW_DLE_MDE;
 		return DW_DLV_ERROR;
 	}
+	if (o->copies[idx]) {
+		*out = o->copies[idx];
+		return DW_DLV_OK;
+	}
 	if (o->rel && is_debug_name(hm_binary_section_name(o->bin, idx))) {
 		if (!o->copies[idx]) {
 			void *c = malloc(size ? size : 1);
@@ -191,7 +198,9 @@ static int fill_info(struct hm_dwarf_obj *o, size_t idx, GElf_Shdr *sh, const ch
 	if (!*name || !wanted_section(*name))
 		*name = "";
 	*size = sh->sh_type == SHT_NOBITS ? 0 : sh->sh_size;
-	if ((sh->sh_flags & SHF_COMPRESSED) && is_debug_name(*name)) {
+	if (o->sizes[idx]) {
+		*size = o->sizes[idx];
+	} else if ((sh->sh_flags & SHF_COMPRESSED) && is_debug_name(*name)) {
 		size_t s = 0;
 
 		hm_binary_section_at(o->bin, idx, &s);
@@ -330,6 +339,70 @@ void hm_dwarf_free_error(Dwarf_Debug dbg, Dwarf_Error err)
 		dwarf_dealloc(dbg, err, DW_DLA_ERROR);
 }
 
+#ifndef DW_LIBDWARF_VERSION_MAJOR
+/* The index of the first section named base or base.dwo, 0 if none. */
+static size_t section_index(struct hm_dwarf_obj *o, const char *base)
+{
+	size_t len = strlen(base);
+
+	for (size_t i = 1; i < o->nsec; i++) {
+		const char *n = hm_binary_section_name(o->bin, i);
+
+		if (n && !strncmp(n, base, len) && (!n[len] || !strcmp(n + len, ".dwo")))
+			return i;
+	}
+	return 0;
+}
+
+/* A writable copy of section idx (relocated if the file is ET_REL). */
+static unsigned char *writable(struct hm_dwarf_obj *o, size_t idx, size_t *size)
+{
+	Dwarf_Small *p;
+	int err = 0;
+
+	if (!hm_binary_section_at(o->bin, idx, size) || get_data(o, idx, &p, &err) != DW_DLV_OK)
+		return NULL;
+	if (!o->copies[idx]) {
+		if (!(o->copies[idx] = malloc(*size ? *size : 1)))
+			return NULL;
+		memcpy(o->copies[idx], p, *size);
+	}
+	return o->copies[idx];
+}
+
+/* See dwarf-x3.h: libdwarf 20210528 mis-sizes the three-byte index forms. */
+static int widen_x3(struct hm_dwarf_obj *o)
+{
+	size_t ai = section_index(o, ".debug_abbrev"), n, isz;
+	const unsigned char *ab = ai ? hm_binary_section_at(o->bin, ai, &n) : NULL;
+	const char *units[] = { ".debug_info", ".debug_types" };
+	struct hm_x3_abbrev x;
+	int big = hm_binary_big_endian(o->bin) == 1;
+
+	if (!ab || !hm_x3_count(ab, n))
+		return 0;
+	if (hm_x3_rewrite(ab, n, &x))
+		return -ENOMEM;
+	for (size_t k = 0; k < 2; k++) {
+		size_t ui = section_index(o, units[k]);
+		unsigned char *u = ui ? writable(o, ui, &isz) : NULL;
+
+		if (ui && !u) {
+			hm_x3_abbrev_free(&x);
+			return -ENOMEM;
+		}
+		if (u)
+			hm_x3_patch_units(u, isz, big, &x);
+	}
+	free(o->copies[ai]);
+	o->copies[ai] = x.data;
+	o->sizes[ai] = x.size;
+	o->widened = 1;
+	free(x.map);
+	return 0;
+}
+#endif
+
 int hm_dwarf_open(hm_binary *bin, Dwarf_Debug *dbg, struct hm_dwarf_obj **out)
 {
 	struct hm_dwarf_obj *o;
@@ -361,10 +434,17 @@ int hm_dwarf_open(hm_binary *bin, Dwarf_Debug *dbg, struct hm_dwarf_obj **out)
 	o->nsec = hm_binary_section_count(bin);
 	o->rel = hm_binary_elf_type(bin) == ET_REL;
 	o->copies = calloc(o->nsec + 1, sizeof(*o->copies));
-	if (!o->copies) {
-		free(o);
+	o->sizes = calloc(o->nsec + 1, sizeof(*o->sizes));
+	if (!o->copies || !o->sizes) {
+		hm_dwarf_close(NULL, o);
 		return -ENOMEM;
 	}
+#ifndef DW_LIBDWARF_VERSION_MAJOR
+	if (widen_x3(o)) {
+		hm_dwarf_close(NULL, o);
+		return -ENOMEM;
+	}
+#endif
 #ifdef DW_LIBDWARF_VERSION_MAJOR
 	o->iface.ai_object = o;
 	o->iface.ai_methods = &methods;
@@ -390,6 +470,29 @@ int hm_dwarf_open(hm_binary *bin, Dwarf_Debug *dbg, struct hm_dwarf_obj **out)
 	return 0;
 }
 
+const void *hm_dwarf_obj_section(struct hm_dwarf_obj *o, const char *name, size_t *size)
+{
+	for (size_t i = 1; i < o->nsec; i++) {
+		const char *n = hm_binary_section_name(o->bin, i);
+		Dwarf_Small *p;
+		int err = 0;
+
+		if (!n || strcmp(n, name))
+			continue;
+		if (!hm_binary_section_at(o->bin, i, size) || get_data(o, i, &p, &err) != DW_DLV_OK)
+			return NULL;
+		if (o->sizes[i])
+			*size = o->sizes[i];
+		return p;
+	}
+	return NULL;
+}
+
+int hm_dwarf_widened(const struct hm_dwarf_obj *o)
+{
+	return o && o->widened;
+}
+
 void hm_dwarf_close(Dwarf_Debug dbg, struct hm_dwarf_obj *o)
 {
 	if (dbg) {
@@ -405,9 +508,10 @@ void hm_dwarf_close(Dwarf_Debug dbg, struct hm_dwarf_obj *o)
 	}
 	if (!o)
 		return;
-	for (size_t i = 0; i < o->nsec; i++)
+	for (size_t i = 0; o->copies && i < o->nsec; i++)
 		free(o->copies[i]);
 	free(o->copies);
+	free(o->sizes);
 	free(o);
 }
 

@@ -37,6 +37,14 @@
 struct hm_dwarf_obj;
 int hm_dwarf_open(hm_binary *bin, Dwarf_Debug *dbg, struct hm_dwarf_obj **obj);
 void hm_dwarf_close(Dwarf_Debug dbg, struct hm_dwarf_obj *obj);
+/* Section `name` as libdwarf reads it: relocated in an ET_REL file, the
+ * rewritten abbreviations (dwarf-x3.h).  NULL if absent or empty; valid
+ * until hm_dwarf_close(). */
+const void *hm_dwarf_obj_section(struct hm_dwarf_obj *obj, const char *name, size_t *size);
+/* Whether the abbreviations were rewritten for three-byte index forms
+ * (dwarf-x3.h): names may then come as split indexes, which only
+ * dw_read_attrs() reads (dwarf_diename() cannot). */
+int hm_dwarf_widened(const struct hm_dwarf_obj *obj);
 
 /* The dwz supplementary file named by bin's .gnu_debugaltlink (looked for as
  * written, beside bin, and under /usr/lib/debug/.build-id), checked against

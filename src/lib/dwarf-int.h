@@ -64,6 +64,8 @@ struct loader {
 	int in_alt;		/* reading the .gnu_debugaltlink file */
 	int cplusplus;		/* the CU is C++: classes nest */
 	int big_endian;		/* the target's byte order (bit offsets) */
+	int x3;			/* names may be split indexes (dwarf-x3.h) */
+	uint64_t stroff_base;	/* the unit's DW_AT_str_offsets_base */
 	/* file tables of recently used units */
 	struct ftab ftabs[NR_FTABS];
 	unsigned next_ftab;
@@ -75,6 +77,7 @@ struct loader {
 	/* split DWARF: while reading a .dwo, the file, the skeleton's
 	 * DW_AT_addr_base and DW_AT_comp_dir */
 	hm_binary *dwo_bin;
+	struct hm_dwarf_obj *obj, *dwo_obj;	/* the main file's, the .dwo's */
 	uint64_t dwo_addr_base, dwo_skel_off;	/* skeleton DIE in main_dbg */
 	const char *dwo_comp_dir;
 	int in_dwo;
@@ -129,6 +132,8 @@ void dw_walk_children(struct loader *ld, Dwarf_Die parent, unsigned level);
 /* Read the attributes the loader uses into *d (want_loc: DW_AT_location too).
  * Returns 0, or a negative errno after reporting. */
 int dw_read_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *d, int want_loc);
+/* The unit's DW_AT_str_offsets_base (8, past the header, without one). */
+uint64_t dw_stroff_base(struct loader *ld, Dwarf_Die cu);
 /* decl_file index idx of the DIE at die_off (current dbg), interned. */
 const char *dw_decl_file(struct loader *ld, uint64_t idx, uint64_t die_off);
 void dw_ftab_clear(struct ftab *f);

@@ -112,7 +112,8 @@ void dw_walk_dwo(struct loader *ld, Dwarf_Die skel)
 	Dwarf_Error e = NULL;
 	Dwarf_Half version = 0, addr_size = 0, unit_type = 0;
 	Dwarf_Off off = 0, len = 0;
-	int rc;
+	uint64_t stroff;
+	int rc, x3;
 
 	if (dw_read_attrs(ld, skel, &d, 0) || !d.dwo_name)
 		return;
@@ -159,11 +160,16 @@ void dw_walk_dwo(struct loader *ld, Dwarf_Die skel)
 	ld->dwo_addr_base = d.addr_base;
 	ld->dwo_comp_dir = d.comp_dir;
 	ld->dwo_bin = dbin;
+	ld->dwo_obj = dobj;
 	ld->dwo_skel_off = c.cu_die_off;
 	ld->in_dwo = 1;
+	x3 = ld->x3;
+	stroff = ld->stroff_base;
+	ld->x3 |= hm_dwarf_widened(dobj);
 	rc = hm_dwarf_next_cu(ddbg, &version, &addr_size, &unit_type, &cu, &e);
 	if (rc == DW_DLV_OK && dwarf_die_CU_offset_range(cu, &off, &len, &e) == DW_DLV_OK) {
 		ld->cu_die = cu;
+		ld->stroff_base = dw_stroff_base(ld, cu);
 		ld->cu_start = off;
 		ld->cu_end = off + len;
 		ld->cu_version = version;
@@ -184,7 +190,10 @@ void dw_walk_dwo(struct loader *ld, Dwarf_Die skel)
 	ld->dwo_addr_base = 0;
 	ld->dwo_comp_dir = NULL;
 	ld->dwo_bin = NULL;
+	ld->dwo_obj = NULL;
 	ld->in_dwo = 0;
+	ld->x3 = x3;
+	ld->stroff_base = stroff;
 	hm_dwarf_close(ddbg, dobj);
 	hm_binary_close(dbin);
 }

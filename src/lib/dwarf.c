@@ -752,15 +752,25 @@ static int is_aggregate(int tag)
 	       tag == DW_TAG_class_type;
 }
 
-static int has_name(struct loader *ld, Dwarf_Die die)
+/* A DIE's name, NULL if it has none (or it cannot be read). */
+static const char *die_name(struct loader *ld, Dwarf_Die die)
 {
 	char *name = NULL;
 	Dwarf_Error e = NULL;
-	int rc = dwarf_diename(die, &name, &e);
+	struct die_attrs d;
+	int rc;
 
+	if (ld->x3)	/* names may be split indexes: the slow, sure way */
+		return dw_read_attrs(ld, die, &d, 0) ? NULL : d.name;
+	rc = dwarf_diename(die, &name, &e);
 	if (rc == DW_DLV_ERROR)
 		hm_dwarf_free_error(ld->dbg, e);
-	return rc == DW_DLV_OK;
+	return rc == DW_DLV_OK ? name : NULL;
+}
+
+static int has_name(struct loader *ld, Dwarf_Die die)
+{
+	return die_name(ld, die) != NULL;
 }
 
 static void remember_name(struct loader *ld, const char *name)
@@ -830,13 +840,9 @@ static void keep_hints(struct loader *ld)
 
 static int wanted_name(struct loader *ld, Dwarf_Die die, int aggregate)
 {
-	char *name = NULL;
-	Dwarf_Error e = NULL;
-	int rc = dwarf_diename(die, &name, &e);
+	const char *name = die_name(ld, die);
 
-	if (rc == DW_DLV_ERROR)
-		hm_dwarf_free_error(ld->dbg, e);
-	if (rc != DW_DLV_OK)
+	if (!name)
 		return -1;
 	for (size_t i = 0; i < ld->nr_only; i++)
 		if (!ld->found[i] && !strcmp(ld->only[i], name))
@@ -964,6 +970,7 @@ static int walk_cus(struct loader *ld)
 			return dw_bad(ld, e, "unit entry");
 		}
 		ld->cu_die_off = cu_off;
+		ld->stroff_base = dw_stroff_base(ld, cu);
 		ld->addr_size = addr_size ? addr_size : 8;
 		if (ld->t->pointer_size != ld->addr_size && addr_size)
 			ld->t->pointer_size = addr_size;
@@ -1000,6 +1007,8 @@ int hm_dwarf_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types *t)
 		return rc;
 	ld.main_dbg = ld.dbg;
 	ld.big_endian = hm_binary_big_endian(bin) == 1;
+	ld.x3 = hm_dwarf_widened(obj);
+	ld.obj = obj;
 	rc = hm_dwarf_open_alt(bin, &ld.alt_bin, &ld.alt_dbg, &ld.alt_obj);
 	if (ld.alt_bin) {
 		/* libdwarf reads DW_FORM_GNU_strp_alt strings from the tied file */

@@ -8,7 +8,7 @@
 #    (only possible with -fdebug-prefix-map, and counted);
 #  - a struct declared in a header under a sub-directory is declared in
 #    "$T/inc/shape.h" in `layout --json` (clang records "./inc/shape.h":
-#    "." components are left out);
+#    "." components are left out), in executables and in object files;
 #  - a line table whose length runs past its section costs the declaration
 #    files only: one warning naming the file, section and offset, the
 #    layout itself unchanged, exit 0.
@@ -59,11 +59,16 @@ for cc in gcc clang; do
 			n=$((n + 1))
 		done
 	done
-	# decl_file through the command, DWARF 4 and 5
+	# decl_file through the command, DWARF 4 and 5, linked and as an
+	# object file (whose line_strp offsets are relocations)
 	for v in 4 5; do
-		"$HITMAP" layout --json -C shape "$T/t-$cc-$v" >"$T/j" || fail "layout --json $cc $v"
-		assert_eq "\"decl_file\": \"$T/inc/shape.h\"," \
-			"$(grep -o '"decl_file": "[^"]*",' "$T/j")" "decl_file of shape ($cc, DWARF $v)"
+		(cd "$T" && $cc -g -gdwarf-$v -O1 -c -o "$T/o-$cc-$v.o" main.c) ||
+			fail "$cc -gdwarf-$v -c: build failed"
+		for b in "$T/t-$cc-$v" "$T/o-$cc-$v.o"; do
+			"$HITMAP" layout --json -C shape "$b" >"$T/j" || fail "layout --json $b"
+			assert_eq "\"decl_file\": \"$T/inc/shape.h\"," \
+				"$(grep -o '"decl_file": "[^"]*",' "$T/j")" "decl_file of shape in $b"
+		done
 	done
 done
 echo "$n builds: rows equal readelf's, file names equal libdwarf's"
