@@ -46,29 +46,59 @@ static void side_free(struct side *s)
 /* For every unit of `from`, the unit of `to` with the same path — the n-th
  * one when a path repeats (the alternatives of an anonymous union can
  * reuse a name).  HM_FIELD_NONE where there is none.  malloc'ed. */
+static int by_path(const void *pa, const void *pb, void *ctx)
+{
+	const struct side *s = ctx;
+	size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
+	int c = strcmp(s->f[x].path, s->f[y].path);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* Unit fields of one side in (path, position) order: the n-th field of a
+ * path on one side is the n-th of that path on the other. */
+static size_t *units_by_path(const struct side *s, size_t *n)
+{
+	size_t *v = malloc((s->n ? s->n : 1) * sizeof(*v));
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (size_t k = 0; k < s->n; k++)
+		if (hmc_is_unit(&s->f[k], s->f))
+			v[(*n)++] = k;
+	qsort_r(v, *n, sizeof(*v), by_path, (void *)s);
+	return v;
+}
+
 static uint32_t *unit_map(const struct side *from, const struct side *to)
 {
 	uint32_t *map = malloc((from->n ? from->n : 1) * sizeof(*map));
-	size_t k, j, occ, seen;
+	size_t nf = 0, nt = 0, i = 0, j = 0;
+	size_t *f = units_by_path(from, &nf), *t = units_by_path(to, &nt);
 
-	if (!map)
-		return NULL;
-	for (k = 0; k < from->n; k++) {
+	if (!map || !f || !t) {
+		free(map);
+		map = NULL;
+		goto out;
+	}
+	for (size_t k = 0; k < from->n; k++)
 		map[k] = HM_FIELD_NONE;
-		if (!hmc_is_unit(&from->f[k], from->f))
-			continue;
-		for (j = 0, occ = 0; j < k; j++)
-			occ += hmc_is_unit(&from->f[j], from->f) &&
-			       !strcmp(from->f[j].path, from->f[k].path);
-		for (j = 0, seen = 0; j < to->n; j++) {
-			if (!hmc_is_unit(&to->f[j], to->f) || strcmp(to->f[j].path, from->f[k].path))
-				continue;
-			if (seen++ == occ) {
-				map[k] = (uint32_t)j;
-				break;
-			}
+	/* a merge of the two sorted lists, occurrence by occurrence */
+	while (i < nf && j < nt) {
+		int c = strcmp(from->f[f[i]].path, to->f[t[j]].path);
+
+		if (c < 0) {
+			i++;
+		} else if (c > 0) {
+			j++;
+		} else {
+			map[f[i++]] = (uint32_t)t[j++];
 		}
 	}
+out:
+	free(f);
+	free(t);
 	return map;
 }
 
@@ -226,36 +256,88 @@ static void note_error(struct dctx *d)
 		d->first_error = hm_findings_count(d->out);
 }
 
+static int hot_pair(struct dctx *d, const struct side *a, const struct side *b, int i, int j)
+{
+	const hm_field *x = &b->f[b->hot[i].field], *y = &b->f[b->hot[j].field];
+	const hm_field *ox = hmc_find(a->l, x->path), *oy = hmc_find(a->l, y->path);
+	hm_finding fi;
+	char txt[128];
+
+	if (ox && oy && shares(a, ox, oy))
+		return 0;
+	hmc_share_text(b->l, &b->g, x, y, txt, sizeof(txt));
+	hmc_base(&fi, b->l, HM_SEV_ERROR, "diff-hot-shared");
+	fi.nr_members = 2;
+	fi.members[0] = x->path;
+	fi.members[1] = y->path;
+	fi.line_first = x->line_first > y->line_first ? x->line_first : y->line_first;
+	fi.line_last = fi.line_first;
+	fi.score = 10.0 * (b->hot[i].weight + b->hot[j].weight);
+	mark(d, x->path);
+	mark(d, y->path);
+	note_error(d);
+	return hm_findings_addf(d->out, &fi, "%s and %s now %s (both contention-prone)",
+				x->path, y->path, txt);
+}
+
+static int by_offset(const void *pa, const void *pb, void *ctx)
+{
+	const struct side *b = ctx;
+	uint64_t x = b->f[b->hot[*(const int *)pa].field].offset;
+	uint64_t y = b->f[b->hot[*(const int *)pb].field].offset;
+
+	return x < y ? -1 : x > y ? 1 : *(const int *)pa - *(const int *)pb;
+}
+
+static int by_pair(const void *pa, const void *pb)
+{
+	const int *x = pa, *y = pb;
+
+	return x[0] != y[0] ? x[0] - y[0] : x[1] - y[1];
+}
+
+/* Contention-prone members that newly share a line.  Two members can share
+ * one only when they lie within a unit of each other, so each is tested
+ * against its neighbours in offset order, not against every other; the
+ * pairs are reported in the order of the hot list, as before. */
 static int hot_pairs(struct dctx *d, const struct side *a, const struct side *b)
 {
-	int i, j, e;
+	int *ord = malloc((b->nhot ? b->nhot : 1) * sizeof(*ord));
+	int (*pairs)[2] = NULL;
+	size_t np = 0, cap = 0;
+	int e = 0;
 
-	for (i = 0; i < b->nhot; i++) {
-		for (j = i + 1; j < b->nhot; j++) {
-			const hm_field *x = &b->f[b->hot[i].field], *y = &b->f[b->hot[j].field];
-			const hm_field *ox = hmc_find(a->l, x->path), *oy = hmc_find(a->l, y->path);
-			hm_finding fi;
-			char txt[128];
+	if (!ord)
+		return -ENOMEM;
+	for (int i = 0; i < b->nhot; i++)
+		ord[i] = i;
+	qsort_r(ord, b->nhot, sizeof(*ord), by_offset, (void *)b);
+	for (int p = 0; p < b->nhot && !e; p++) {
+		const hm_field *x = &b->f[b->hot[ord[p]].field];
 
-			if (!shares(b, x, y) || (ox && oy && shares(a, ox, oy)))
+		for (int q = p + 1; q < b->nhot && !e; q++) {
+			const hm_field *y = &b->f[b->hot[ord[q]].field];
+
+			if (y->offset >= x->offset + x->size + b->g.unit)
+				break;
+			if (!shares(b, x, y))
 				continue;
-			hmc_share_text(b->l, &b->g, x, y, txt, sizeof(txt));
-			hmc_base(&fi, b->l, HM_SEV_ERROR, "diff-hot-shared");
-			fi.nr_members = 2;
-			fi.members[0] = x->path;
-			fi.members[1] = y->path;
-			fi.line_first = x->line_first > y->line_first ? x->line_first : y->line_first;
-			fi.line_last = fi.line_first;
-			fi.score = 10.0 * (b->hot[i].weight + b->hot[j].weight);
-			mark(d, x->path);
-			mark(d, y->path);
-			note_error(d);
-			if ((e = hm_findings_addf(d->out, &fi, "%s and %s now %s (both "
-						  "contention-prone)", x->path, y->path, txt)))
-				return e;
+			if (hm_grow((void **)&pairs, &cap, np + 1, sizeof(*pairs))) {
+				e = -ENOMEM;
+				break;
+			}
+			pairs[np][0] = ord[p] < ord[q] ? ord[p] : ord[q];
+			pairs[np][1] = ord[p] < ord[q] ? ord[q] : ord[p];
+			np++;
 		}
 	}
-	return 0;
+	if (np)
+		qsort(pairs, np, sizeof(*pairs), by_pair);
+	for (size_t k = 0; k < np && !e; k++)
+		e = hot_pair(d, a, b, pairs[k][0], pairs[k][1]);
+	free(pairs);
+	free(ord);
+	return e;
 }
 
 static int size_facts(struct dctx *d, const struct side *a, const struct side *b)
@@ -349,11 +431,99 @@ static int member_facts(struct dctx *d, const struct side *a, const struct side 
 
 /* Member pairs that newly share a line or no longer do: one note each way,
  * the pairs listed in its detail. */
+struct pair {
+	size_t i, j;	/* b's fields, i < j */
+};
+
+static int cmp_pair(const void *pa, const void *pb)
+{
+	const struct pair *x = pa, *y = pb;
+
+	return x->i != y->i ? (x->i > y->i) - (x->i < y->i) : (x->j > y->j) - (x->j < y->j);
+}
+
+/* Offsets of the candidates on one side (b's own, or a's through ba). */
+struct by_side {
+	const struct side *s;
+	const uint32_t *map;	/* NULL: b's fields themselves */
+};
+
+static const hm_field *side_field(const struct by_side *c, size_t k)
+{
+	return &c->s->f[c->map ? c->map[k] : k];
+}
+
+static int by_side_offset(const void *pa, const void *pb, void *ctx)
+{
+	size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
+	uint64_t ox = side_field(ctx, x)->offset, oy = side_field(ctx, y)->offset;
+
+	return ox != oy ? (ox > oy) - (ox < oy) : (x > y) - (x < y);
+}
+
+/* Pairs of v[] (b's field indexes) that may share a line on side c: the
+ * neighbours within a unit in offset order. */
+static int add_sharing(const struct by_side *c, size_t *v, size_t n, struct pair **pr,
+		       size_t *np, size_t *cap)
+{
+	qsort_r(v, n, sizeof(*v), by_side_offset, (void *)c);
+	for (size_t p = 0; p < n; p++) {
+		const hm_field *x = side_field(c, v[p]);
+
+		for (size_t q = p + 1; q < n; q++) {
+			const hm_field *y = side_field(c, v[q]);
+
+			if (y->offset >= x->offset + x->size + c->s->g.unit)
+				break;
+			if (!shares(c->s, x, y))
+				continue;
+			if (hm_grow((void **)pr, cap, *np + 1, sizeof(**pr)))
+				return -ENOMEM;
+			(*pr)[*np].i = v[p] < v[q] ? v[p] : v[q];
+			(*pr)[*np].j = v[p] < v[q] ? v[q] : v[p];
+			(*np)++;
+		}
+	}
+	return 0;
+}
+
+/* The pairs of b's unit fields (present in a too) whose sharing may have
+ * changed: those that may share a line now or did before; every other
+ * pair shares on neither side.  In (i, j) order, without repeats. */
+static struct pair *sharing_candidates(const struct side *a, const struct side *b,
+				       const uint32_t *ba, size_t *np)
+{
+	size_t *v = malloc((b->n ? b->n : 1) * sizeof(*v)), n = 0, cap = 0, k, u;
+	struct by_side cb = { b, NULL }, ca = { a, ba };
+	struct pair *pr = NULL;
+
+	*np = 0;
+	if (!v)
+		return NULL;
+	for (k = 0; k < b->n; k++)
+		if (hmc_is_unit(&b->f[k], b->f) && b->f[k].size && ba[k] != HM_FIELD_NONE)
+			v[n++] = k;
+	if (add_sharing(&cb, v, n, &pr, np, &cap) || add_sharing(&ca, v, n, &pr, np, &cap)) {
+		free(v);
+		free(pr);
+		return NULL;
+	}
+	free(v);
+	if (*np)
+		qsort(pr, *np, sizeof(*pr), cmp_pair);
+	for (k = u = 0; k < *np; k++)
+		if (!u || cmp_pair(&pr[u - 1], &pr[k]))
+			pr[u++] = pr[k];
+	*np = u;
+	return pr ? pr : calloc(1, sizeof(*pr));
+}
+
 static int pair_facts(struct dctx *d, const struct side *a, const struct side *b,
 		      const uint32_t *ba)
 {
 	char *buf[2] = { NULL, NULL };
-	size_t len[2] = { 0, 0 }, cnt[2] = { 0, 0 }, i, j;
+	size_t len[2] = { 0, 0 }, cnt[2] = { 0, 0 }, np;
+	struct pair *pr;
 	FILE *m[2];
 	int e = 0, w;
 
@@ -365,31 +535,25 @@ static int pair_facts(struct dctx *d, const struct side *a, const struct side *b
 		free(buf[0]);
 		return -ENOMEM;
 	}
-	for (i = 0; i < b->n; i++) {
-		const hm_field *y1 = &b->f[i], *x1;
-
-		if (!hmc_is_unit(y1, b->f) || !y1->size || ba[i] == HM_FIELD_NONE)
-			continue;
-		x1 = &a->f[ba[i]];
-		for (j = i + 1; j < b->n; j++) {
-			const hm_field *y2 = &b->f[j], *x2;
-			int now, was;
-
-			if (!hmc_is_unit(y2, b->f) || !y2->size || ba[j] == HM_FIELD_NONE)
-				continue;
-			x2 = &a->f[ba[j]];
-			now = shares(b, y1, y2);
-			was = shares(a, x1, x2);
-			if (now == was)
-				continue;
-			w = now ? 0 : 1;
-			if (cnt[w] < 20)
-				fprintf(m[w], "%s%s + %s", cnt[w] ? "\n" : "", y1->path, y2->path);
-			else if (cnt[w] == 20)
-				fprintf(m[w], "\n...");
-			cnt[w]++;
-		}
+	if (!(pr = sharing_candidates(a, b, ba, &np))) {
+		e = -ENOMEM;
+		np = 0;
 	}
+	for (size_t k = 0; k < np; k++) {
+		const hm_field *y1 = &b->f[pr[k].i], *y2 = &b->f[pr[k].j];
+		const hm_field *x1 = &a->f[ba[pr[k].i]], *x2 = &a->f[ba[pr[k].j]];
+		int now = shares(b, y1, y2), was = shares(a, x1, x2);
+
+		if (now == was)
+			continue;
+		w = now ? 0 : 1;
+		if (cnt[w] < 20)
+			fprintf(m[w], "%s%s + %s", cnt[w] ? "\n" : "", y1->path, y2->path);
+		else if (cnt[w] == 20)
+			fprintf(m[w], "\n...");
+		cnt[w]++;
+	}
+	free(pr);
 	fclose(m[0]);
 	fclose(m[1]);
 	for (w = 0; w < 2 && !e; w++) {

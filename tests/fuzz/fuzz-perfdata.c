@@ -1,5 +1,8 @@
 /* libFuzzer target: the perf.data reader (file and pipe mode are told apart
- * by the header, so one target covers both). */
+ * by the header, so one target covers both), through both ways of reading
+ * records: one at a time, and samples in bulk, alternating as report does
+ * (the batch size comes from the input's last byte, so runs of every
+ * length meet every record boundary). */
 #include "config.h"
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const hm_perf_info *info;
 	hm_perf_reader *r;
 	hm_perf_record rec;
-	size_t i, len = 0;
+	hm_sample batch[16];
+	size_t i, len = 0, max = size ? data[size - 1] % 17 : 0;
 	int n = 0;
 
 	fuzz_init();
@@ -23,8 +27,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	/* The cap only bounds the run time of one input; the reader itself must
 	 * never loop without consuming bytes. */
-	while (n++ < 100000 && hm_perf_reader_next(r, &rec) > 0)
-		;
+	while (n++ < 100000) {
+		if (max && hm_perf_reader_next_samples(r, batch, max))
+			continue;
+		if (hm_perf_reader_next(r, &rec) <= 0)
+			break;
+	}
 	/* Every string the header handed out must be readable. */
 	info = hm_perf_reader_info(r);
 	for (i = 0; info && i < info->nr_events; i++)
