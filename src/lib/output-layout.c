@@ -110,8 +110,8 @@ static void sb_pad(struct sb *b, const char *s, int width)
 
 static void sb_tabs(struct sb *b, int n)
 {
-	if (n > 15)
-		n = 15;
+	if (n > 16)	/* pahole's limit: deeper levels stay at 16 tabs */
+		n = 16;
 	while (n-- > 0)
 		sb_putn(b, "\t", 1);
 }
@@ -557,6 +557,9 @@ static void c_params(const struct pctx *c, const hm_type *fn, struct sb *o, unsi
 
 static void type_fp(const struct pctx *c, hm_type_id id, const char *name, struct pconf *conf,
 		    unsigned depth);
+/* Print recursion: type_fp and class_fp take a level each per nesting. */
+#define EXPAND_DEPTH 400	/* -E expands 200 levels of named types */
+#define PRINT_DEPTH 800		/* anonymous ones nested deeper are left out */
 static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, unsigned depth);
 static void union_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, unsigned depth);
 
@@ -621,8 +624,12 @@ static void type_fp(const struct pctx *c, hm_type_id id, const char *name, struc
 	char *namebuf = NULL;
 	int expand = conf->expand;
 
-	if (depth > 48 || c->b->err)
+	if (depth > PRINT_DEPTH || c->b->err)
 		return;
+	/* past EXPAND_DEPTH named types print by name: 3000 levels of valid
+	 * nesting would need a deeper C stack than anyone should rely on */
+	if (depth > EXPAND_DEPTH)
+		expand = 0;
 	if (ty && expand) {
 		int first = 1, guard = 0;
 
@@ -1121,7 +1128,7 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 	const struct hm_mhole *lasth = NULL;
 	uint64_t last_size = 0;
 	const char *access = NULL;
-	int newline = 0, first = 1, packed, indent = conf->indent > 15 ? 15 : conf->indent;
+	int newline = 0, first = 1, packed, indent = conf->indent > 16 ? 16 : conf->indent;
 
 	if (hm_sholes_compute(c->t, ty, &h)) {
 		o->err = -ENOMEM;
@@ -1304,7 +1311,7 @@ static void union_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 	struct sb *o = c->b;
 	struct pconf uc = *conf;
 	uint32_t cacheline = 0, initial;
-	int indent = conf->indent > 15 ? 15 : conf->indent;
+	int indent = conf->indent > 16 ? 16 : conf->indent;
 
 	if (uc.prefix)
 		sb_printf(o, "%s ", uc.prefix);

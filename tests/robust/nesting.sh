@@ -113,4 +113,26 @@ for cc in gcc clang; do
 	grep -q "hitmap diff: 0 errors, 0 warnings" "$T/out" ||
 		{ cat "$T/out" >&2; fail "$cc: diff between DWARF versions found changes"; }
 done
+# -E on a chain 40 deep (each level one struct, or a union of one, and an
+# int): every level printed as pahole prints it, its indentation stopping
+# at 16 tabs (the printer once gave up past 24 levels and printed members
+# without type or name).
+awk 'BEGIN {
+	print "struct C0 { int x; };"
+	for (i = 1; i <= 40; i++)
+		printf "struct C%d { struct C%d a%d; int y%d; };\n", i, i - 1, i, i
+	print "struct U0 { int x; };"
+	for (i = 1; i <= 40; i++)
+		printf "struct U%d { union { struct U%d a%d; long l%d; }; int y%d; };\n", i, i - 1, i, i, i
+	print "struct C40 g_c; struct U40 g_u;"
+}' >"$T/chain.c"
+for cc in gcc clang; do
+	for dw in 4 5; do
+		o=$T/chain-$cc-$dw.o
+		build_fixture "$T/chain.c" "$o" $cc $dw -O0 -c
+		for s in C40 U40; do
+			pahole_cmp "$cc -gdwarf-$dw" -E -C $s "$o" -- layout -E -C $s "$o"
+		done
+	done
+done
 exit 0
