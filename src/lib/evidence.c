@@ -17,7 +17,57 @@ struct hm_evidence {
 	size_t npairs, cappairs;
 	hm_ev_group *groups;
 	size_t ngroups, capgroups;
+	/* open-addressing indexes (entry + 1, 0 empty) that keep repeated
+	 * fields and pairs from costing a scan each: lint of a wide struct
+	 * adds tens of thousands */
+	uint32_t *fslot, *pslot;
+	size_t fcap, pcap;
 };
+
+static uint64_t str_hash(const char *s)
+{
+	return hm_hash_bytes(s, strlen(s), 0x9e3779b97f4a7c15ULL);
+}
+
+/* The hash of a pair, the same in either order. */
+static uint64_t pair_hash(const char *a, const char *b)
+{
+	return str_hash(a) + str_hash(b);
+}
+
+/* Rebuild an index of n entries for cap slots; hash(i) of entry i. */
+static int reindex(uint32_t **slot, size_t *cap, size_t n, const hm_evidence *ev,
+		   uint64_t (*hash)(const hm_evidence *ev, size_t i))
+{
+	size_t c = *cap ? *cap : 64;
+	uint32_t *t;
+
+	while (c < 2 * (n + 1))
+		c *= 2;
+	if (!(t = calloc(c, sizeof(*t))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = hash(ev, i) & (c - 1);
+
+		while (t[k])
+			k = (k + 1) & (c - 1);
+		t[k] = (uint32_t)(i + 1);
+	}
+	free(*slot);
+	*slot = t;
+	*cap = c;
+	return 0;
+}
+
+static uint64_t field_key(const hm_evidence *ev, size_t i)
+{
+	return str_hash(ev->fields[i].path);
+}
+
+static uint64_t pair_key(const hm_evidence *ev, size_t i)
+{
+	return pair_hash(ev->pairs[i].a, ev->pairs[i].b);
+}
 
 static const char *dup(hm_evidence *ev, const char *s)
 {
@@ -48,6 +98,8 @@ void hm_evidence_free(hm_evidence *ev)
 	free(ev->fields);
 	free(ev->pairs);
 	free(ev->groups);
+	free(ev->fslot);
+	free(ev->pslot);
 	hm_arena_free(&ev->arena);
 	free(ev);
 }
@@ -56,9 +108,13 @@ int hm_evidence_add_field(hm_evidence *ev, const char *path, uint64_t loads, uin
 			  uint32_t nr_cpus)
 {
 	hm_ev_field *f;
+	size_t k;
 
-	for (size_t i = 0; i < ev->nfields; i++) {
-		f = &ev->fields[i];
+	if (2 * (ev->nfields + 1) > ev->fcap &&
+	    reindex(&ev->fslot, &ev->fcap, ev->nfields, ev, field_key))
+		return -ENOMEM;
+	for (k = str_hash(path) & (ev->fcap - 1); ev->fslot[k]; k = (k + 1) & (ev->fcap - 1)) {
+		f = &ev->fields[ev->fslot[k] - 1];
 		if (!strcmp(f->path, path)) {
 			f->loads += loads;
 			f->stores += stores;
@@ -74,18 +130,22 @@ int hm_evidence_add_field(hm_evidence *ev, const char *path, uint64_t loads, uin
 			    .nr_cpus = nr_cpus };
 	if (!f->path)
 		return -ENOMEM;
-	ev->nfields++;
+	ev->fslot[k] = (uint32_t)++ev->nfields;
 	return 0;
 }
 
 int hm_evidence_add_pair(hm_evidence *ev, const char *a, const char *b, uint64_t weight)
 {
 	hm_ev_pair *p;
+	size_t k;
 
 	if (!strcmp(a, b))
 		return 0;
-	for (size_t i = 0; i < ev->npairs; i++) {
-		p = &ev->pairs[i];
+	if (2 * (ev->npairs + 1) > ev->pcap &&
+	    reindex(&ev->pslot, &ev->pcap, ev->npairs, ev, pair_key))
+		return -ENOMEM;
+	for (k = pair_hash(a, b) & (ev->pcap - 1); ev->pslot[k]; k = (k + 1) & (ev->pcap - 1)) {
+		p = &ev->pairs[ev->pslot[k] - 1];
 		if ((!strcmp(p->a, a) && !strcmp(p->b, b)) ||
 		    (!strcmp(p->a, b) && !strcmp(p->b, a))) {
 			p->weight += weight;
@@ -98,7 +158,7 @@ int hm_evidence_add_pair(hm_evidence *ev, const char *a, const char *b, uint64_t
 	*p = (hm_ev_pair){ .a = dup(ev, a), .b = dup(ev, b), .weight = weight };
 	if (!p->a || !p->b)
 		return -ENOMEM;
-	ev->npairs++;
+	ev->pslot[k] = (uint32_t)++ev->npairs;
 	return 0;
 }
 

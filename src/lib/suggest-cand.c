@@ -57,7 +57,7 @@ static void cand_moves(struct sg_ctx *c, int x)
 		keep(c, v);
 	}
 	/* into an existing hole */
-	for (size_t i = 0; i + 1 < t->n; i++) {
+	for (size_t i = 0; i + 1 < t->n && !c->refused; i++) {
 		const struct sg_slot *s = &t->s[i], *n = &t->s[i + 1];
 		const struct sg_ent *e = &c->ents[x];
 		uint64_t end, at;
@@ -78,7 +78,7 @@ static void cand_moves(struct sg_ctx *c, int x)
 	/* next to what it is read with */
 	if (!c->ents[x].read_mostly)
 		return;
-	for (size_t m = 0; m < c->nents; m++) {
+	for (size_t m = 0; m < c->nents && !c->refused; m++) {
 		if ((int)m == x || !c->ents[m].read_mostly)
 			continue;
 		v = sg_var_clone(c, t);
@@ -100,18 +100,21 @@ static void cand_per_line(struct sg_ctx *c)
 
 	/* written members that contend with another written member: members of
 	 * one `alone` group are written together and may share their line */
-	for (size_t i = 0; i < t->n && nw < 64; i++) {
-		int e = t->s[i].ent, rival = 0;
+	unsigned char *rival = hm_arena_alloc(&c->arena, c->nents ? c->nents : 1);
 
-		for (size_t p = 0; e >= 0 && p < c->npairs && !rival; p++) {
-			const struct sg_pref *r = &c->pref[p];
+	if (!rival)
+		return;
+	memset(rival, 0, c->nents ? c->nents : 1);
+	for (size_t p = 0; p < c->npairs; p++) {
+		const struct sg_pref *r = &c->pref[p];
 
-			rival = r->ok && c->ents[r->a.ent].written && c->ents[r->b.ent].written &&
-				r->a.ent != r->b.ent && (r->a.ent == e || r->b.ent == e);
-		}
-		if (rival)
-			w[nw++] = e;
+		if (r->ok && c->ents[r->a.ent].written && c->ents[r->b.ent].written &&
+		    r->a.ent != r->b.ent)
+			rival[r->a.ent] = rival[r->b.ent] = 1;
 	}
+	for (size_t i = 0; i < t->n && nw < 64; i++)
+		if (t->s[i].ent >= 0 && rival[t->s[i].ent])
+			w[nw++] = t->s[i].ent;
 	if (nw < 2 || !t->n)
 		return;
 	for (size_t i = t->n; i-- > 0 && last < 0;) {
@@ -305,20 +308,37 @@ int sg_replay_edit(struct sg_ctx *c, struct sg_var *v, const hm_edit *e)
 	}
 }
 
+/* Entries in a pair that shares a line today or in a group: one pass over
+ * the pairs and groups, not one per entry. */
+static unsigned char *shared_entries(struct sg_ctx *c)
+{
+	unsigned char *in = hm_arena_alloc(&c->arena, c->nents ? c->nents : 1);
+
+	if (!in)
+		return NULL;
+	memset(in, 0, c->nents ? c->nents : 1);
+	for (size_t p = 0; p < c->npairs; p++)
+		if (c->pref[p].ok && sg_pair_frac(c, c->today, p) > 0) {
+			in[c->pref[p].a.ent] = 1;
+			in[c->pref[p].b.ent] = 1;
+		}
+	for (size_t g = 0; g < c->ngroups; g++)
+		for (size_t k = 0; c->gref[g].ok && k < c->gref[g].n; k++)
+			in[c->gref[g].r[k].ent] = 1;
+	return in;
+}
+
 void sg_candidates(struct sg_ctx *c, hm_suggestion *s)
 {
+	unsigned char *in_shared = shared_entries(c);
 	size_t nsingle;
 
-	for (size_t i = 0; i < c->nents; i++) {
-		int in_shared = 0;
-
-		for (size_t p = 0; p < c->npairs && !in_shared; p++)
-			in_shared = c->pref[p].ok && sg_pair_frac(c, c->today, p) > 0 &&
-				    (c->pref[p].a.ent == (int)i || c->pref[p].b.ent == (int)i);
-		for (size_t g = 0; g < c->ngroups && !in_shared; g++)
-			for (size_t k = 0; c->gref[g].ok && k < c->gref[g].n; k++)
-				in_shared |= c->gref[g].r[k].ent == (int)i;
-		if (!in_shared)
+	if (!in_shared)
+		return;
+	/* a quarter of the memory budget is kept for the combinations */
+	c->var_budget = SG_VAR_BUDGET / 4 * 3;
+	for (size_t i = 0; i < c->nents && !c->refused; i++) {
+		if (!in_shared[i])
 			continue;
 		cand_align(c, (int)i);
 		cand_moves(c, (int)i);
@@ -326,6 +346,7 @@ void sg_candidates(struct sg_ctx *c, hm_suggestion *s)
 	cand_groups(c);
 	cand_per_line(c);
 	nsingle = c->nvars;
+	c->var_budget = SG_VAR_BUDGET;
 	if (s->nshared + c->ngroups > 1)
 		cand_combined(c, nsingle);
 }

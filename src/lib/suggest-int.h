@@ -95,10 +95,25 @@ struct sg_ctx {
 	 * and that member's entry in it; sizes and lines are the outer's. */
 	struct sg_ctx *outer;
 	int outer_ent;
+	/* memory the variants hold (each copies every member's slot) and
+	 * how many clones the budget refused */
+	size_t var_bytes, var_budget, refused;
+	/* indexes over the direct members (sg_build_entries): entry of each,
+	 * the named ones by name, the anonymous ones in order */
+	int *ent_of;
+	struct sg_named {
+		const char *name;
+		uint32_t idx;
+	} *by_name;
+	uint32_t nby_name, *anon, nanon;
 };
 
 /* Variants tried per struct, at most. */
 #define SG_MAX_VARIANTS 4096
+/* Their memory, at most: candidates grow with hot members times holes and
+ * each variant with the members, so a wide struct would otherwise need
+ * memory cubic in its width.  Past this the search stops and says so. */
+#define SG_VAR_BUDGET (256u << 20)
 
 static inline uint64_t sg_align_up(uint64_t v, uint64_t a)
 {

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "hitmap/suggest.h"
 #include "diag.h"
@@ -34,6 +35,37 @@ static void block_add(struct sg_ent *e, uint64_t start, uint64_t end, uint64_t u
  * members that share a storage unit with them (`enum x:8; bool y;`) — form
  * blocks that keep their inner layout and never move (where the compiler
  * would put their bits after an edit is beyond this model). */
+static int by_name(const void *pa, const void *pb)
+{
+	const struct sg_named *a = pa, *b = pb;
+	int r = strcmp(a->name, b->name);
+
+	return r ? r : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* Evidence names members and entries by path: with one index each, a
+ * struct's width costs a lookup log(n), not a scan (suggest on 100 000
+ * members resolves tens of thousands of paths). */
+static int index_members(struct sg_ctx *c)
+{
+	c->ent_of = hm_arena_alloc(&c->arena, (c->nmem + 1) * sizeof(*c->ent_of));
+	c->by_name = hm_arena_alloc(&c->arena, (c->nmem + 1) * sizeof(*c->by_name));
+	c->anon = hm_arena_alloc(&c->arena, (c->nmem + 1) * sizeof(*c->anon));
+	if (!c->ent_of || !c->by_name || !c->anon)
+		return -ENOMEM;
+	for (size_t e = 0; e < c->nents; e++)
+		for (uint32_t k = 0; k < c->ents[e].nr; k++)
+			c->ent_of[c->ents[e].first + k] = (int)e;
+	for (uint32_t i = 0; i < c->nmem; i++) {
+		if (c->mem[i].name)
+			c->by_name[c->nby_name++] = (struct sg_named){ c->mem[i].name, i };
+		else
+			c->anon[c->nanon++] = i;
+	}
+	qsort(c->by_name, c->nby_name, sizeof(*c->by_name), by_name);
+	return 0;
+}
+
 int sg_build_entries(struct sg_ctx *c)
 {
 	const hm_type *ty = hm_types_get(c->t, c->id);
@@ -84,15 +116,25 @@ int sg_build_entries(struct sg_ctx *c)
 				      .attr = bits ? 0 : mi->alignment, .bitrun = bits,
 				      .unit_end = unit_end };
 	}
-	return 0;
+	return index_members(c);
 }
 
 /* ---- variants ---- */
 
 static struct sg_var *var_new(struct sg_ctx *c, size_t nslots, size_t nedits)
 {
-	struct sg_var *v = hm_arena_alloc(&c->arena, sizeof(*v));
+	size_t bytes = sizeof(struct sg_var) + (nslots + c->nents + 8) * sizeof(struct sg_slot) +
+		       (nedits + 2 * c->nents + 8) * sizeof(hm_edit) +
+		       (c->nents + 1) * sizeof(uint64_t);
+	struct sg_var *v;
 
+	/* today itself is always made; clones stop at the budget */
+	if (c->today && c->var_bytes + bytes > (c->var_budget ? c->var_budget : SG_VAR_BUDGET)) {
+		c->refused++;
+		return NULL;
+	}
+	c->var_bytes += bytes;
+	v = hm_arena_alloc(&c->arena, sizeof(*v));
 	if (!v)
 		return NULL;
 	v->cap = nslots + c->nents + 8;
@@ -436,6 +478,8 @@ int sg_ent_named(const struct sg_ctx *c, const char *name)
 
 int sg_ent_of_member(const struct sg_ctx *c, uint32_t idx)
 {
+	if (c->ent_of)
+		return idx < c->nmem ? c->ent_of[idx] : -1;
 	for (size_t i = 0; i < c->nents; i++)
 		if (idx >= c->ents[i].first && idx < c->ents[i].first + c->ents[i].nr)
 			return (int)i;

@@ -53,6 +53,46 @@ static int find_member(const hm_types *t, hm_type_id rid, const char *name, size
 	return -ENOENT;
 }
 
+/* find_member() on the struct being edited, through its indexes: a named
+ * member wins unless an anonymous one before it holds the name. */
+static int find_top(const struct sg_ctx *c, const char *name, size_t n, uint32_t *idx,
+		    uint64_t *off, hm_member *m)
+{
+	uint32_t lo = 0, hi = c->nby_name, named = UINT32_MAX;
+	uint32_t sub;
+	uint64_t so;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int r = strncmp(c->by_name[mid].name, name, n);
+
+		if (!r && c->by_name[mid].name[n])
+			r = 1;	/* longer: sorts after name */
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < c->nby_name && !strncmp(c->by_name[lo].name, name, n) &&
+	    !c->by_name[lo].name[n])
+		named = c->by_name[lo].idx;
+	for (uint32_t k = 0; k < c->nanon && c->anon[k] < named; k++) {
+		const hm_member *am = &c->mem[c->anon[k]];
+
+		if (!find_member(c->t, am->type, name, n, &sub, &so, m)) {
+			*idx = c->anon[k];
+			*off = am->offset + so;
+			return 0;
+		}
+	}
+	if (named == UINT32_MAX)
+		return -ENOENT;
+	*idx = named;
+	*off = c->mem[named].offset;
+	*m = c->mem[named];
+	return 0;
+}
+
 static int resolve(const struct sg_ctx *c, const char *path, struct sg_ref *r)
 {
 	size_t n = strcspn(path, ".[");
@@ -61,7 +101,8 @@ static int resolve(const struct sg_ctx *c, const char *path, struct sg_ref *r)
 	hm_member m;
 	hm_type_id ty;
 
-	if (!n || find_member(c->t, c->id, path, n, &idx, &off, &m))
+	if (!n || (c->by_name ? find_top(c, path, n, &idx, &off, &m) :
+		   find_member(c->t, c->id, path, n, &idx, &off, &m)))
 		return -ENOENT;
 	r->ent = sg_ent_of_member(c, idx);
 	if (r->ent < 0)
@@ -604,6 +645,10 @@ static int run(struct sg_ctx *c, hm_suggestion *s)
 	if (!c->vars)
 		return -ENOMEM;
 	sg_candidates(c, s);
+	if (c->refused && note(s, "search stopped at %u MiB of variants (%zu members each): "
+			       "these are the best of %zu tried", SG_VAR_BUDGET >> 20, c->nents,
+			       c->nvars))
+		return -ENOMEM;
 	for (size_t i = 0; i < c->nvars; i++)
 		c->vars[i]->order = i;
 	if ((err = select_vars(c, s)))

@@ -89,5 +89,15 @@ for build in gcc-4 gcc-5 clang-4 clang-5; do
 		{ cat "$T/out" >&2; fail "$build: check: want a4/a11 to fail, the others to pass"; }
 	run_hm check --lint -C W "$o"
 	[ "$rc" = 0 ] || { cat "$T/err" >&2; fail "$build: check --lint: exit $rc"; }
+
+	# suggest on lint's 14 285 pairs: every variant copies 100 000 slots,
+	# so the search stops at its memory budget, says so, and still
+	# proposes (bounded: once it was cubic in memory and killed at 3 000)
+	run_hm suggest --lint -C W "$o"
+	[ "$rc" = 0 ] || { cat "$T/err" >&2; fail "$build: suggest --lint: exit $rc"; }
+	grep -q "^note: search stopped at 256 MiB of variants (100000 members each)" "$T/out" ||
+		{ head -20 "$T/out" >&2; fail "$build: suggest: no note on the stopped search"; }
+	grep -q "^8 proposals, best first" "$T/out" ||
+		{ head -20 "$T/out" >&2; fail "$build: suggest: want 8 proposals"; }
 done
 exit 0
