@@ -29,9 +29,9 @@ int dw_set_err(struct loader *ld, int err)
 int dw_bad(struct loader *ld, Dwarf_Error e, const char *what)
 {
 	if (!ld->err) {
-		hm_diag(HM_DIAG_ERROR, "%s: corrupt DWARF in CU at offset 0x%llx: %s: %s",
-			ld->path, (unsigned long long)ld->cu_start, what,
-			e ? dwarf_errmsg(e) : "unexpected entry");
+		hm_diag(HM_DIAG_ERROR, "%s: corrupt DWARF in CU at offset 0x%llx: %s%s%s",
+			ld->path, (unsigned long long)ld->cu_start, what, e ? ": " : "",
+			e ? dwarf_errmsg(e) : "");
 		ld->err = -EBADMSG;
 	}
 	hm_dwarf_free_error(ld->dbg, e);
@@ -124,13 +124,31 @@ Dwarf_Die dw_first_child(struct loader *ld, Dwarf_Die die)
 	return rc == DW_DLV_OK ? c : NULL;
 }
 
-/* Frees `die` and returns its next sibling (NULL at the end or on error). */
+/* Frees `die` and returns its next sibling (NULL at the end or on error).
+ * A sibling lies after its DIE: a corrupt DW_AT_sibling pointing back
+ * would send every walk round the same DIEs for ever. */
 Dwarf_Die dw_next_sibling(struct loader *ld, Dwarf_Die die)
 {
 	Dwarf_Die s = NULL;
 	Dwarf_Error e = NULL;
+	Dwarf_Off here = 0, next = 0;
 	int rc = hm_dwarf_sibling(ld->dbg, die, &s, &e);
 
+	if (rc == DW_DLV_OK && (dwarf_dieoffset(die, &here, &e) != DW_DLV_OK ||
+				dwarf_dieoffset(s, &next, &e) != DW_DLV_OK || next <= here)) {
+		dwarf_dealloc_die(s);
+		s = NULL;
+		rc = DW_DLV_ERROR;
+		if (!e) {
+			char what[96];
+
+			snprintf(what, sizeof(what), "the sibling of the DIE at 0x%llx is at 0x%llx, "
+				 "not after it", (unsigned long long)here, (unsigned long long)next);
+			dwarf_dealloc_die(die);
+			dw_bad(ld, NULL, what);
+			return NULL;
+		}
+	}
 	dwarf_dealloc_die(die);
 	if (rc == DW_DLV_ERROR)
 		dw_bad(ld, e, "sibling");

@@ -58,6 +58,10 @@ leak_check layout --json "$R/elf-srcfiles-overread.o"
 expect_err3 "elf-srcfiles-asan.o: corrupt DWARF in CU at offset 0x0" \
 	layout "$R/elf-srcfiles-asan.o"
 leak_check layout "$R/elf-srcfiles-asan.o"
+# A DW_AT_sibling that points at its own DIE: the walk went round it for
+# ever (the fuzzer's 10 s timeout; the command spun for minutes).
+expect_err3 "elf-sibling-loop.o: corrupt DWARF in CU at offset 0x0: the sibling of the DIE at 0x70 is at 0x70, not after it" \
+	layout "$R/elf-sibling-loop.o"
 # Anonymous members that overlap, nested deep without a cycle: the
 # printout (which expands anonymous members, and named ones with -E) would
 # be 2^48 lines long (the fuzzer gave up after 20 s); it stops at 16 MiB.
