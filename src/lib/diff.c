@@ -280,63 +280,99 @@ static int hot_pair(struct dctx *d, const struct side *a, const struct side *b, 
 				x->path, y->path, txt);
 }
 
-static int by_offset(const void *pa, const void *pb, void *ctx)
-{
-	const struct side *b = ctx;
-	uint64_t x = b->f[b->hot[*(const int *)pa].field].offset;
-	uint64_t y = b->f[b->hot[*(const int *)pb].field].offset;
+struct pair {
+	size_t i, j;	/* candidate indexes (fields, or hot entries), i < j */
+};
 
-	return x < y ? -1 : x > y ? 1 : *(const int *)pa - *(const int *)pb;
+static int cmp_pair(const void *pa, const void *pb)
+{
+	const struct pair *x = pa, *y = pb;
+
+	return x->i != y->i ? (x->i > y->i) - (x->i < y->i) : (x->j > y->j) - (x->j < y->j);
 }
 
-static int by_pair(const void *pa, const void *pb)
-{
-	const int *x = pa, *y = pb;
+/* Where candidate k lies: field map[k] of side s (b's fields through ba
+ * in a, hot entries through their field), or field k itself. */
+struct by_side {
+	const struct side *s;
+	const uint32_t *map;	/* NULL: candidates are s's field indexes */
+};
 
-	return x[0] != y[0] ? x[0] - y[0] : x[1] - y[1];
+static const hm_field *side_field(const struct by_side *c, size_t k)
+{
+	return &c->s->f[c->map ? c->map[k] : k];
 }
 
-/* Contention-prone members that newly share a line.  Two members can share
- * one only when they lie within a unit of each other, so each is tested
- * against its neighbours in offset order, not against every other; the
- * pairs are reported in the order of the hot list, as before. */
-static int hot_pairs(struct dctx *d, const struct side *a, const struct side *b)
+static int by_side_offset(const void *pa, const void *pb, void *ctx)
 {
-	int *ord = malloc((b->nhot ? b->nhot : 1) * sizeof(*ord));
-	int (*pairs)[2] = NULL;
-	size_t np = 0, cap = 0;
-	int e = 0;
+	size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
+	uint64_t ox = side_field(ctx, x)->offset, oy = side_field(ctx, y)->offset;
 
-	if (!ord)
-		return -ENOMEM;
-	for (int i = 0; i < b->nhot; i++)
-		ord[i] = i;
-	qsort_r(ord, b->nhot, sizeof(*ord), by_offset, (void *)b);
-	for (int p = 0; p < b->nhot && !e; p++) {
-		const hm_field *x = &b->f[b->hot[ord[p]].field];
+	return ox != oy ? (ox > oy) - (ox < oy) : (x > y) - (x < y);
+}
 
-		for (int q = p + 1; q < b->nhot && !e; q++) {
-			const hm_field *y = &b->f[b->hot[ord[q]].field];
+/* Pairs of v[] (b's field indexes) that may share a line on side c: the
+ * neighbours within a unit in offset order. */
+static int add_sharing(const struct by_side *c, size_t *v, size_t n, struct pair **pr,
+		       size_t *np, size_t *cap)
+{
+	qsort_r(v, n, sizeof(*v), by_side_offset, (void *)c);
+	for (size_t p = 0; p < n; p++) {
+		const hm_field *x = side_field(c, v[p]);
 
-			if (y->offset >= x->offset + x->size + b->g.unit)
+		for (size_t q = p + 1; q < n; q++) {
+			const hm_field *y = side_field(c, v[q]);
+
+			if (y->offset >= x->offset + x->size + c->s->g.unit)
 				break;
-			if (!shares(b, x, y))
+			if (!shares(c->s, x, y))
 				continue;
-			if (hm_grow((void **)&pairs, &cap, np + 1, sizeof(*pairs))) {
-				e = -ENOMEM;
-				break;
-			}
-			pairs[np][0] = ord[p] < ord[q] ? ord[p] : ord[q];
-			pairs[np][1] = ord[p] < ord[q] ? ord[q] : ord[p];
-			np++;
+			if (hm_grow((void **)pr, cap, *np + 1, sizeof(**pr)))
+				return -ENOMEM;
+			(*pr)[*np].i = v[p] < v[q] ? v[p] : v[q];
+			(*pr)[*np].j = v[p] < v[q] ? v[q] : v[p];
+			(*np)++;
 		}
 	}
-	if (np)
-		qsort(pairs, np, sizeof(*pairs), by_pair);
+	return 0;
+}
+
+/* Sort pairs into (i, j) order and drop repeats. */
+static void sort_pairs(struct pair *pr, size_t *np)
+{
+	size_t k, u;
+
+	if (*np)
+		qsort(pr, *np, sizeof(*pr), cmp_pair);
+	for (k = u = 0; k < *np; k++)
+		if (!u || cmp_pair(&pr[u - 1], &pr[k]))
+			pr[u++] = pr[k];
+	*np = u;
+}
+
+/* Contention-prone members that newly share a line, reported in the order
+ * of the hot list. */
+static int hot_pairs(struct dctx *d, const struct side *a, const struct side *b)
+{
+	uint32_t *hf = malloc((b->nhot ? b->nhot : 1) * sizeof(*hf));
+	size_t *v = malloc((b->nhot ? b->nhot : 1) * sizeof(*v)), np = 0, cap = 0;
+	struct by_side cb = { b, hf };
+	struct pair *pr = NULL;
+	int e = hf && v ? 0 : -ENOMEM;
+
+	for (int i = 0; !e && i < b->nhot; i++) {
+		hf[i] = b->hot[i].field;
+		v[i] = i;
+	}
+	if (!e)
+		e = add_sharing(&cb, v, b->nhot, &pr, &np, &cap);
+	if (!e)
+		sort_pairs(pr, &np);
 	for (size_t k = 0; k < np && !e; k++)
-		e = hot_pair(d, a, b, pairs[k][0], pairs[k][1]);
-	free(pairs);
-	free(ord);
+		e = hot_pair(d, a, b, (int)pr[k].i, (int)pr[k].j);
+	free(pr);
+	free(v);
+	free(hf);
 	return e;
 }
 
@@ -431,69 +467,13 @@ static int member_facts(struct dctx *d, const struct side *a, const struct side 
 
 /* Member pairs that newly share a line or no longer do: one note each way,
  * the pairs listed in its detail. */
-struct pair {
-	size_t i, j;	/* b's fields, i < j */
-};
-
-static int cmp_pair(const void *pa, const void *pb)
-{
-	const struct pair *x = pa, *y = pb;
-
-	return x->i != y->i ? (x->i > y->i) - (x->i < y->i) : (x->j > y->j) - (x->j < y->j);
-}
-
-/* Offsets of the candidates on one side (b's own, or a's through ba). */
-struct by_side {
-	const struct side *s;
-	const uint32_t *map;	/* NULL: b's fields themselves */
-};
-
-static const hm_field *side_field(const struct by_side *c, size_t k)
-{
-	return &c->s->f[c->map ? c->map[k] : k];
-}
-
-static int by_side_offset(const void *pa, const void *pb, void *ctx)
-{
-	size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
-	uint64_t ox = side_field(ctx, x)->offset, oy = side_field(ctx, y)->offset;
-
-	return ox != oy ? (ox > oy) - (ox < oy) : (x > y) - (x < y);
-}
-
-/* Pairs of v[] (b's field indexes) that may share a line on side c: the
- * neighbours within a unit in offset order. */
-static int add_sharing(const struct by_side *c, size_t *v, size_t n, struct pair **pr,
-		       size_t *np, size_t *cap)
-{
-	qsort_r(v, n, sizeof(*v), by_side_offset, (void *)c);
-	for (size_t p = 0; p < n; p++) {
-		const hm_field *x = side_field(c, v[p]);
-
-		for (size_t q = p + 1; q < n; q++) {
-			const hm_field *y = side_field(c, v[q]);
-
-			if (y->offset >= x->offset + x->size + c->s->g.unit)
-				break;
-			if (!shares(c->s, x, y))
-				continue;
-			if (hm_grow((void **)pr, cap, *np + 1, sizeof(**pr)))
-				return -ENOMEM;
-			(*pr)[*np].i = v[p] < v[q] ? v[p] : v[q];
-			(*pr)[*np].j = v[p] < v[q] ? v[q] : v[p];
-			(*np)++;
-		}
-	}
-	return 0;
-}
-
 /* The pairs of b's unit fields (present in a too) whose sharing may have
  * changed: those that may share a line now or did before; every other
  * pair shares on neither side.  In (i, j) order, without repeats. */
 static struct pair *sharing_candidates(const struct side *a, const struct side *b,
 				       const uint32_t *ba, size_t *np)
 {
-	size_t *v = malloc((b->n ? b->n : 1) * sizeof(*v)), n = 0, cap = 0, k, u;
+	size_t *v = malloc((b->n ? b->n : 1) * sizeof(*v)), n = 0, cap = 0, k;
 	struct by_side cb = { b, NULL }, ca = { a, ba };
 	struct pair *pr = NULL;
 
@@ -509,12 +489,7 @@ static struct pair *sharing_candidates(const struct side *a, const struct side *
 		return NULL;
 	}
 	free(v);
-	if (*np)
-		qsort(pr, *np, sizeof(*pr), cmp_pair);
-	for (k = u = 0; k < *np; k++)
-		if (!u || cmp_pair(&pr[u - 1], &pr[k]))
-			pr[u++] = pr[k];
-	*np = u;
+	sort_pairs(pr, np);
 	return pr ? pr : calloc(1, sizeof(*pr));
 }
 

@@ -28,6 +28,44 @@ static int form_u(struct loader *ld, Dwarf_Attribute a, uint64_t *v)
 	return -1;
 }
 
+/* A section offset: DW_FORM_data4/8 before DWARF 4, DW_FORM_sec_offset
+ * since, which libdwarf reads only as a reference.  0, or -1. */
+static int form_secoff(Dwarf_Debug dbg, Dwarf_Attribute a, uint64_t *v)
+{
+	Dwarf_Unsigned u;
+	Dwarf_Off o;
+	Dwarf_Error e = NULL;
+
+	if (dwarf_formudata(a, &u, &e) == DW_DLV_OK) {
+		*v = u;
+		return 0;
+	}
+	hm_dwarf_free_error(dbg, e);
+	e = NULL;
+	if (dwarf_global_formref(a, &o, &e) == DW_DLV_OK) {
+		*v = o;
+		return 0;
+	}
+	hm_dwarf_free_error(dbg, e);
+	return -1;
+}
+
+/* Section offset attribute `at` of die, in dbg: 0, or -1 if absent or bad. */
+static int attr_secoff(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at, uint64_t *v)
+{
+	Dwarf_Attribute a = NULL;
+	Dwarf_Error e = NULL;
+	int rc;
+
+	if (dwarf_attr(die, at, &a, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(dbg, e);
+		return -1;
+	}
+	rc = form_secoff(dbg, a, v);
+	dwarf_dealloc_attribute(a);
+	return rc;
+}
+
 static int form_s(struct loader *ld, Dwarf_Attribute a, int64_t *v, int *is_signed)
 {
 	Dwarf_Half form = 0;
@@ -248,49 +286,45 @@ static struct hm_dwarf_obj *cur_obj(struct loader *ld, Dwarf_Debug dbg, hm_binar
 	return ld->obj;
 }
 
+/* The line table and string sections of dbg's file (the main binary, the
+ * dwz alt file or, while a .dwo is read, its .dwo sections) as libdwarf
+ * reads them: an ET_REL file's line_strp and string offsets are
+ * relocations. */
+static hm_binary *line_secs(struct loader *ld, Dwarf_Debug dbg, struct hm_dwl_secs *s)
+{
+	hm_binary *b;
+	struct hm_dwarf_obj *o = cur_obj(ld, dbg, &b);
+	int dwo = ld->in_dwo && dbg == ld->dbg;
+
+	memset(s, 0, sizeof(*s));
+	s->big_endian = hm_binary_big_endian(b) == 1;
+	if (!o)
+		return b;
+	s->line = hm_dwarf_obj_section(o, dwo ? ".debug_line.dwo" : ".debug_line", &s->nline);
+	s->str = hm_dwarf_obj_section(o, dwo ? ".debug_str.dwo" : ".debug_str", &s->nstr);
+	s->str_offsets = hm_dwarf_obj_section(o, dwo ? ".debug_str_offsets.dwo" :
+					      ".debug_str_offsets", &s->nstr_offsets);
+	if (!dwo)
+		s->line_str = hm_dwarf_obj_section(o, ".debug_line_str", &s->nline_str);
+	return b;
+}
+
 /* String idx of the unit's string offsets table (DW_FORM_strx*), read
  * here for the indexes dwarf-x3 splits in two; NULL if out of range. */
 static const char *strx_string(struct loader *ld, uint64_t idx)
 {
-	hm_binary *b;
-	struct hm_dwarf_obj *o = cur_obj(ld, ld->dbg, &b);
-	int dwo = ld->in_dwo;
-	size_t nofs = 0, nstr = 0;
-	const unsigned char *ofs = o ? hm_dwarf_obj_section(o, dwo ? ".debug_str_offsets.dwo" :
-							     ".debug_str_offsets", &nofs) : NULL;
-	const char *str = o ? hm_dwarf_obj_section(o, dwo ? ".debug_str.dwo" : ".debug_str",
-						   &nstr) : NULL;
-	uint64_t at = ld->stroff_base + idx * 4, off = 0;
-	int big = hm_binary_big_endian(b) == 1;
+	struct hm_dwl_secs s;
 
-	if (!ofs || !str || idx > nofs / 4 || at > nofs || nofs - at < 4)
-		return NULL;
-	for (int i = 0; i < 4; i++)
-		off |= (uint64_t)ofs[at + (big ? 3 - i : i)] << (8 * i);
-	if (off >= nstr || !memchr(str + off, 0, nstr - off))
-		return NULL;
-	return str + off;
+	line_secs(ld, ld->dbg, &s);
+	return hm_dwl_strx(&s, ld->stroff_base, 4, idx);
 }
 
 uint64_t dw_stroff_base(struct loader *ld, Dwarf_Die cu)
 {
-	Dwarf_Attribute a = NULL;
-	Dwarf_Error e = NULL;
-	uint64_t v = 8;	/* past the table's header: a split unit has no attribute */
-	Dwarf_Off o;
+	uint64_t v;
 
-	if (dwarf_attr(cu, DW_AT_str_offsets_base, &a, &e) != DW_DLV_OK) {
-		hm_dwarf_free_error(ld->dbg, e);
-		return v;
-	}
-	/* DW_FORM_sec_offset: libdwarf reads it as a reference */
-	if (form_u(ld, a, &v)) {
-		if (dwarf_global_formref(a, &o, &e) == DW_DLV_OK)
-			v = o;
-		hm_dwarf_free_error(ld->dbg, e);
-	}
-	dwarf_dealloc_attribute(a);
-	return v;
+	/* past the table's header: a split unit has no attribute */
+	return attr_secoff(ld->dbg, cu, DW_AT_str_offsets_base, &v) ? 8 : v;
 }
 
 /* The second half of a split three-byte index (dwarf-x3.h): attribute at
@@ -365,18 +399,9 @@ int dw_read_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *d, int wan
 				d->dwo_name = s;
 			break;
 		case DW_AT_addr_base:
-		case DW_AT_GNU_addr_base: {
-			Dwarf_Off o;
-
-			/* DW_FORM_sec_offset: libdwarf reads it as a reference */
-			if (form_u(ld, a, &d->addr_base) &&
-			    dwarf_global_formref(a, &o, &e) == DW_DLV_OK)
-				d->addr_base = o;
-			else
-				hm_dwarf_free_error(ld->dbg, e);
-			e = NULL;
+		case DW_AT_GNU_addr_base:
+			form_secoff(ld->dbg, a, &d->addr_base);
 			break;
-		}
 		case DW_AT_byte_size:
 			d->has_byte_size = form_u(ld, a, &d->byte_size) == 0;
 			break;
@@ -478,37 +503,12 @@ void dw_ftab_clear(struct ftab *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* The line table sections of dbg's file (the main binary, the dwz alt
- * file or, while a .dwo is read, its .debug_line.dwo) as libdwarf reads
- * them: an ET_REL file's line_strp offsets are relocations. */
-static hm_binary *line_secs(struct loader *ld, Dwarf_Debug dbg, struct hm_dwl_secs *s)
-{
-	hm_binary *b;
-	struct hm_dwarf_obj *o = cur_obj(ld, dbg, &b);
-	int dwo = ld->in_dwo && dbg == ld->dbg;
-
-	memset(s, 0, sizeof(*s));
-	s->big_endian = hm_binary_big_endian(b) == 1;
-	if (!o)
-		return b;
-	s->line = hm_dwarf_obj_section(o, dwo ? ".debug_line.dwo" : ".debug_line", &s->nline);
-	s->str = hm_dwarf_obj_section(o, dwo ? ".debug_str.dwo" : ".debug_str", &s->nstr);
-	s->str_offsets = hm_dwarf_obj_section(o, dwo ? ".debug_str_offsets.dwo" :
-					      ".debug_str_offsets", &s->nstr_offsets);
-	if (!dwo)
-		s->line_str = hm_dwarf_obj_section(o, ".debug_line_str", &s->nline_str);
-	return b;
-}
-
 /* DW_AT_stmt_list and DW_AT_comp_dir of a unit DIE of dbg. */
 static int unit_line_attrs(Dwarf_Debug dbg, Dwarf_Die cu, uint64_t *stmt, const char **comp_dir)
 {
 	Dwarf_Attribute a = NULL;
 	Dwarf_Error e = NULL;
-	Dwarf_Unsigned u;
-	Dwarf_Off o;
 	char *s;
-	int rc = -ENOENT;
 
 	*comp_dir = NULL;
 	if (dwarf_attr(cu, DW_AT_comp_dir, &a, &e) == DW_DLV_OK) {
@@ -517,27 +517,7 @@ static int unit_line_attrs(Dwarf_Debug dbg, Dwarf_Die cu, uint64_t *stmt, const 
 		dwarf_dealloc_attribute(a);
 	}
 	hm_dwarf_free_error(dbg, e);
-	e = NULL;
-	if (dwarf_attr(cu, DW_AT_stmt_list, &a, &e) != DW_DLV_OK) {
-		hm_dwarf_free_error(dbg, e);
-		return rc;
-	}
-	/* DW_FORM_data4 before DWARF 4, DW_FORM_sec_offset (a reference to
-	 * libdwarf) since */
-	if (dwarf_formudata(a, &u, &e) == DW_DLV_OK) {
-		*stmt = u;
-		rc = 0;
-	} else {
-		hm_dwarf_free_error(dbg, e);
-		e = NULL;
-		if (dwarf_global_formref(a, &o, &e) == DW_DLV_OK) {
-			*stmt = o;
-			rc = 0;
-		}
-		hm_dwarf_free_error(dbg, e);
-	}
-	dwarf_dealloc_attribute(a);
-	return rc;
+	return attr_secoff(dbg, cu, DW_AT_stmt_list, stmt) ? -ENOENT : 0;
 }
 
 /* Read the line table header at `off` into f; a malformed one leaves f

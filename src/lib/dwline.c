@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hitmap/binary.h"
 #include "dwline.h"
 
 /* DWARF constants used here (dwarf.h names, kept local so that this file
@@ -121,19 +122,35 @@ static const char *sec_str(const char *sec, size_t size, uint64_t off)
 	return sec + off;
 }
 
-/* DW_FORM_strx*: offsets into .debug_str, in .debug_str_offsets after its
- * header (8 bytes, 16 in 64-bit DWARF).  Only DWARF 5 line tables have
- * forms, so the header is always there. */
-static const char *strx(const struct hm_dwl_secs *s, unsigned offsize, uint64_t idx)
+void hm_dwl_secs_of(const hm_binary *bin, struct hm_dwl_secs *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->line = hm_binary_section(bin, ".debug_line", &s->nline);
+	s->line_str = hm_binary_section(bin, ".debug_line_str", &s->nline_str);
+	s->str = hm_binary_section(bin, ".debug_str", &s->nstr);
+	s->str_offsets = hm_binary_section(bin, ".debug_str_offsets", &s->nstr_offsets);
+	s->big_endian = hm_binary_big_endian(bin) == 1;
+}
+
+const char *hm_dwl_strx(const struct hm_dwl_secs *s, uint64_t base, unsigned offsize,
+			uint64_t idx)
 {
 	struct rd r = { s->str_offsets, NULL, s->big_endian, 0 };
 
-	if (!s->str_offsets || idx > s->nstr_offsets / offsize)
+	if (!s->str_offsets || base > s->nstr_offsets || idx > s->nstr_offsets / offsize)
 		return NULL;
 	r.end = s->str_offsets + s->nstr_offsets;
-	rd_skip(&r, (offsize == 8 ? 16 : 8) + idx * offsize);
+	rd_skip(&r, base + idx * offsize);
 	uint64_t off = rd_n(&r, offsize);
 	return r.bad ? NULL : sec_str(s->str, s->nstr, off);
+}
+
+/* DW_FORM_strx* in a line table: only DWARF 5 ones have forms, and only
+ * split units use them, whose string offsets start after the table's
+ * header (8 bytes, 16 in 64-bit DWARF). */
+static const char *strx(const struct hm_dwl_secs *s, unsigned offsize, uint64_t idx)
+{
+	return hm_dwl_strx(s, offsize == 8 ? 16 : 8, offsize, idx);
 }
 
 /* One value of a DWARF 5 entry: a string (returned) or a number (*num). */

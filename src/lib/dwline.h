@@ -54,6 +54,18 @@ struct hm_dwl_row {
 	unsigned end_sequence : 1;
 };
 
+/* The sections of a linked binary, as they are in the file (an ET_REL
+ * file's need relocating: the DWARF loader reads those through libdwarf's
+ * view, dwarf-attr.c). */
+struct hm_binary;
+void hm_dwl_secs_of(const struct hm_binary *bin, struct hm_dwl_secs *s);
+
+/* String idx of the string offsets table whose entries (offsize bytes
+ * each) start at byte `base` of s->str_offsets; NULL when either lookup
+ * falls outside its section or the string is unterminated. */
+const char *hm_dwl_strx(const struct hm_dwl_secs *s, uint64_t base, unsigned offsize,
+			uint64_t idx);
+
 /* Parse the header of the unit at byte `off` of s->line.  Returns 0, or
  * -EBADMSG when it is malformed (what is set to a reason), -ENOMEM. */
 int hm_dwl_unit_read(const struct hm_dwl_secs *s, uint64_t off, struct hm_dwl_unit *u,

@@ -112,11 +112,7 @@ static int load_table(struct binent *b)
 
 	if (!(t = calloc(1, sizeof(*t))))
 		return -ENOMEM;
-	t->s.line = hm_binary_section(b->bin, ".debug_line", &t->s.nline);
-	t->s.line_str = hm_binary_section(b->bin, ".debug_line_str", &t->s.nline_str);
-	t->s.str = hm_binary_section(b->bin, ".debug_str", &t->s.nstr);
-	t->s.str_offsets = hm_binary_section(b->bin, ".debug_str_offsets", &t->s.nstr_offsets);
-	t->s.big_endian = hm_binary_big_endian(b->bin) == 1;
+	hm_dwl_secs_of(b->bin, &t->s);
 	rc = index_units(t, &what, &bad_off);
 	if (rc == -ENOMEM) {
 		hm_lines_table_free(t);

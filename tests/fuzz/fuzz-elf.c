@@ -25,14 +25,10 @@ static int row(void *arg, const struct hm_dwl_row *r)
 
 static void line_tables(hm_binary *bin)
 {
-	struct hm_dwl_secs s = { 0 };
+	struct hm_dwl_secs s;
 	uint64_t off = 0;
 
-	s.line = hm_binary_section(bin, ".debug_line", &s.nline);
-	s.line_str = hm_binary_section(bin, ".debug_line_str", &s.nline_str);
-	s.str = hm_binary_section(bin, ".debug_str", &s.nstr);
-	s.str_offsets = hm_binary_section(bin, ".debug_str_offsets", &s.nstr_offsets);
-	s.big_endian = hm_binary_big_endian(bin) == 1;
+	hm_dwl_secs_of(bin, &s);
 	while (s.line && off < s.nline) {
 		struct hm_dwl_unit u;
 		const char *what;

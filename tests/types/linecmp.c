@@ -146,7 +146,7 @@ int main(int argc, char **argv)
 	hm_binary *bin;
 	Dwarf_Debug dbg;
 	struct hm_dwarf_obj *obj;
-	struct hm_dwl_secs s = { 0 };
+	struct hm_dwl_secs s;
 	Dwarf_Half ver, asz, ut;
 	Dwarf_Die cu;
 	unsigned long units = 0;
@@ -158,9 +158,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: linecmp [-r] FILE (an ELF file with DWARF)\n");
 		return 2;
 	}
-	s.line = hm_binary_section(bin, ".debug_line", &s.nline);
-	s.line_str = hm_binary_section(bin, ".debug_line_str", &s.nline_str);
-	s.str = hm_binary_section(bin, ".debug_str", &s.nstr);
+	hm_dwl_secs_of(bin, &s);
 	if (rows) {
 		int rc = print_rows(&s);
 
