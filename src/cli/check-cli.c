@@ -7,7 +7,7 @@
 #include <string.h>
 #include "hitmap/hitmap.h"
 #include "check-cli.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Rule-file errors arrive already spelt "FILE:LINE:COL: error: ..." (the
  * form editors jump to); everything else gets the usual level prefix. */

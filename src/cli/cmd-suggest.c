@@ -15,7 +15,7 @@
 #include "hitmap/suggest.h"
 #include "hitmap/types.h"
 #include "cli.h"
-#include "util.h"
+#include "base/util.h"
 
 #define MAX_FILES 64
 

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hitmap/layout.h"
-#include "json.h"
-#include "jsonparse.h"
+#include "base/json.h"
+#include "base/jsonparse.h"
 #include "layout-heat.h"
-#include "profile-int.h"
+#include "heat/profile-int.h"
 
 #define LABEL_MAX 64
 

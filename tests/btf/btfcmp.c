@@ -43,7 +43,7 @@
 #include "hitmap/binary.h"
 #include "hitmap/layout.h"
 #include "hitmap/types.h"
-#include "btf.h"
+#include "btf/btf.h"
 
 enum { C_FLAT, C_FLEX, C_NATURAL, C_ALIGN, C_ATOMIC, C_DUP, C_MISSING, C_SIZE, C_HOLES,
        C_OTHER, C_N };

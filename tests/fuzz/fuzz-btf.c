@@ -8,8 +8,8 @@
 #include "hitmap/layout.h"
 #include "hitmap/output.h"
 #include "hitmap/types.h"
-#include "btf.h"
-#include "types-int.h"
+#include "btf/btf.h"
+#include "types/types-int.h"
 #include "fuzz-diag.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

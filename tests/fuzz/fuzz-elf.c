@@ -9,7 +9,7 @@
 #include "hitmap/binary.h"
 #include "hitmap/layout.h"
 #include "hitmap/types.h"
-#include "dwline.h"
+#include "dwarf/dwline.h"
 #include "fuzz-diag.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

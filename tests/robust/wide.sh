@@ -49,7 +49,7 @@ wrap_counts() {
 }
 
 # clang's DWARF 5 names the strings past the 65 536th with DW_FORM_strx3
-# (see src/lib/dwarf-x3.h), in an object file whose string offsets are
+# (see src/lib/dwarf/dwarf-x3.h), in an object file whose string offsets are
 # relocations.
 for build in gcc-4 gcc-5 clang-4 clang-5; do
 	cc=${build%-*}

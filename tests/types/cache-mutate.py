@@ -5,7 +5,7 @@ Write COUNT hostile variants of a hitmap type cache file: bytes of the
 payload overwritten (indices, counts, string offsets set to 0, 1, huge or
 random values) and the checksum recomputed, so that each variant passes
 the integrity check and reaches the reader's bounds checks.  The header
-layout mirrors struct cache_hdr in src/lib/typecache.c: magic[8],
+layout mirrors struct cache_hdr in src/lib/load/typecache.c: magic[8],
 format, endian, version[16], elem[13], pointer_size, table_pointer_size,
 build_id[132], src_size, src_mtime, src_mtime_ns, count[13],
 payload_size, checksum, lib_id[72] (440 bytes); sections follow, each

@@ -19,8 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dwarf-compat.h"
-#include "dwline.h"
+#include "dwarf/dwarf-compat.h"
+#include "dwarf/dwline.h"
 
 static unsigned long nfiles, nbad, nfault;
 

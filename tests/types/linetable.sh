@@ -1,5 +1,5 @@
 #!/bin/sh
-# hitmap's own .debug_line reader (src/lib/dwline.c), which names the files
+# hitmap's own .debug_line reader (src/lib/dwarf/dwline.c), which names the files
 # behind DW_AT_decl_file and the code locations of reports:
 #  - the rows of every line program equal binutils' (`readelf -wL -W`) on
 #    gcc and clang builds, DWARF 2 to 5;

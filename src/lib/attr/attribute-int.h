@@ -1,0 +1,120 @@
+/* Internal: the attribution context, shared by attribute.c (addresses to
+ * fields), attribute-maps.c (processes and mappings, the record loop) and
+ * lines.c (code locations). */
+#ifndef HM_ATTRIBUTE_INT_H
+#define HM_ATTRIBUTE_INT_H
+#include <stdint.h>
+#include "hitmap/attribute.h"
+#include "hitmap/binary.h"
+#include "hitmap/types.h"
+#include "base/util.h"
+
+#define ATTR_CACHE 32768	/* direct-mapped (binary, link address) → attribution */
+
+enum { BIN_OK = 0, BIN_MISSING, BIN_MISMATCH };
+
+struct seg {
+	uint64_t vaddr, memsz, offset, filesz;
+	uint32_t flags;		/* PF_X, PF_W, PF_R */
+};
+
+struct var_ref {
+	uint64_t addr, size;
+	const hm_variable *var;
+};
+
+struct lines_table;
+
+struct binent {
+	char *path;		/* as named by the recording or the user */
+	hm_binary *bin;		/* NULL unless status is BIN_OK */
+	int status;
+	unsigned user : 1, warned_types : 1;
+	struct seg *loads;
+	size_t nloads;
+	uint64_t lo, hi;	/* link-time extent of the PT_LOAD segments */
+	hm_types *types;
+	int types_err;
+	struct var_ref *vars;	/* by address */
+	size_t nvars;
+	struct lines_table *lines;
+	int lines_err;
+};
+
+struct image {
+	struct binent *bin;
+	uint64_t bias;		/* runtime − link address */
+	uint64_t start, end;	/* runtime extent */
+};
+
+struct anon {
+	uint64_t start, end;
+	enum hm_attr_bucket bucket;	/* STACK or HEAP */
+};
+
+struct proc {
+	uint32_t pid;
+	struct image *images;
+	size_t nimages, images_cap;
+	struct anon *anon;
+	size_t nanon, anon_cap;
+};
+
+struct xobject {
+	struct binent *bin;
+	hm_type_id type;
+	uint64_t addr, size;
+	const char *name;
+};
+
+struct cached {			/* an attribution, relative to the binary */
+	const struct binent *bin;
+	enum hm_attr_bucket bucket;	/* HM_NR_BUCKETS: out of memory */
+	const char *sname, *object, *path;
+	enum hm_profile_kind kind;
+	uint64_t ssize, obj_base, foff, fsize;
+};
+
+/* The cache maps (binary, link address) to an interned attribution record:
+ * slots stay small (24 bytes) so a large cache fits the CPU caches. */
+struct cache_slot {
+	const struct binent *bin;
+	uint64_t link;
+	const struct cached *rec;
+};
+
+struct hm_attr {
+	struct binent **bins;
+	size_t nbins, bins_cap;
+	struct binent *vmlinux;
+	uint64_t kaslr;
+	unsigned kaslr_known : 1, warned_kaslr : 1, kernel_seen : 1, lines_failed : 1;
+	unsigned line_size;
+	uint32_t gen;		/* bumped by every record that changes mappings */
+	struct proc *procs;	/* sorted by pid */
+	size_t nprocs, procs_cap;
+	size_t last_proc;
+	struct proc kernel;
+	struct xobject *objects;
+	size_t nobjects, objects_cap;
+	struct cache_slot *cache;
+	const struct cached **recs;	/* open addressing, nrecs_slots */
+	size_t nrecs, nrecs_slots;
+	hm_arena rec_arena;
+	hm_strtab strs;
+	char *sysroot;		/* NULL: MMAP names as they are */
+};
+
+/* attribute.c: read the PT_LOAD segments of b->bin. */
+int attr_binent_phdrs(struct binent *b);
+
+/* attribute-maps.c */
+struct proc *attr_proc(hm_attr *a, uint32_t pid, int create);
+const struct image *proc_image_at(const struct proc *p, uint64_t addr);
+enum hm_attr_bucket proc_anon_bucket(const struct proc *p, uint64_t addr);
+
+/* lines.c: "file:line" of a link address in b; <0 when unknown. */
+int hm_lines_lookup(hm_attr *a, const struct binent *b, uint64_t link, char *buf, size_t len);
+void hm_lines_table_free(struct lines_table *t);
+
+#endif

@@ -1,0 +1,245 @@
+#include "config.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "base/util.h"
+
+int hm_grow(void **ptr, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 8;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / elem)
+			return -ENOMEM;
+		ncap *= 2;
+	}
+	p = realloc(*ptr, ncap * elem);
+	if (!p)
+		return -ENOMEM;
+	*ptr = p;
+	*cap = ncap;
+	return 0;
+}
+
+struct hm_arena_block {
+	struct hm_arena_block *next;
+	size_t size;
+	_Alignas(16) unsigned char data[];
+};
+
+#define ARENA_BLOCK (256 * 1024)
+
+void *hm_arena_alloc(hm_arena *a, size_t size)
+{
+	struct hm_arena_block *b;
+	size_t bsize;
+	void *p;
+
+	size = (size + 15) & ~(size_t)15;
+	if (!a->head || a->avail < size) {
+		/* Big requests get a block of their own so the current block's tail is
+		 * not wasted. */
+		bsize = size > ARENA_BLOCK / 4 ? size : ARENA_BLOCK;
+		b = calloc(1, sizeof(*b) + bsize);
+		if (!b)
+			return NULL;
+		b->size = bsize;
+		if (size > ARENA_BLOCK / 4 && a->head) {
+			b->next = a->head->next;
+			a->head->next = b;
+			return b->data;
+		}
+		b->next = a->head;
+		a->head = b;
+		a->used = 0;
+		a->avail = bsize;
+	}
+	p = a->head->data + a->used;
+	a->used += size;
+	a->avail -= size;
+	return p;
+}
+
+char *hm_arena_strndup(hm_arena *a, const char *s, size_t n)
+{
+	char *p = hm_arena_alloc(a, n + 1);
+
+	if (p) {
+		memcpy(p, s, n);
+		p[n] = 0;
+	}
+	return p;
+}
+
+void hm_arena_free(hm_arena *a)
+{
+	struct hm_arena_block *b = a->head, *next;
+
+	for (; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	a->head = NULL;
+	a->used = a->avail = 0;
+}
+
+uint64_t hm_hash_bytes(const void *p, size_t n, uint64_t seed)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0xcbf29ce484222325ULL ^ seed;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return hm_hash_u64(h);
+}
+
+static int strtab_rehash(hm_strtab *t)
+{
+	size_t n = t->nslots ? t->nslots * 2 : 1024, i;
+	const char **slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < t->nslots; i++) {
+		const char *s = t->slots[i];
+		size_t j;
+
+		if (!s)
+			continue;
+		j = hm_hash_bytes(s, strlen(s), 0) & (n - 1);
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = s;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = n;
+	return 0;
+}
+
+const char *hm_strtab_intern_n(hm_strtab *t, const char *s, size_t n)
+{
+	size_t j;
+	char *copy;
+
+	if ((t->count + 1) * 2 > t->nslots && strtab_rehash(t) < 0)
+		return NULL;
+	j = hm_hash_bytes(s, n, 0) & (t->nslots - 1);
+	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
+		if (strncmp(t->slots[j], s, n) == 0 && t->slots[j][n] == 0)
+			return t->slots[j];
+	}
+	copy = hm_arena_strndup(&t->arena, s, n);
+	if (!copy)
+		return NULL;
+	t->slots[j] = copy;
+	t->count++;
+	return copy;
+}
+
+const char *hm_strtab_intern(hm_strtab *t, const char *s)
+{
+	return hm_strtab_intern_n(t, s, strlen(s));
+}
+
+void hm_strtab_free(hm_strtab *t)
+{
+	free(t->slots);
+	t->slots = NULL;
+	t->nslots = t->count = 0;
+	hm_arena_free(&t->arena);
+}
+
+unsigned hm_edit_distance(const char *a, const char *b, unsigned max)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	unsigned row[256], prev, tmp, best;
+
+	if (lb >= sizeof(row) / sizeof(row[0]) || la >= 256)
+		return max + 1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		best = row[0];
+		for (j = 1; j <= lb; j++) {
+			unsigned cost = a[i - 1] != b[j - 1];
+			tmp = row[j];
+			row[j] = row[j] + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			if (prev + cost < row[j])
+				row[j] = prev + cost;
+			prev = tmp;
+			if (row[j] < best)
+				best = row[j];
+		}
+		if (best > max)
+			return max + 1;
+	}
+	return row[lb] > max ? max + 1 : row[lb];
+}
+
+const char *hm_strtab_adopt(hm_strtab *t, const char *s)
+{
+	size_t j, n = strlen(s);
+
+	if ((t->count + 1) * 2 > t->nslots && strtab_rehash(t) < 0)
+		return NULL;
+	j = hm_hash_bytes(s, n, 0) & (t->nslots - 1);
+	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
+		if (strncmp(t->slots[j], s, n) == 0 && t->slots[j][n] == 0)
+			return t->slots[j];
+	}
+	t->slots[j] = s;
+	t->count++;
+	return s;
+}
+
+FILE *hm_fopen_regular(const char *path)
+{
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	/* O_NONBLOCK so that opening a FIFO without a writer returns at once;
+	 * the type check then refuses it. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int err = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	if (fcntl(fd, F_SETFL, 0) < 0 || !(f = fdopen(fd, "r"))) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	return f;
+}
+
+const char *hm_open_error(int err)
+{
+	if (err == ENODEV)
+		return "not a regular file";
+	if (err == EISDIR)
+		return "is a directory";
+	return strerror(err);
+}

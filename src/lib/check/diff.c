@@ -1,0 +1,906 @@
+/* diff: one struct's layout in two builds, compared the way a reviewer reads
+ * pahole output — lines counted from offset 0 in both.  Rules and profile
+ * pairs are evaluated on both sides; only what the change broke is an error. */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hitmap/check.h"
+#include "check/check-int.h"
+#include "base/diag.h"
+#include "base/util.h"
+
+#define COLW 37
+
+struct side {
+	const hm_types *t;
+	hm_layout *l;
+	const hm_field *f;
+	size_t n;
+	struct hmc_hot *hot;
+	int nhot;
+	struct hmc_geom g;
+};
+
+static int side_init(struct side *s, const hm_types *t, hm_type_id id,
+		     const struct hm_check_opts *o, struct hmc_typeclass *tc)
+{
+	memset(s, 0, sizeof(*s));
+	s->t = t;
+	s->l = hmc_layout(t, id, o, 1);
+	if (!s->l)
+		return errno == ENOMEM ? -ENOMEM : -EINVAL;
+	s->f = hm_layout_fields(s->l, &s->n);
+	hmc_geom_init(&s->g, s->l, o, 1);
+	s->nhot = hmc_hot_fields(tc, s->l, &s->hot);
+	return s->nhot < 0 ? s->nhot : 0;
+}
+
+static void side_free(struct side *s)
+{
+	hm_layout_free(s->l);
+	free(s->hot);
+}
+
+/* For every unit of `from`, the unit of `to` with the same path — the n-th
+ * one when a path repeats (the alternatives of an anonymous union can
+ * reuse a name).  HM_FIELD_NONE where there is none.  malloc'ed. */
+static int by_path(const void *pa, const void *pb, void *ctx)
+{
+	const struct side *s = ctx;
+	size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
+	int c = strcmp(s->f[x].path, s->f[y].path);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* Unit fields of one side in (path, position) order: the n-th field of a
+ * path on one side is the n-th of that path on the other. */
+static size_t *units_by_path(const struct side *s, size_t *n)
+{
+	size_t *v = malloc((s->n ? s->n : 1) * sizeof(*v));
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (size_t k = 0; k < s->n; k++)
+		if (hmc_is_unit(&s->f[k], s->f))
+			v[(*n)++] = k;
+	qsort_r(v, *n, sizeof(*v), by_path, (void *)s);
+	return v;
+}
+
+static uint32_t *unit_map(const struct side *from, const struct side *to)
+{
+	uint32_t *map = malloc((from->n ? from->n : 1) * sizeof(*map));
+	size_t nf = 0, nt = 0, i = 0, j = 0;
+	size_t *f = units_by_path(from, &nf), *t = units_by_path(to, &nt);
+
+	if (!map || !f || !t) {
+		free(map);
+		map = NULL;
+		goto out;
+	}
+	for (size_t k = 0; k < from->n; k++)
+		map[k] = HM_FIELD_NONE;
+	/* a merge of the two sorted lists, occurrence by occurrence */
+	while (i < nf && j < nt) {
+		int c = strcmp(from->f[f[i]].path, to->f[t[j]].path);
+
+		if (c < 0) {
+			i++;
+		} else if (c > 0) {
+			j++;
+		} else {
+			map[f[i++]] = (uint32_t)t[j++];
+		}
+	}
+out:
+	free(f);
+	free(t);
+	return map;
+}
+
+static int shares(const struct side *s, const hm_field *a, const hm_field *b)
+{
+	return hmc_may_share(&s->g, a->offset, a->size, b->offset, b->size);
+}
+
+/* ---- side by side ---- */
+
+struct rows {
+	char (*r)[COLW + 1];
+	size_t n, cap;
+};
+
+static int row_add(struct rows *r, const char *s)
+{
+	if (hm_grow((void **)&r->r, &r->cap, r->n + 1, sizeof(*r->r)))
+		return -ENOMEM;
+	snprintf(r->r[r->n++], COLW + 1, "%s", s);
+	return 0;
+}
+
+/* Whether a member is marked, or holds a marked sub-field. */
+static int marked(const char *path, const char *const *marks, size_t nm)
+{
+	size_t i, n = strlen(path);
+
+	for (i = 0; i < nm; i++)
+		if (!strncmp(path, marks[i], n) && (!marks[i][n] || marks[i][n] == '.' ||
+						     marks[i][n] == '['))
+			return 1;
+	return 0;
+}
+
+/* Rows for the given lines of one side: a header per line, then every unit
+ * touching it; marked members get a '<'. */
+static int side_rows(const struct side *s, const uint32_t *lines, size_t nl,
+		     const char *const *marks, size_t nm, struct rows *out)
+{
+	unsigned ls = s->g.line;
+	char buf[128];
+	size_t i, k;
+
+	for (i = 0; i < nl; i++) {
+		snprintf(buf, sizeof(buf), "-- cacheline %u (%u-%u) --", lines[i],
+			 lines[i] * ls, lines[i] * ls + ls - 1);
+		if (row_add(out, buf))
+			return -ENOMEM;
+		for (k = 0; k < s->n; k++) {
+			const hm_field *f = &s->f[k];
+			int w;
+
+			if (!hmc_is_unit(f, s->f) || f->line_first > lines[i] ||
+			    (f->size ? f->line_last : f->line_first) < lines[i])
+				continue;
+			w = snprintf(buf, sizeof(buf), "%5llu %4llu %s",
+				     (unsigned long long)f->offset, (unsigned long long)f->size,
+				     f->path);
+			if (marked(f->path, marks, nm)) {
+				if (w > COLW - 2)
+					w = COLW - 2;
+				snprintf(buf + w, sizeof(buf) - w, " <");
+			}
+			if (row_add(out, buf))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The lines the marked members occupy on one side, sorted, distinct. */
+static size_t lines_of(const struct side *s, const char *const *marks, size_t nm,
+		       uint32_t *out, size_t max)
+{
+	size_t i, n = 0, k, w = 0;
+	uint32_t ln;
+
+	for (i = 0; i < nm; i++) {
+		const hm_field *f = hmc_find(s->l, marks[i]);
+
+		if (!f)
+			continue;
+		for (ln = f->line_first; ln <= f->line_last && n < max; ln++)
+			out[n++] = ln;
+	}
+	qsort(out, n, sizeof(*out), cmp_u32);
+	for (k = 0; k < n; k++)
+		if (!w || out[w - 1] != out[k])
+			out[w++] = out[k];
+	return w;
+}
+
+static char *side_by_side(const struct side *a, const struct side *b,
+			  const char *const *marks, size_t nm, const char *old_name,
+			  const char *new_name)
+{
+	struct rows ra = { 0 }, rb = { 0 };
+	uint32_t la[16], lb[16];
+	size_t na = lines_of(a, marks, nm, la, 16), nb = lines_of(b, marks, nm, lb, 16), i;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (side_rows(a, la, na, marks, nm, &ra) || side_rows(b, lb, nb, marks, nm, &rb) ||
+	    !(m = open_memstream(&buf, &len))) {
+		free(ra.r);
+		free(rb.r);
+		return NULL;
+	}
+	fprintf(m, "%-*.*s | %.*s", COLW, COLW, old_name, COLW, new_name);
+	for (i = 0; i < ra.n || i < rb.n; i++)
+		fprintf(m, "\n%-*s | %s", COLW, i < ra.n ? ra.r[i] : "", i < rb.n ? rb.r[i] : "");
+	fclose(m);
+	free(ra.r);
+	free(rb.r);
+	return buf;
+}
+
+/* ---- the comparison of one struct ---- */
+
+struct dctx {
+	const struct hm_check_opts *o;
+	hm_findings *out;
+	const char *old_name, *new_name;
+	/* errors of the current struct, for the side-by-side */
+	const char *marks[HM_FINDING_MAX_MEMBERS * 4];
+	size_t nm;
+	size_t first_error;	/* index in out of the struct's first error, or SIZE_MAX */
+};
+
+static void mark(struct dctx *d, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < d->nm; i++)
+		if (!strcmp(d->marks[i], path))
+			return;
+	if (d->nm < sizeof(d->marks) / sizeof(d->marks[0]))
+		d->marks[d->nm++] = path;
+}
+
+/* Call before adding an error: the first one of a struct gets the
+ * side-by-side. */
+static void note_error(struct dctx *d)
+{
+	if (d->first_error == SIZE_MAX)
+		d->first_error = hm_findings_count(d->out);
+}
+
+static int hot_pair(struct dctx *d, const struct side *a, const struct side *b, int i, int j)
+{
+	const hm_field *x = &b->f[b->hot[i].field], *y = &b->f[b->hot[j].field];
+	const hm_field *ox = hmc_find(a->l, x->path), *oy = hmc_find(a->l, y->path);
+	hm_finding fi;
+	char txt[128];
+
+	if (ox && oy && shares(a, ox, oy))
+		return 0;
+	hmc_share_text(b->l, &b->g, x, y, txt, sizeof(txt));
+	hmc_base(&fi, b->l, HM_SEV_ERROR, "diff-hot-shared");
+	fi.nr_members = 2;
+	fi.members[0] = x->path;
+	fi.members[1] = y->path;
+	fi.line_first = x->line_first > y->line_first ? x->line_first : y->line_first;
+	fi.line_last = fi.line_first;
+	fi.score = 10.0 * (b->hot[i].weight + b->hot[j].weight);
+	mark(d, x->path);
+	mark(d, y->path);
+	note_error(d);
+	return hm_findings_addf(d->out, &fi, "%s and %s now %s (both contention-prone)",
+				x->path, y->path, txt);
+}
+
+struct pair {
+	size_t i, j;	/* candidate indexes (fields, or hot entries), i < j */
+};
+
+static int cmp_pair(const void *pa, const void *pb)
+{
+	const struct pair *x = pa, *y = pb;
+
+	return x->i != y->i ? (x->i > y->i) - (x->i < y->i) : (x->j > y->j) - (x->j < y->j);
+}
+
+/* Where candidate k lies: field map[k] of side s (b's fields through ba
+ * in a, hot entries through their field), or field k itself. */
+struct by_side {
+	const struct side *s;
+	const uint32_t *map;	/* NULL: candidates are s's field indexes */
+};
+
+static const hm_field *side_field(const struct by_side *c, size_t k)
+{
+	return &c->s->f[c->map ? c->map[k] : k];
+}
+
+static int by_side_offset(const void *pa, const void *pb, void *ctx)
+{
+	size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
+	uint64_t ox = side_field(ctx, x)->offset, oy = side_field(ctx, y)->offset;
+
+	return ox != oy ? (ox > oy) - (ox < oy) : (x > y) - (x < y);
+}
+
+/* Pairs of v[] (b's field indexes) that may share a line on side c: the
+ * neighbours within a unit in offset order. */
+static int add_sharing(const struct by_side *c, size_t *v, size_t n, struct pair **pr,
+		       size_t *np, size_t *cap)
+{
+	qsort_r(v, n, sizeof(*v), by_side_offset, (void *)c);
+	for (size_t p = 0; p < n; p++) {
+		const hm_field *x = side_field(c, v[p]);
+
+		for (size_t q = p + 1; q < n; q++) {
+			const hm_field *y = side_field(c, v[q]);
+
+			if (y->offset >= x->offset + x->size + c->s->g.unit)
+				break;
+			if (!shares(c->s, x, y))
+				continue;
+			if (hm_grow((void **)pr, cap, *np + 1, sizeof(**pr)))
+				return -ENOMEM;
+			(*pr)[*np].i = v[p] < v[q] ? v[p] : v[q];
+			(*pr)[*np].j = v[p] < v[q] ? v[q] : v[p];
+			(*np)++;
+		}
+	}
+	return 0;
+}
+
+/* Sort pairs into (i, j) order and drop repeats. */
+static void sort_pairs(struct pair *pr, size_t *np)
+{
+	size_t k, u;
+
+	if (*np)
+		qsort(pr, *np, sizeof(*pr), cmp_pair);
+	for (k = u = 0; k < *np; k++)
+		if (!u || cmp_pair(&pr[u - 1], &pr[k]))
+			pr[u++] = pr[k];
+	*np = u;
+}
+
+/* Contention-prone members that newly share a line, reported in the order
+ * of the hot list. */
+static int hot_pairs(struct dctx *d, const struct side *a, const struct side *b)
+{
+	uint32_t *hf = malloc((b->nhot ? b->nhot : 1) * sizeof(*hf));
+	size_t *v = malloc((b->nhot ? b->nhot : 1) * sizeof(*v)), np = 0, cap = 0;
+	struct by_side cb = { b, hf };
+	struct pair *pr = NULL;
+	int e = hf && v ? 0 : -ENOMEM;
+
+	for (int i = 0; !e && i < b->nhot; i++) {
+		hf[i] = b->hot[i].field;
+		v[i] = i;
+	}
+	if (!e)
+		e = add_sharing(&cb, v, b->nhot, &pr, &np, &cap);
+	if (!e)
+		sort_pairs(pr, &np);
+	for (size_t k = 0; k < np && !e; k++)
+		e = hot_pair(d, a, b, (int)pr[k].i, (int)pr[k].j);
+	free(pr);
+	free(v);
+	free(hf);
+	return e;
+}
+
+static int size_facts(struct dctx *d, const struct side *a, const struct side *b)
+{
+	const struct hm_layout_summary *sa = hm_layout_summary(a->l), *sb = hm_layout_summary(b->l);
+	hm_finding fi;
+	int e = 0;
+
+	hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-size");
+	if (sa->size != sb->size || sa->cachelines != sb->cachelines)
+		e = hm_findings_addf(d->out, &fi, "size %llu -> %llu (%+lld), cachelines %u -> %u",
+				     (unsigned long long)sa->size, (unsigned long long)sb->size,
+				     (long long)(sb->size - sa->size), sa->cachelines,
+				     sb->cachelines);
+	if (!e && sa->alignment != sb->alignment) {
+		fi.kind = "diff-alignment";
+		e = hm_findings_addf(d->out, &fi, "alignment %u -> %u (%s)", sa->alignment,
+				     sb->alignment, sb->alignment > sa->alignment ? "gained" : "lost");
+	}
+	return e;
+}
+
+static int member_facts(struct dctx *d, const struct side *a, const struct side *b,
+			const uint32_t *ba, const uint32_t *ab)
+{
+	size_t k, moved = 0;
+	hm_finding fi;
+	int e;
+
+	for (k = 0; k < b->n; k++) {
+		const hm_field *y = &b->f[k], *x;
+
+		if (!hmc_is_unit(y, b->f))
+			continue;
+		x = ba[k] == HM_FIELD_NONE ? NULL : &a->f[ba[k]];
+		hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-added");
+		fi.nr_members = 1;
+		fi.members[0] = y->path;
+		if (!x) {
+			if ((e = hm_findings_addf(d->out, &fi, "%s added at offset %llu",
+						  y->path, (unsigned long long)y->offset)))
+				return e;
+			continue;
+		}
+		if (x->offset != y->offset)
+			moved++;
+		if (x->line_first != y->line_first || x->line_last != y->line_last) {
+			fi.kind = "diff-line";
+			fi.line_first = y->line_first;
+			fi.line_last = y->line_last;
+			if ((e = hm_findings_addf(d->out, &fi, "%s moved from offset %llu (line "
+						  "%u%s) to %llu (line %u%s)", y->path,
+						  (unsigned long long)x->offset, x->line_first,
+						  x->straddles ? "+" : "", (unsigned long long)y->offset,
+						  y->line_first, y->straddles ? "+" : "")))
+				return e;
+			fi.line_first = fi.line_last = UINT32_MAX;
+		}
+		if (y->straddles != x->straddles) {
+			fi.kind = "diff-straddle";
+			if ((e = hm_findings_addf(d->out, &fi, "%s %s", y->path, y->straddles ?
+						  "now straddles a line boundary" :
+						  "no longer straddles a line boundary")))
+				return e;
+		}
+		if (x->member && y->member && x->member->alignment != y->member->alignment) {
+			fi.kind = "diff-alignment";
+			if ((e = hm_findings_addf(d->out, &fi, "%s alignment attribute %u -> %u",
+						  y->path, x->member->alignment,
+						  y->member->alignment)))
+				return e;
+		}
+	}
+	for (k = 0; k < a->n; k++) {
+		if (!hmc_is_unit(&a->f[k], a->f) || ab[k] != HM_FIELD_NONE)
+			continue;
+		hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-removed");
+		fi.nr_members = 1;
+		fi.members[0] = a->f[k].path;
+		if ((e = hm_findings_addf(d->out, &fi, "%s removed (was at offset %llu)",
+					  a->f[k].path, (unsigned long long)a->f[k].offset)))
+			return e;
+	}
+	if (moved) {
+		hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-moved");
+		return hm_findings_addf(d->out, &fi, "%zu member%s changed offset", moved,
+					moved == 1 ? "" : "s");
+	}
+	return 0;
+}
+
+/* Member pairs that newly share a line or no longer do: one note each way,
+ * the pairs listed in its detail. */
+/* The pairs of b's unit fields (present in a too) whose sharing may have
+ * changed: those that may share a line now or did before; every other
+ * pair shares on neither side.  In (i, j) order, without repeats. */
+static struct pair *sharing_candidates(const struct side *a, const struct side *b,
+				       const uint32_t *ba, size_t *np)
+{
+	size_t *v = malloc((b->n ? b->n : 1) * sizeof(*v)), n = 0, cap = 0, k;
+	struct by_side cb = { b, NULL }, ca = { a, ba };
+	struct pair *pr = NULL;
+
+	*np = 0;
+	if (!v)
+		return NULL;
+	for (k = 0; k < b->n; k++)
+		if (hmc_is_unit(&b->f[k], b->f) && b->f[k].size && ba[k] != HM_FIELD_NONE)
+			v[n++] = k;
+	if (add_sharing(&cb, v, n, &pr, np, &cap) || add_sharing(&ca, v, n, &pr, np, &cap)) {
+		free(v);
+		free(pr);
+		return NULL;
+	}
+	free(v);
+	sort_pairs(pr, np);
+	return pr ? pr : calloc(1, sizeof(*pr));
+}
+
+static int pair_facts(struct dctx *d, const struct side *a, const struct side *b,
+		      const uint32_t *ba)
+{
+	char *buf[2] = { NULL, NULL };
+	size_t len[2] = { 0, 0 }, cnt[2] = { 0, 0 }, np;
+	struct pair *pr;
+	FILE *m[2];
+	int e = 0, w;
+
+	m[0] = open_memstream(&buf[0], &len[0]);
+	m[1] = open_memstream(&buf[1], &len[1]);
+	if (!m[0] || !m[1]) {
+		if (m[0])
+			fclose(m[0]);
+		free(buf[0]);
+		return -ENOMEM;
+	}
+	if (!(pr = sharing_candidates(a, b, ba, &np))) {
+		e = -ENOMEM;
+		np = 0;
+	}
+	for (size_t k = 0; k < np; k++) {
+		const hm_field *y1 = &b->f[pr[k].i], *y2 = &b->f[pr[k].j];
+		const hm_field *x1 = &a->f[ba[pr[k].i]], *x2 = &a->f[ba[pr[k].j]];
+		int now = shares(b, y1, y2), was = shares(a, x1, x2);
+
+		if (now == was)
+			continue;
+		w = now ? 0 : 1;
+		if (cnt[w] < 20)
+			fprintf(m[w], "%s%s + %s", cnt[w] ? "\n" : "", y1->path, y2->path);
+		else if (cnt[w] == 20)
+			fprintf(m[w], "\n...");
+		cnt[w]++;
+	}
+	free(pr);
+	fclose(m[0]);
+	fclose(m[1]);
+	for (w = 0; w < 2 && !e; w++) {
+		hm_finding fi;
+
+		if (!cnt[w])
+			continue;
+		hmc_base(&fi, b->l, HM_SEV_NOTE, w ? "diff-unshared" : "diff-shared");
+		fi.detail = buf[w];
+		e = hm_findings_addf(d->out, &fi, "%zu member pair%s %s a cacheline", cnt[w],
+				     cnt[w] == 1 ? "" : "s", w ? "no longer share" : "newly share");
+	}
+	free(buf[0]);
+	free(buf[1]);
+	return e;
+}
+
+static int group_facts(struct dctx *d, const struct side *a, const struct side *b)
+{
+	const hm_group *ga, *gb;
+	size_t na, nb, i, k;
+	hm_finding fi;
+	int e;
+
+	ga = hm_layout_groups(a->l, &na);
+	gb = hm_layout_groups(b->l, &nb);
+	for (i = 0; i < nb; i++) {
+		for (k = 0; k < na && strcmp(ga[k].name, gb[i].name); k++)
+			;
+		hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-group");
+		fi.nr_members = 1;
+		fi.members[0] = gb[i].name;
+		if (k == na)
+			e = hm_findings_addf(d->out, &fi, "group %s added (bytes %llu-%llu)",
+					     gb[i].name, (unsigned long long)gb[i].offset,
+					     (unsigned long long)(gb[i].offset + gb[i].size));
+		else if (ga[k].offset != gb[i].offset || ga[k].size != gb[i].size)
+			e = hm_findings_addf(d->out, &fi, "group %s span %llu+%llu -> %llu+%llu",
+					     gb[i].name, (unsigned long long)ga[k].offset,
+					     (unsigned long long)ga[k].size,
+					     (unsigned long long)gb[i].offset,
+					     (unsigned long long)gb[i].size);
+		else
+			e = 0;
+		if (e)
+			return e;
+	}
+	for (k = 0; k < na; k++) {
+		for (i = 0; i < nb && strcmp(ga[k].name, gb[i].name); i++)
+			;
+		if (i < nb)
+			continue;
+		hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-group");
+		fi.nr_members = 1;
+		fi.members[0] = ga[k].name;
+		if ((e = hm_findings_addf(d->out, &fi, "group %s removed", ga[k].name)))
+			return e;
+	}
+	return 0;
+}
+
+/* ---- rules and profile pairs on both sides ---- */
+
+static int same_finding(const hm_finding *x, const hm_finding *y)
+{
+	unsigned k;
+
+	if (strcmp(x->kind, y->kind) || strcmp(x->object ? x->object : "",
+					       y->object ? y->object : "") ||
+	    x->nr_members != y->nr_members || x->rule_line != y->rule_line ||
+	    x->rule_col != y->rule_col)
+		return 0;
+	for (k = 0; k < x->nr_members; k++)
+		if (strcmp(x->members[k], y->members[k]))
+			return 0;
+	return 1;
+}
+
+static int counted(const hm_finding *x)
+{
+	return x->severity > HM_SEV_NOTE && strcmp(x->kind, "absent") && strcmp(x->kind, "pass");
+}
+
+/* Findings of `now` that `before` lacks become errors (the rule's own
+ * severity for `warn` rules); those that vanished become notes. */
+static int rule_changes(struct dctx *d, const hm_findings *before, const hm_findings *now,
+			const char *object)
+{
+	size_t i, k, nb = hm_findings_count(before), nn = hm_findings_count(now);
+	int e;
+
+	for (i = 0; i < nn; i++) {
+		hm_finding x = *hm_findings_get(now, i);
+		unsigned m;
+
+		if (!counted(&x) || !x.object || strcmp(x.object, object))
+			continue;
+		for (k = 0; k < nb && !same_finding(&x, hm_findings_get(before, k)); k++)
+			;
+		if (k < nb)
+			continue;
+		for (m = 0; m < x.nr_members; m++)
+			mark(d, x.members[m]);
+		x.detail = NULL;
+		note_error(d);
+		if ((e = hm_findings_addf(d->out, &x, "regression: %s", x.message)))
+			return e;
+	}
+	for (k = 0; k < nb; k++) {
+		hm_finding x = *hm_findings_get(before, k);
+
+		if (!counted(&x) || !x.object || strcmp(x.object, object))
+			continue;
+		for (i = 0; i < nn && !same_finding(&x, hm_findings_get(now, i)); i++)
+			;
+		if (i < nn)
+			continue;
+		x.severity = HM_SEV_NOTE;
+		x.detail = NULL;
+		if ((e = hm_findings_addf(d->out, &x, "fixed: %s", x.message)))
+			return e;
+	}
+	return 0;
+}
+
+static int diff_struct(struct dctx *d, const hm_types *ot, hm_type_id oid, const hm_types *nt,
+		       hm_type_id nid, struct hmc_typeclass *otc, struct hmc_typeclass *ntc,
+		       const hm_findings *rold, const hm_findings *rnew)
+{
+	struct side a, b;
+	uint32_t *ba, *ab;
+	int e;
+
+	memset(&b, 0, sizeof(b));
+	if ((e = side_init(&a, ot, oid, d->o, otc)) < 0 ||
+	    (e = side_init(&b, nt, nid, d->o, ntc)) < 0) {
+		side_free(&a);
+		side_free(&b);
+		return e == -EINVAL ? 0 : e;	/* not a layout: nothing to compare */
+	}
+	d->nm = 0;
+	d->first_error = SIZE_MAX;
+	e = rule_changes(d, rold, rnew, hm_layout_name(b.l));
+	if (!e && !d->o->no_lint)
+		e = hot_pairs(d, &a, &b);
+	if (!e)
+		e = size_facts(d, &a, &b);
+	ba = unit_map(&b, &a);
+	ab = unit_map(&a, &b);
+	if (!ba || !ab)
+		e = -ENOMEM;
+	if (!e)
+		e = member_facts(d, &a, &b, ba, ab);
+	if (!e)
+		e = pair_facts(d, &a, &b, ba);
+	free(ba);
+	free(ab);
+	if (!e)
+		e = group_facts(d, &a, &b);
+	if (!e && d->first_error != SIZE_MAX) {
+		size_t i, best = d->first_error;
+
+		/* the side-by-side goes with the worst error, which sorts first */
+		for (i = d->first_error; i < hm_findings_count(d->out); i++) {
+			const hm_finding *x = hm_findings_get(d->out, i);
+			const hm_finding *w = hm_findings_get(d->out, best);
+
+			if (x->severity > w->severity ||
+			    (x->severity == w->severity && x->score > w->score))
+				best = i;
+		}
+		d->first_error = best;
+	}
+	if (!e && d->first_error != SIZE_MAX) {
+		char *sbs = side_by_side(&a, &b, d->marks, d->nm, d->old_name, d->new_name);
+
+		if (sbs)
+			e = hm_findings_set_detail(d->out, d->first_error, sbs);
+		free(sbs);
+	}
+	side_free(&a);
+	side_free(&b);
+	return e;
+}
+
+static int run_rules(const hm_types *t, const struct hm_check_opts *o, hm_findings **out)
+{
+	struct hm_check_opts co = *o;
+
+	co.assume_aligned = 1;
+	co.no_groups = 1;
+	co.lint = 0;
+	co.verbose = 0;
+	co.stats = NULL;
+	*out = hm_findings_new();
+	if (!*out)
+		return -ENOMEM;
+	if (!co.rules && !co.nr_pairs && !co.nr_hot)
+		return 0;
+	return hm_check(NULL, t, &co, *out);
+}
+
+/* ---- pairing definitions of one name ---- */
+
+/* How many trailing path components a and b share: two builds of one tree
+ * put it under different directories, so "drivers/x/core.c" in one is
+ * ".../drivers/x/core.c" in the other. */
+static unsigned common_tail(const char *a, const char *b)
+{
+	const char *ea, *eb;
+	unsigned n = 0;
+
+	if (!a || !b)
+		return 0;
+	ea = a + strlen(a);
+	eb = b + strlen(b);
+	for (;;) {
+		const char *sa = ea, *sb = eb;
+
+		while (sa > a && sa[-1] != '/')
+			sa--;
+		while (sb > b && sb[-1] != '/')
+			sb--;
+		if (sa == ea || ea - sa != eb - sb || memcmp(sa, sb, ea - sa))
+			return n;
+		n++;
+		if (sa == a || sb == b)
+			return n;
+		ea = sa - 1;
+		eb = sb - 1;
+	}
+}
+
+/* The definitions named `name` in a name-sorted id list: *k of them from
+ * the returned index. */
+static size_t name_range(const hm_types *t, const hm_type_id *ids, size_t n, const char *name,
+			 size_t *k)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *m = hm_types_get(t, ids[mid])->name;
+
+		if (strcmp(m ? m : "", name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (*k = 0; lo + *k < n; (*k)++) {
+		const char *m = hm_types_get(t, ids[lo + *k])->name;
+
+		if (!m || strcmp(m, name))
+			break;
+	}
+	return lo;
+}
+
+/* Sorted lists of both sides' structs, for pairing by name. */
+struct pairing {
+	const hm_types *ot, *nt;
+	hm_type_id *oids, *nids;
+	size_t on, nn;
+};
+
+/* Diff every definition of `name` present on both sides.  A name defined
+ * once on each side pairs as it is; several definitions (static structs
+ * of one name in different files) pair by declaration file, the longest
+ * common path tail winning, and what is left pairs in load order. */
+static int diff_name(struct dctx *d, const struct pairing *p, const char *name,
+		     struct hmc_typeclass *otc, struct hmc_typeclass *ntc,
+		     const hm_findings *rold, const hm_findings *rnew)
+{
+	size_t ko, kn, o0 = name_range(p->ot, p->oids, p->on, name, &ko);
+	size_t n0 = name_range(p->nt, p->nids, p->nn, name, &kn);
+	unsigned char *used = calloc(ko ? ko : 1, 1);
+	int e = 0;
+
+	if (!used)
+		return -ENOMEM;
+	for (size_t i = 0; i < kn && !e; i++) {
+		const hm_type *ny = hm_types_get(p->nt, p->nids[n0 + i]);
+		size_t best = SIZE_MAX;
+		unsigned score = 0;
+
+		for (size_t j = 0; j < ko && ko > 1; j++) {
+			unsigned sc = used[j] ? 0 :
+				common_tail(hm_types_get(p->ot, p->oids[o0 + j])->decl_file,
+					    ny->decl_file);
+
+			if (sc > score) {
+				score = sc;
+				best = j;
+			}
+		}
+		for (size_t j = 0; best == SIZE_MAX && j < ko; j++)
+			if (!used[j])
+				best = j;
+		if (best == SIZE_MAX)
+			break;
+		used[best] = 1;
+		e = diff_struct(d, p->ot, p->oids[o0 + best], p->nt, p->nids[n0 + i], otc, ntc,
+				rold, rnew);
+	}
+	free(used);
+	return e;
+}
+
+int hm_diff(const hm_types *old_t, const hm_types *new_t, const struct hm_check_opts *o,
+	    hm_findings *out)
+{
+	struct dctx d = { .o = o, .out = out, .old_name = o->old_label ? o->old_label : "old",
+			  .new_name = o->new_label ? o->new_label : "new" };
+	struct hmc_typeclass *otc = hmc_typeclass_new(old_t, o->contended_types);
+	struct hmc_typeclass *ntc = hmc_typeclass_new(new_t, o->contended_types);
+	hm_findings *rold = NULL, *rnew = NULL;
+	struct pairing p = { .ot = old_t, .nt = new_t };
+	size_t i;
+	int e;
+
+	if (!otc || !ntc) {
+		e = -ENOMEM;
+		goto out;
+	}
+	if ((e = run_rules(old_t, o, &rold)) || (e = run_rules(new_t, o, &rnew)))
+		goto out;
+	p.on = hmc_sorted_structs(old_t, &p.oids);
+	p.nn = hmc_sorted_structs(new_t, &p.nids);
+	if (!p.oids || !p.nids) {
+		e = -ENOMEM;
+		goto out;
+	}
+	if (o->structs) {
+		for (i = 0; o->structs[i] && !e; i++) {
+			hm_type_id oid = hm_types_find_struct(old_t, o->structs[i]);
+			hm_type_id nid = hm_types_find_struct(new_t, o->structs[i]);
+			hm_finding fi;
+
+			if (!oid && !nid) {
+				e = hm_fail(ENOENT, "struct '%s' not found in either binary",
+					    o->structs[i]);
+				break;
+			}
+			if (!oid || !nid) {
+				memset(&fi, 0, sizeof(fi));
+				fi.kind = oid ? "diff-removed" : "diff-added";
+				fi.object = o->structs[i];
+				fi.line_first = fi.line_last = UINT32_MAX;
+				e = hm_findings_addf(out, &fi, "struct only in the %s binary",
+						     oid ? "old" : "new");
+				continue;
+			}
+			e = diff_name(&d, &p, o->structs[i], otc, ntc, rold, rnew);
+		}
+	} else {
+		for (i = 0; i < p.nn && !e; i++) {
+			const hm_type *ty = hm_types_get(new_t, p.nids[i]);
+			const hm_type *prev = i ? hm_types_get(new_t, p.nids[i - 1]) : NULL;
+
+			/* one call per name covers all its definitions */
+			if (!ty || !ty->name ||
+			    (prev && prev->name && !strcmp(prev->name, ty->name)))
+				continue;
+			e = diff_name(&d, &p, ty->name, otc, ntc, rold, rnew);
+		}
+	}
+out:
+	free(p.oids);
+	free(p.nids);
+	hm_findings_free(rold);
+	hm_findings_free(rnew);
+	hmc_typeclass_free(otc);
+	hmc_typeclass_free(ntc);
+	return e;
+}

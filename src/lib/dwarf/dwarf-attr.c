@@ -1,0 +1,649 @@
+/* dwarf-attr: reading the attributes of a DIE into struct die_attrs, and the
+ * units' file tables behind DW_AT_decl_file. */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dwarf/dwarf-int.h"
+#include "dwarf/dwarf-x3.h"
+#include "base/diag.h"
+
+static int form_u(struct loader *ld, Dwarf_Attribute a, uint64_t *v)
+{
+	Dwarf_Unsigned u;
+	Dwarf_Signed s;
+	Dwarf_Error e = NULL;
+
+	if (dwarf_formudata(a, &u, &e) == DW_DLV_OK) {
+		*v = u;
+		return 0;
+	}
+	hm_dwarf_free_error(ld->dbg, e);
+	e = NULL;
+	if (dwarf_formsdata(a, &s, &e) == DW_DLV_OK) {
+		*v = (uint64_t)s;
+		return 0;
+	}
+	hm_dwarf_free_error(ld->dbg, e);
+	return -1;
+}
+
+/* A section offset: DW_FORM_data4/8 before DWARF 4, DW_FORM_sec_offset
+ * since, which libdwarf reads only as a reference.  0, or -1. */
+static int form_secoff(Dwarf_Debug dbg, Dwarf_Attribute a, uint64_t *v)
+{
+	Dwarf_Unsigned u;
+	Dwarf_Off o;
+	Dwarf_Error e = NULL;
+
+	if (dwarf_formudata(a, &u, &e) == DW_DLV_OK) {
+		*v = u;
+		return 0;
+	}
+	hm_dwarf_free_error(dbg, e);
+	e = NULL;
+	if (dwarf_global_formref(a, &o, &e) == DW_DLV_OK) {
+		*v = o;
+		return 0;
+	}
+	hm_dwarf_free_error(dbg, e);
+	return -1;
+}
+
+/* Section offset attribute `at` of die, in dbg: 0, or -1 if absent or bad. */
+static int attr_secoff(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at, uint64_t *v)
+{
+	Dwarf_Attribute a = NULL;
+	Dwarf_Error e = NULL;
+	int rc;
+
+	if (dwarf_attr(die, at, &a, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(dbg, e);
+		return -1;
+	}
+	rc = form_secoff(dbg, a, v);
+	dwarf_dealloc_attribute(a);
+	return rc;
+}
+
+static int form_s(struct loader *ld, Dwarf_Attribute a, int64_t *v, int *is_signed)
+{
+	Dwarf_Half form = 0;
+	Dwarf_Signed s;
+	Dwarf_Unsigned u;
+	Dwarf_Error e = NULL;
+
+	if (dwarf_whatform(a, &form, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(ld->dbg, e);
+		return -1;
+	}
+	if (form == DW_FORM_sdata || form == DW_FORM_implicit_const) {
+		if (dwarf_formsdata(a, &s, &e) == DW_DLV_OK) {
+			*v = s;
+			*is_signed = 1;
+			return 0;
+		}
+	} else if (dwarf_formudata(a, &u, &e) == DW_DLV_OK) {
+		*v = (int64_t)u;
+		*is_signed = 0;
+		return 0;
+	}
+	hm_dwarf_free_error(ld->dbg, e);
+	return -1;
+}
+
+/* A reference as a global offset; ALT_BIT marks offsets into the dwz alt
+ * file (DW_FORM_GNU_ref_alt / DW_FORM_ref_sup*, or any reference made from
+ * inside it). */
+static int form_ref(struct loader *ld, Dwarf_Attribute a, uint64_t *off)
+{
+	Dwarf_Off o;
+	Dwarf_Unsigned u;
+	Dwarf_Half form = 0;
+	Dwarf_Error e = NULL;
+
+	if (dwarf_whatform(a, &form, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(ld->dbg, e);
+		return -1;
+	}
+	if (form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 ||
+	    form == DW_FORM_ref_sup8) {
+		if (dwarf_formudata(a, &u, &e) != DW_DLV_OK) {
+			hm_dwarf_free_error(ld->dbg, e);
+			e = NULL;
+			if (dwarf_global_formref(a, &o, &e) != DW_DLV_OK) {
+				hm_dwarf_free_error(ld->dbg, e);
+				return -1;
+			}
+			u = o;
+		}
+		*off = u | ALT_BIT;
+		return 0;
+	}
+	if (dwarf_global_formref(a, &o, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(ld->dbg, e);
+		return -1;
+	}
+	*off = o | (ld->in_alt ? ALT_BIT : 0);
+	return 0;
+}
+
+static int form_flag(struct loader *ld, Dwarf_Attribute a)
+{
+	Dwarf_Bool b = 0;
+	Dwarf_Error e = NULL;
+
+	if (dwarf_formflag(a, &b, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(ld->dbg, e);
+		return 0;
+	}
+	return b != 0;
+}
+
+static uint64_t uleb(const unsigned char **p, const unsigned char *end)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (*p < end) {
+		unsigned char c = *(*p)++;
+
+		if (shift < 64)
+			v |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+		if (!(c & 0x80))
+			break;
+	}
+	return v;
+}
+
+/* Expression bytes of an exprloc or block attribute. */
+static int form_expr(struct loader *ld, Dwarf_Attribute a, const unsigned char **p,
+		     uint64_t *len)
+{
+	Dwarf_Half form = 0;
+	Dwarf_Error e = NULL;
+	Dwarf_Unsigned l;
+	Dwarf_Ptr ptr;
+	Dwarf_Block *blk;
+
+	if (dwarf_whatform(a, &form, &e) != DW_DLV_OK)
+		goto bad;
+	if (form == DW_FORM_exprloc) {
+		if (dwarf_formexprloc(a, &l, &ptr, &e) != DW_DLV_OK)
+			goto bad;
+		*p = ptr;
+		*len = l;
+		return 0;
+	}
+	if (form == DW_FORM_block1 || form == DW_FORM_block2 || form == DW_FORM_block4 ||
+	    form == DW_FORM_block) {
+		if (dwarf_formblock(a, &blk, &e) != DW_DLV_OK)
+			goto bad;
+		*p = blk->bl_data;
+		*len = blk->bl_len;
+		dwarf_dealloc(ld->dbg, blk, DW_DLA_BLOCK);	/* bl_data points into the section */
+		return 0;
+	}
+	return -1;
+bad:
+	hm_dwarf_free_error(ld->dbg, e);
+	return -1;
+}
+
+static void member_location(struct loader *ld, Dwarf_Attribute a, struct die_attrs *d)
+{
+	const unsigned char *p, *end;
+	uint64_t len, v;
+
+	if (form_expr(ld, a, &p, &len) < 0) {
+		if (form_u(ld, a, &v) == 0) {
+			d->member_loc = v;
+			d->has_member_loc = 1;
+		}
+		return;
+	}
+	end = p + len;
+	d->has_member_loc = 1;
+	/* DW_OP_plus_uconst N is a plain offset (DWARF 2 style); anything else
+	 * (virtual bases: dup, deref, ...) is computed at run time */
+	if (len >= 2 && p[0] == DW_OP_plus_uconst) {
+		p++;
+		d->member_loc = uleb(&p, end);
+		if (p == end)
+			return;
+	}
+	if (len >= 1 && p[0] >= DW_OP_lit0 && p[0] <= DW_OP_lit31 && len == 1) {
+		d->member_loc = p[0] - DW_OP_lit0;
+		return;
+	}
+	d->member_loc = 0;
+	d->member_loc_expr = 1;
+}
+
+static int dwo_addr(struct loader *ld, uint64_t idx, uint64_t *addr)
+{
+	size_t size;
+	const unsigned char *p = hm_binary_section(ld->bin, ".debug_addr", &size);
+	uint64_t at = ld->dwo_addr_base + idx * ld->addr_size, v = 0;
+	int big = hm_binary_big_endian(ld->bin);
+
+	if (!p || idx > size || at > size || size - at < ld->addr_size)
+		return -1;
+	for (unsigned i = 0; i < ld->addr_size; i++)
+		v |= (uint64_t)p[at + i] << (8 * (big ? ld->addr_size - 1 - i : i));
+	*addr = v;
+	return 0;
+}
+
+static void var_location(struct loader *ld, Dwarf_Attribute a, struct die_attrs *d)
+{
+	const unsigned char *p, *end;
+	uint64_t len, idx, v = 0;
+
+	if (form_expr(ld, a, &p, &len) < 0 || !len)
+		return;
+	end = p + len;
+	if (p[0] == DW_OP_addr && len >= 1u + ld->addr_size) {
+		for (unsigned i = 0; i < ld->addr_size; i++)
+			v |= (uint64_t)p[1 + i] << (8 * (hm_binary_big_endian(ld->bin) ?
+							  ld->addr_size - 1 - i : i));
+		d->addr = v;
+		d->has_addr = 1;
+	} else if (p[0] == DW_OP_addrx || p[0] == DW_OP_GNU_addr_index) {
+		Dwarf_Unsigned addr;
+		Dwarf_Error e = NULL;
+
+		p++;
+		idx = uleb(&p, end);
+		if (ld->in_dwo) {
+			/* a .dwo's index: the executable's .debug_addr holds the
+			 * table, at the skeleton's DW_AT_addr_base */
+			d->has_addr = dwo_addr(ld, idx, &d->addr) == 0;
+		} else if (ld->cu_die &&
+		    dwarf_debug_addr_index_to_addr(ld->cu_die, idx, &addr, &e) == DW_DLV_OK) {
+			d->addr = addr;
+			d->has_addr = 1;
+		} else {
+			hm_dwarf_free_error(ld->dbg, e);
+		}
+	}
+}
+
+/* The DWARF file the loader reads now, for its sections as libdwarf
+ * sees them (relocated in ET_REL files). */
+static struct hm_dwarf_obj *cur_obj(struct loader *ld, Dwarf_Debug dbg, hm_binary **bin)
+{
+	if (ld->in_dwo && dbg == ld->dbg) {
+		*bin = ld->dwo_bin;
+		return ld->dwo_obj;
+	}
+	if (dbg == ld->alt_dbg) {
+		*bin = ld->alt_bin;
+		return ld->alt_obj;
+	}
+	*bin = ld->bin;
+	return ld->obj;
+}
+
+/* The line table and string sections of dbg's file (the main binary, the
+ * dwz alt file or, while a .dwo is read, its .dwo sections) as libdwarf
+ * reads them: an ET_REL file's line_strp and string offsets are
+ * relocations. */
+static hm_binary *line_secs(struct loader *ld, Dwarf_Debug dbg, struct hm_dwl_secs *s)
+{
+	hm_binary *b;
+	struct hm_dwarf_obj *o = cur_obj(ld, dbg, &b);
+	int dwo = ld->in_dwo && dbg == ld->dbg;
+
+	memset(s, 0, sizeof(*s));
+	s->big_endian = hm_binary_big_endian(b) == 1;
+	if (!o)
+		return b;
+	s->line = hm_dwarf_obj_section(o, dwo ? ".debug_line.dwo" : ".debug_line", &s->nline);
+	s->str = hm_dwarf_obj_section(o, dwo ? ".debug_str.dwo" : ".debug_str", &s->nstr);
+	s->str_offsets = hm_dwarf_obj_section(o, dwo ? ".debug_str_offsets.dwo" :
+					      ".debug_str_offsets", &s->nstr_offsets);
+	if (!dwo)
+		s->line_str = hm_dwarf_obj_section(o, ".debug_line_str", &s->nline_str);
+	return b;
+}
+
+/* String idx of the unit's string offsets table (DW_FORM_strx*), read
+ * here for the indexes dwarf-x3 splits in two; NULL if out of range. */
+static const char *strx_string(struct loader *ld, uint64_t idx)
+{
+	struct hm_dwl_secs s;
+
+	line_secs(ld, ld->dbg, &s);
+	return hm_dwl_strx(&s, ld->stroff_base, 4, idx);
+}
+
+uint64_t dw_stroff_base(struct loader *ld, Dwarf_Die cu)
+{
+	uint64_t v;
+
+	/* past the table's header: a split unit has no attribute */
+	return attr_secoff(ld->dbg, cu, DW_AT_str_offsets_base, &v) ? 8 : v;
+}
+
+/* The second half of a split three-byte index (dwarf-x3.h): attribute at
+ * holds its last byte, low the first two. */
+static void x3_attr(struct loader *ld, Dwarf_Attribute a, Dwarf_Half at, uint64_t low,
+		    struct die_attrs *d)
+{
+	uint64_t high = 0;
+	const char *s;
+
+	if (form_u(ld, a, &high))
+		return;
+	s = strx_string(ld, hm_x3_index(low, high, hm_binary_big_endian(ld->bin) == 1));
+	if (at == DW_AT_name)
+		d->name = s;
+	else if (at == DW_AT_comp_dir)
+		d->comp_dir = s;
+	else if (at == DW_AT_dwo_name || at == DW_AT_GNU_dwo_name)
+		d->dwo_name = s;
+	/* DW_FORM_addrx3 (low_pc and the like): nothing the loader reads */
+}
+
+int dw_read_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *d, int want_loc)
+{
+	Dwarf_Attribute *list = NULL;
+	Dwarf_Signed n = 0;
+	Dwarf_Error e = NULL;
+	uint64_t x3_low = 0;
+	int rc, sgn, x3_next = 0;
+
+	memset(d, 0, sizeof(*d));
+	rc = dwarf_attrlist(die, &list, &n, &e);
+	if (rc == DW_DLV_NO_ENTRY)
+		return 0;
+	if (rc != DW_DLV_OK)
+		return dw_bad(ld, e, "attributes");
+	for (Dwarf_Signed i = 0; i < n; i++) {
+		Dwarf_Attribute a = list[i];
+		Dwarf_Half at = 0;
+		char *s;
+		uint64_t v;
+
+		if (dwarf_whatattr(a, &at, &e) != DW_DLV_OK) {
+			hm_dwarf_free_error(ld->dbg, e);
+			e = NULL;
+			dwarf_dealloc_attribute(a);
+			continue;
+		}
+		if (at == HM_AT_X3_LOW || x3_next) {
+			/* a split index: its first two bytes, then its attribute */
+			if (x3_next)
+				x3_attr(ld, a, at, x3_low, d);
+			x3_next = at == HM_AT_X3_LOW && !form_u(ld, a, &x3_low);
+			dwarf_dealloc_attribute(a);
+			continue;
+		}
+		switch (at) {
+		case DW_AT_name:
+			if (dwarf_formstring(a, &s, &e) == DW_DLV_OK)
+				d->name = s;
+			else
+				hm_dwarf_free_error(ld->dbg, e), e = NULL;
+			break;
+		case DW_AT_comp_dir:
+		case DW_AT_dwo_name:
+		case DW_AT_GNU_dwo_name:
+			if (dwarf_formstring(a, &s, &e) != DW_DLV_OK)
+				hm_dwarf_free_error(ld->dbg, e), e = NULL;
+			else if (at == DW_AT_comp_dir)
+				d->comp_dir = s;
+			else
+				d->dwo_name = s;
+			break;
+		case DW_AT_addr_base:
+		case DW_AT_GNU_addr_base:
+			form_secoff(ld->dbg, a, &d->addr_base);
+			break;
+		case DW_AT_byte_size:
+			d->has_byte_size = form_u(ld, a, &d->byte_size) == 0;
+			break;
+		case DW_AT_bit_size:
+			d->has_bit_size = form_u(ld, a, &d->bit_size) == 0;
+			break;
+		case DW_AT_data_bit_offset:
+			d->has_data_bit_offset = form_u(ld, a, &d->data_bit_offset) == 0;
+			break;
+		case DW_AT_bit_offset:
+			d->has_bit_offset = form_s(ld, a, &d->bit_offset, &sgn) == 0;
+			break;
+		case DW_AT_data_member_location:
+			member_location(ld, a, d);
+			break;
+		case DW_AT_alignment:
+			form_u(ld, a, &d->alignment);
+			break;
+		case DW_AT_type:
+			d->has_type = form_ref(ld, a, &d->type_off) == 0;
+			break;
+		case DW_AT_containing_type:
+			d->has_containing = form_ref(ld, a, &d->containing_off) == 0;
+			break;
+		case DW_AT_specification:
+			d->has_spec = form_ref(ld, a, &d->spec_off) == 0;
+			break;
+		case DW_AT_import:
+			d->has_import = form_ref(ld, a, &d->import_off) == 0;
+			break;
+		case DW_AT_count:
+			d->has_count = form_u(ld, a, &d->count) == 0;
+			break;
+		case DW_AT_upper_bound:
+			if (form_s(ld, a, (int64_t *)&v, &sgn) == 0) {
+				d->upper_bound = v;
+				d->has_upper = 1;
+			} else {
+				d->upper_is_expr = 1;	/* VLA: bound is an expression */
+			}
+			break;
+		case DW_AT_lower_bound:
+			d->has_lower = form_u(ld, a, &d->lower_bound) == 0;
+			break;
+		case DW_AT_decl_file:
+			form_u(ld, a, &d->decl_file);
+			break;
+		case DW_AT_decl_line:
+			form_u(ld, a, &d->decl_line);
+			break;
+		case DW_AT_encoding:
+			form_u(ld, a, &d->encoding);
+			break;
+		case DW_AT_const_value:
+			if (form_s(ld, a, &d->const_value, &sgn) == 0)
+				d->const_signed = sgn;
+			break;
+		case DW_AT_declaration:
+			d->declaration = form_flag(ld, a);
+			break;
+		case DW_AT_external:
+			d->external = form_flag(ld, a);
+			break;
+		case DW_AT_artificial:
+			d->artificial = form_flag(ld, a);
+			break;
+		case DW_AT_prototyped:
+			d->prototyped = form_flag(ld, a);
+			break;
+		case DW_AT_accessibility:
+			form_u(ld, a, &d->accessibility);
+			break;
+		case DW_AT_virtuality:
+			d->virtuality = 1;
+			break;
+		case DW_AT_location:
+			if (want_loc)
+				var_location(ld, a, d);
+			break;
+		default:
+			break;
+		}
+		dwarf_dealloc_attribute(a);
+	}
+	dwarf_dealloc(ld->dbg, list, DW_DLA_LIST);
+	/* Layout works in bits (value * 8, int64): bound what no real type has
+	 * (1 TiB) so corrupt sizes and offsets cannot overflow downstream. */
+	if (d->byte_size >> 40 || d->bit_size >> 43 || d->data_bit_offset >> 43 ||
+	    d->member_loc >> 40 || d->bit_offset > (1LL << 43) || d->bit_offset < -(1LL << 43) ||
+	    d->alignment >> 40)
+		return dw_bad(ld, NULL, "size or offset out of range");
+	return 0;
+}
+
+void dw_ftab_clear(struct ftab *f)
+{
+	hm_dwl_unit_free(&f->u);
+	free(f->files);
+	memset(f, 0, sizeof(*f));
+}
+
+/* DW_AT_stmt_list and DW_AT_comp_dir of a unit DIE of dbg. */
+static int unit_line_attrs(Dwarf_Debug dbg, Dwarf_Die cu, uint64_t *stmt, const char **comp_dir)
+{
+	Dwarf_Attribute a = NULL;
+	Dwarf_Error e = NULL;
+	char *s;
+
+	*comp_dir = NULL;
+	if (dwarf_attr(cu, DW_AT_comp_dir, &a, &e) == DW_DLV_OK) {
+		if (dwarf_formstring(a, &s, &e) == DW_DLV_OK)
+			*comp_dir = s;
+		dwarf_dealloc_attribute(a);
+	}
+	hm_dwarf_free_error(dbg, e);
+	return attr_secoff(dbg, cu, DW_AT_stmt_list, stmt) ? -ENOENT : 0;
+}
+
+/* Read the line table header at `off` into f; a malformed one leaves f
+ * without files and is reported once per load, since what it costs is
+ * only the declaration files of the unit's types. */
+static void ftab_read(struct loader *ld, Dwarf_Debug dbg, uint64_t off, struct ftab *f)
+{
+	struct hm_dwl_secs s;
+	hm_binary *b = line_secs(ld, dbg, &s);
+	const char *what;
+	int rc = hm_dwl_unit_read(&s, off, &f->u, &what);
+
+	if (rc == -ENOMEM) {
+		dw_set_err(ld, rc);
+	} else if (rc && !ld->warned_line) {
+		ld->warned_line = 1;
+		hm_diag(HM_DIAG_WARNING, "%s: %s: %s at offset 0x%llx; declaration files "
+			"of its types are unknown", hm_binary_path(b),
+			s.line ? (b == ld->dwo_bin ? ".debug_line.dwo" : ".debug_line") :
+			"no line table", what, (unsigned long long)off);
+	}
+	if (!rc && !(f->files = calloc(f->u.nfiles ? f->u.nfiles : 1, sizeof(*f->files)))) {
+		dw_set_err(ld, -ENOMEM);
+		hm_dwl_unit_free(&f->u);
+	}
+}
+
+/* A split unit's files: its .debug_line.dwo holds only a file table; clang
+ * writes none, and the skeleton's line table in the executable serves. */
+static void ftab_dwo(struct loader *ld, struct ftab *f)
+{
+	size_t n;
+	Dwarf_Die sk = NULL;
+	Dwarf_Error e = NULL;
+	uint64_t stmt;
+	const char *cd;
+
+	f->comp_dir = ld->dwo_comp_dir;
+	if (hm_binary_section(ld->dwo_bin, ".debug_line.dwo", &n)) {
+		ftab_read(ld, ld->dbg, 0, f);
+		return;
+	}
+	if (dwarf_offdie_b(ld->main_dbg, ld->dwo_skel_off, 1, &sk, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(ld->main_dbg, e);
+		return;
+	}
+	if (!unit_line_attrs(ld->main_dbg, sk, &stmt, &cd)) {
+		f->comp_dir = cd;
+		ftab_read(ld, ld->main_dbg, stmt, f);
+	}
+	dwarf_dealloc_die(sk);
+}
+
+/* The file table of the unit whose DIE is at cu_die_off in dbg. */
+static struct ftab *ftab_get(struct loader *ld, Dwarf_Debug dbg, uint64_t cu_die_off,
+			     Dwarf_Die cu_die)
+{
+	struct ftab *f;
+	Dwarf_Die own = NULL;
+	Dwarf_Error e = NULL;
+	uint64_t stmt;
+
+	for (unsigned i = 0; i < NR_FTABS; i++)
+		if (ld->ftabs[i].dbg == dbg && ld->ftabs[i].cu_die_off == cu_die_off)
+			return &ld->ftabs[i];
+	f = &ld->ftabs[ld->next_ftab++ % NR_FTABS];
+	dw_ftab_clear(f);
+	f->dbg = dbg;
+	f->cu_die_off = cu_die_off;
+	if (ld->in_dwo && dbg == ld->dbg) {
+		ftab_dwo(ld, f);
+		return f;
+	}
+	if (!cu_die) {
+		if (dwarf_offdie_b(dbg, cu_die_off, 1, &own, &e) != DW_DLV_OK) {
+			hm_dwarf_free_error(dbg, e);
+			return f;
+		}
+		cu_die = own;
+	}
+	if (!unit_line_attrs(dbg, cu_die, &stmt, &f->comp_dir))
+		ftab_read(ld, dbg, stmt, f);
+	if (own)
+		dwarf_dealloc_die(own);
+	return f;
+}
+
+/* decl_file `idx` of the DIE at `die_off` (in the current dbg). */
+const char *dw_decl_file(struct loader *ld, uint64_t idx, uint64_t die_off)
+{
+	struct ftab *f;
+	uint64_t off = die_off & ~ALT_BIT;
+	char buf[4096];
+	const char *path;
+
+	if (off >= ld->cu_start && off < ld->cu_end) {
+		f = ftab_get(ld, ld->dbg, ld->cu_die_off, ld->cu_die);
+	} else {
+		/* a DIE of another unit (dwz partial units, the alt file) */
+		Dwarf_Die die = NULL;
+		Dwarf_Off cu_off = 0;
+		Dwarf_Error e = NULL;
+
+		if (dwarf_offdie_b(ld->dbg, off, 1, &die, &e) != DW_DLV_OK ||
+		    dwarf_CU_dieoffset_given_die(die, &cu_off, &e) != DW_DLV_OK) {
+			hm_dwarf_free_error(ld->dbg, e);
+			if (die)
+				dwarf_dealloc_die(die);
+			return NULL;
+		}
+		dwarf_dealloc_die(die);
+		f = ftab_get(ld, ld->dbg, cu_off, NULL);
+	}
+	if (!f->files || idx >= f->u.nfiles || ld->err)
+		return NULL;
+	if (!f->files[idx]) {
+		path = hm_dwl_path(&f->u, idx, f->comp_dir, buf, sizeof(buf));
+		if (path && !(f->files[idx] = hm_types_intern(ld->t, path)))
+			dw_set_err(ld, -ENOMEM);
+	}
+	return f->files[idx];
+}
+
+void dw_forget_dbg(struct loader *ld, Dwarf_Debug dbg)
+{
+	for (unsigned i = 0; i < NR_FTABS; i++)
+		if (ld->ftabs[i].dbg == dbg)
+			dw_ftab_clear(&ld->ftabs[i]);
+}

@@ -1,0 +1,155 @@
+/* Internal: the DWARF loader's state, shared by dwarf.c (the walk and the
+ * conversion of DIEs into types), dwarf-attr.c (reading attributes, decl
+ * file tables) and dwarf-units.c (dwz partial units and split DWARF). */
+#ifndef HM_DWARF_INT_H
+#define HM_DWARF_INT_H
+#include "dwarf/dwarf-compat.h"
+#include "types/types-int.h"
+#include "dwarf/dwline.h"
+
+#define IN_PROGRESS UINT32_MAX	/* map value: the DIE is being converted */
+#define MAX_DEPTH 512		/* type nesting; deeper is a malformed cycle */
+
+/* DIE offset -> type id.  Entries of older generations (units) count as
+ * empty, so a new unit needs no clearing. */
+struct offslot {
+	uint64_t off;
+	uint32_t id;
+	uint32_t gen;
+};
+
+/* What the loader reads of a DIE (dw_read_attrs); has_* say which were there. */
+struct die_attrs {
+	const char *name, *comp_dir, *dwo_name;
+	uint64_t addr_base;
+	uint64_t byte_size, bit_size, data_bit_offset, member_loc, alignment;
+	int64_t bit_offset;
+	uint64_t type_off, containing_off, spec_off, import_off, count, upper_bound, lower_bound;
+	uint64_t decl_file, decl_line, encoding, addr, accessibility;
+	int64_t const_value;
+	unsigned has_byte_size : 1, has_bit_size : 1, has_data_bit_offset : 1,
+		 has_member_loc : 1, member_loc_expr : 1, has_bit_offset : 1, has_type : 1,
+		 has_count : 1, has_upper : 1, has_lower : 1, declaration : 1,
+		 external : 1, artificial : 1, prototyped : 1, has_addr : 1,
+		 virtuality : 1, const_signed : 1, has_containing : 1, has_spec : 1,
+		 has_import : 1,
+		 upper_is_expr : 1;
+};
+
+/* A unit's file table: the parsed line table header, and the paths made
+ * of it, interned on first use (most units name hundreds of headers but
+ * declare types from far fewer). */
+struct ftab {
+	Dwarf_Debug dbg;
+	uint64_t cu_die_off;
+	struct hm_dwl_unit u;
+	const char *comp_dir;	/* the unit's DW_AT_comp_dir (libdwarf's) */
+	const char **files;	/* u.nfiles entries */
+};
+#define NR_FTABS 8
+#define ALT_BIT (1ULL << 63)	/* a DIE offset in the dwz alt file */
+
+struct loader {
+	hm_types *t;
+	hm_binary *bin;
+	Dwarf_Debug dbg;
+	const struct hm_load_opts *opts;
+	const char *path;
+	int err;		/* first fatal error (negative errno) */
+	/* the unit being walked (a CU, or a partial unit of the dwz alt file,
+	 * or the split unit of a .dwo) */
+	Dwarf_Die cu_die;
+	uint64_t cu_start, cu_end, cu_die_off;
+	unsigned cu_version, addr_size;
+	int in_alt;		/* reading the .gnu_debugaltlink file */
+	int cplusplus;		/* the CU is C++: classes nest */
+	int big_endian;		/* the target's byte order (bit offsets) */
+	int x3;			/* names may be split indexes (dwarf-x3.h) */
+	uint64_t stroff_base;	/* the unit's DW_AT_str_offsets_base */
+	/* file tables of recently used units */
+	struct ftab ftabs[NR_FTABS];
+	unsigned next_ftab;
+	/* dwz: the alt file, and the partial units of it already walked */
+	Dwarf_Debug main_dbg, alt_dbg;
+	hm_binary *alt_bin;
+	struct hm_dwarf_obj *alt_obj;
+	HM_VEC(uint64_t) walked_alt;
+	/* split DWARF: while reading a .dwo, the file, the skeleton's
+	 * DW_AT_addr_base and DW_AT_comp_dir */
+	hm_binary *dwo_bin;
+	struct hm_dwarf_obj *obj, *dwo_obj;	/* the main file's, the .dwo's */
+	uint64_t dwo_addr_base, dwo_skel_off;	/* skeleton DIE in main_dbg */
+	const char *dwo_comp_dir;
+	int in_dwo;
+	int warned_line;	/* a malformed line table was reported */
+	/* DIE offset -> id, valid for entries of the current generation */
+	struct offslot *map;
+	size_t nmap, nmap_used;
+	uint32_t gen;
+	unsigned depth;
+	/* scratch stacks: a type's children collect here and move to the table
+	 * in one contiguous run once the type is complete */
+	HM_VEC(hm_member) smembers;
+	HM_VEC(uint64_t) sdims;
+	HM_VEC(hm_type_id) sparams;
+	HM_VEC(hm_enumerator) senums;
+	/* statistics for the debug diagnostic */
+	size_t nr_cus, nr_converted;
+	/* `only` mode */
+	size_t nr_only, nr_found;
+	const char **only;
+	unsigned char *found;
+	/* names of the aggregates seen by the `only` walk (pointers into
+	 * .debug_str), for suggestions when a name is not found */
+	const char **seen;
+	size_t nseen, nseen_slots;
+};
+
+/* Reading the alt file: DIE offsets and file tables are its own. */
+struct unit_ctx {
+	Dwarf_Debug dbg;
+	Dwarf_Die cu_die;
+	uint64_t cu_start, cu_end, cu_die_off;
+	unsigned cu_version;
+	int in_alt;
+};
+
+/* dwarf.c */
+int dw_set_err(struct loader *ld, int err);
+/* Report corrupt DWARF once (the first error wins); returns -EBADMSG and frees e. */
+int dw_bad(struct loader *ld, Dwarf_Error e, const char *what);
+int dw_map_get(struct loader *ld, uint64_t off, uint32_t *id);
+int dw_map_put(struct loader *ld, uint64_t off, uint32_t id);
+/* Start a new generation of the DIE offset map (a new unit's offsets). */
+void dw_map_new_cu(struct loader *ld);
+Dwarf_Die dw_first_child(struct loader *ld, Dwarf_Die die);
+/* Frees die and returns its next sibling (NULL at the end or on error). */
+Dwarf_Die dw_next_sibling(struct loader *ld, Dwarf_Die die);
+/* Walk the top-level DIEs under parent: types, variables, imports. */
+void dw_walk_children(struct loader *ld, Dwarf_Die parent, unsigned level);
+
+/* dwarf-attr.c */
+/* Read the attributes the loader uses into *d (want_loc: DW_AT_location too).
+ * Returns 0, or a negative errno after reporting. */
+int dw_read_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *d, int want_loc);
+/* The unit's DW_AT_str_offsets_base (8, past the header, without one). */
+uint64_t dw_stroff_base(struct loader *ld, Dwarf_Die cu);
+/* decl_file index idx of the DIE at die_off (current dbg), interned. */
+const char *dw_decl_file(struct loader *ld, uint64_t idx, uint64_t die_off);
+void dw_ftab_clear(struct ftab *f);
+/* Drop the file tables read through dbg (before it is closed). */
+void dw_forget_dbg(struct loader *ld, Dwarf_Debug dbg);
+
+/* dwarf-units.c */
+void dw_ctx_save(const struct loader *ld, struct unit_ctx *c);
+void dw_ctx_restore(struct loader *ld, const struct unit_ctx *c);
+/* Switch to reading the dwz alt file (save the context first). */
+void dw_enter_alt(struct loader *ld);
+/* DW_TAG_imported_unit: walk an alt file partial unit, once. */
+void dw_walk_imported(struct loader *ld, Dwarf_Die die, unsigned level);
+/* Whether a DWARF 4 compile unit is a GNU split-DWARF skeleton. */
+int dw_has_dwo_name(struct loader *ld, Dwarf_Die cu);
+/* Walk the .dwo file a skeleton unit names. */
+void dw_walk_dwo(struct loader *ld, Dwarf_Die skel);
+
+#endif

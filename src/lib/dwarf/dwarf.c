@@ -1,0 +1,1074 @@
+/* dwarf: walk DWARF with libdwarf into the type table.
+ *
+ * The walk visits each CU's top-level DIEs and converts type DIEs on demand:
+ * a reference is followed with dwarf_offdie_b and converted (recursively) the
+ * first time it is met in the CU.  Named aggregates are looked up in the
+ * table's dedup index by kind+name+size+decl file:line before their children
+ * are read, so a header struct included by 2000 CUs has its members read
+ * once.  Function bodies are never entered (dwarf_siblingof_b jumps over them
+ * via DW_AT_sibling). */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "dwarf/dwarf-int.h"
+#include "dwarf/dwarf-load.h"
+#include "base/diag.h"
+
+static hm_type_id convert_off(struct loader *ld, uint64_t off);
+
+int dw_set_err(struct loader *ld, int err)
+{
+	if (!ld->err)
+		ld->err = err;
+	return err;
+}
+
+int dw_bad(struct loader *ld, Dwarf_Error e, const char *what)
+{
+	if (!ld->err) {
+		hm_diag(HM_DIAG_ERROR, "%s: corrupt DWARF in CU at offset 0x%llx: %s%s%s",
+			ld->path, (unsigned long long)ld->cu_start, what, e ? ": " : "",
+			e ? dwarf_errmsg(e) : "");
+		ld->err = -EBADMSG;
+	}
+	hm_dwarf_free_error(ld->dbg, e);
+	return -EBADMSG;
+}
+
+/* ---- offset map ---- */
+
+static struct offslot *map_slot(struct loader *ld, uint64_t off)
+{
+	size_t j = hm_hash_u64(off) & (ld->nmap - 1);
+
+	for (;; j = (j + 1) & (ld->nmap - 1)) {
+		struct offslot *s = &ld->map[j];
+
+		if (s->gen != ld->gen || s->off == off)
+			return s;
+	}
+}
+
+int dw_map_get(struct loader *ld, uint64_t off, uint32_t *id)
+{
+	struct offslot *s;
+
+	if (!ld->nmap)
+		return 0;
+	s = map_slot(ld, off);
+	if (s->gen != ld->gen)
+		return 0;
+	*id = s->id;
+	return 1;
+}
+
+int dw_map_put(struct loader *ld, uint64_t off, uint32_t id)
+{
+	struct offslot *s;
+
+	if ((ld->nmap_used + 1) * 2 > ld->nmap) {
+		size_t n = ld->nmap ? ld->nmap * 2 : 1 << 14, old = ld->nmap;
+		struct offslot *o = ld->map;
+
+		ld->map = calloc(n, sizeof(*ld->map));
+		if (!ld->map) {
+			ld->map = o;
+			return dw_set_err(ld, -ENOMEM);
+		}
+		ld->nmap = n;
+		for (size_t i = 0; i < old; i++) {
+			if (o[i].gen == ld->gen) {
+				s = map_slot(ld, o[i].off);
+				*s = o[i];
+			}
+		}
+		free(o);
+	}
+	s = map_slot(ld, off);
+	if (s->gen != ld->gen)
+		ld->nmap_used++;
+	s->off = off;
+	s->id = id;
+	s->gen = ld->gen;
+	return 0;
+}
+
+void dw_map_new_cu(struct loader *ld)
+{
+	ld->gen++;
+	ld->nmap_used = 0;
+	if (ld->gen == 0) {	/* wrapped: wipe stale generations */
+		if (ld->map)
+			memset(ld->map, 0, ld->nmap * sizeof(*ld->map));
+		ld->gen = 1;
+	}
+}
+
+/* ---- attributes ---- */
+
+/* ---- decl files ---- */
+
+/* ---- conversion ---- */
+
+Dwarf_Die dw_first_child(struct loader *ld, Dwarf_Die die)
+{
+	Dwarf_Die c = NULL;
+	Dwarf_Error e = NULL;
+	int rc = dwarf_child(die, &c, &e);
+
+	if (rc == DW_DLV_ERROR)
+		dw_bad(ld, e, "child");
+	return rc == DW_DLV_OK ? c : NULL;
+}
+
+/* Frees `die` and returns its next sibling (NULL at the end or on error).
+ * A sibling lies after its DIE: a corrupt DW_AT_sibling pointing back
+ * would send every walk round the same DIEs for ever. */
+Dwarf_Die dw_next_sibling(struct loader *ld, Dwarf_Die die)
+{
+	Dwarf_Die s = NULL;
+	Dwarf_Error e = NULL;
+	Dwarf_Off here = 0, next = 0;
+	int rc = hm_dwarf_sibling(ld->dbg, die, &s, &e);
+
+	if (rc == DW_DLV_OK && (dwarf_dieoffset(die, &here, &e) != DW_DLV_OK ||
+				dwarf_dieoffset(s, &next, &e) != DW_DLV_OK || next <= here)) {
+		dwarf_dealloc_die(s);
+		s = NULL;
+		rc = DW_DLV_ERROR;
+		if (!e) {
+			char what[96];
+
+			snprintf(what, sizeof(what), "the sibling of the DIE at 0x%llx is at 0x%llx, "
+				 "not after it", (unsigned long long)here, (unsigned long long)next);
+			dwarf_dealloc_die(die);
+			dw_bad(ld, NULL, what);
+			return NULL;
+		}
+	}
+	dwarf_dealloc_die(die);
+	if (rc == DW_DLV_ERROR)
+		dw_bad(ld, e, "sibling");
+	return rc == DW_DLV_OK ? s : NULL;
+}
+
+static hm_type_id finish_simple(struct loader *ld, uint64_t off, hm_type *ty,
+				const uint64_t *dims, const hm_type_id *params)
+{
+	uint64_t hash;
+	hm_type_id id = hm_types_dedup_find(ld->t, ty, dims, params, NULL, &hash);
+
+	if (!id) {
+		id = hm_types_add(ld->t, ty);
+		if (!id || hm_types_dedup_insert(ld->t, id, hash)) {
+			dw_set_err(ld, -ENOMEM);
+			return 0;
+		}
+	}
+	dw_map_put(ld, off, id);
+	return id;
+}
+
+/* Finish a type whose DIE was marked IN_PROGRESS while its target was read.
+ * If something reached back to the DIE meanwhile (clang shares one pointer
+ * DIE for `struct rb_node *rb_right, *rb_left`, and struct rb_node's members
+ * are read while that pointer waits for its target), convert_off() handed
+ * out a placeholder id: the type is written there. */
+static hm_type_id finish_cyclic(struct loader *ld, uint64_t off, hm_type *ty,
+				const uint64_t *dims, const hm_type_id *params)
+{
+	uint32_t cur;
+	uint64_t hash;
+
+	if (!dw_map_get(ld, off, &cur) || cur == IN_PROGRESS)
+		return finish_simple(ld, off, ty, dims, params);
+	*(hm_type *)hm_types_get(ld->t, cur) = *ty;
+	if (!hm_types_dedup_find(ld->t, ty, dims, params, NULL, &hash) &&
+	    hm_types_dedup_insert(ld->t, cur, hash))
+		dw_set_err(ld, -ENOMEM);
+	return cur;
+}
+
+static hm_type_id ref_type(struct loader *ld, const struct die_attrs *d)
+{
+	return d->has_type ? convert_off(ld, d->type_off) : 0;
+}
+
+static void member_bits(struct loader *ld, const struct die_attrs *d, hm_member *m)
+{
+	uint64_t unit = d->has_byte_size ? d->byte_size : hm_types_sizeof(ld->t, m->type);
+	uint64_t abs_bit, bits;
+
+	if (!d->has_bit_size && !d->has_bit_offset && !d->has_data_bit_offset)
+		return;
+	bits = d->has_bit_size ? d->bit_size : unit * 8;
+	if (!unit)
+		unit = (bits + 7) / 8;
+	if (!unit)
+		unit = 1;	/* zero bits of a sizeless type: corrupt, but no division by 0 */
+	if (d->has_data_bit_offset)
+		abs_bit = d->data_bit_offset + (d->has_member_loc ? d->member_loc * 8 : 0);
+	else if (d->has_bit_offset && ld->big_endian)
+		/* DWARF 2-4: bit_offset counts from the unit's most significant
+		 * bit, which a big-endian target stores first */
+		abs_bit = (d->has_member_loc ? d->member_loc * 8 : 0) + d->bit_offset;
+	else if (d->has_bit_offset)
+		/* ... and a little-endian one last */
+		abs_bit = (d->has_member_loc ? d->member_loc * 8 : 0) + unit * 8 -
+			  d->bit_offset - bits;
+	else
+		abs_bit = m->offset * 8;
+	if (abs_bit >> 43) {	/* a bit_offset past its unit wrapped around */
+		dw_bad(ld, NULL, "bitfield offset out of range");
+		return;
+	}
+	m->flags |= HM_MEMBER_BITFIELD;
+	m->bit_size = bits;
+	m->byte_size = unit;
+	/* storage unit: `unit` bytes, naturally aligned, holding the first bit */
+	m->offset = abs_bit / (unit * 8) * unit;
+	m->bit_offset = abs_bit - m->offset * 8;
+}
+
+static int add_member(struct loader *ld, Dwarf_Die die, int tag)
+{
+	struct die_attrs d;
+	hm_member m = { 0 };
+
+	if (dw_read_attrs(ld, die, &d, 0))
+		return ld->err;
+	m.name = hm_types_intern(ld->t, d.name);
+	m.type = ref_type(ld, &d);
+	m.offset = d.member_loc;
+	m.alignment = d.alignment;
+	m.decl_line = d.decl_line;
+	if (tag == DW_TAG_inheritance) {
+		m.flags |= HM_MEMBER_INHERITANCE;
+		if (d.member_loc_expr || d.virtuality)
+			m.flags |= HM_MEMBER_VIRTUAL_BASE;
+	} else if (tag == DW_TAG_variable ||
+		   (!d.has_member_loc && (d.external || d.declaration) && !d.has_bit_size &&
+		    !d.has_data_bit_offset)) {
+		m.flags |= HM_MEMBER_STATIC;
+	} else if (d.member_loc_expr) {
+		m.flags |= HM_MEMBER_VIRTUAL_BASE;
+	}
+	if (d.artificial)
+		m.flags |= HM_MEMBER_ARTIFICIAL;
+	/* only what DWARF says: no attribute, no flag (the default depends on
+	 * struct vs class) */
+	if (d.accessibility == DW_ACCESS_public)
+		m.flags |= HM_MEMBER_PUBLIC;
+	else if (d.accessibility == DW_ACCESS_protected)
+		m.flags |= HM_MEMBER_PROTECTED;
+	else if (d.accessibility == DW_ACCESS_private)
+		m.flags |= HM_MEMBER_PRIVATE;
+	if (!(m.flags & (HM_MEMBER_STATIC | HM_MEMBER_INHERITANCE)))
+		member_bits(ld, &d, &m);
+	if (hm_vec_push(ld->smembers, m) < 0)
+		return dw_set_err(ld, -ENOMEM);
+	return 0;
+}
+
+/* Read a struct's member DIEs onto the scratch stack (from `base` up). */
+static void read_members(struct loader *ld, Dwarf_Die die)
+{
+	Dwarf_Die c;
+
+	for (c = dw_first_child(ld, die); c && !ld->err; c = dw_next_sibling(ld, c)) {
+		Dwarf_Half tag = 0;
+		Dwarf_Error e = NULL;
+
+		if (dwarf_tag(c, &tag, &e) != DW_DLV_OK) {
+			dw_bad(ld, e, "tag");
+			break;
+		}
+		if (tag == DW_TAG_member || tag == DW_TAG_inheritance || tag == DW_TAG_variable)
+			add_member(ld, c, tag);
+	}
+	if (c)
+		dwarf_dealloc_die(c);
+}
+
+/* Move the scratch members from `base` to the table as type id's members. */
+static int store_members(struct loader *ld, hm_type_id id, size_t base)
+{
+	hm_type *t;
+	size_t n = ld->smembers.n - base;
+
+	if (hm_grow((void **)&ld->t->members.v, &ld->t->members.cap, ld->t->members.n + n,
+		    sizeof(hm_member)))
+		return dw_set_err(ld, -ENOMEM);
+	t = (hm_type *)hm_types_get(ld->t, id);
+	t->first = ld->t->members.n;
+	t->nr = n;
+	if (n)
+		memcpy(&ld->t->members.v[t->first], &ld->smembers.v[base], n * sizeof(hm_member));
+	ld->t->members.n += n;
+	ld->smembers.n = base;
+	return 0;
+}
+
+/* Anonymous structs and unions: members first, then dedup by content. */
+static hm_type_id convert_anon(struct loader *ld, Dwarf_Die die, uint64_t off, hm_type *ty)
+{
+	size_t base = ld->smembers.n;
+	uint64_t hash;
+	uint32_t cur;
+	hm_type_id id;
+
+	if (dw_map_put(ld, off, IN_PROGRESS))
+		return 0;
+	read_members(ld, die);
+	if (ld->err)
+		return 0;
+	ty->nr = ld->smembers.n - base;
+	id = hm_types_dedup_find(ld->t, ty, NULL, NULL,
+				 ld->smembers.v ? &ld->smembers.v[base] : NULL, &hash);
+	if (id) {
+		ld->smembers.n = base;
+		if (dw_map_get(ld, off, &cur) && cur != IN_PROGRESS) {
+			/* referenced from inside itself (C++): keep the placeholder */
+			*(hm_type *)hm_types_get(ld->t, cur) = *hm_types_get(ld->t, id);
+			return cur;
+		}
+		dw_map_put(ld, off, id);
+		return id;
+	}
+	if (dw_map_get(ld, off, &cur) && cur != IN_PROGRESS) {
+		id = cur;
+		*(hm_type *)hm_types_get(ld->t, id) = *ty;
+	} else {
+		id = hm_types_add(ld->t, ty);
+	}
+	if (!id || store_members(ld, id, base) || hm_types_dedup_insert(ld->t, id, hash) ||
+	    dw_map_put(ld, off, id))
+		return dw_set_err(ld, -ENOMEM), 0;
+	return id;
+}
+
+static hm_type_id convert_struct(struct loader *ld, Dwarf_Die die, uint64_t off,
+				 const struct die_attrs *d, enum hm_type_kind kind)
+{
+	hm_type ty = { .kind = kind };
+	hm_type_id id;
+	uint64_t hash;
+	size_t base = ld->smembers.n;
+
+	ty.name = hm_types_intern(ld->t, d->name);
+	ty.size = d->byte_size;
+	ty.alignment = d->alignment;
+	ty.decl_file = dw_decl_file(ld, d->decl_file, off);
+	ty.decl_line = d->decl_line;
+	ty.declaration = d->declaration;
+	if (!ty.name && !ty.declaration)
+		return convert_anon(ld, die, off, &ty);
+	/* named: identity is the header, so a struct met again in another CU
+	 * costs one lookup and its members are never read twice */
+	id = hm_types_dedup_find(ld->t, &ty, NULL, NULL, NULL, &hash);
+	if (id) {
+		dw_map_put(ld, off, id);
+		return id;
+	}
+	id = hm_types_add(ld->t, &ty);
+	if (!id || hm_types_dedup_insert(ld->t, id, hash) || dw_map_put(ld, off, id)) {
+		dw_set_err(ld, -ENOMEM);
+		return 0;
+	}
+	read_members(ld, die);
+	if (ld->err || store_members(ld, id, base))
+		return 0;
+	return id;
+}
+
+static hm_type_id convert_enum(struct loader *ld, Dwarf_Die die, uint64_t off,
+			       const struct die_attrs *d)
+{
+	hm_type ty = { .kind = HM_KIND_ENUM };
+	hm_type_id id;
+	uint64_t hash;
+	size_t base = ld->senums.n;
+	int any_signed = 0;
+	Dwarf_Die c;
+
+	ty.name = hm_types_intern(ld->t, d->name);
+	ty.size = d->byte_size;
+	ty.decl_file = dw_decl_file(ld, d->decl_file, off);
+	ty.decl_line = d->decl_line;
+	ty.declaration = d->declaration;
+	id = hm_types_dedup_find(ld->t, &ty, NULL, NULL, NULL, &hash);
+	if (id) {
+		dw_map_put(ld, off, id);
+		return id;
+	}
+	for (c = dw_first_child(ld, die); c && !ld->err; c = dw_next_sibling(ld, c)) {
+		struct die_attrs ed;
+		hm_enumerator en;
+		Dwarf_Half tag = 0;
+		Dwarf_Error e = NULL;
+
+		if (dwarf_tag(c, &tag, &e) != DW_DLV_OK) {
+			dw_bad(ld, e, "tag");
+			break;
+		}
+		if (tag != DW_TAG_enumerator || dw_read_attrs(ld, c, &ed, 0))
+			continue;
+		en.name = hm_types_intern(ld->t, ed.name);
+		en.value = ed.const_value;
+		any_signed |= ed.const_signed && ed.const_value < 0;
+		if (hm_vec_push(ld->senums, en) < 0)
+			dw_set_err(ld, -ENOMEM);
+	}
+	if (c)
+		dwarf_dealloc_die(c);
+	if (ld->err)
+		return 0;
+	ty.is_signed = any_signed;
+	ty.first = ld->t->enums.n;
+	ty.nr = ld->senums.n - base;
+	for (size_t i = base; i < ld->senums.n; i++)
+		if (hm_vec_push(ld->t->enums, ld->senums.v[i]) < 0)
+			return dw_set_err(ld, -ENOMEM), 0;
+	ld->senums.n = base;
+	id = hm_types_add(ld->t, &ty);
+	if (!id || hm_types_dedup_insert(ld->t, id, hash))
+		return dw_set_err(ld, -ENOMEM), 0;
+	dw_map_put(ld, off, id);
+	return id;
+}
+
+static hm_type_id convert_typedef(struct loader *ld, uint64_t off, const struct die_attrs *d)
+{
+	hm_type ty = { .kind = HM_KIND_TYPEDEF };
+	hm_type_id id, target;
+	uint64_t hash;
+
+	ty.name = hm_types_intern(ld->t, d->name);
+	ty.decl_file = dw_decl_file(ld, d->decl_file, off);
+	ty.decl_line = d->decl_line;
+	ty.alignment = d->alignment;
+	id = hm_types_dedup_find(ld->t, &ty, NULL, NULL, NULL, &hash);
+	if (id) {
+		dw_map_put(ld, off, id);
+		return id;
+	}
+	id = hm_types_add(ld->t, &ty);
+	if (!id || hm_types_dedup_insert(ld->t, id, hash) || dw_map_put(ld, off, id))
+		return dw_set_err(ld, -ENOMEM), 0;
+	target = ref_type(ld, d);
+	((hm_type *)hm_types_get(ld->t, id))->target = target;
+	return id;
+}
+
+static hm_type_id convert_array(struct loader *ld, Dwarf_Die die, uint64_t off,
+				const struct die_attrs *d)
+{
+	hm_type ty = { .kind = HM_KIND_ARRAY };
+	size_t base = ld->sdims.n;
+	hm_type_id id;
+	Dwarf_Die c;
+
+	ty.target = ref_type(ld, d);
+	for (c = dw_first_child(ld, die); c && !ld->err; c = dw_next_sibling(ld, c)) {
+		struct die_attrs sd;
+		Dwarf_Half tag = 0;
+		Dwarf_Error e = NULL;
+		uint64_t n;
+
+		if (dwarf_tag(c, &tag, &e) != DW_DLV_OK) {
+			dw_bad(ld, e, "tag");
+			break;
+		}
+		if (tag != DW_TAG_subrange_type || dw_read_attrs(ld, c, &sd, 0))
+			continue;
+		if (sd.has_count)
+			n = sd.count;
+		else if (sd.has_upper && (int64_t)sd.upper_bound == -1)
+			n = 0;	/* clang's `x[0]` */
+		else if (sd.has_upper)
+			n = sd.upper_bound + 1 - (sd.has_lower ? sd.lower_bound : 0);
+		else
+			n = HM_DIM_FLEXIBLE;
+		if (hm_vec_push(ld->sdims, n) < 0)
+			dw_set_err(ld, -ENOMEM);
+	}
+	if (c)
+		dwarf_dealloc_die(c);
+	if (ld->err)
+		return 0;
+	ty.nr = ld->sdims.n - base;
+	ty.first = ld->t->dims.n;
+	{
+		uint64_t hash;
+		const uint64_t *dims = ld->sdims.v ? &ld->sdims.v[base] : NULL;
+		hm_type_id old = hm_types_dedup_find(ld->t, &ty, dims, NULL, NULL, &hash);
+
+		if (old) {
+			ld->sdims.n = base;
+			dw_map_put(ld, off, old);
+			return old;
+		}
+		for (size_t i = base; i < ld->sdims.n; i++)
+			if (hm_vec_push(ld->t->dims, ld->sdims.v[i]) < 0)
+				return dw_set_err(ld, -ENOMEM), 0;
+		ld->sdims.n = base;
+		id = hm_types_add(ld->t, &ty);
+		if (!id || hm_types_dedup_insert(ld->t, id, hash))
+			return dw_set_err(ld, -ENOMEM), 0;
+	}
+	dw_map_put(ld, off, id);
+	return id;
+}
+
+static hm_type_id convert_func(struct loader *ld, Dwarf_Die die, uint64_t off,
+			       const struct die_attrs *d)
+{
+	hm_type ty = { .kind = HM_KIND_FUNC };
+	size_t base = ld->sparams.n;
+	hm_type_id id, old;
+	uint64_t hash;
+	Dwarf_Die c;
+
+	ty.target = ref_type(ld, d);
+	ty.prototyped = d->prototyped;
+	for (c = dw_first_child(ld, die); c && !ld->err; c = dw_next_sibling(ld, c)) {
+		struct die_attrs pd;
+		hm_type_id ptype;
+		Dwarf_Half tag = 0;
+		Dwarf_Error e = NULL;
+
+		if (dwarf_tag(c, &tag, &e) != DW_DLV_OK) {
+			dw_bad(ld, e, "tag");
+			break;
+		}
+		if (tag == DW_TAG_unspecified_parameters) {
+			ty.varargs = 1;
+			continue;
+		}
+		if (tag != DW_TAG_formal_parameter || dw_read_attrs(ld, c, &pd, 0))
+			continue;
+		if (pd.artificial)
+			continue;	/* C++ `this`: not written in the declaration */
+		/* convert first: it may grow (and move) the scratch stack */
+		ptype = ref_type(ld, &pd);
+		if (hm_vec_push(ld->sparams, ptype) < 0)
+			dw_set_err(ld, -ENOMEM);
+	}
+	if (c)
+		dwarf_dealloc_die(c);
+	if (ld->err)
+		return 0;
+	ty.nr = ld->sparams.n - base;
+	old = hm_types_dedup_find(ld->t, &ty, NULL,
+				  ld->sparams.v ? &ld->sparams.v[base] : NULL, NULL, &hash);
+	if (old) {
+		ld->sparams.n = base;
+		dw_map_put(ld, off, old);
+		return old;
+	}
+	ty.first = ld->t->params.n;
+	for (size_t i = base; i < ld->sparams.n; i++)
+		if (hm_vec_push(ld->t->params, ld->sparams.v[i]) < 0)
+			return dw_set_err(ld, -ENOMEM), 0;
+	ld->sparams.n = base;
+	id = hm_types_add(ld->t, &ty);
+	if (!id || hm_types_dedup_insert(ld->t, id, hash))
+		return dw_set_err(ld, -ENOMEM), 0;
+	dw_map_put(ld, off, id);
+	return id;
+}
+
+static enum hm_type_kind simple_kind(int tag)
+{
+	switch (tag) {
+	case DW_TAG_pointer_type: return HM_KIND_POINTER;
+	case DW_TAG_reference_type: return HM_KIND_REFERENCE;
+	case DW_TAG_rvalue_reference_type: return HM_KIND_RVALUE_REFERENCE;
+	case DW_TAG_ptr_to_member_type: return HM_KIND_PTR_TO_MEMBER;
+	case DW_TAG_const_type: return HM_KIND_CONST;
+	case DW_TAG_volatile_type: return HM_KIND_VOLATILE;
+	case DW_TAG_restrict_type: return HM_KIND_RESTRICT;
+	case DW_TAG_atomic_type: return HM_KIND_ATOMIC;
+	default: return HM_KIND_VOID;
+	}
+}
+
+/* Convert a DIE whose offset is `off`; the caller checked the map. */
+static hm_type_id convert_die(struct loader *ld, Dwarf_Die die, uint64_t off, int tag)
+{
+	struct die_attrs d;
+	hm_type ty = { 0 };
+	hm_type_id id;
+
+	if (dw_read_attrs(ld, die, &d, 0))
+		return 0;
+	ld->nr_converted++;
+	switch (tag) {
+	case DW_TAG_structure_type:
+		return convert_struct(ld, die, off, &d, HM_KIND_STRUCT);
+	case DW_TAG_union_type:
+		return convert_struct(ld, die, off, &d, HM_KIND_UNION);
+	case DW_TAG_class_type:
+		return convert_struct(ld, die, off, &d, HM_KIND_CLASS);
+	case DW_TAG_enumeration_type:
+		return convert_enum(ld, die, off, &d);
+	case DW_TAG_typedef:
+		return convert_typedef(ld, off, &d);
+	case DW_TAG_array_type:
+		return convert_array(ld, die, off, &d);
+	case DW_TAG_subroutine_type:
+		return convert_func(ld, die, off, &d);
+	case DW_TAG_base_type:
+	case DW_TAG_unspecified_type:
+		ty.kind = tag == DW_TAG_base_type ? HM_KIND_BASE : HM_KIND_UNSPECIFIED;
+		ty.name = hm_types_intern(ld->t, d.name);
+		ty.size = d.byte_size;
+		ty.is_signed = d.encoding == DW_ATE_signed || d.encoding == DW_ATE_signed_char ||
+			       d.encoding == DW_ATE_float;
+		return finish_simple(ld, off, &ty, NULL, NULL);
+	default:
+		ty.kind = simple_kind(tag);
+		if (ty.kind == HM_KIND_VOID)
+			return 0;
+		/* mark before following the target so a malformed cycle ends */
+		if (dw_map_put(ld, off, IN_PROGRESS))
+			return 0;
+		ty.target = ref_type(ld, &d);
+		if (ty.kind == HM_KIND_PTR_TO_MEMBER && d.has_containing)
+			ty.containing = convert_off(ld, d.containing_off);
+		if (ty.kind == HM_KIND_POINTER || ty.kind == HM_KIND_REFERENCE ||
+		    ty.kind == HM_KIND_RVALUE_REFERENCE)
+			ty.size = d.has_byte_size ? d.byte_size : ld->addr_size;
+		else if (ty.kind == HM_KIND_PTR_TO_MEMBER) {
+			/* Itanium C++ ABI: an offset, or a function pointer plus a
+			 * this-adjustment */
+			const hm_type *tt = hm_types_get(ld->t, ty.target);
+
+			ty.size = d.has_byte_size ? d.byte_size :
+				  (tt && tt->kind == HM_KIND_FUNC ? 2 : 1) * ld->addr_size;
+		}
+		ty.alignment = d.alignment;
+		id = finish_cyclic(ld, off, &ty, NULL, NULL);
+		return id;
+	}
+}
+
+static hm_type_id convert_off(struct loader *ld, uint64_t off)
+{
+	Dwarf_Die die = NULL;
+	Dwarf_Error e = NULL;
+	Dwarf_Half tag = 0;
+	hm_type_id id;
+
+	if (dw_map_get(ld, off, &id)) {
+		if (id != IN_PROGRESS)
+			return id;
+		/* a reference back to a type still being read: hand out the id
+		 * it will have (see finish_cyclic) */
+		hm_type ph = { .kind = HM_KIND_VOID };
+
+		id = hm_types_add(ld->t, &ph);
+		if (!id || dw_map_put(ld, off, id))
+			return dw_set_err(ld, -ENOMEM), 0;
+		return id;
+	}
+	if (ld->err || ld->depth > MAX_DEPTH)
+		return 0;
+	if ((off & ALT_BIT) && !ld->in_alt) {
+		struct unit_ctx c;
+
+		if (!ld->alt_dbg)
+			return 0;	/* warned about when opening */
+		dw_ctx_save(ld, &c);
+		dw_enter_alt(ld);
+		id = convert_off(ld, off);
+		dw_ctx_restore(ld, &c);
+		return id;
+	}
+	if (dwarf_offdie_b(ld->dbg, off & ~ALT_BIT, 1, &die, &e) != DW_DLV_OK) {
+		dw_bad(ld, e, "type reference");
+		return 0;
+	}
+	if (dwarf_tag(die, &tag, &e) != DW_DLV_OK) {
+		dwarf_dealloc_die(die);
+		dw_bad(ld, e, "tag");
+		return 0;
+	}
+	ld->depth++;
+	id = convert_die(ld, die, off, tag);
+	ld->depth--;
+	dwarf_dealloc_die(die);
+	return id;
+}
+
+/* ---- variables ---- */
+
+static void add_variable(struct loader *ld, Dwarf_Die die, uint64_t off)
+{
+	struct die_attrs d;
+	hm_variable v = { 0 };
+
+	if (dw_read_attrs(ld, die, &d, 1) || !d.has_addr)
+		return;
+	if (!d.name && d.has_spec) {
+		/* C++ out-of-line definition: name and type live on the declaration */
+		Dwarf_Die s = NULL;
+		Dwarf_Error e = NULL;
+		struct die_attrs sd;
+
+		struct unit_ctx c;
+		int rc;
+
+		dw_ctx_save(ld, &c);
+		if ((d.spec_off & ALT_BIT) && !ld->in_alt) {
+			if (!ld->alt_dbg)
+				return;
+			dw_enter_alt(ld);
+		}
+		rc = dwarf_offdie_b(ld->dbg, d.spec_off & ~ALT_BIT, 1, &s, &e);
+		if (rc != DW_DLV_OK) {
+			hm_dwarf_free_error(ld->dbg, e);
+			dw_ctx_restore(ld, &c);
+			return;
+		}
+		if (!dw_read_attrs(ld, s, &sd, 0)) {
+			d.name = sd.name;
+			if (!d.has_type) {
+				d.has_type = sd.has_type;
+				d.type_off = sd.type_off;
+			}
+			d.external |= sd.external;
+			if (!d.decl_file) {
+				d.decl_file = sd.decl_file;
+				d.decl_line = sd.decl_line;
+			}
+		}
+		dwarf_dealloc_die(s);
+		dw_ctx_restore(ld, &c);
+	}
+	if (!d.name)
+		return;
+	v.name = hm_types_intern(ld->t, d.name);
+	v.type = ref_type(ld, &d);
+	v.addr = d.addr;
+	v.has_addr = 1;
+	v.decl_file = dw_decl_file(ld, d.decl_file, off);
+	v.decl_line = d.decl_line;
+	v.external = d.external;
+	if (!v.name || hm_vec_push(ld->t->vars, v) < 0)
+		dw_set_err(ld, -ENOMEM);
+}
+
+/* ---- the walk ---- */
+
+static int is_aggregate(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
+/* A DIE's name, NULL if it has none (or it cannot be read). */
+static const char *die_name(struct loader *ld, Dwarf_Die die)
+{
+	char *name = NULL;
+	Dwarf_Error e = NULL;
+	struct die_attrs d;
+	int rc;
+
+	if (ld->x3)	/* names may be split indexes: the slow, sure way */
+		return dw_read_attrs(ld, die, &d, 0) ? NULL : d.name;
+	rc = dwarf_diename(die, &name, &e);
+	if (rc == DW_DLV_ERROR)
+		hm_dwarf_free_error(ld->dbg, e);
+	return rc == DW_DLV_OK ? name : NULL;
+}
+
+static int has_name(struct loader *ld, Dwarf_Die die)
+{
+	return die_name(ld, die) != NULL;
+}
+
+static void remember_name(struct loader *ld, const char *name)
+{
+	size_t j;
+
+	if ((ld->nseen + 1) * 2 > ld->nseen_slots) {
+		size_t n = ld->nseen_slots ? ld->nseen_slots * 2 : 4096;
+		const char **slots = calloc(n, sizeof(*slots));
+
+		if (!slots)
+			return;	/* suggestions are a nicety */
+		for (size_t i = 0; i < ld->nseen_slots; i++) {
+			if (!ld->seen[i])
+				continue;
+			for (j = hm_hash_u64((uintptr_t)ld->seen[i]) & (n - 1); slots[j];
+			     j = (j + 1) & (n - 1))
+				;
+			slots[j] = ld->seen[i];
+		}
+		free(ld->seen);
+		ld->seen = slots;
+		ld->nseen_slots = n;
+	}
+	/* .debug_str is usually merged, so one name is one pointer; duplicates
+	 * from unmerged strings only cost a slot */
+	for (j = hm_hash_u64((uintptr_t)name) & (ld->nseen_slots - 1); ld->seen[j];
+	     j = (j + 1) & (ld->nseen_slots - 1))
+		if (ld->seen[j] == name)
+			return;
+	ld->seen[j] = name;
+	ld->nseen++;
+}
+
+/* For each requested name not found, keep the 3 closest seen names. */
+static void keep_hints(struct loader *ld)
+{
+	for (size_t i = 0; i < ld->nr_only; i++) {
+		const char *best[3] = { 0 };
+		unsigned bd[3] = { ~0u, ~0u, ~0u };
+		unsigned cap = strlen(ld->only[i]) / 3 + 1;
+
+		if (ld->found[i])
+			continue;
+		for (size_t k = 0; k < ld->nseen_slots; k++) {
+			const char *s = ld->seen[k];
+			unsigned d;
+			int p;
+
+			if (!s || (d = hm_edit_distance(ld->only[i], s, cap)) > cap || d >= bd[2])
+				continue;
+			for (p = 2; p > 0 && bd[p - 1] > d; p--) {
+				bd[p] = bd[p - 1];
+				best[p] = best[p - 1];
+			}
+			bd[p] = d;
+			best[p] = s;
+		}
+		for (int k = 0; k < 3 && best[k]; k++) {
+			const char *s = hm_types_intern(ld->t, best[k]);
+
+			if (!s || hm_vec_push(ld->t->hints, s) < 0)
+				return;
+		}
+	}
+}
+
+static int wanted_name(struct loader *ld, Dwarf_Die die, int aggregate)
+{
+	const char *name = die_name(ld, die);
+
+	if (!name)
+		return -1;
+	for (size_t i = 0; i < ld->nr_only; i++)
+		if (!ld->found[i] && !strcmp(ld->only[i], name))
+			return i;
+	if (aggregate)
+		remember_name(ld, name);
+	return -1;
+}
+
+static void top_level(struct loader *ld, Dwarf_Die die, int tag, uint64_t off)
+{
+	hm_type_id id;
+	int want = -1;
+
+	/* Aggregates and typedefs are roots (-C takes either name); enums and
+	 * base types nothing uses are of no interest. */
+	if (!is_aggregate(tag) && tag != DW_TAG_typedef)
+		return;
+	if (ld->nr_only && (want = wanted_name(ld, die, is_aggregate(tag))) < 0)
+		return;
+	/* anonymous aggregates are read when something refers to them: read
+	 * here, each CU would pay for their members again */
+	if (!ld->nr_only && is_aggregate(tag) && !has_name(ld, die))
+		return;
+	if (!dw_map_get(ld, off, &id)) {
+		ld->depth = 0;
+		id = convert_die(ld, die, off, tag);
+	}
+	if (!id || id == IN_PROGRESS)
+		return;
+	if (tag == DW_TAG_typedef) {
+		const hm_type *to = hm_types_get(ld->t, hm_types_resolve(ld->t, id));
+
+		/* `typedef struct foo foo_t` in a CU that never completes foo:
+		 * wait for one that does */
+		if (to && to->declaration)
+			return;
+		if (hm_types_note_typedef(ld->t, id))
+			dw_set_err(ld, -ENOMEM);
+	} else if (hm_types_get(ld->t, id)->declaration) {
+		return;
+	} else if (hm_types_note_struct(ld->t, id)) {
+		dw_set_err(ld, -ENOMEM);
+	}
+	if (want >= 0) {
+		ld->found[want] = 1;
+		ld->nr_found++;
+	}
+}
+
+void dw_walk_children(struct loader *ld, Dwarf_Die parent, unsigned level)
+{
+	Dwarf_Die c;
+
+	for (c = dw_first_child(ld, parent); c && !ld->err; c = dw_next_sibling(ld, c)) {
+		Dwarf_Half tag = 0;
+		Dwarf_Off off = 0;
+		Dwarf_Error e = NULL;
+
+		if (dwarf_tag(c, &tag, &e) != DW_DLV_OK ||
+		    dwarf_dieoffset(c, &off, &e) != DW_DLV_OK) {
+			dw_bad(ld, e, "entry");
+			break;
+		}
+		if (ld->in_alt)
+			off |= ALT_BIT;
+		if (tag == DW_TAG_variable && ld->opts->variables && level == 0)
+			add_variable(ld, c, off);
+		else if (tag == DW_TAG_imported_unit)
+			dw_walk_imported(ld, c, level);
+		else if (tag == DW_TAG_namespace && level < 16)
+			dw_walk_children(ld, c, level + 1);
+		else if (tag != DW_TAG_subprogram && tag != DW_TAG_variable) {
+			top_level(ld, c, tag, off);
+			/* -C Outer::Inner: pahole finds classes nested in classes
+			 * by their own name; only C++ has them */
+			if (ld->nr_only && ld->cplusplus && is_aggregate(tag) && level < 16 &&
+			    ld->nr_found < ld->nr_only)
+				dw_walk_children(ld, c, level + 1);
+		}
+		if (ld->nr_only && ld->nr_found == ld->nr_only && !ld->opts->variables)
+			break;
+	}
+	if (c)
+		dwarf_dealloc_die(c);
+}
+
+static int is_cplusplus(struct loader *ld, Dwarf_Die cu)
+{
+	Dwarf_Unsigned lang = 0;
+	Dwarf_Error e = NULL;
+
+	if (dwarf_srclang(cu, &lang, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(ld->dbg, e);
+		return 0;
+	}
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
+}
+
+static int walk_cus(struct loader *ld)
+{
+	for (;;) {
+		Dwarf_Half version = 0, addr_size = 0, unit_type = 0;
+		Dwarf_Die cu = NULL;
+		Dwarf_Error e = NULL;
+		Dwarf_Off cu_off = 0, cu_len = 0;
+		int rc = hm_dwarf_next_cu(ld->dbg, &version, &addr_size, &unit_type, &cu, &e);
+
+		if (rc == DW_DLV_NO_ENTRY)
+			break;
+		if (rc != DW_DLV_OK)
+			return dw_bad(ld, e, "unit header");
+		if (dwarf_die_CU_offset_range(cu, &cu_off, &cu_len, &e) != DW_DLV_OK) {
+			dwarf_dealloc_die(cu);
+			return dw_bad(ld, e, "unit range");
+		}
+		ld->cu_die = cu;
+		ld->cu_start = cu_off;
+		ld->cu_end = cu_off + cu_len;
+		ld->cu_version = version;
+		ld->cplusplus = is_cplusplus(ld, cu);
+		if (dwarf_dieoffset(cu, &cu_off, &e) != DW_DLV_OK) {
+			dwarf_dealloc_die(cu);
+			return dw_bad(ld, e, "unit entry");
+		}
+		ld->cu_die_off = cu_off;
+		ld->stroff_base = dw_stroff_base(ld, cu);
+		ld->addr_size = addr_size ? addr_size : 8;
+		if (ld->t->pointer_size != ld->addr_size && addr_size)
+			ld->t->pointer_size = addr_size;
+		ld->nr_cus++;
+		dw_map_new_cu(ld);
+		if (unit_type == DW_UT_skeleton || dw_has_dwo_name(ld, cu))
+			dw_walk_dwo(ld, cu);
+		else
+			dw_walk_children(ld, cu, 0);
+		/* the table may point at cu: forget it */
+		for (unsigned i = 0; i < NR_FTABS; i++)
+			if (ld->ftabs[i].dbg == ld->dbg && ld->ftabs[i].cu_die_off == ld->cu_die_off)
+				dw_ftab_clear(&ld->ftabs[i]);
+		dwarf_dealloc_die(cu);
+		ld->cu_die = NULL;
+		if (ld->err)
+			return ld->err;
+		if (ld->nr_only && ld->nr_found == ld->nr_only && !ld->opts->variables) {
+			/* libdwarf keeps its place between calls; nothing else to read */
+			break;
+		}
+	}
+	return ld->err;
+}
+
+int hm_dwarf_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types *t)
+{
+	struct loader ld = { .t = t, .bin = bin, .opts = opts, .path = hm_binary_path(bin) };
+	struct hm_dwarf_obj *obj = NULL;
+	int rc;
+
+	rc = hm_dwarf_open(bin, &ld.dbg, &obj);
+	if (rc)
+		return rc;
+	ld.main_dbg = ld.dbg;
+	ld.big_endian = hm_binary_big_endian(bin) == 1;
+	ld.x3 = hm_dwarf_widened(obj);
+	ld.obj = obj;
+	rc = hm_dwarf_open_alt(bin, &ld.alt_bin, &ld.alt_dbg, &ld.alt_obj);
+	if (ld.alt_bin) {
+		/* libdwarf reads DW_FORM_GNU_strp_alt strings from the tied file */
+		Dwarf_Error e = NULL;
+
+		if (dwarf_set_tied_dbg(ld.dbg, ld.alt_dbg, &e) != DW_DLV_OK)
+			hm_dwarf_free_error(ld.dbg, e);
+	}
+	if (opts->only) {
+		while (opts->only[ld.nr_only])
+			ld.nr_only++;
+		ld.only = calloc(ld.nr_only + 1, sizeof(*ld.only));
+		ld.found = calloc(ld.nr_only + 1, 1);
+		if (!ld.only || !ld.found)
+			rc = -ENOMEM;
+		for (size_t i = 0; !rc && i < ld.nr_only; i++)
+			ld.only[i] = opts->only[i];
+	}
+	if (!rc)
+		rc = walk_cus(&ld);
+	if (!rc && ld.err)
+		rc = ld.err;
+	if (!rc && ld.nr_found < ld.nr_only)
+		keep_hints(&ld);
+	hm_diag(HM_DIAG_DEBUG, "%s: %zu units, %zu type entries read, %zu types, %zu members, "
+		"%zu variables", ld.path, ld.nr_cus, ld.nr_converted, t->types.n, t->members.n,
+		t->vars.n);
+	for (unsigned i = 0; i < NR_FTABS; i++)
+		dw_ftab_clear(&ld.ftabs[i]);
+	if (ld.alt_bin) {
+		hm_dwarf_close(ld.alt_dbg, ld.alt_obj);
+		hm_binary_close(ld.alt_bin);
+	}
+	free(ld.walked_alt.v);
+	hm_dwarf_close(ld.main_dbg, obj);
+	free(ld.map);
+	free(ld.smembers.v);
+	free(ld.sdims.v);
+	free(ld.sparams.v);
+	free(ld.senums.v);
+	free(ld.only);
+	free(ld.found);
+	free(ld.seen);
+	return rc;
+}

@@ -1,0 +1,598 @@
+/* binary: ELF files through libelf.  The whole file is mapped once; section
+ * contents are handed out as pointers into that mapping, so a 600 MB vmlinux
+ * costs page cache, not heap.  Compressed (SHF_COMPRESSED) sections are
+ * inflated on first use and kept until close. */
+#include "config.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "hitmap/binary.h"
+#include "base/diag.h"
+#include "base/util.h"
+
+struct inflated {
+	size_t idx;
+	void *data;
+	size_t size;
+};
+
+struct hm_binary {
+	char *path;
+	Elf *elf;
+	const unsigned char *image;
+	size_t image_size;
+	int mapped;		/* image is our mmap */
+	GElf_Ehdr ehdr;
+	size_t shstrndx, nsections;
+	char *build_id;
+	const unsigned char *build_id_raw;
+	size_t build_id_len;
+	struct inflated *inflated;
+	size_t nr_inflated, cap_inflated;
+	/* symbols, built on first lookup */
+	hm_symbol *syms;
+	size_t nr_syms;
+	int syms_loaded;
+	hm_symbol **by_name;	/* open addressing, nslots */
+	size_t name_slots;
+	hm_symbol **by_addr;	/* objects sorted by addr */
+	size_t nr_objs;
+	hm_symbol **funcs;	/* functions sorted by addr */
+	size_t nr_funcs;
+	hm_strtab names;
+	/* the lazily built parts (symbol index, inflated sections) may be
+	 * asked for from several threads */
+	pthread_mutex_t lock;
+};
+
+static int section_bounds(const hm_binary *bin, const GElf_Shdr *sh)
+{
+	if (sh->sh_type == SHT_NOBITS)
+		return 0;
+	return sh->sh_offset <= bin->image_size &&
+	       sh->sh_size <= bin->image_size - sh->sh_offset;
+}
+
+static void find_build_id(hm_binary *bin)
+{
+	Elf_Scn *scn = NULL;
+	static const char hex[] = "0123456789abcdef";
+
+	while ((scn = elf_nextscn(bin->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t off = 0, noff, doff;
+		GElf_Nhdr nh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !section_bounds(bin, &sh))
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((char *)d->d_buf + noff, "GNU", 4) || !nh.n_descsz)
+				continue;
+			bin->build_id_raw = (const unsigned char *)d->d_buf + doff;
+			bin->build_id_len = nh.n_descsz;
+			bin->build_id = malloc(2 * nh.n_descsz + 1);
+			if (!bin->build_id)
+				return;
+			for (size_t i = 0; i < nh.n_descsz; i++) {
+				bin->build_id[2 * i] = hex[bin->build_id_raw[i] >> 4];
+				bin->build_id[2 * i + 1] = hex[bin->build_id_raw[i] & 15];
+			}
+			bin->build_id[2 * nh.n_descsz] = 0;
+			return;
+		}
+	}
+}
+
+static hm_binary *open_image(hm_binary *bin)
+{
+	uint64_t shnum;
+
+	elf_version(EV_CURRENT);
+	bin->elf = elf_memory((char *)bin->image, bin->image_size);
+	if (!bin->elf || elf_kind(bin->elf) != ELF_K_ELF) {
+		hm_fail(EBADMSG, "%s: not an ELF file", bin->path);
+		goto bad;
+	}
+	if (!gelf_getehdr(bin->elf, &bin->ehdr) ||
+	    elf_getshdrstrndx(bin->elf, &bin->shstrndx) ||
+	    elf_getshdrnum(bin->elf, &bin->nsections)) {
+		hm_fail(EBADMSG, "%s: corrupt ELF header (%s)", bin->path, elf_errmsg(-1));
+		goto bad;
+	}
+	shnum = bin->ehdr.e_shnum > bin->nsections ? bin->ehdr.e_shnum : bin->nsections;
+	if (bin->ehdr.e_shoff > bin->image_size ||
+	    shnum * bin->ehdr.e_shentsize > bin->image_size - bin->ehdr.e_shoff) {
+		hm_fail(EBADMSG, "%s: truncated ELF file (section headers at offset 0x%llx, file "
+			"size 0x%zx)", bin->path, (unsigned long long)bin->ehdr.e_shoff,
+			bin->image_size);
+		goto bad;
+	}
+	find_build_id(bin);
+	return bin;
+bad:
+	hm_binary_close(bin);
+	errno = EBADMSG;
+	return NULL;
+}
+
+hm_binary *hm_binary_open(const char *path)
+{
+	hm_binary *bin;
+	struct stat st;
+	void *map;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		err = errno;
+		hm_fail(err, "%s: %s", path, err == ENOENT ? "no such file" :
+			err == EACCES ? "permission denied" : strerror(err));
+		errno = err;
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		hm_fail(err, "%s: not a regular file", path);
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		hm_fail(EBADMSG, "%s: empty file, not ELF", path);
+		errno = EBADMSG;
+		return NULL;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED) {
+		err = errno;
+		hm_fail(err, "%s: cannot map: %s", path, strerror(err));
+		errno = err;
+		return NULL;
+	}
+	bin = calloc(1, sizeof(*bin));
+	if (!bin || !(bin->path = strdup(path))) {
+		free(bin);
+		munmap(map, st.st_size);
+		errno = ENOMEM;
+		return NULL;
+	}
+	bin->image = map;
+	bin->image_size = st.st_size;
+	bin->mapped = 1;
+	pthread_mutex_init(&bin->lock, NULL);
+	return open_image(bin);
+}
+
+hm_binary *hm_binary_open_mem(const void *buf, size_t len, const char *name)
+{
+	hm_binary *bin = calloc(1, sizeof(*bin));
+
+	if (!bin || !(bin->path = strdup(name ? name : "<memory>"))) {
+		free(bin);
+		errno = ENOMEM;
+		return NULL;
+	}
+	bin->image = buf;
+	bin->image_size = len;
+	pthread_mutex_init(&bin->lock, NULL);
+	return open_image(bin);
+}
+
+void hm_binary_close(hm_binary *bin)
+{
+	if (!bin)
+		return;
+	if (bin->elf)
+		elf_end(bin->elf);
+	if (bin->mapped)
+		munmap((void *)bin->image, bin->image_size);
+	for (size_t i = 0; i < bin->nr_inflated; i++)
+		free(bin->inflated[i].data);
+	free(bin->inflated);
+	free(bin->syms);
+	free(bin->by_name);
+	free(bin->by_addr);
+	free(bin->funcs);
+	hm_strtab_free(&bin->names);
+	free(bin->build_id);
+	free(bin->path);
+	pthread_mutex_destroy(&bin->lock);
+	free(bin);
+}
+
+const char *hm_binary_path(const hm_binary *bin)
+{
+	return bin->path;
+}
+
+unsigned hm_binary_machine(const hm_binary *bin)
+{
+	return bin->ehdr.e_machine;
+}
+
+unsigned hm_binary_elf_type(const hm_binary *bin)
+{
+	return bin->ehdr.e_type;
+}
+
+const char *hm_binary_arch(const hm_binary *bin)
+{
+	switch (bin->ehdr.e_machine) {
+	case EM_X86_64: return "x86_64";
+	case EM_386: return "i386";
+	case EM_AARCH64: return "aarch64";
+	case EM_ARM: return "arm";
+	case EM_PPC64: return "ppc64";
+	case EM_PPC: return "ppc";
+	case EM_S390: return "s390x";
+	case EM_RISCV: return "riscv";
+	case EM_MIPS: return "mips";
+	case EM_SPARCV9: return "sparc64";
+	case EM_LOONGARCH: return "loongarch";
+	default: return "unknown";
+	}
+}
+
+int hm_binary_is_64bit(const hm_binary *bin)
+{
+	return gelf_getclass(bin->elf) == ELFCLASS64;
+}
+
+int hm_binary_big_endian(const hm_binary *bin)
+{
+	return bin->ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+}
+
+unsigned hm_binary_cacheline_size(const hm_binary *bin)
+{
+	switch (bin->ehdr.e_machine) {
+	case EM_PPC64:
+	case EM_PPC:
+		return 128;
+	case EM_S390:
+		return 256;
+	default:
+		return 64;
+	}
+}
+
+const char *hm_binary_build_id(const hm_binary *bin)
+{
+	return bin->build_id;
+}
+
+size_t hm_binary_build_id_raw(const hm_binary *bin, const unsigned char **id)
+{
+	if (id)
+		*id = bin->build_id_raw;
+	return bin->build_id_len;
+}
+
+static const void *inflate_section(hm_binary *bin, size_t idx, const unsigned char *p,
+				   size_t size, size_t *out)
+{
+	GElf_Chdr ch;
+	size_t hdr;
+	struct inflated *inf;
+	z_stream zs = { 0 };
+	void *buf;
+	int ok;
+
+	for (size_t i = 0; i < bin->nr_inflated; i++) {
+		if (bin->inflated[i].idx == idx) {
+			*out = bin->inflated[i].size;
+			return bin->inflated[i].data;
+		}
+	}
+	if (hm_binary_is_64bit(bin)) {
+		Elf64_Chdr c;
+
+		hdr = sizeof(c);
+		if (size < hdr)
+			return NULL;
+		memcpy(&c, p, sizeof(c));
+		ch.ch_type = c.ch_type;
+		ch.ch_size = c.ch_size;
+	} else {
+		Elf32_Chdr c;
+
+		hdr = sizeof(c);
+		if (size < hdr)
+			return NULL;
+		memcpy(&c, p, sizeof(c));
+		ch.ch_type = c.ch_type;
+		ch.ch_size = c.ch_size;
+	}
+	if (ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size > (1ull << 34))
+		return NULL;
+	buf = malloc(ch.ch_size ? ch.ch_size : 1);
+	if (!buf || hm_grow((void **)&bin->inflated, &bin->cap_inflated,
+			    bin->nr_inflated + 1, sizeof(*bin->inflated))) {
+		free(buf);
+		return NULL;
+	}
+	zs.next_in = (unsigned char *)p + hdr;
+	zs.avail_in = size - hdr;
+	zs.next_out = buf;
+	zs.avail_out = ch.ch_size;
+	ok = inflateInit(&zs) == Z_OK;
+	ok = ok && inflate(&zs, Z_FINISH) == Z_STREAM_END && zs.total_out == ch.ch_size;
+	inflateEnd(&zs);
+	if (!ok) {
+		free(buf);
+		return NULL;
+	}
+	inf = &bin->inflated[bin->nr_inflated++];
+	inf->idx = idx;
+	inf->data = buf;
+	inf->size = ch.ch_size;
+	*out = ch.ch_size;
+	return buf;
+}
+
+/* Section by index: contents (inflated if compressed), NULL if empty/NOBITS/bad. */
+const void *hm_binary_section_at(const hm_binary *cbin, size_t idx, size_t *size)
+{
+	hm_binary *bin = (hm_binary *)cbin;
+	Elf_Scn *scn = elf_getscn(bin->elf, idx);
+	GElf_Shdr sh;
+	const unsigned char *p;
+
+	*size = 0;
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+	    !section_bounds(bin, &sh))
+		return NULL;
+	p = bin->image + sh.sh_offset;
+	if (sh.sh_flags & SHF_COMPRESSED) {
+		const void *out;
+
+		pthread_mutex_lock(&bin->lock);
+		out = inflate_section(bin, idx, p, sh.sh_size, size);
+		pthread_mutex_unlock(&bin->lock);
+		return out;
+	}
+	*size = sh.sh_size;
+	return p;
+}
+
+int hm_binary_section_in_file(const hm_binary *bin, size_t idx)
+{
+	Elf_Scn *scn = elf_getscn(bin->elf, idx);
+	GElf_Shdr sh;
+
+	return scn && gelf_getshdr(scn, &sh) && section_bounds(bin, &sh);
+}
+
+const char *hm_binary_section_name(const hm_binary *bin, size_t idx)
+{
+	Elf_Scn *scn = elf_getscn(bin->elf, idx);
+	GElf_Shdr sh;
+
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return NULL;
+	return elf_strptr(bin->elf, bin->shstrndx, sh.sh_name);
+}
+
+size_t hm_binary_section_count(const hm_binary *bin)
+{
+	return bin->nsections;
+}
+
+const void *hm_binary_section(const hm_binary *bin, const char *name, size_t *size)
+{
+	size_t dummy;
+
+	if (!size)
+		size = &dummy;
+	*size = 0;
+	for (size_t i = 1; i < bin->nsections; i++) {
+		const char *n = hm_binary_section_name(bin, i);
+
+		if (n && !strcmp(n, name))
+			return hm_binary_section_at(bin, i, size);
+	}
+	return NULL;
+}
+
+void *hm_binary_elf(const hm_binary *bin)
+{
+	return bin->elf;
+}
+
+static int cmp_sym_addr(const void *a, const void *b)
+{
+	const hm_symbol *x = *(hm_symbol *const *)a, *y = *(hm_symbol *const *)b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* larger first so that a containing symbol wins over an alias of size 0 */
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static Elf_Scn *find_symtab(hm_binary *bin, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL, *dyn = NULL;
+	GElf_Shdr dsh;
+
+	while ((scn = elf_nextscn(bin->elf, scn))) {
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		if (sh->sh_type == SHT_SYMTAB && section_bounds(bin, sh))
+			return scn;
+		if (sh->sh_type == SHT_DYNSYM && section_bounds(bin, sh)) {
+			dyn = scn;
+			dsh = *sh;
+		}
+	}
+	if (dyn)
+		*sh = dsh;
+	return dyn;
+}
+
+static int load_symbols(hm_binary *bin)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	Elf_Data *d;
+	size_t n, i;
+
+	bin->syms_loaded = 1;
+	scn = find_symtab(bin, &sh);
+	if (!scn || !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
+		return 0;
+	n = sh.sh_size / sh.sh_entsize;
+	bin->syms = calloc(n ? n : 1, sizeof(*bin->syms));
+	if (!bin->syms)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+		hm_symbol *o;
+
+		if (!gelf_getsym(d, i, &s) || !s.st_name)
+			continue;
+		name = elf_strptr(bin->elf, sh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		o = &bin->syms[bin->nr_syms++];
+		o->name = hm_strtab_intern(&bin->names, name);
+		if (!o->name)
+			return -ENOMEM;
+		o->addr = s.st_value;
+		o->size = s.st_size;
+		o->type = GELF_ST_TYPE(s.st_info);
+		o->bind = GELF_ST_BIND(s.st_info);
+		o->shndx = s.st_shndx;
+	}
+	bin->name_slots = 16;
+	while (bin->name_slots < bin->nr_syms * 2)
+		bin->name_slots *= 2;
+	bin->by_name = calloc(bin->name_slots, sizeof(*bin->by_name));
+	bin->by_addr = calloc(bin->nr_syms + 1, sizeof(*bin->by_addr));
+	bin->funcs = calloc(bin->nr_syms + 1, sizeof(*bin->funcs));
+	if (!bin->by_name || !bin->by_addr || !bin->funcs)
+		return -ENOMEM;
+	for (i = 0; i < bin->nr_syms; i++) {
+		hm_symbol *s = &bin->syms[i];
+		size_t j = hm_hash_bytes(s->name, strlen(s->name), 0) & (bin->name_slots - 1);
+
+		/* first definition wins, but a global beats a local of the same name */
+		while (bin->by_name[j] && bin->by_name[j]->name != s->name)
+			j = (j + 1) & (bin->name_slots - 1);
+		if (!bin->by_name[j] || (s->shndx != SHN_UNDEF &&
+		    (bin->by_name[j]->shndx == SHN_UNDEF ||
+		     (bin->by_name[j]->bind == STB_LOCAL && s->bind != STB_LOCAL))))
+			bin->by_name[j] = s;
+		if (s->shndx == SHN_UNDEF)
+			continue;
+		if (s->type == STT_OBJECT || s->type == STT_TLS)
+			bin->by_addr[bin->nr_objs++] = s;
+		else if (s->type == STT_FUNC)
+			bin->funcs[bin->nr_funcs++] = s;
+	}
+	qsort(bin->by_addr, bin->nr_objs, sizeof(*bin->by_addr), cmp_sym_addr);
+	qsort(bin->funcs, bin->nr_funcs, sizeof(*bin->funcs), cmp_sym_addr);
+	return 0;
+}
+
+static int ensure_symbols(const hm_binary *cbin)
+{
+	hm_binary *bin = (hm_binary *)cbin;
+	int rc;
+
+	pthread_mutex_lock(&bin->lock);
+	if (bin->syms_loaded)
+		rc = bin->by_name || !bin->nr_syms ? 0 : -ENOMEM;
+	else
+		rc = load_symbols(bin);
+	pthread_mutex_unlock(&bin->lock);
+	return rc;
+}
+
+const hm_symbol *hm_binary_symbol(const hm_binary *bin, const char *name)
+{
+	size_t j;
+
+	if (ensure_symbols(bin) || !bin->nr_syms)
+		return NULL;
+	j = hm_hash_bytes(name, strlen(name), 0) & (bin->name_slots - 1);
+	for (; bin->by_name[j]; j = (j + 1) & (bin->name_slots - 1))
+		if (!strcmp(bin->by_name[j]->name, name))
+			return bin->by_name[j];
+	return NULL;
+}
+
+/* The last symbol with addr <= a whose extent contains a; scans back a little
+ * so that a big symbol followed by small aliases at the same start is found. */
+static const hm_symbol *containing(hm_symbol *const *v, size_t n, uint64_t a)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid]->addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t k = 0; lo > 0 && k < 16; k++, lo--) {
+		const hm_symbol *s = v[lo - 1];
+
+		if (a >= s->addr && (a - s->addr < s->size || (a == s->addr && !s->size)))
+			return s;
+	}
+	return NULL;
+}
+
+const hm_symbol *hm_binary_object_at(const hm_binary *bin, uint64_t addr)
+{
+	if (ensure_symbols(bin))
+		return NULL;
+	return containing(bin->by_addr, bin->nr_objs, addr);
+}
+
+const hm_symbol *hm_binary_func_at(const hm_binary *bin, uint64_t addr)
+{
+	if (ensure_symbols(bin))
+		return NULL;
+	return containing(bin->funcs, bin->nr_funcs, addr);
+}
+
+int hm_binary_first_load(const hm_binary *bin, uint64_t *vaddr, uint64_t *offset)
+{
+	size_t n;
+	int found = 0;
+
+	if (elf_getphdrnum(bin->elf, &n))
+		return -EBADMSG;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(bin->elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (!found || ph.p_vaddr < *vaddr) {
+			*vaddr = ph.p_vaddr;
+			*offset = ph.p_offset;
+			found = 1;
+		}
+	}
+	return found ? 0 : -ENOENT;
+}

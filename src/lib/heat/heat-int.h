@@ -1,0 +1,189 @@
+/* Internal: the heat accumulator's rows and lines, shared by heat.c (which
+ * fills them) and output-report.c (which prints them). */
+#ifndef HM_HEAT_INT_H
+#define HM_HEAT_INT_H
+#include <stdint.h>
+#include "hitmap/datasrc.h"
+#include "hitmap/heat.h"
+#include "hitmap/perfdata.h"
+#include "base/util.h"
+
+#define HEAT_IPS 8	/* code locations kept per row; the rest are summed */
+
+/* A set of CPU numbers as a bitmap: CPUs 0-63 inline (no pointer to chase
+ * on the per-sample path), the rest in w[] (word i at w[i - 1]). */
+struct heat_cpuset {
+	uint64_t inl;
+	uint64_t *w;
+	uint32_t nw;		/* words in all, inline one included (0 = empty) */
+	uint32_t count;
+};
+
+static inline uint64_t heat_cpuset_word(const struct heat_cpuset *s, uint32_t i)
+{
+	return i == 0 ? s->inl : i < s->nw ? s->w[i - 1] : 0;
+}
+
+/* A sorted set of thread ids; `last` (the latest added, always a member)
+ * answers the common repeat without touching v[]. */
+struct heat_tidset {
+	uint32_t *v;
+	uint32_t n, cap;
+	uint32_t last;
+};
+
+struct heat_ip {
+	const void *bin;	/* hm_binary, or NULL */
+	uint64_t link;		/* link-time address in bin */
+	uint64_t ip;		/* runtime address */
+	uint64_t n;
+};
+
+enum heat_verdict {
+	HEAT_PRIVATE = 0,
+	HEAT_READ_SHARED,
+	HEAT_TRUE_SHARING,
+	HEAT_FALSE_SHARING,
+	HEAT_UNKNOWN,		/* samples carry no load/store information */
+};
+
+struct heat_line;
+
+/* One field of one object on one cacheline.  Rows are 64-byte aligned and
+ * the fields every sample updates come first: a sample touches the first
+ * cacheline of its row, the perf c2c counters after it and the first code
+ * locations — four adjacent lines, which the hardware prefetches together. */
+struct heat_row {
+	struct heat_cpuset cpus;
+	struct heat_tidset tids;
+	uint32_t nips;
+	uint64_t nsamples;	/* samples counted so far; added to c.samples by
+				 * hm_heat_finish() */
+	hm_c2c_stats st;	/* perf c2c's counters for samples with data_src */
+	struct heat_ip ips[HEAT_IPS];
+	uint64_t ip_other;
+	hm_heat_counts c;
+	/* The hash key, together: a lookup reads one line of the row. */
+	uint64_t laddr, faddr;	/* line->addr, obj_base + foff */
+	struct heat_row *hnext;	/* hash chain */
+	struct heat_line *line;
+	const char *sname;	/* NULL: address not attributed */
+	const char *object;	/* variable name or "TYPE@0xADDR"; NULL if unattributed */
+	const char *path;
+	enum hm_profile_kind kind;
+	uint64_t ssize, obj_base, foff, fsize;
+	struct heat_row *next;	/* next row of the same line, by offset */
+	unsigned has_w_bp : 1, has_rw_bp : 1;
+};
+
+struct heat_watch;
+
+
+struct heat_line {
+	uint64_t addr;
+	struct heat_row *rows;
+	uint32_t nrows;
+	struct heat_line *hnext;
+	/* filled by hm_heat_finish() */
+	hm_c2c_stats st;
+	hm_heat_counts c;
+	struct heat_cpuset cpus;
+	struct heat_tidset tids;
+	uint32_t nfields, nwritten;
+	enum heat_verdict verdict;
+	/* watch model state */
+	int64_t last_writer;
+	struct heat_cpuset holders;
+	struct heat_watch *wq, *wq_tail;	/* accesses not yet modelled */
+};
+
+/* A breakpoint access waiting for the model: until its pairing is known
+ * (pending), or, for a read/write one on a field whose write breakpoint has
+ * not fired yet, whether it is a read. */
+struct heat_watch {
+	struct heat_watch *next;	/* in its line's queue, or free */
+	uint64_t ip, link;
+	const void *bin;
+	struct heat_row *row;
+	uint32_t cpu;
+	unsigned w : 1, drop : 1, pending : 1;
+};
+
+/* Per thread: its last breakpoint access, for the pairing. */
+struct heat_wtid {
+	uint32_t tid, used;
+	struct heat_watch *pend;	/* last access: rw, not dropped */
+	struct heat_row *row;
+	uint64_t ip;
+	unsigned w : 1, claimed : 1;	/* last was w; it dropped the one before */
+};
+
+#define HEAT_FRONT 8192	/* direct-mapped (address, path) → row cache */
+
+struct heat_front {
+	uint64_t addr;
+	const char *path, *sname;	/* the caller's pointers, compared as such */
+	struct heat_row *row;
+};
+
+struct hm_heat {
+	unsigned line_size;
+	struct heat_front *front;
+	hm_arena arena;
+	hm_strtab strs;
+	struct heat_row **rtab;
+	size_t rtab_size, nrows;
+	struct heat_line **ltab;
+	size_t ltab_size;
+	struct heat_line **lines;	/* every line, in creation order */
+	size_t nlines, lines_cap;
+	struct heat_watch *wfree;	/* recycled queue entries */
+	struct heat_wtid *wtid;
+	size_t wtid_n, wtid_size;
+	const hm_perf_info *winfo;	/* events, to know which fields can see w */
+	unsigned seen_datasrc : 1, seen_watch : 1, seen_addr : 1, assumed_writes : 1;
+	unsigned finished : 1;
+};
+
+int heat_cpuset_grow_add(struct heat_cpuset *s, uint32_t cpu);
+/* Add a CPU; the common case (already there) costs one bit test. */
+static inline int heat_cpuset_add(struct heat_cpuset *s, uint32_t cpu)
+{
+	if (cpu < 64) {
+		if (!((s->inl >> cpu) & 1)) {
+			s->inl |= 1ULL << cpu;
+			s->count++;
+			if (!s->nw)
+				s->nw = 1;
+		}
+		return 0;
+	}
+	return heat_cpuset_grow_add(s, cpu);
+}
+int heat_cpuset_has(const struct heat_cpuset *s, uint32_t cpu);
+int heat_cpuset_union(struct heat_cpuset *d, const struct heat_cpuset *s);
+void heat_cpuset_clear(struct heat_cpuset *s);
+/* Members in increasing order into out[] (at most max); returns the count. */
+size_t heat_cpuset_list(const struct heat_cpuset *s, uint32_t *out, size_t max);
+int heat_tidset_add(struct heat_tidset *s, uint32_t tid);
+
+/* Whether the row was written (stores, or watch-mode writes). */
+static inline int heat_row_written(const struct heat_row *r)
+{
+	return r->c.stores || r->c.writes;
+}
+
+const char *heat_verdict_name(enum heat_verdict v);
+void heat_counts_add(hm_heat_counts *d, const hm_heat_counts *s);
+
+/* hm_heat_add() in two steps, so a caller that has already seen an address
+ * can keep its row: the row of an access (NULL on ENOMEM), and counting one
+ * access into a row (only the per-sample fields of `a` are read). */
+struct heat_row *heat_row_of(hm_heat *h, const hm_heat_access *a);
+int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a);
+/* The events of the file being counted (kept, not copied; NULL: unknown):
+ * a read/write access to a field no write breakpoint covers is a write at
+ * once, without waiting for the end. */
+void heat_watch_events(hm_heat *h, const hm_perf_info *info);
+
+#endif

@@ -1,0 +1,348 @@
+/* Heat → profile: merging the per-line rows of each struct into fields,
+ * and the contending pairs and truly shared fields of its lines. */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "heat/heat-int.h"
+#include "heat/profile-int.h"
+
+struct pb_pair {		/* a contending pair or a truly shared field */
+	const char *a, *b;
+	uint64_t samples, hitm, transfers;
+	uint32_t lines;
+	struct heat_cpuset cpus;
+};
+
+struct pb_struct {
+	const char *name;
+	enum hm_profile_kind kind;
+	uint64_t size, total;
+	struct heat_row **rows;
+	size_t nrows, rows_cap;
+	struct pb_pair *pairs, *shared;
+	size_t npairs, pairs_cap, nshared, shared_cap;
+};
+
+struct pb {
+	hm_heat *h;
+	hm_arena *arena;
+	struct pb_struct *s;
+	size_t ns, s_cap;
+};
+
+static struct pb_struct *pb_struct_of(struct pb *b, const struct heat_row *r)
+{
+	size_t i;
+
+	for (i = 0; i < b->ns; i++)
+		if (b->s[i].name == r->sname && b->s[i].kind == r->kind)
+			return &b->s[i];
+	if (hm_grow((void **)&b->s, &b->s_cap, b->ns + 1, sizeof(*b->s)))
+		return NULL;
+	memset(&b->s[b->ns], 0, sizeof(b->s[0]));
+	b->s[b->ns].name = r->sname;
+	b->s[b->ns].kind = r->kind;
+	b->s[b->ns].size = r->ssize;
+	return &b->s[b->ns++];
+}
+
+static uint64_t row_hitm(const struct heat_row *r)
+{
+	return r->c.lcl_hitm + r->c.rmt_hitm;
+}
+
+static int pb_note(struct pb_pair **arr, size_t *n, size_t *cap, const struct heat_row *x,
+		   const struct heat_row *y)
+{
+	const char *a = x->path, *b = y ? y->path : NULL;
+	struct pb_pair *p = NULL;
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if ((*arr)[i].a == a && (*arr)[i].b == b) {
+			p = &(*arr)[i];
+			break;
+		}
+	if (!p) {
+		if (hm_grow((void **)arr, cap, *n + 1, sizeof(**arr)))
+			return -ENOMEM;
+		p = &(*arr)[(*n)++];
+		memset(p, 0, sizeof(*p));
+		p->a = a;
+		p->b = b;
+	}
+	p->lines++;
+	p->samples += x->c.samples + (y ? y->c.samples : 0);
+	p->hitm += row_hitm(x) + (y ? row_hitm(y) : 0);
+	p->transfers += x->c.transfers + (y ? y->c.transfers : 0);
+	if (heat_cpuset_union(&p->cpus, &x->cpus) || (y && heat_cpuset_union(&p->cpus, &y->cpus)))
+		return -ENOMEM;
+	return 0;
+}
+
+static int pb_line(struct pb *b, const struct heat_line *l)
+{
+	const struct heat_row *x, *y;
+	struct pb_struct *s;
+
+	if (l->verdict != HEAT_FALSE_SHARING && l->verdict != HEAT_TRUE_SHARING)
+		return 0;
+	for (x = l->rows; x; x = x->next) {
+		if (!x->sname || !x->c.samples)
+			continue;
+		if (!(s = pb_struct_of(b, x)))
+			return -ENOMEM;
+		if (l->verdict == HEAT_TRUE_SHARING) {
+			if (pb_note(&s->shared, &s->nshared, &s->shared_cap, x, NULL))
+				return -ENOMEM;
+			continue;
+		}
+		for (y = x->next; y; y = y->next) {
+			if (!y->sname || !y->c.samples || y->sname != x->sname || y->kind != x->kind)
+				continue;
+			if (!heat_row_written(x) && !heat_row_written(y))
+				continue;
+			if (x->path == y->path && x->object == y->object)
+				continue;
+			if (pb_note(&s->pairs, &s->npairs, &s->pairs_cap, x, y))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct heat_row *a = *(struct heat_row *const *)pa, *b = *(struct heat_row *const *)pb;
+	int c;
+
+	if (a->foff != b->foff)
+		return a->foff < b->foff ? -1 : 1;
+	c = strcmp(a->path, b->path);
+	if (c)
+		return c;
+	return a->object && b->object ? strcmp(a->object, b->object) : 0;
+}
+
+static uint32_t *pb_cpus(struct pb *b, const struct heat_cpuset *s, size_t *n)
+{
+	uint32_t *v = hm_arena_alloc(b->arena, (s->count + 1) * sizeof(*v));
+
+	if (v)
+		*n = heat_cpuset_list(s, v, s->count);
+	return v;
+}
+
+static char *pb_str(struct pb *b, const char *s)
+{
+	return s ? hm_arena_strndup(b->arena, s, strlen(s)) : NULL;
+}
+
+/* Merge the rows of one struct (sorted) into fields. */
+static int pb_fields(struct pb *b, struct pb_struct *ps, hm_profile_struct *out)
+{
+	hm_profile_field *f = hm_arena_alloc(b->arena, (ps->nrows + 1) * sizeof(*f));
+	const char **objs = hm_arena_alloc(b->arena, (ps->nrows + 1) * sizeof(*objs));
+	struct heat_cpuset cpus = { 0 };
+	struct heat_tidset tids = { 0 };
+	size_t i = 0, j, k, n = 0;
+	int err = 0;
+
+	if (!f || !objs)
+		return -ENOMEM;
+	if (ps->nrows)
+		qsort(ps->rows, ps->nrows, sizeof(*ps->rows), cmp_rows);
+	while (i < ps->nrows && !err) {
+		const struct heat_row *r = ps->rows[i];
+		hm_profile_field *fld = &f[n++];
+		uint32_t *tv;
+
+		heat_cpuset_clear(&cpus);
+		tids.n = 0;
+		fld->path = pb_str(b, r->path);
+		fld->offset = r->foff;
+		fld->size = r->fsize;
+		for (j = i; j < ps->nrows && ps->rows[j]->foff == r->foff &&
+			    !strcmp(ps->rows[j]->path, r->path); j++) {
+			const struct heat_row *q = ps->rows[j];
+
+			heat_counts_add(&fld->c, &q->c);
+			if (heat_cpuset_union(&cpus, &q->cpus))
+				err = -ENOMEM;
+			for (k = 0; k < q->tids.n; k++)
+				if (heat_tidset_add(&tids, q->tids.v[k]))
+					err = -ENOMEM;
+			for (k = 0; q->object && k < out->nr_objects; k++)
+				if (!strcmp(objs[k], q->object))
+					break;
+			if (q->object && k == out->nr_objects)
+				objs[out->nr_objects++] = pb_str(b, q->object);
+		}
+		fld->cpus = pb_cpus(b, &cpus, &fld->nr_cpus);
+		tv = hm_arena_alloc(b->arena, (tids.n + 1) * sizeof(*tv));
+		if (!fld->path || !fld->cpus || !tv) {
+			err = -ENOMEM;
+			break;
+		}
+		if (tids.n)
+			memcpy(tv, tids.v, tids.n * sizeof(*tv));
+		fld->threads = tv;
+		fld->nr_threads = tids.n;
+		ps->total += fld->c.samples;
+		i = j;
+	}
+	free(cpus.w);
+	free(tids.v);
+	out->fields = f;
+	out->nr_fields = n;
+	out->objects = objs;
+	return err;
+}
+
+static int cmp_pairs(const void *pa, const void *pb)
+{
+	const struct pb_pair *a = pa, *b = pb;
+
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	if (a->hitm != b->hitm)
+		return a->hitm > b->hitm ? -1 : 1;
+	if (a->transfers != b->transfers)
+		return a->transfers > b->transfers ? -1 : 1;
+	return strcmp(a->a, b->a) ? strcmp(a->a, b->a) : strcmp(a->b ? a->b : "", b->b ? b->b : "");
+}
+
+static int pb_pairs(struct pb *b, struct pb_struct *ps, hm_profile_struct *out)
+{
+	hm_profile_pair *pp = hm_arena_alloc(b->arena, (ps->npairs + 1) * sizeof(*pp));
+	hm_profile_shared *sh = hm_arena_alloc(b->arena, (ps->nshared + 1) * sizeof(*sh));
+	size_t i;
+
+	if (!pp || !sh)
+		return -ENOMEM;
+	if (ps->npairs)
+		qsort(ps->pairs, ps->npairs, sizeof(*ps->pairs), cmp_pairs);
+	if (ps->nshared)
+		qsort(ps->shared, ps->nshared, sizeof(*ps->shared), cmp_pairs);
+	for (i = 0; i < ps->npairs; i++) {
+		const struct pb_pair *q = &ps->pairs[i];
+
+		pp[i] = (hm_profile_pair){ .a = pb_str(b, q->a), .b = pb_str(b, q->b),
+					   .samples = q->samples, .hitm = q->hitm,
+					   .transfers = q->transfers, .lines = q->lines };
+		pp[i].cpus = pb_cpus(b, &q->cpus, &pp[i].nr_cpus);
+		if (!pp[i].a || !pp[i].b || !pp[i].cpus)
+			return -ENOMEM;
+	}
+	for (i = 0; i < ps->nshared; i++) {
+		const struct pb_pair *q = &ps->shared[i];
+
+		sh[i] = (hm_profile_shared){ .field = pb_str(b, q->a), .samples = q->samples,
+					     .hitm = q->hitm, .transfers = q->transfers,
+					     .lines = q->lines };
+		sh[i].cpus = pb_cpus(b, &q->cpus, &sh[i].nr_cpus);
+		if (!sh[i].field || !sh[i].cpus)
+			return -ENOMEM;
+	}
+	out->pairs = pp;
+	out->nr_pairs = ps->npairs;
+	out->shared = sh;
+	out->nr_shared = ps->nshared;
+	return 0;
+}
+
+static int cmp_structs(const void *pa, const void *pb)
+{
+	const hm_profile_struct *a = pa, *b = pb;
+	hm_heat_counts ca, cb;
+
+	hm_profile_member_counts(a, "", &ca);
+	hm_profile_member_counts(b, "", &cb);
+	if (ca.samples != cb.samples)
+		return ca.samples > cb.samples ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static void pb_free(struct pb *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < b->ns; i++) {
+		for (j = 0; j < b->s[i].npairs; j++)
+			free(b->s[i].pairs[j].cpus.w);
+		for (j = 0; j < b->s[i].nshared; j++)
+			free(b->s[i].shared[j].cpus.w);
+		free(b->s[i].pairs);
+		free(b->s[i].shared);
+		free(b->s[i].rows);
+	}
+	free(b->s);
+}
+
+static int pb_build(struct pb *b, hm_profile *p)
+{
+	hm_heat *h = b->h;
+	hm_profile_struct *out;
+	struct heat_row *r;
+	size_t i;
+	int err;
+
+	for (i = 0; i < h->nlines; i++) {
+		for (r = h->lines[i]->rows; r; r = r->next) {
+			struct pb_struct *s;
+
+			if (!r->sname)
+				continue;
+			if (!(s = pb_struct_of(b, r)) ||
+			    hm_grow((void **)&s->rows, &s->rows_cap, s->nrows + 1, sizeof(*s->rows)))
+				return -ENOMEM;
+			s->rows[s->nrows++] = r;
+		}
+		if ((err = pb_line(b, h->lines[i])))
+			return err;
+	}
+	out = hm_arena_alloc(b->arena, (b->ns + 1) * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	for (i = 0; i < b->ns; i++) {
+		out[i].name = pb_str(b, b->s[i].name);
+		out[i].kind = b->s[i].kind;
+		out[i].size = b->s[i].size;
+		if (!out[i].name || (err = pb_fields(b, &b->s[i], &out[i])) ||
+		    (err = pb_pairs(b, &b->s[i], &out[i])))
+			return err ? err : -ENOMEM;
+	}
+	if (b->ns)
+		qsort(out, b->ns, sizeof(*out), cmp_structs);
+	p->structs = out;
+	p->nr_structs = b->ns;
+	return 0;
+}
+
+hm_profile *hm_heat_profile(const hm_heat *h, const char *input, const char *kind,
+			    uint64_t samples, uint64_t attributed)
+{
+	hm_profile *p = hm_profile_alloc();
+	struct pb b = { .h = (hm_heat *)h };
+	int err;
+
+	if (!p) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	b.arena = hm_profile_arena(p);
+	p->input = pb_str(&b, input);
+	p->kind = pb_str(&b, kind);
+	p->samples = samples;
+	p->attributed = attributed;
+	p->cacheline_size = h->line_size;
+	err = pb_build(&b, p);
+	pb_free(&b);
+	if (err) {
+		hm_profile_free(p);
+		errno = -err;
+		return NULL;
+	}
+	return p;
+}

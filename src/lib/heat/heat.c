@@ -1,0 +1,736 @@
+/* Heat: counting attributed accesses per field row and per cacheline, the
+ * watchpoint coherence model, and the conversion to a profile. */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include "base/diag.h"
+#include "heat/heat-int.h"
+#include "heat/profile-int.h"
+
+/* ---- small sets ---- */
+
+int heat_cpuset_grow_add(struct heat_cpuset *s, uint32_t cpu)
+{
+	uint32_t w = cpu / 64;
+	uint64_t *word;
+
+	if (w == 0)
+		return heat_cpuset_add(s, cpu);
+	if (w >= s->nw) {
+		uint32_t nw = w + 1 > 2 * s->nw ? w + 1 : 2 * s->nw;
+		uint64_t *n = realloc(s->w, (nw - 1) * sizeof(*n));
+		uint32_t have = s->nw ? s->nw - 1 : 0;
+
+		if (!n)
+			return -ENOMEM;
+		memset(n + have, 0, (nw - 1 - have) * sizeof(*n));
+		s->w = n;
+		s->nw = nw;
+	}
+	word = &s->w[w - 1];
+	if (!(*word & (1ULL << (cpu % 64)))) {
+		*word |= 1ULL << (cpu % 64);
+		s->count++;
+	}
+	return 0;
+}
+
+int heat_cpuset_has(const struct heat_cpuset *s, uint32_t cpu)
+{
+	return (heat_cpuset_word(s, cpu / 64) >> (cpu % 64)) & 1;
+}
+
+int heat_cpuset_union(struct heat_cpuset *d, const struct heat_cpuset *s)
+{
+	uint32_t i;
+	int b;
+
+	for (i = 0; i < s->nw; i++) {
+		uint64_t w = heat_cpuset_word(s, i);
+
+		for (; w; w &= w - 1) {	/* each set bit, lowest first */
+			b = __builtin_ctzll(w);
+			if (heat_cpuset_add(d, i * 64 + (uint32_t)b))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void heat_cpuset_clear(struct heat_cpuset *s)
+{
+	s->inl = 0;
+	if (s->w && s->nw > 1)
+		memset(s->w, 0, (s->nw - 1) * sizeof(*s->w));
+	s->count = 0;
+}
+
+size_t heat_cpuset_list(const struct heat_cpuset *s, uint32_t *out, size_t max)
+{
+	size_t n = 0;
+	uint32_t i;
+	int b;
+
+	for (i = 0; i < s->nw; i++) {
+		uint64_t w = heat_cpuset_word(s, i);
+
+		for (b = 0; b < 64; b++)
+			if ((w >> b) & 1) {
+				if (n < max)
+					out[n] = i * 64 + b;
+				n++;
+			}
+	}
+	return n < max ? n : max;
+}
+
+int heat_tidset_add(struct heat_tidset *s, uint32_t tid)
+{
+	uint32_t lo = 0, hi = s->n;
+
+	if (s->n && s->last == tid)
+		return 0;
+	s->last = tid;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (s->v[mid] == tid)
+			return 0;
+		if (s->v[mid] < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (s->n == s->cap) {
+		uint32_t cap = s->cap ? s->cap * 2 : 4;
+		uint32_t *n = realloc(s->v, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->v = n;
+		s->cap = cap;
+	}
+	memmove(s->v + lo + 1, s->v + lo, (s->n - lo) * sizeof(*s->v));
+	s->v[lo] = tid;
+	s->n++;
+	return 0;
+}
+
+const char *heat_verdict_name(enum heat_verdict v)
+{
+	static const char *const names[] = { "private", "read-shared", "true sharing",
+					     "false sharing", "unknown" };
+
+	return names[v];
+}
+
+/* ---- construction ---- */
+
+hm_heat *hm_heat_new(unsigned line_size)
+{
+	hm_heat *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return NULL;
+	h->line_size = line_size ? line_size : 64;
+	h->rtab_size = 1024;
+	h->ltab_size = 1024;
+	h->rtab = calloc(h->rtab_size, sizeof(*h->rtab));
+	h->ltab = calloc(h->ltab_size, sizeof(*h->ltab));
+	h->front = calloc(HEAT_FRONT, sizeof(*h->front));
+	if (!h->rtab || !h->ltab || !h->front) {
+		hm_heat_free(h);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return h;
+}
+
+static void row_free(struct heat_row *r)
+{
+	free(r->cpus.w);
+	free(r->tids.v);
+}
+
+void hm_heat_free(hm_heat *h)
+{
+	size_t i;
+	struct heat_row *r;
+
+	if (!h)
+		return;
+	for (i = 0; i < h->nlines; i++) {
+		for (r = h->lines[i]->rows; r; r = r->next)
+			row_free(r);
+		free(h->lines[i]->cpus.w);
+		free(h->lines[i]->tids.v);
+		free(h->lines[i]->holders.w);
+	}
+	free(h->lines);
+	free(h->rtab);
+	free(h->ltab);
+	free(h->front);
+	free(h->wtid);
+	hm_strtab_free(&h->strs);
+	hm_arena_free(&h->arena);
+	free(h);
+}
+
+static size_t row_hash(uint64_t line, uint64_t faddr)
+{
+	return (size_t)hm_hash_u64(line * 31 + faddr);
+}
+
+static int grow_rtab(hm_heat *h)
+{
+	size_t n = h->rtab_size * 2, i;
+	struct heat_row **t = calloc(n, sizeof(*t)), *r, *next;
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < h->rtab_size; i++)
+		for (r = h->rtab[i]; r; r = next) {
+			size_t b = row_hash(r->laddr, r->faddr) & (n - 1);
+
+			next = r->hnext;
+			r->hnext = t[b];
+			t[b] = r;
+		}
+	free(h->rtab);
+	h->rtab = t;
+	h->rtab_size = n;
+	return 0;
+}
+
+static int grow_ltab(hm_heat *h)
+{
+	size_t n = h->ltab_size * 2, i;
+	struct heat_line **t = calloc(n, sizeof(*t)), *l, *next;
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < h->ltab_size; i++)
+		for (l = h->ltab[i]; l; l = next) {
+			size_t b = hm_hash_u64(l->addr) & (n - 1);
+
+			next = l->hnext;
+			l->hnext = t[b];
+			t[b] = l;
+		}
+	free(h->ltab);
+	h->ltab = t;
+	h->ltab_size = n;
+	return 0;
+}
+
+static struct heat_line *get_line(hm_heat *h, uint64_t addr)
+{
+	size_t b = hm_hash_u64(addr) & (h->ltab_size - 1);
+	struct heat_line *l;
+
+	for (l = h->ltab[b]; l; l = l->hnext)
+		if (l->addr == addr)
+			return l;
+	if (h->nlines >= h->ltab_size && grow_ltab(h))
+		return NULL;
+	if (hm_grow((void **)&h->lines, &h->lines_cap, h->nlines + 1, sizeof(*h->lines)))
+		return NULL;
+	l = hm_arena_alloc(&h->arena, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->addr = addr;
+	l->last_writer = -1;
+	b = hm_hash_u64(addr) & (h->ltab_size - 1);
+	l->hnext = h->ltab[b];
+	h->ltab[b] = l;
+	h->lines[h->nlines++] = l;
+	return l;
+}
+
+static const char *intern(hm_heat *h, const char *s)
+{
+	return s ? hm_strtab_intern(&h->strs, s) : NULL;
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Link a new row into its line.  Rows are put in address order only by
+ * hm_heat_finish() (line_sort()): a line can have many rows, and walking
+ * them on every insertion costs a cache miss per row. */
+static void line_insert(struct heat_line *l, struct heat_row *r)
+{
+	r->next = l->rows;
+	l->rows = r;
+	l->nrows++;
+}
+
+static uint64_t row_addr(const struct heat_row *r)
+{
+	return r->obj_base + r->foff;
+}
+
+/* Merge two address-ordered lists; on equal addresses a's rows first. */
+static struct heat_row *rows_merge(struct heat_row *a, struct heat_row *b)
+{
+	struct heat_row *head = NULL, **t = &head;
+
+	while (a && b) {
+		if (row_addr(b) < row_addr(a)) {
+			*t = b;
+			b = b->next;
+		} else {
+			*t = a;
+			a = a->next;
+		}
+		t = &(*t)->next;
+	}
+	*t = a ? a : b;
+	return head;
+}
+
+/* Sort a list of n rows by address, stably. */
+static struct heat_row *rows_sort(struct heat_row *r, uint32_t n)
+{
+	struct heat_row *b, **cut = &r;
+	uint32_t i;
+
+	if (n < 2)
+		return r;
+	for (i = 0; i < n / 2; i++)
+		cut = &(*cut)->next;
+	b = *cut;
+	*cut = NULL;
+	return rows_merge(rows_sort(r, n / 2), rows_sort(b, n - n / 2));
+}
+
+/* The line's rows by address, those of one address in creation order.  They
+ * were linked newest first: reversed, then sorted stably. */
+static void line_sort(struct heat_line *l)
+{
+	struct heat_row *r = l->rows, *prev = NULL, *next;
+
+	for (; r; r = next) {
+		next = r->next;
+		r->next = prev;
+		prev = r;
+	}
+	l->rows = rows_sort(prev, l->nrows);
+}
+
+/* A zeroed row on a cacheline boundary (the arena aligns to 16 bytes). */
+static struct heat_row *row_alloc(hm_heat *h)
+{
+	char *p = hm_arena_alloc(&h->arena, sizeof(struct heat_row) + 48);
+
+	if (!p)
+		return NULL;
+	return (struct heat_row *)(p + (-(uintptr_t)p & 63));
+}
+
+static struct heat_row *get_row(hm_heat *h, const hm_heat_access *a)
+{
+	uint64_t line = a->addr & ~(uint64_t)(h->line_size - 1);
+	uint64_t faddr = a->sname ? a->obj_base + a->foff : line;
+	size_t b = row_hash(line, faddr) & (h->rtab_size - 1);
+	const char *path = a->sname ? a->path : "?";
+	struct heat_row *r;
+	struct heat_line *l;
+
+	for (r = h->rtab[b]; r; r = r->hnext)
+		if (r->faddr == faddr && r->laddr == line &&
+		    same_str(r->path, path) && same_str(r->sname, a->sname))
+			return r;
+	l = get_line(h, line);
+	if (!l)
+		return NULL;
+	if (h->nrows >= h->rtab_size && grow_rtab(h))
+		return NULL;
+	r = row_alloc(h);
+	if (!r)
+		return NULL;
+	r->line = l;
+	r->sname = intern(h, a->sname);
+	r->object = intern(h, a->object);
+	r->path = intern(h, path);
+	if ((a->sname && !r->sname) || (a->object && !r->object) || !r->path)
+		return NULL;
+	r->kind = a->kind;
+	r->ssize = a->ssize;
+	r->obj_base = a->sname ? a->obj_base : line;
+	r->foff = a->sname ? a->foff : 0;
+	r->fsize = a->sname ? a->fsize : h->line_size;
+	r->laddr = line;
+	r->faddr = faddr;
+	b = row_hash(line, faddr) & (h->rtab_size - 1);
+	r->hnext = h->rtab[b];
+	h->rtab[b] = r;
+	h->nrows++;
+	line_insert(l, r);
+	return r;
+}
+
+static void count_ip(struct heat_row *r, const void *bin, uint64_t link, uint64_t ip)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->nips; i++)
+		if (r->ips[i].ip == ip && r->ips[i].bin == bin) {
+			r->ips[i].n++;
+			return;
+		}
+	if (r->nips < HEAT_IPS) {
+		r->ips[r->nips++] = (struct heat_ip){ bin, link, ip, 1 };
+		return;
+	}
+	r->ip_other++;
+}
+
+static int watch_add(hm_heat *h, struct heat_row *r, const hm_heat_access *a);
+
+/* The row of an access: callers pass the same interned strings for the same
+ * field, so (address, path pointer, struct pointer) finds it without hashing
+ * strings. */
+static struct heat_row *front_row(hm_heat *h, const hm_heat_access *a)
+{
+	size_t slot = hm_hash_u64(a->addr ^ (uintptr_t)a->path) & (HEAT_FRONT - 1);
+	struct heat_front *f = &h->front[slot];
+
+	if (f->row && f->addr == a->addr && f->path == a->path && f->sname == a->sname)
+		return f->row;
+	f->row = get_row(h, a);
+	f->addr = a->addr;
+	f->path = a->path;
+	f->sname = a->sname;
+	return f->row;
+}
+
+struct heat_row *heat_row_of(hm_heat *h, const hm_heat_access *a)
+{
+	return front_row(h, a);
+}
+
+int hm_heat_add(hm_heat *h, const hm_heat_access *a)
+{
+	struct heat_row *r = front_row(h, a);
+
+	if (!r)
+		return -ENOMEM;
+	return heat_count(h, r, a);
+}
+
+int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
+{
+	if (heat_cpuset_add(&r->cpus, a->cpu))
+		return -ENOMEM;
+	/* The common repeats (same thread, same code location) without a call. */
+	if (!(r->tids.n && r->tids.last == a->tid) && heat_tidset_add(&r->tids, a->tid))
+		return -ENOMEM;
+	if (a->bp_w || a->bp_rw) {
+		h->seen_watch = 1;
+		return watch_add(h, r, a);
+	}
+	r->nsamples++;
+	if (r->nips && r->ips[0].ip == a->ip && r->ips[0].bin == a->ip_bin)
+		r->ips[0].n++;
+	else
+		count_ip(r, a->ip_bin, a->ip_link, a->ip);
+	if (!a->has_data_src) {
+		h->seen_addr = 1;
+		return 0;
+	}
+	h->seen_datasrc = 1;
+	hm_c2c_count(&r->st, a->data_src, a->addr, a->mapped);
+	return 0;
+}
+
+/* ---- the watchpoint coherence model ----
+ *
+ * Accesses arrive in time order (attribute-maps.c) and are modelled per
+ * line as they come, so only the ones still waiting are kept.  A write seen
+ * by both a W and an RW breakpoint on the same field produces two samples
+ * from one instruction, a few microseconds apart: the RW sample next to a
+ * W sample in its thread's order (same field, same IP) is that write and is
+ * dropped; the RW samples left are the reads.  A W sample takes the RW
+ * sample before it if it can, else the one after it, so an RW sample waits
+ * (pending) until its thread's next access.  Fields no W breakpoint fired on
+ * cannot tell reads from writes: their accesses are taken as writes (the
+ * worst case); an RW access to a field a W breakpoint covers but which has
+ * not fired yet waits until it does (a read) or the end (a write).  A sample
+ * that arrives late is modelled where it arrives. */
+
+void heat_watch_events(hm_heat *h, const hm_perf_info *info)
+{
+	h->winfo = info;
+}
+
+/* Whether a W sample can still come for the row; without the events, yes. */
+static int row_may_see_w(const hm_heat *h, const struct heat_row *r)
+{
+	size_t i;
+
+	if (!h->winfo)
+		return 1;
+	for (i = 0; i < h->winfo->nr_events; i++) {
+		const hm_perf_event *e = &h->winfo->events[i];
+		uint64_t end = e->bp_addr + (e->bp_len ? e->bp_len : 1);
+
+		if (e->type != PERF_TYPE_BREAKPOINT || e->bp_type != HW_BREAKPOINT_W)
+			continue;
+		/* A field of unknown size: any W breakpoint on its line. */
+		if (!r->fsize ? (e->bp_addr & ~(uint64_t)(h->line_size - 1)) == r->laddr
+			      : end > r->faddr && e->bp_addr < r->faddr + r->fsize)
+			return 1;
+	}
+	return 0;
+}
+
+static struct heat_wtid *wtid_slot(struct heat_wtid *t, size_t size, uint32_t tid)
+{
+	size_t i = hm_hash_u64(tid) & (size - 1);
+
+	while (t[i].used && t[i].tid != tid)
+		i = (i + 1) & (size - 1);
+	return &t[i];
+}
+
+static struct heat_wtid *wtid_get(hm_heat *h, uint32_t tid)
+{
+	struct heat_wtid *t;
+	size_t i;
+
+	if (4 * (h->wtid_n + 1) > 3 * h->wtid_size) {
+		size_t n = h->wtid_size ? 2 * h->wtid_size : 64;
+		struct heat_wtid *v = calloc(n, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (i = 0; i < h->wtid_size; i++)
+			if (h->wtid[i].used)
+				*wtid_slot(v, n, h->wtid[i].tid) = h->wtid[i];
+		free(h->wtid);
+		h->wtid = v;
+		h->wtid_size = n;
+	}
+	t = wtid_slot(h->wtid, h->wtid_size, tid);
+	if (!t->used) {
+		*t = (struct heat_wtid){ .tid = tid, .used = 1 };
+		h->wtid_n++;
+	}
+	return t;
+}
+
+static int model_access(struct heat_line *l, int is_write, uint32_t cpu)
+{
+	int transfer;
+
+	if (is_write) {
+		transfer = l->last_writer >= 0 && l->last_writer != cpu;
+		l->last_writer = cpu;
+		heat_cpuset_clear(&l->holders);
+		return heat_cpuset_add(&l->holders, cpu) ? -ENOMEM : transfer;
+	}
+	transfer = l->last_writer >= 0 && l->last_writer != cpu &&
+		   !heat_cpuset_has(&l->holders, cpu);
+	return heat_cpuset_add(&l->holders, cpu) ? -ENOMEM : transfer;
+}
+
+/* Model the line's waiting accesses up to the first that is not decided
+ * yet; at the end (`end`), every one is. */
+static int line_drain(hm_heat *h, struct heat_line *l, int end)
+{
+	struct heat_watch *w;
+
+	while ((w = l->wq)) {
+		struct heat_row *r = w->row;
+		int is_write = w->w, t;
+
+		if (w->pending && !end)
+			return 0;
+		if (!w->drop && !is_write && !r->has_w_bp) {
+			if (!end && row_may_see_w(h, r))
+				return 0;
+			is_write = 1;
+			h->assumed_writes = 1;
+		}
+		l->wq = w->next;
+		if (!l->wq)
+			l->wq_tail = NULL;
+		w->next = h->wfree;
+		h->wfree = w;
+		if (w->drop)
+			continue;
+		r->c.samples++;
+		if (is_write)
+			r->c.writes++;
+		else
+			r->c.reads++;
+		count_ip(r, w->bin, w->link, w->ip);
+		t = model_access(l, is_write, w->cpu);
+		if (t < 0)
+			return t;
+		r->c.transfers += (uint64_t)t;
+	}
+	return 0;
+}
+
+/* Pair the access with its thread's previous one (see above). */
+static void watch_pair(const hm_heat *h, struct heat_wtid *t, struct heat_watch *w)
+{
+	struct heat_watch *p = t->pend;
+
+	if (p)
+		p->pending = 0;
+	if (w->w) {
+		t->claimed = p && p->row == w->row && p->ip == w->ip;
+		if (t->claimed)
+			p->drop = 1;
+		t->pend = NULL;
+	} else if (t->used > 1 && t->w && !t->claimed && t->row == w->row && t->ip == w->ip) {
+		w->drop = 1;
+		t->pend = NULL;
+	} else if (!row_may_see_w(h, w->row)) {
+		t->pend = NULL;	/* no W sample can take it */
+	} else {
+		w->pending = 1;
+		t->pend = w;
+	}
+	t->w = w->w;
+	t->row = w->row;
+	t->ip = w->ip;
+	t->used = 2;	/* 2: has a last access */
+}
+
+static int watch_add(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
+{
+	struct heat_wtid *t = wtid_get(h, a->tid);
+	struct heat_watch *w = h->wfree, *p;
+	struct heat_line *l = r->line;
+	int err;
+
+	if (!t)
+		return -ENOMEM;
+	if (w)
+		h->wfree = w->next;
+	else if (!(w = hm_arena_alloc(&h->arena, sizeof(*w))))
+		return -ENOMEM;
+	*w = (struct heat_watch){ .ip = a->ip, .link = a->ip_link, .bin = a->ip_bin, .row = r,
+				  .cpu = a->cpu, .w = a->bp_w };
+	if (a->bp_w)
+		r->has_w_bp = 1;
+	else
+		r->has_rw_bp = 1;
+	p = t->pend;
+	watch_pair(h, t, w);
+	if (l->wq_tail)
+		l->wq_tail->next = w;
+	else
+		l->wq = w;
+	l->wq_tail = w;
+	if (p && p->row->line != l && (err = line_drain(h, p->row->line, 0)))
+		return err;
+	return line_drain(h, l, 0);
+}
+
+static int run_watch_model(hm_heat *h)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < h->wtid_size; i++)
+		if (h->wtid[i].used && h->wtid[i].pend)
+			h->wtid[i].pend->pending = 0;
+	for (i = 0; i < h->nlines; i++)
+		if ((err = line_drain(h, h->lines[i], 1)))
+			return err;
+	return 0;
+}
+
+/* ---- finishing: counters, per-line totals, verdicts ---- */
+
+static void stats_to_counts(const hm_c2c_stats *st, hm_heat_counts *c)
+{
+	c->loads += st->load;
+	c->stores += st->store;
+	c->lcl_hitm += st->lcl_hitm;
+	c->rmt_hitm += st->rmt_hitm;
+	c->lcl_peer += st->lcl_peer;
+	c->rmt_peer += st->rmt_peer;
+	c->st_l1hit += st->st_l1hit;
+	c->st_l1miss += st->st_l1miss;
+}
+
+void heat_counts_add(hm_heat_counts *d, const hm_heat_counts *s)
+{
+	d->samples += s->samples;
+	d->loads += s->loads;
+	d->stores += s->stores;
+	d->lcl_hitm += s->lcl_hitm;
+	d->rmt_hitm += s->rmt_hitm;
+	d->lcl_peer += s->lcl_peer;
+	d->rmt_peer += s->rmt_peer;
+	d->st_l1hit += s->st_l1hit;
+	d->st_l1miss += s->st_l1miss;
+	d->reads += s->reads;
+	d->writes += s->writes;
+	d->transfers += s->transfers;
+}
+
+static int finish_line(hm_heat *h, struct heat_line *l)
+{
+	struct heat_row *r;
+	uint32_t i;
+	int know_writes = h->seen_datasrc || h->seen_watch;
+
+	for (r = l->rows; r; r = r->next) {
+		r->c.samples += r->nsamples;
+		stats_to_counts(&r->st, &r->c);
+		hm_c2c_add(&l->st, &r->st);
+		heat_counts_add(&l->c, &r->c);
+		if (heat_cpuset_union(&l->cpus, &r->cpus))
+			return -ENOMEM;
+		for (i = 0; i < r->tids.n; i++)
+			if (heat_tidset_add(&l->tids, r->tids.v[i]))
+				return -ENOMEM;
+		if (!r->sname || !r->c.samples)
+			continue;
+		l->nfields++;
+		if (heat_row_written(r))
+			l->nwritten++;
+	}
+	if (!know_writes)
+		l->verdict = HEAT_UNKNOWN;
+	else if (l->cpus.count < 2)
+		l->verdict = HEAT_PRIVATE;
+	else if (!l->nwritten)
+		l->verdict = HEAT_READ_SHARED;
+	else if (l->nfields >= 2)
+		l->verdict = HEAT_FALSE_SHARING;
+	else
+		l->verdict = HEAT_TRUE_SHARING;
+	return 0;
+}
+
+int hm_heat_finish(hm_heat *h)
+{
+	size_t i;
+	int err;
+
+	if (h->finished)
+		return 0;
+	h->finished = 1;
+	for (i = 0; i < h->nlines; i++)
+		line_sort(h->lines[i]);
+	if (h->seen_watch && (err = run_watch_model(h)))
+		return err;
+	for (i = 0; i < h->nlines; i++)
+		if ((err = finish_line(h, h->lines[i])))
+			return err;
+	return 0;
+}

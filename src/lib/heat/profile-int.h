@@ -1,0 +1,25 @@
+/* Internal: building and writing profiles (profile.c), used by heat.c and
+ * output-report.c. */
+#ifndef HM_PROFILE_INT_H
+#define HM_PROFILE_INT_H
+#include <stdio.h>
+#include "hitmap/heat.h"
+#include "base/util.h"
+
+struct hm_profile_impl {
+	hm_profile p;		/* first: hm_profile * and impl * convert */
+	hm_arena arena;		/* everything the profile points to */
+};
+
+/* An empty profile whose memory comes from its own arena. */
+hm_profile *hm_profile_alloc(void);
+hm_arena *hm_profile_arena(hm_profile *p);
+/* The JSON text of a profile on an open stream. */
+int hm_profile_write(const hm_profile *p, FILE *out);
+
+struct hm_json;
+/* One field's counters as members of the JSON object being written: the
+ * profile, the report and layout --json spell them alike. */
+void hm_profile_json_counts(struct hm_json *j, const hm_heat_counts *c);
+
+#endif

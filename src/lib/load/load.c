@@ -1,0 +1,231 @@
+/* load: hm_types_load() — pick the debug-info source and finish the table. */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include "hitmap/types.h"
+#include "btf/btf.h"
+#include "base/diag.h"
+#include "dwarf/dwarf-load.h"
+#include "load/typecache.h"
+#include "types/types-int.h"
+
+static int is_record_kind(enum hm_type_kind k)
+{
+	return k == HM_KIND_STRUCT || k == HM_KIND_UNION || k == HM_KIND_CLASS;
+}
+
+/* The struct/union/class a member holds by value (through typedefs,
+ * qualifiers and arrays), or 0. */
+static hm_type_id held_record(const hm_types *t, hm_type_id id)
+{
+	const hm_type *ty;
+
+	for (unsigned hop = 0; hop < 256 && (ty = hm_types_get(t, id)); hop++) {
+		if (is_record_kind(ty->kind))
+			return id;
+		if (ty->kind != HM_KIND_TYPEDEF && ty->kind != HM_KIND_CONST &&
+		    ty->kind != HM_KIND_VOLATILE && ty->kind != HM_KIND_RESTRICT &&
+		    ty->kind != HM_KIND_ATOMIC && ty->kind != HM_KIND_ARRAY)
+			return 0;
+		id = ty->target;
+	}
+	return 0;
+}
+
+/* No struct holds itself by value, however deep: corrupt debug info that
+ * says so would send every recursive walk (alignment, layout, printing)
+ * round the cycle.  Depth-first with an explicit stack: nesting depth is
+ * input-controlled. */
+static int check_nesting(const hm_types *t, const char *name)
+{
+	struct frame { hm_type_id id; uint32_t next; } *st;
+	size_t n = t->types.n, sp = 0;
+	unsigned char *state;	/* 0 unseen, 1 on the stack, 2 done */
+	int rc = 0;
+
+	state = calloc(n ? n : 1, 1);
+	st = malloc((n ? n : 1) * sizeof(*st));
+	if (!state || !st) {
+		free(state);
+		free(st);
+		return -ENOMEM;
+	}
+	for (size_t r = 1; r < n && !rc; r++) {
+		if (state[r] || !is_record_kind(t->types.v[r].kind))
+			continue;
+		state[r] = 1;
+		st[sp++] = (struct frame){ (hm_type_id)r, 0 };
+		while (sp && !rc) {
+			struct frame *f = &st[sp - 1];
+			const hm_type *ty = &t->types.v[f->id];
+			const hm_member *m = hm_types_members(t, ty);
+			hm_type_id c;
+
+			if (f->next >= ty->nr) {
+				state[f->id] = 2;
+				sp--;
+				continue;
+			}
+			if (m[f->next++].flags & HM_MEMBER_STATIC)
+				continue;
+			c = held_record(t, m[f->next - 1].type);
+			if (!c || c >= n || state[c] == 2)
+				continue;
+			if (state[c] == 1)
+				rc = hm_fail(EBADMSG, "%s: corrupt debug info: '%s' holds itself "
+					     "(a cycle of members)", name,
+					     t->types.v[c].name ? t->types.v[c].name : "(anonymous)");
+			else {
+				state[c] = 1;
+				st[sp++] = (struct frame){ c, 0 };
+			}
+		}
+	}
+	free(state);
+	free(st);
+	return rc;
+}
+
+/* Chains of typedefs, qualifiers, pointers and arrays must end: corrupt
+ * debug info can close one into a cycle (no C type is its own pointer or
+ * element), which every consumer walking it would have to guard against.
+ * No real chain comes near 256 links.  Then the nesting (check_nesting). */
+int hm_types_check_chains(const hm_types *t, const char *name)
+{
+	for (size_t i = 1; i < t->types.n; i++) {
+		const hm_type *ty = NULL;
+		hm_type_id id = (hm_type_id)i;
+		unsigned hop;
+
+		for (hop = 0; hop < 256 && (ty = hm_types_get(t, id)); hop++) {
+			if (ty->kind != HM_KIND_TYPEDEF && ty->kind != HM_KIND_CONST &&
+			    ty->kind != HM_KIND_VOLATILE && ty->kind != HM_KIND_RESTRICT &&
+			    ty->kind != HM_KIND_ATOMIC && ty->kind != HM_KIND_POINTER &&
+			    ty->kind != HM_KIND_ARRAY && ty->kind != HM_KIND_REFERENCE &&
+			    ty->kind != HM_KIND_RVALUE_REFERENCE)
+				break;
+			id = ty->target;
+		}
+		if (hop == 256)
+			return hm_fail(EBADMSG, "%s: corrupt debug info: type chain through '%s' "
+				       "does not end (a cycle)", name,
+				       ty->name ? ty->name : "(anonymous)");
+	}
+	return check_nesting(t, name);
+}
+
+static int load_direct(hm_binary *bin, const struct hm_load_opts *opts, hm_types **out)
+{
+	hm_types *t;
+	int rc, has_btf;
+
+	t = hm_types_new();
+	if (!t)
+		return -ENOMEM;
+	has_btf = hm_binary_section(bin, ".BTF", NULL) != NULL;
+	if (opts->btf && has_btf) {
+		rc = hm_btf_load_elf(bin, t, opts);
+		goto out;
+	}
+	rc = hm_dwarf_load(bin, opts, t);
+	if (rc == -ENODATA && has_btf) {
+		/* no DWARF, but the kernel's compact format is there */
+		hm_types_free(t);
+		if (!(t = hm_types_new()))
+			return -ENOMEM;
+		rc = hm_btf_load_elf(bin, t, opts);
+		goto out;
+	}
+	if (rc == -ENODATA)
+		hm_fail(ENODATA, "%s: no DWARF debug info (stripped? install the -dbg package)",
+			hm_binary_path(bin));
+	else if (rc == -ENOMEM)
+		hm_fail(ENOMEM, "%s: out of memory loading debug info", hm_binary_path(bin));
+	if (!rc && opts->only) {
+		/* in `only` mode nested types were loaded as needed: make them
+		 * findable too, after the requested ones */
+		for (size_t i = 1; !rc && i < t->types.n; i++) {
+			const hm_type *ty = &t->types.v[i];
+
+			if ((ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
+			     ty->kind == HM_KIND_CLASS) && !ty->declaration && ty->name)
+				rc = hm_types_note_struct(t, i);
+		}
+	}
+	if (!rc)
+		rc = hm_types_finish(t);
+out:
+	if (!rc)
+		rc = hm_types_check_chains(t, hm_binary_path(bin));
+	if (rc) {
+		hm_types_free(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+/* A cached table passes the same checks as a loaded one (chains end, no
+ * struct holds itself); failing them means a hostile cache file, not a
+ * broken binary: quietly a miss. */
+static int cache_hit(hm_binary *bin, hm_types **out)
+{
+	struct hm_diag_count quiet = { 0 }, *prev;
+	hm_types *t;
+	int rc;
+
+	if (hm_typecache_read(bin, &t))
+		return -ENOENT;
+	prev = hm_diag_divert(&quiet);
+	rc = hm_types_check_chains(t, hm_binary_path(bin));
+	hm_diag_divert(prev);
+	if (!rc && hm_types_memo_reset(t))
+		rc = -ENOMEM;	/* a miss too: the load that follows reports it */
+	if (rc) {
+		hm_diag(HM_DIAG_DEBUG, "%s: type cache ignored: it fails the type checks",
+			hm_binary_path(bin));
+		hm_types_free(t);
+		return -ENOENT;
+	}
+	*out = t;
+	return 0;
+}
+
+int hm_types_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types **out)
+{
+	static const struct hm_load_opts defaults;
+	const struct hm_load_opts full = { .variables = 1 };
+	struct hm_diag_count quiet = { 0 }, *prev;
+	hm_types *t = NULL;
+	int rc, use;
+
+	if (!bin || !out)
+		return -EINVAL;
+	if (!opts)
+		opts = &defaults;
+	use = hm_typecache_usable(bin, opts);
+	if ((use & HM_TYPECACHE_READ) && !cache_hit(bin, out))
+		return 0;
+	if (!(use & HM_TYPECACHE_WRITE) || (opts->only && !hm_typecache_wanted(bin)))
+		return load_direct(bin, opts, out);
+	/* A miss loads everything, so that this one run serves every later
+	 * query (a struct, the list, variables for report) — for named
+	 * structs only from the second query of a binary on (see
+	 * hm_typecache_wanted()): the first keeps the fast path.  The attempt
+	 * is quiet: a table that loads with warnings or errors is not cached,
+	 * and the load asked for is then done again in the open, so that its
+	 * messages and its outcome are exactly those without a cache. */
+	prev = hm_diag_divert(&quiet);
+	rc = load_direct(bin, &full, &t);
+	hm_diag_divert(prev);
+	if (!rc && !quiet.n[HM_DIAG_ERROR] && !quiet.n[HM_DIAG_WARNING]) {
+		hm_typecache_write(bin, t);
+		*out = t;
+		return 0;
+	}
+	if (!rc)
+		hm_types_free(t);
+	hm_diag(HM_DIAG_DEBUG, "%s: not cached: the full load %s", hm_binary_path(bin),
+		rc ? "failed" : "had warnings");
+	return load_direct(bin, opts, out);
+}

@@ -1,0 +1,176 @@
+/* output-layout-json: layouts as JSON, schema "hitmap/1" (documented in
+ * hitmap-layout(1)). */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include "hitmap/output.h"
+#include "base/json.h"
+#include "layout/layout-int.h"
+
+static const char *kind_name(enum hm_type_kind k)
+{
+	return k == HM_KIND_UNION ? "union" : k == HM_KIND_CLASS ? "class" : "struct";
+}
+
+static void json_type(hm_json *j, const hm_types *t, hm_type_id id)
+{
+	char buf[512];
+	int n = hm_types_declare(t, id, NULL, buf, sizeof(buf));
+
+	hm_json_kstr(j, "type", n >= 0 ? buf : "?");
+}
+
+static void json_members(hm_json *j, const hm_layout *l, const hm_field *f, size_t nf,
+			 uint32_t first)
+{
+	const hm_types *t = hm_layout_types(l);
+
+	hm_json_key(j, "members");
+	hm_json_begin_array(j);
+	for (uint32_t i = first; i != HM_FIELD_NONE && i < nf; i = f[i].next) {
+		uint32_t al = hm_types_alignof(t, f[i].type);
+
+		if (f[i].member->alignment > al)
+			al = f[i].member->alignment;
+		hm_json_begin_object(j);
+		hm_json_kstr(j, "name", f[i].name);
+		json_type(j, t, f[i].type);
+		hm_json_kuint(j, "offset", f[i].offset);
+		hm_json_kuint(j, "size", f[i].size);
+		hm_json_kuint(j, "bit_offset", f[i].bit_offset);
+		hm_json_kuint(j, "bit_size", f[i].bit_size);
+		hm_json_kuint(j, "cacheline", f[i].line_first);
+		hm_json_kbool(j, "straddles", f[i].straddles);
+		hm_json_kuint(j, "alignment", al);
+		if (f[i].nr_children)
+			json_members(j, l, f, nf, i + 1);
+		hm_json_end_object(j);
+	}
+	hm_json_end_array(j);
+}
+
+static const char *field_label(const hm_field *f)
+{
+	return f->path ? f->path : f->name;
+}
+
+static void json_struct(hm_json *j, const hm_layout *l, const char *alias)
+{
+	const hm_types *t = hm_layout_types(l);
+	const hm_type *ty = hm_types_get(t, hm_layout_type(l));
+	const struct hm_layout_summary *s = hm_layout_summary(l);
+	size_t nf, nh, ng;
+	const hm_field *f = hm_layout_fields(l, &nf);
+	const hm_hole *h = hm_layout_holes(l, &nh);
+	const hm_group *g = hm_layout_groups(l, &ng);
+
+	hm_json_begin_object(j);
+	hm_json_kstr(j, "name", ty->name ? ty->name : alias);
+	hm_json_kstr(j, "kind", kind_name(ty->kind));
+	hm_json_kuint(j, "size", s->size);
+	hm_json_kuint(j, "alignment", s->alignment);
+	hm_json_kuint(j, "cachelines", s->cachelines);
+	hm_json_kstr(j, "decl_file", ty->decl_file);
+	hm_json_kuint(j, "decl_line", ty->decl_line);
+	json_members(j, l, f, nf, nf ? 0 : HM_FIELD_NONE);
+	hm_json_key(j, "holes");
+	hm_json_begin_array(j);
+	for (size_t i = 0; i < nh; i++) {
+		hm_json_begin_object(j);
+		hm_json_kuint(j, "offset", h[i].offset);
+		hm_json_kuint(j, "size", h[i].size);
+		hm_json_kstr(j, "after", field_label(&f[h[i].after]));
+		hm_json_end_object(j);
+	}
+	hm_json_end_array(j);
+	hm_json_key(j, "bit_holes");
+	hm_json_begin_array(j);
+	for (size_t i = 0; i < nf; i++) {
+		if (!f[i].bit_hole_after)
+			continue;
+		hm_json_begin_object(j);
+		hm_json_kuint(j, "offset", f[i].offset);
+		hm_json_kuint(j, "bit_offset", f[i].bit_offset + f[i].bit_size);
+		hm_json_kuint(j, "bits", f[i].bit_hole_after);
+		hm_json_kstr(j, "after", field_label(&f[i]));
+		hm_json_end_object(j);
+	}
+	hm_json_end_array(j);
+	hm_json_kuint(j, "padding", s->padding);
+	hm_json_kuint(j, "bit_padding", s->bit_padding);
+	hm_json_key(j, "groups");
+	hm_json_begin_array(j);
+	for (size_t i = 0; i < ng; i++) {
+		hm_json_begin_object(j);
+		hm_json_kstr(j, "name", g[i].name);
+		hm_json_kuint(j, "offset", g[i].offset);
+		hm_json_kuint(j, "size", g[i].size);
+		hm_json_kbool(j, "aligned", g[i].aligned);
+		hm_json_kbool(j, "terminated", !g[i].unterminated);
+		hm_json_end_object(j);
+	}
+	hm_json_end_array(j);
+	hm_json_end_object(j);
+}
+
+static void json_list_entry(hm_json *j, const hm_types *t, hm_type_id id, unsigned line,
+			    const char *alias)
+{
+	const hm_type *ty = hm_types_get(t, id);
+	struct hm_sholes h = { 0 };
+
+	hm_sholes_compute(t, ty, &h);
+	hm_json_begin_object(j);
+	hm_json_kstr(j, "name", ty->name ? ty->name : alias);
+	hm_json_kstr(j, "kind", kind_name(ty->kind));
+	hm_json_kuint(j, "size", ty->size);
+	hm_json_kuint(j, "cachelines", (ty->size + line - 1) / line);
+	hm_json_kuint(j, "holes", h.nr_holes);
+	hm_json_end_object(j);
+	hm_sholes_free(&h);
+}
+
+int hm_print_layouts_json(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
+			  const hm_type_id *ids, size_t n, int expand, int list)
+{
+	struct hm_layout_opts lo = { .cacheline_size = bin->cacheline_size, .expand = !!expand };
+	unsigned line = bin->cacheline_size ? bin->cacheline_size : 64;
+	hm_json j;
+
+	hm_json_init(&j, out, 1);
+	hm_json_begin_object(&j);
+	hm_json_kstr(&j, "schema", "hitmap/1");
+	hm_json_key(&j, "binary");
+	hm_json_begin_object(&j);
+	hm_json_kstr(&j, "path", bin->path);
+	hm_json_kstr(&j, "build_id", bin->build_id);
+	hm_json_kstr(&j, "arch", bin->arch);
+	hm_json_kuint(&j, "cacheline_size", line);
+	hm_json_end_object(&j);
+	hm_json_key(&j, "structs");
+	hm_json_begin_array(&j);
+	for (size_t i = 0; i < n; i++) {
+		const hm_type *ty = hm_types_get(t, ids[i]);
+		const char *alias = NULL;
+		hm_type_id id = ids[i];
+		hm_layout *l;
+
+		if (ty && ty->kind == HM_KIND_TYPEDEF) {	/* -C TYPEDEF */
+			alias = ty->name;
+			id = hm_types_resolve(t, id);
+		}
+		if (list) {
+			json_list_entry(&j, t, id, line, alias);
+			continue;
+		}
+		l = hm_layout_new(t, id, &lo);
+		if (!l)
+			return -errno;
+		json_struct(&j, l, alias);
+		hm_layout_free(l);
+	}
+	hm_json_end_array(&j);
+	hm_json_end_object(&j);
+	hm_json_finish(&j);
+	return ferror(out) ? -EIO : 0;
+}

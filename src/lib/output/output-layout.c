@@ -1,0 +1,1487 @@
+/* output-layout: the pahole-compatible text body.
+ *
+ * The spacing rules are pahole 1.24's (columns of 26 and 23, 8 fewer per
+ * nesting level, the quirks of its type names such as "const char  *"), so a
+ * kernel developer can diff hitmap's output against pahole's.  Where pahole
+ * prints something that is not the C truth — qualifiers on pointers, lost
+ * declarators, `const struct {…} name`, `_Atomic`, union summaries, C++ base
+ * accounting — hitmap prints the truth instead (hitmap-layout(1) lists them;
+ * tests/layout/pahole-faults.sh proves each one with the compiler). */
+#include "config.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hitmap/output.h"
+#include "layout/layout-int.h"
+
+#define GROUP_BEGIN "__cacheline_group_begin__"
+#define GROUP_END "__cacheline_group_end__"
+
+struct sb {
+	char *p;
+	size_t len, cap;
+	int err;
+};
+
+static void sb_putn(struct sb *b, const char *s, size_t n)
+{
+	if (b->err)
+		return;
+	/* -E of corrupt debug info (members that overlap, nested 48 deep) can
+	 * expand exponentially: no real printout comes near 16 MiB */
+	if (b->len + n > (16u << 20)) {
+		b->err = -EFBIG;
+		return;
+	}
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *p;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p) {
+			b->err = -ENOMEM;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+
+static void sb_puts(struct sb *b, const char *s)
+{
+	sb_putn(b, s, strlen(s));
+}
+
+__attribute__((format(printf, 2, 3)))
+static void sb_printf(struct sb *b, const char *fmt, ...)
+{
+	char tmp[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(tmp)) {
+		sb_putn(b, tmp, (size_t)n);
+		return;
+	}
+	{
+		char *big = malloc((size_t)n + 1);
+
+		if (!big) {
+			b->err = -ENOMEM;
+			return;
+		}
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		sb_putn(b, big, (size_t)n);
+		free(big);
+	}
+}
+
+static void sb_spaces(struct sb *b, int n)
+{
+	while (n-- > 0)
+		sb_putn(b, " ", 1);
+}
+
+/* "%-*s" (a negative width, as deep nesting gives, counts as positive) */
+static void sb_pad(struct sb *b, const char *s, int width)
+{
+	int n = (int)strlen(s);
+
+	if (width < 0)
+		width = -width;
+	sb_putn(b, s, (size_t)n);
+	sb_spaces(b, width - n);
+}
+
+static void sb_tabs(struct sb *b, int n)
+{
+	if (n > 16)	/* pahole's limit: deeper levels stay at 16 tabs */
+		n = 16;
+	while (n-- > 0)
+		sb_putn(b, "\t", 1);
+}
+
+/* ---- printing context ---- */
+
+struct pctx {
+	const hm_types *t;
+	unsigned line;
+	int annotate;
+	struct sb *b;
+};
+
+struct pconf {
+	int indent;
+	int type_spacing, name_spacing;
+	uint64_t base_offset;
+	uint32_t *cachelinep;
+	const char *suffix;
+	const char *prefix;
+	unsigned emit_stats : 1;
+	unsigned expand : 1;
+	unsigned rel_offset : 1;
+	unsigned union_member : 1;
+	unsigned first_member : 1;
+	unsigned last_member : 1;
+	unsigned member_packed : 1;	/* this member sits off its alignment */
+};
+
+static const hm_type *T(const struct pctx *c, hm_type_id id)
+{
+	return id ? hm_types_get(c->t, id) : NULL;
+}
+
+static int is_qual(enum hm_type_kind k)
+{
+	return k == HM_KIND_CONST || k == HM_KIND_VOLATILE || k == HM_KIND_RESTRICT ||
+	       k == HM_KIND_ATOMIC;
+}
+
+/* Skip qualifiers (not typedefs). */
+static hm_type_id skip_quals(const struct pctx *c, hm_type_id id)
+{
+	unsigned guard = 0;
+	const hm_type *ty;
+
+	while ((ty = T(c, id)) && is_qual(ty->kind) && guard++ < 16)
+		id = ty->target;
+	return id;
+}
+
+static enum hm_type_kind kind_of(const struct pctx *c, hm_type_id id)
+{
+	const hm_type *ty = T(c, id);
+
+	return ty ? ty->kind : HM_KIND_VOID;
+}
+
+static int is_structlike(enum hm_type_kind k)
+{
+	return hm_kind_is_record(k) || k == HM_KIND_ENUM;
+}
+
+static const char *qual_word(enum hm_type_kind k)
+{
+	switch (k) {
+	case HM_KIND_CONST: return "const";
+	case HM_KIND_VOLATILE: return "volatile";
+	case HM_KIND_RESTRICT: return "restrict";
+	case HM_KIND_ATOMIC: return "_Atomic";
+	default: return "";
+	}
+}
+
+static void tname(const struct pctx *c, hm_type_id id, struct sb *o, unsigned depth);
+static void ftype(const struct pctx *c, hm_type_id fn, const char *name, int is_pointer,
+		  int spacing, struct sb *o, unsigned depth);
+
+/* Words of a run of qualifiers that applies to a pointer: " const volatile". */
+static hm_type_id qual_run(const struct pctx *c, hm_type_id id, struct sb *words)
+{
+	const hm_type *ty;
+	unsigned guard = 0;
+
+	while ((ty = T(c, id)) && is_qual(ty->kind) && guard++ < 16) {
+		sb_puts(words, " ");
+		sb_puts(words, qual_word(ty->kind));
+		id = ty->target;
+	}
+	return id;
+}
+
+/* pahole's tag__ptr_name: "TARGET *", "TARGET const *", "void *". */
+static void ptr_name(const struct pctx *c, const hm_type *ptr, const char *suffix, struct sb *o,
+		     unsigned depth)
+{
+	hm_type_id tid = ptr->target;
+	struct sb words = { 0 };
+	hm_type_id under;
+
+	if (!tid) {
+		sb_puts(o, "void ");
+		sb_puts(o, suffix);
+		return;
+	}
+	under = qual_run(c, tid, &words);
+	if (words.len && kind_of(c, under) == HM_KIND_POINTER) {
+		/* qualifiers of the pointed-to pointer follow it */
+		tname(c, under, o, depth + 1);
+		sb_puts(o, words.p);
+		sb_puts(o, " ");
+	} else {
+		tname(c, tid, o, depth + 1);
+		sb_puts(o, " ");
+	}
+	sb_puts(o, suffix);
+	free(words.p);
+}
+
+static const char *record_prefix(const hm_type *ty)
+{
+	switch (ty->kind) {
+	case HM_KIND_ENUM: return "enum ";
+	case HM_KIND_UNION: return "union ";
+	case HM_KIND_CLASS: return "class ";
+	default: return "struct ";
+	}
+}
+
+/* pahole's __tag__name, with qualifiers of pointers placed after them. */
+static void tname(const struct pctx *c, hm_type_id id, struct sb *o, unsigned depth)
+{
+	const hm_type *ty = T(c, id);
+
+	if (!ty || depth > 32) {
+		sb_puts(o, "void");
+		return;
+	}
+	switch (ty->kind) {
+	case HM_KIND_VOID:
+		sb_puts(o, "void");
+		break;
+	case HM_KIND_BASE:
+	case HM_KIND_TYPEDEF:
+		sb_puts(o, ty->name ? ty->name : "");
+		break;
+	case HM_KIND_UNSPECIFIED:
+		sb_puts(o, ty->name ? ty->name : "void");
+		break;
+	case HM_KIND_POINTER:
+		ptr_name(c, ty, "*", o, depth);
+		break;
+	case HM_KIND_REFERENCE:
+		ptr_name(c, ty, "&", o, depth);
+		break;
+	case HM_KIND_RVALUE_REFERENCE:
+		ptr_name(c, ty, "&&", o, depth);
+		break;
+	case HM_KIND_PTR_TO_MEMBER: {
+		const hm_type *cls = T(c, ty->containing);
+		struct sb suf = { 0 };
+
+		sb_printf(&suf, "%s::*", cls && cls->name ? cls->name : "");
+		ptr_name(c, ty, suf.p ? suf.p : "::*", o, depth);
+		free(suf.p);
+		break;
+	}
+	case HM_KIND_CONST:
+	case HM_KIND_VOLATILE:
+	case HM_KIND_RESTRICT:
+	case HM_KIND_ATOMIC: {
+		struct sb words = { 0 };
+		hm_type_id under = qual_run(c, id, &words);
+
+		if (kind_of(c, under) == HM_KIND_POINTER) {
+			tname(c, under, o, depth + 1);
+			sb_puts(o, words.p);
+		} else if (ty->kind == HM_KIND_RESTRICT) {
+			tname(c, ty->target, o, depth + 1);
+			sb_puts(o, " restrict");
+		} else {
+			sb_puts(o, qual_word(ty->kind));
+			sb_puts(o, " ");
+			tname(c, ty->target, o, depth + 1);
+		}
+		sb_puts(o, " ");
+		free(words.p);
+		break;
+	}
+	case HM_KIND_ARRAY:
+		tname(c, ty->target, o, depth + 1);
+		break;
+	case HM_KIND_FUNC:
+		ftype(c, id, NULL, 0, 0, o, depth + 1);
+		break;
+	case HM_KIND_STRUCT:
+	case HM_KIND_UNION:
+	case HM_KIND_CLASS:
+	case HM_KIND_ENUM:
+		sb_puts(o, record_prefix(ty));
+		sb_puts(o, ty->name ? ty->name : "");
+		break;
+	}
+}
+
+static int needs_declarator(const struct pctx *c, hm_type_id id, int derived, unsigned depth);
+
+static void params(const struct pctx *c, const hm_type *fn, struct sb *o, unsigned depth)
+{
+	const hm_type_id *p = hm_types_params(c->t, fn);
+
+	sb_puts(o, "(");
+	for (uint32_t i = 0; i < fn->nr; i++) {
+		const hm_type *pt = T(c, p[i]);
+
+		if (i)
+			sb_puts(o, ", ");
+		if (pt && pt->kind == HM_KIND_POINTER && kind_of(c, pt->target) == HM_KIND_FUNC)
+			ftype(c, pt->target, NULL, 1, 0, o, depth + 1);
+		else if (pt && pt->kind == HM_KIND_FUNC)
+			ftype(c, p[i], NULL, 0, 0, o, depth + 1);
+		else
+			tname(c, p[i], o, depth + 1);
+	}
+	if (!fn->nr)
+		sb_puts(o, fn->prototyped ? "void)" : ")");
+	else if (fn->varargs)
+		sb_puts(o, ", ...)");
+	else
+		sb_puts(o, ")");
+}
+
+/* pahole's ftype__fprintf: "RET (*name)(params)" with RET padded. */
+static void ftype(const struct pctx *c, hm_type_id fn, const char *name, int is_pointer,
+		  int spacing, struct sb *o, unsigned depth)
+{
+	const hm_type *ty = T(c, fn);
+	struct sb ret = { 0 };
+
+	if (!ty)
+		return;
+	tname(c, ty->target, &ret, depth + 1);
+	sb_pad(o, ret.p ? ret.p : "", spacing);
+	sb_printf(o, " (%s%s)", is_pointer ? "*" : "", name ? name : "");
+	params(c, ty, o, depth);
+	free(ret.p);
+}
+
+/* ---- C declarators, where pahole's spelling loses parts ---- */
+
+/* Whether `id` needs a real C declarator: a pointer to an array, a function
+ * pointer below another pointer or an array, a function whose return type or
+ * parameters need one. */
+static int needs_declarator(const struct pctx *c, hm_type_id id, int derived, unsigned depth)
+{
+	const hm_type *ty;
+
+	ty = T(c, id);
+	if (ty && is_qual(ty->kind) && !derived) {
+		/* a qualified function pointer: "(*const fn)(void)" */
+		const hm_type *u = T(c, skip_quals(c, id));
+
+		if (u && u->kind == HM_KIND_POINTER &&
+		    kind_of(c, skip_quals(c, u->target)) == HM_KIND_FUNC)
+			return 1;
+	}
+	id = skip_quals(c, id);
+	ty = T(c, id);
+	if (!ty || depth > 16)
+		return 0;
+	switch (ty->kind) {
+	case HM_KIND_POINTER: {
+		hm_type_id tg = skip_quals(c, ty->target);
+		enum hm_type_kind k = kind_of(c, tg);
+
+		if (k == HM_KIND_ARRAY)
+			return 1;
+		if (k == HM_KIND_FUNC)
+			return derived || needs_declarator(c, tg, 0, depth + 1);
+		return needs_declarator(c, tg, 1, depth + 1);
+	}
+	case HM_KIND_ARRAY:
+		return needs_declarator(c, ty->target, 1, depth + 1);
+	case HM_KIND_PTR_TO_MEMBER:
+		return kind_of(c, skip_quals(c, ty->target)) == HM_KIND_FUNC;
+	case HM_KIND_FUNC: {
+		const hm_type_id *p = hm_types_params(c->t, ty);
+		hm_type_id r = skip_quals(c, ty->target);
+		enum hm_type_kind rk = kind_of(c, r);
+
+		if (rk == HM_KIND_POINTER || rk == HM_KIND_ARRAY || rk == HM_KIND_FUNC)
+			if (needs_declarator(c, r, 1, depth + 1) ||
+			    kind_of(c, skip_quals(c, T(c, r)->target)) == HM_KIND_FUNC)
+				return 1;
+		for (uint32_t i = 0; i < ty->nr; i++) {
+			hm_type_id pi = skip_quals(c, p[i]);
+
+			if (kind_of(c, pi) == HM_KIND_POINTER &&
+			    kind_of(c, skip_quals(c, T(c, pi)->target)) == HM_KIND_ARRAY)
+				return 1;
+		}
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+static void c_params(const struct pctx *c, const hm_type *fn, struct sb *o, unsigned depth);
+
+/* Build specifier (spec) and declarator (decl, around what it already
+ * holds) the way C spells them. */
+static void c_decl(const struct pctx *c, hm_type_id id, struct sb *spec, struct sb *decl,
+		   unsigned depth)
+{
+	const hm_type *ty = T(c, id);
+
+	if (!ty || depth > 32) {
+		sb_puts(spec, "void");
+		return;
+	}
+	switch (ty->kind) {
+	case HM_KIND_CONST:
+	case HM_KIND_VOLATILE:
+	case HM_KIND_RESTRICT:
+	case HM_KIND_ATOMIC: {
+		struct sb words = { 0 }, nd = { 0 };
+		hm_type_id under = qual_run(c, id, &words);
+
+		if (kind_of(c, under) == HM_KIND_POINTER) {
+			/* "*const p": qualifiers follow the star */
+			sb_puts(&nd, words.p + 1);
+			if (decl->len)
+				sb_puts(&nd, " ");
+			sb_puts(&nd, decl->p ? decl->p : "");
+			free(decl->p);
+			*decl = nd;
+			c_decl(c, under, spec, decl, depth + 1);
+		} else {
+			sb_puts(spec, words.p + 1);
+			sb_puts(spec, " ");
+			c_decl(c, under, spec, decl, depth + 1);
+		}
+		free(words.p);
+		break;
+	}
+	case HM_KIND_POINTER:
+	case HM_KIND_REFERENCE:
+	case HM_KIND_RVALUE_REFERENCE: {
+		const char *star = ty->kind == HM_KIND_POINTER ? "*" :
+				   ty->kind == HM_KIND_REFERENCE ? "&" : "&&";
+		enum hm_type_kind k = kind_of(c, skip_quals(c, ty->target));
+		struct sb nd = { 0 };
+		int paren = k == HM_KIND_ARRAY || k == HM_KIND_FUNC;
+
+		sb_printf(&nd, "%s%s%s%s", paren ? "(" : "", star, decl->p ? decl->p : "",
+			  paren ? ")" : "");
+		free(decl->p);
+		*decl = nd;
+		if (!ty->target)
+			sb_puts(spec, "void");
+		else
+			c_decl(c, ty->target, spec, decl, depth + 1);
+		break;
+	}
+	case HM_KIND_PTR_TO_MEMBER: {
+		const hm_type *cls = T(c, ty->containing);
+		const hm_type *fn = T(c, skip_quals(c, ty->target));
+		struct sb nd = { 0 };
+
+		sb_printf(&nd, "(%s::*%s)", cls && cls->name ? cls->name : "",
+			  decl->p ? decl->p : "");
+		free(decl->p);
+		*decl = nd;
+		if (fn && fn->kind == HM_KIND_FUNC) {
+			/* the member function's type lists `this` first: C leaves it out */
+			hm_type fake = *fn;
+
+			if (fake.nr) {
+				fake.nr--;
+				fake.first++;
+			}
+			c_params(c, &fake, decl, depth);
+			c_decl(c, fn->target, spec, decl, depth + 1);
+		} else {
+			c_decl(c, ty->target, spec, decl, depth + 1);
+		}
+		break;
+	}
+	case HM_KIND_ARRAY: {
+		const uint64_t *dims = hm_types_dims(c->t, ty);
+
+		for (uint32_t i = 0; i < ty->nr; i++) {
+			if (dims[i] == HM_DIM_FLEXIBLE)
+				sb_puts(decl, "[]");
+			else
+				sb_printf(decl, "[%" PRIu64 "]", dims[i]);
+		}
+		c_decl(c, ty->target, spec, decl, depth + 1);
+		break;
+	}
+	case HM_KIND_FUNC:
+		c_params(c, ty, decl, depth);
+		if (!ty->target)
+			sb_puts(spec, "void");
+		else
+			c_decl(c, ty->target, spec, decl, depth + 1);
+		break;
+	default:
+		tname(c, id, spec, depth + 1);
+		break;
+	}
+}
+
+static void c_params(const struct pctx *c, const hm_type *fn, struct sb *o, unsigned depth)
+{
+	const hm_type_id *p = hm_types_params(c->t, fn);
+
+	sb_puts(o, "(");
+	for (uint32_t i = 0; i < fn->nr; i++) {
+		struct sb spec = { 0 }, decl = { 0 };
+
+		if (i)
+			sb_puts(o, ", ");
+		c_decl(c, p[i], &spec, &decl, depth + 1);
+		sb_puts(o, spec.p ? spec.p : "");
+		if (decl.len) {
+			sb_puts(o, " ");
+			sb_puts(o, decl.p);
+		}
+		free(spec.p);
+		free(decl.p);
+	}
+	if (!fn->nr)
+		sb_puts(o, fn->prototyped ? "void)" : ")");
+	else if (fn->varargs)
+		sb_puts(o, ", ...)");
+	else
+		sb_puts(o, ")");
+}
+
+/* ---- structs, unions, enums ---- */
+
+static void type_fp(const struct pctx *c, hm_type_id id, const char *name, struct pconf *conf,
+		    unsigned depth);
+/* Print recursion: type_fp and class_fp take a level each per nesting. */
+#define EXPAND_DEPTH 400	/* -E expands 200 levels of named types */
+#define PRINT_DEPTH 800		/* anonymous ones nested deeper are left out */
+static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, unsigned depth);
+static void union_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, unsigned depth);
+
+static void enum_fp(const struct pctx *c, const hm_type *ty, const struct pconf *conf)
+{
+	struct sb *o = c->b;
+	const hm_enumerator *e = hm_types_enumerators(c->t, ty);
+	int w = 0;
+
+	sb_printf(o, "enum%s%s", ty->name ? " " : "", ty->name ? ty->name : "");
+	if (!ty->nr)
+		return;
+	for (uint32_t i = 0; i < ty->nr; i++)	/* corrupt input: a nameless enumerator */
+		if (e[i].name && (int)strlen(e[i].name) > w)
+			w = (int)strlen(e[i].name);
+	sb_puts(o, " {\n");
+	for (uint32_t i = 0; i < ty->nr; i++) {
+		sb_tabs(o, conf->indent);
+		sb_puts(o, "\t");
+		sb_pad(o, e[i].name ? e[i].name : "", w);
+		if (ty->is_signed)
+			sb_printf(o, " = %" PRId64 ",\n", e[i].value);
+		else
+			sb_printf(o, " = %" PRIu64 ",\n", (uint64_t)e[i].value);
+	}
+	sb_tabs(o, conf->indent);
+	sb_puts(o, "}");
+	if (ty->size != 4)
+		sb_puts(o, " __attribute__((__packed__))");
+	if (conf->suffix)
+		sb_printf(o, " %s", conf->suffix);
+}
+
+static void array_fp(const struct pctx *c, const hm_type *ty, const char *name,
+		     struct pconf *conf, unsigned depth)
+{
+	const uint64_t *dims = hm_types_dims(c->t, ty);
+	hm_type_id elem = ty->target;
+	int single = conf->last_member && conf->first_member;
+
+	if (ty->nr && (dims[0] == 0 || dims[0] == HM_DIM_FLEXIBLE) &&
+	    kind_of(c, elem) == HM_KIND_CONST)
+		elem = T(c, elem)->target;
+	type_fp(c, elem, name, conf, depth + 1);
+	for (uint32_t i = 0; i < ty->nr; i++) {
+		uint64_t n = dims[i] == HM_DIM_FLEXIBLE ? 0 : dims[i];
+
+		if (n || !conf->last_member || single || conf->union_member)
+			sb_printf(c->b, "[%u]", (unsigned)n);
+		else
+			sb_puts(c->b, "[]");
+	}
+}
+
+/* pahole's type__fprintf. */
+static void type_fp(const struct pctx *c, hm_type_id id, const char *name, struct pconf *conf,
+		    unsigned depth)
+{
+	struct sb *o = c->b;
+	struct pconf tc = *conf;
+	const hm_type *ty = T(c, id);
+	char *namebuf = NULL;
+	int expand = conf->expand;
+
+	if (depth > PRINT_DEPTH || c->b->err)
+		return;
+	/* past EXPAND_DEPTH named types print by name: 3000 levels of valid
+	 * nesting would need a deeper C stack than anyone should rely on */
+	if (depth > EXPAND_DEPTH)
+		expand = 0;
+	if (ty && expand) {
+		int first = 1, guard = 0;
+
+		/* bounded: corrupt DWARF can make typedefs a cycle */
+		while (ty && ty->kind == HM_KIND_TYPEDEF && guard++ < 256) {
+			sb_printf(o, first ? "/* typedef %s" : " -> %s", ty->name ? ty->name : "");
+			first = 0;
+			id = ty->target;
+			ty = T(c, id);
+		}
+		if (!first)
+			sb_puts(o, " */ ");
+	}
+	if (ty && (is_structlike(ty->kind) ||
+		   (is_qual(ty->kind) && is_structlike(kind_of(c, skip_quals(c, id)))))) {
+		tc.prefix = NULL;
+		tc.suffix = name;
+		tc.emit_stats = 0;
+	}
+	/* the C truth where pahole's spelling loses declarator parts */
+	if (ty && needs_declarator(c, id, 0, 0)) {
+		struct sb spec = { 0 }, decl = { 0 };
+
+		sb_puts(&decl, name ? name : "");
+		c_decl(c, id, &spec, &decl, 0);
+		sb_pad(o, spec.p ? spec.p : "", tc.type_spacing);
+		sb_printf(o, " %s", decl.p ? decl.p : "");
+		free(spec.p);
+		free(decl.p);
+		return;
+	}
+next:
+	if (!ty) {
+		struct sb n = { 0 };
+
+		tname(c, id, &n, 0);
+		sb_pad(o, n.p ? n.p : "", tc.type_spacing);
+		sb_printf(o, " %s", name ? name : "");
+		free(n.p);
+		free(namebuf);
+		return;
+	}
+	switch (ty->kind) {
+	case HM_KIND_POINTER: {
+		const hm_type *pt = T(c, ty->target);
+
+		if (pt && pt->kind == HM_KIND_FUNC) {
+			ftype(c, ty->target, name, 1, tc.type_spacing, o, depth);
+			break;
+		}
+		if (pt && is_structlike(pt->kind) && !pt->name) {
+			size_t n = strlen(name ? name : "") + 3;
+
+			free(namebuf);
+			namebuf = malloc(n);
+			if (!namebuf) {
+				o->err = -ENOMEM;
+				break;
+			}
+			snprintf(namebuf, n, "* %s", name ? name : "");
+			name = namebuf;
+			tc.rel_offset = 1;
+			tc.type_spacing -= 8;
+			tc.prefix = NULL;
+			tc.suffix = name;
+			tc.emit_stats = 0;
+			id = ty->target;
+			ty = pt;
+			goto next;
+		}
+	}
+		/* fall through */
+	default: {
+		struct sb n = { 0 };
+
+		tname(c, id, &n, 0);
+		sb_pad(o, n.p ? n.p : "", tc.type_spacing);
+		sb_printf(o, " %s", name ? name : "");
+		free(n.p);
+		break;
+	}
+	case HM_KIND_FUNC:
+		ftype(c, id, name, 0, tc.type_spacing, o, depth);
+		break;
+	case HM_KIND_CONST:
+	case HM_KIND_ATOMIC:
+	case HM_KIND_VOLATILE:
+	case HM_KIND_RESTRICT: {
+		hm_type_id under = skip_quals(c, id);
+		const hm_type *ut = T(c, under);
+		int anon = ut && is_structlike(ut->kind) && !ut->name;
+
+		if ((ut && ut->kind == HM_KIND_POINTER) || ty->kind == HM_KIND_RESTRICT ||
+		    (ty->kind == HM_KIND_VOLATILE && !anon)) {
+			/* qualifiers of a pointer follow it; pahole's plain volatile */
+			struct sb n = { 0 };
+
+			tname(c, id, &n, 0);
+			sb_pad(o, n.p ? n.p : "", tc.type_spacing);
+			sb_printf(o, " %s", name ? name : "");
+			free(n.p);
+			break;
+		}
+		sb_printf(o, "%s ", qual_word(ty->kind));
+		if (!anon)
+			tc.type_spacing -= (int)strlen(qual_word(ty->kind)) + 1;
+		id = ty->target;
+		ty = T(c, id);
+		goto next;
+	}
+	case HM_KIND_ARRAY:
+		array_fp(c, ty, name, &tc, depth);
+		break;
+	case HM_KIND_STRUCT:
+	case HM_KIND_CLASS:
+		if (ty->name && !expand) {
+			sb_printf(o, "%s ", ty->kind == HM_KIND_CLASS ? "class" : "struct");
+			sb_pad(o, ty->name, tc.type_spacing - 7);
+			sb_printf(o, " %s", name ? name : "");
+		} else {
+			tc.type_spacing -= 8;
+			class_fp(c, id, &tc, depth + 1);
+		}
+		break;
+	case HM_KIND_UNION:
+		if (ty->name && !expand) {
+			sb_puts(o, "union ");
+			sb_pad(o, ty->name, tc.type_spacing - 6);
+			sb_printf(o, " %s", name ? name : "");
+		} else {
+			tc.type_spacing -= 8;
+			union_fp(c, id, &tc, depth + 1);
+		}
+		break;
+	case HM_KIND_ENUM:
+		if (ty->name) {	/* pahole -E keeps named enums by name */
+			sb_puts(o, "enum ");
+			sb_pad(o, ty->name, tc.type_spacing - 5);
+			sb_printf(o, " %s", name ? name : "");
+		} else {
+			enum_fp(c, ty, &tc);
+		}
+		break;
+	}
+	free(namebuf);
+}
+
+static void cacheline_boundary(const struct pctx *c, const struct pconf *conf, uint64_t off)
+{
+	uint32_t cl = (uint32_t)(off / c->line);
+
+	if (cl > *conf->cachelinep) {
+		uint32_t pos = (uint32_t)(off % c->line);
+
+		if (!pos)
+			sb_printf(c->b, "/* --- cacheline %u boundary (%" PRIu64 " bytes) --- */\n",
+				  cl, off);
+		else
+			sb_printf(c->b, "/* --- cacheline %u boundary (%" PRIu64 " bytes) was %u "
+				  "byte%s ago --- */\n", cl, off - pos, pos, pos > 1 ? "s" : "");
+		sb_tabs(c->b, conf->indent);
+		*conf->cachelinep = cl;
+	}
+}
+
+static int inline_type(const struct pctx *c, hm_type_id id)
+{
+	const hm_type *ty = T(c, id);
+
+	if (ty && is_qual(ty->kind))
+		ty = T(c, skip_quals(c, id));
+	return ty && is_structlike(ty->kind);
+}
+
+static int record_is_packed(const struct pctx *c, const hm_type *ty)
+{
+	struct hm_sholes h;
+	int packed;
+
+	if (ty->kind == HM_KIND_UNION || hm_sholes_compute(c->t, ty, &h))
+		return 0;
+	packed = hm_struct_is_packed(c->t, ty, &h);
+	hm_sholes_free(&h);
+	return packed;
+}
+
+/* pahole's class_member__fprintf; returns the member's absolute offset. */
+static uint64_t member_fp(const struct pctx *c, const hm_member *m, uint64_t size, int union_member,
+			  struct pconf *conf, unsigned depth)
+{
+	struct sb *o = c->b;
+	struct pconf sc = *conf;
+	uint64_t off = m->offset;
+	const char *name = m->name;
+	size_t start;
+	int malign = 0, is_inline = inline_type(c, m->type);
+
+	if (!sc.rel_offset) {
+		off += sc.base_offset;
+		if (!union_member)
+			sc.base_offset = off;
+	}
+	/* pahole: once inside a union, nested levels count as union members */
+	if (union_member)
+		sc.union_member = 1;
+	sc.member_packed = 0;
+	if (!(m->flags & HM_MEMBER_VIRTUAL_BASE))
+		cacheline_boundary(c, conf, off);
+	start = o->len;
+	if (m->flags & HM_MEMBER_INHERITANCE) {
+		name = "<ancestor>";
+		sb_puts(o, "/* ");
+	}
+	if (m->flags & HM_MEMBER_STATIC)
+		sb_puts(o, "static ");
+	if (is_inline) {
+		type_fp(c, m->type, NULL, &sc, depth + 1);
+		if (name) {
+			const hm_type *st = T(c, skip_quals(c, m->type));
+
+			if (!st || !st->name)
+				sb_puts(o, " ");
+			sb_puts(o, name);
+		}
+	} else {
+		type_fp(c, m->type, name, &sc, depth + 1);
+	}
+	if (m->flags & HM_MEMBER_BITFIELD)
+		sb_printf(o, ":%u", m->bit_size);
+	if (conf->member_packed)
+		sb_puts(o, " __attribute__((__packed__))");
+	if (m->alignment) {
+		size_t before = o->len;
+
+		sb_printf(o, " __attribute__((__aligned__(%u)))", m->alignment);
+		malign = (int)(o->len - before);
+	}
+	sb_puts(o, ";");
+	if (is_inline && !(T(c, skip_quals(c, m->type))->name)) {
+		int slen = malign + (m->name ? (int)strlen(m->name) : -1);
+		const hm_type *st = T(c, skip_quals(c, m->type));
+
+		if (st->kind != HM_KIND_UNION && st->kind != HM_KIND_ENUM && record_is_packed(c, st))
+			slen += (int)sizeof("__attribute__((__packed__))");
+		int w = sc.type_spacing + sc.name_spacing - slen - 3;
+
+		/* printf's "%*s" of " ": a negative width left-justifies */
+		sb_spaces(o, w < 0 ? -w : w > 1 ? w : 1);
+	} else {
+		int spacing = sc.type_spacing + sc.name_spacing - (int)(o->len - start);
+
+		if (m->flags & HM_MEMBER_INHERITANCE) {
+			sb_puts(o, " */");
+			spacing -= 3;
+		}
+		sb_spaces(o, spacing > 1 ? spacing : 1);
+	}
+	if (m->flags & HM_MEMBER_VIRTUAL_BASE)	/* placed at run time */
+		sb_printf(o, "/*     ? %5" PRIu64 " */", hm_types_sizeof(c->t, m->type));
+	else if (m->flags & HM_MEMBER_BITFIELD)
+		sb_printf(o, "/* %5" PRIu64 ":%2u %2" PRIu64 " */", off, m->bit_offset, size);
+	else
+		sb_printf(o, "/* %5" PRIu64 " %5" PRIu64 " */", off, size);
+	return off;
+}
+
+/* hitmap's own lines: a member whose bytes cross a line boundary. */
+static void note_straddle(const struct pctx *c, const struct pconf *conf, const hm_member *m,
+			  uint64_t off, uint64_t size)
+{
+	uint64_t first, last;
+
+	/* a member larger than a line crosses boundaries by necessity: only
+	 * those that would fit in one line but are split are worth a note */
+	if (!c->annotate || !size || size > c->line || (m->flags & HM_MEMBER_STATIC))
+		return;
+	first = off / c->line;
+	last = (off + size - 1) / c->line;
+	if (first == last)
+		return;
+	sb_puts(c->b, "\n");
+	sb_tabs(c->b, conf->indent);
+	sb_printf(c->b, HM_NOTE_PREFIX "%s straddles cachelines %" PRIu64 "-%" PRIu64
+		  " (bytes %" PRIu64 "..%" PRIu64 ") */",
+		  m->name ? m->name : "member", first, last, off, off + size - 1);
+}
+
+static int starts_with(const char *s, const char *p)
+{
+	return s && strncmp(s, p, strlen(p)) == 0;
+}
+
+/* hitmap's own lines: a kernel cacheline group closed by this member. */
+static void note_group(const struct pctx *c, const struct pconf *conf, const hm_member *mm,
+		       uint32_t i)
+{
+	const char *g;
+
+	if (!c->annotate || !starts_with(mm[i].name, GROUP_END))
+		return;
+	g = mm[i].name + strlen(GROUP_END);
+	for (uint32_t j = i; j-- > 0;) {
+		uint64_t b, e;
+
+		if (!starts_with(mm[j].name, GROUP_BEGIN) || strcmp(mm[j].name + strlen(GROUP_BEGIN), g))
+			continue;
+		b = conf->base_offset + mm[j].offset;
+		e = conf->base_offset + mm[i].offset;
+		sb_puts(c->b, "\n");
+		sb_tabs(c->b, conf->indent);
+		if (e > b)
+			sb_printf(c->b, HM_NOTE_PREFIX "group %s: bytes %" PRIu64 "..%" PRIu64
+				  " (%" PRIu64 " bytes), cachelines %" PRIu64 "-%" PRIu64 " */",
+				  g, b, e - 1, e - b, b / c->line, (e - 1) / c->line);
+		else
+			sb_printf(c->b, HM_NOTE_PREFIX "group %s: empty, at byte %" PRIu64 " */",
+				  g, b);
+		return;
+	}
+}
+
+static void note_unterminated(const struct pctx *c, const struct pconf *conf, const hm_type *rec)
+{
+	const hm_member *mm = hm_types_members(c->t, rec);
+
+	if (!c->annotate)
+		return;
+	for (uint32_t j = 0; j < rec->nr; j++) {
+		const char *g;
+		uint32_t k;
+
+		if (!starts_with(mm[j].name, GROUP_BEGIN))
+			continue;
+		g = mm[j].name + strlen(GROUP_BEGIN);
+		for (k = j + 1; k < rec->nr; k++)
+			if (starts_with(mm[k].name, GROUP_END) && !strcmp(mm[k].name + strlen(GROUP_END), g))
+				break;
+		if (k < rec->nr)
+			continue;
+		sb_tabs(c->b, conf->indent);
+		sb_printf(c->b, HM_NOTE_PREFIX "group %s: begins at byte %" PRIu64 ", no end marker */\n",
+			  g, conf->base_offset + mm[j].offset);
+	}
+}
+
+/* pahole's `if (!newline++) fputc('\n')`: one blank line before a run of
+ * comments. */
+static void newline_once(struct sb *o, int *newline)
+{
+	if (!(*newline)++)
+		sb_puts(o, "\n");
+}
+
+struct class_sums {
+	uint64_t sum_bytes, sum_bits, sum_holes, sum_bit_holes;
+	uint32_t nr_forced, nr_forced_holes;
+	uint64_t sum_forced_holes;
+	uint32_t nr_paddings;
+	uint64_t sum_paddings;
+};
+
+static void class_stats(const struct pctx *c, const hm_type *ty, const struct hm_sholes *h,
+			const struct class_sums *s, const struct pconf *cc, uint32_t members)
+{
+	struct sb *o = c->b;
+	uint64_t last;
+
+	sb_printf(o, "\n");
+	sb_tabs(o, cc->indent);
+	sb_printf(o, "/* size: %" PRIu64 ", cachelines: %" PRIu64 ", members: %u */\n", ty->size,
+		  (ty->size + c->line - 1) / c->line, members);
+	if (s->sum_holes > 0 || s->sum_bit_holes > 0) {
+		if (s->sum_bytes > 0) {
+			sb_tabs(o, cc->indent);
+			sb_printf(o, "/* sum members: %" PRIu64, s->sum_bytes);
+			if (s->sum_holes > 0)
+				sb_printf(o, ", holes: %u, sum holes: %" PRIu64, h->nr_holes,
+					  s->sum_holes);
+			sb_puts(o, " */\n");
+		}
+		if (s->sum_bits > 0) {
+			sb_tabs(o, cc->indent);
+			sb_printf(o, "/* sum bitfield members: %" PRIu64 " bits", s->sum_bits);
+			if (s->sum_bit_holes > 0)
+				sb_printf(o, ", bit holes: %u, sum bit holes: %" PRIu64 " bits",
+					  h->nr_bit_holes, s->sum_bit_holes);
+			else
+				sb_printf(o, " (%" PRIu64 " bytes)", s->sum_bits / 8);
+			sb_puts(o, " */\n");
+		}
+	}
+	if (h->padding > 0) {
+		sb_tabs(o, cc->indent);
+		sb_printf(o, "/* padding: %" PRIu64 " */\n", h->padding);
+	}
+	if (s->nr_paddings > 0) {
+		sb_tabs(o, cc->indent);
+		sb_printf(o, "/* paddings: %u, sum paddings: %" PRIu64 " */\n", s->nr_paddings,
+			  s->sum_paddings);
+	}
+	if (h->bit_padding > 0) {
+		sb_tabs(o, cc->indent);
+		sb_printf(o, "/* bit_padding: %u bits */\n", h->bit_padding);
+	}
+	if (s->nr_forced) {
+		sb_tabs(o, cc->indent);
+		sb_printf(o, "/* forced alignments: %u", s->nr_forced);
+		if (s->nr_forced_holes)
+			sb_printf(o, ", forced holes: %u, sum forced holes: %" PRIu64,
+				  s->nr_forced_holes, s->sum_forced_holes);
+		sb_puts(o, " */\n");
+	}
+	last = (cc->base_offset + ty->size) % c->line;
+	if (last) {
+		sb_tabs(o, cc->indent);
+		sb_printf(o, "/* last cacheline: %" PRIu64 " bytes */\n", last);
+	}
+}
+
+/* "XXX last struct has N bytes of padding" after a struct-typed member. */
+static void member_type_padding(const struct pctx *c, hm_type_id id, struct class_sums *s,
+				int *newline, const struct pconf *cc)
+{
+	const hm_type *ty = T(c, id);
+	struct hm_sholes h;
+
+	if (!ty || (ty->kind != HM_KIND_STRUCT && ty->kind != HM_KIND_CLASS) || ty->declaration)
+		return;
+	if (hm_sholes_compute(c->t, ty, &h))
+		return;
+	if (h.padding) {
+		newline_once(c->b, newline);
+		sb_puts(c->b, "\n");
+		sb_tabs(c->b, cc->indent);
+		sb_printf(c->b, "/* XXX last struct has %" PRIu64 " byte%s of padding */", h.padding,
+			  h.padding != 1 ? "s" : "");
+		s->nr_paddings++;
+		s->sum_paddings += h.padding;
+	}
+	hm_sholes_free(&h);
+}
+
+static void bitfield_filler(const struct pctx *c, const hm_member *last, const struct hm_mhole *lh,
+			    const hm_member *pos, struct pconf *cc, unsigned depth)
+{
+	uint32_t bits = lh->bit_hole;
+
+	if (last->offset != pos->offset) {
+		sb_puts(c->b, "\n");
+		sb_tabs(c->b, cc->indent);
+		sb_puts(c->b, "/* Force alignment to the next boundary: */\n");
+		bits = 0;
+	}
+	sb_tabs(c->b, cc->indent);
+	type_fp(c, pos->type, "", cc, depth + 1);
+	sb_printf(c->b, ":%u;\n", bits);
+}
+
+/* A member off its natural alignment in a struct that is not packed as a
+ * whole was declared __attribute__((packed)) itself. */
+static int member_misaligned(const struct pctx *c, const hm_member *m)
+{
+	const hm_type *ty = T(c, hm_strip(c->t, m->type));
+	uint32_t al;
+
+	/* a struct member's own type may be the packed one: DWARF cannot say */
+	if (!ty || (ty->kind != HM_KIND_BASE && ty->kind != HM_KIND_POINTER &&
+		    ty->kind != HM_KIND_ENUM))
+		return 0;
+	al = hm_types_alignof(c->t, m->type);
+	return al > 1 && m->offset % al != 0;
+}
+
+static const char *access_word(uint32_t flags)
+{
+	if (flags & HM_MEMBER_PUBLIC)
+		return "public";
+	if (flags & HM_MEMBER_PROTECTED)
+		return "protected";
+	if (flags & HM_MEMBER_PRIVATE)
+		return "private";
+	return NULL;
+}
+
+/* pahole's __class__fprintf. */
+static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, unsigned depth)
+{
+	const hm_type *ty = T(c, id);
+	const hm_member *mm = hm_types_members(c->t, ty);
+	struct sb *o = c->b;
+	struct pconf cc = *conf;
+	struct hm_sholes h;
+	struct class_sums s = { 0 };
+	uint32_t cacheline = 0, members = 0;
+	const hm_member *last = NULL;
+	const struct hm_mhole *lasth = NULL;
+	uint64_t last_size = 0;
+	const char *access = NULL;
+	int newline = 0, first = 1, packed, indent = conf->indent > 16 ? 16 : conf->indent;
+
+	if (hm_sholes_compute(c->t, ty, &h)) {
+		o->err = -ENOMEM;
+		return;
+	}
+	packed = hm_struct_is_packed(c->t, ty, &h);
+	sb_printf(o, "%s%s%s%s%s", cc.prefix ? cc.prefix : "", cc.prefix ? " " : "",
+		  ty->kind == HM_KIND_CLASS ? "class" : "struct", ty->name ? " " : "",
+		  ty->name ? ty->name : "");
+	if (!cc.cachelinep)
+		cc.cachelinep = &cacheline;
+	cc.indent = indent + 1;
+	for (uint32_t i = 0; i < ty->nr; i++) {
+		const hm_type *bt;
+
+		if (!(mm[i].flags & HM_MEMBER_INHERITANCE))
+			continue;
+		sb_puts(o, first ? " :" : ",");
+		first = 0;
+		if (mm[i].flags & HM_MEMBER_VIRTUAL_BASE)
+			sb_puts(o, " virtual");
+		if (access_word(mm[i].flags))
+			sb_printf(o, " %s", access_word(mm[i].flags));
+		bt = T(c, mm[i].type);
+		sb_printf(o, " %s", bt && bt->name ? bt->name : "");
+	}
+	sb_puts(o, " {\n");
+	if (h.pre_bit_hole) {
+		newline_once(o, &newline);
+		sb_tabs(o, cc.indent);
+		sb_printf(o, "/* XXX %u bit%s hole, try to pack */\n", h.pre_bit_hole,
+			  h.pre_bit_hole != 1 ? "s" : "");
+		s.sum_bit_holes += h.pre_bit_hole;
+	}
+	if (h.pre_hole) {
+		newline_once(o, &newline);
+		sb_tabs(o, cc.indent);
+		sb_printf(o, "/* XXX %" PRIu64 " byte%s hole, try to pack */\n", h.pre_hole,
+			  h.pre_hole != 1 ? "s" : "");
+		s.sum_holes += h.pre_hole;
+	}
+	for (uint32_t i = 0; i < ty->nr; i++) {
+		const hm_member *pos = &mm[i];
+		int inh = (pos->flags & HM_MEMBER_INHERITANCE) != 0;
+		int bf = (pos->flags & HM_MEMBER_BITFIELD) != 0;
+		const hm_type *pt;
+		uint64_t off;
+
+		/* static members take no room; pahole (DWARF 5) does not list them */
+		if (pos->flags & HM_MEMBER_STATIC)
+			continue;
+		if (access_word(pos->flags) && access_word(pos->flags) != access) {
+			access = access_word(pos->flags);
+			sb_tabs(o, cc.indent - 1);
+			sb_printf(o, "%s:\n\n", access);
+		}
+		members++;
+		if (pos->alignment) {
+			uint64_t fh = lasth ? lasth->hole : h.pre_hole;
+
+			if (fh) {
+				s.nr_forced_holes++;
+				s.sum_forced_holes += fh;
+			}
+			s.nr_forced++;
+		}
+		if (last && !inh && last_size) {
+			int lbf = (last->flags & HM_MEMBER_BITFIELD) != 0;
+
+			if (lasth->bit_hole && bf)
+				bitfield_filler(c, last, lasth, pos, &cc, depth);
+			if (pos->offset < last->offset || (pos->offset == last->offset && !lbf && bf)) {
+				newline_once(o, &newline);
+				sb_tabs(o, cc.indent);
+				sb_puts(o, "/* Bitfield combined with previous fields */\n");
+			} else if (pos->offset > last->offset && pos->offset - last->offset < last_size) {
+				newline_once(o, &newline);
+				sb_tabs(o, cc.indent);
+				sb_puts(o, "/* Bitfield combined with next fields */\n");
+			}
+		}
+		if (newline) {
+			sb_puts(o, "\n");
+			newline = 0;
+		}
+		cc.last_member = i + 1 == ty->nr;
+		cc.first_member = last == NULL;
+		cc.member_packed = !packed && !bf && !inh && member_misaligned(c, pos);
+		sb_tabs(o, cc.indent);
+		off = member_fp(c, pos, h.m[i].size, 0, &cc, depth);
+		note_straddle(c, &cc, pos, off, h.m[i].size);
+		note_group(c, &cc, mm, i);
+		pt = T(c, pos->type);
+		if (pt && (pt->kind == HM_KIND_STRUCT || pt->kind == HM_KIND_CLASS))
+			member_type_padding(c, pos->type, &s, &newline, &cc);
+		if (h.m[i].bit_hole) {
+			newline_once(o, &newline);
+			sb_puts(o, "\n");
+			sb_tabs(o, cc.indent);
+			sb_printf(o, "/* XXX %u bit%s hole, try to pack */", h.m[i].bit_hole,
+				  h.m[i].bit_hole != 1 ? "s" : "");
+			s.sum_bit_holes += h.m[i].bit_hole;
+		}
+		if (h.m[i].hole) {
+			newline_once(o, &newline);
+			sb_puts(o, "\n");
+			sb_tabs(o, cc.indent);
+			sb_printf(o, "/* XXX %" PRIu64 " byte%s hole, try to pack */", h.m[i].hole,
+				  h.m[i].hole != 1 ? "s" : "");
+			s.sum_holes += h.m[i].hole;
+		}
+		sb_puts(o, "\n");
+		if (h.m[i].skipped)
+			continue;
+		/* the C truth: a base class's bytes are members' bytes too */
+		if (bf)
+			s.sum_bits += pos->bit_size;
+		else
+			s.sum_bytes += h.m[i].size;
+		if (inh)
+			continue;
+		if (!last || !last_size || last->offset != pos->offset)
+			last_size = h.m[i].size;
+		else if (!(last->flags & HM_MEMBER_BITFIELD) && bf)
+			last_size = h.m[i].size;
+		last = pos;
+		lasth = &h.m[i];
+	}
+	if (cc.emit_stats) {
+		note_unterminated(c, &cc, ty);
+		class_stats(c, ty, &h, &s, &cc, members);
+	}
+	sb_tabs(o, indent);
+	sb_puts(o, "}");
+	if (packed)
+		sb_puts(o, " __attribute__((__packed__))");
+	if (cc.suffix)
+		sb_printf(o, " %s", cc.suffix);
+	/* pahole drops aligned() once it infers packed; keep it when it shows */
+	if (ty->alignment && (!packed || h.padding))
+		sb_printf(o, " __attribute__((__aligned__(%u)))", ty->alignment);
+	hm_sholes_free(&h);
+}
+
+/* The summary pahole leaves out for unions. */
+static void union_stats(const struct pctx *c, const hm_type *ty, const struct pconf *uc)
+{
+	struct sb *o = c->b;
+	struct hm_sholes h;
+	uint64_t max = 0, last;
+
+	if (hm_sholes_compute(c->t, ty, &h)) {
+		o->err = -ENOMEM;
+		return;
+	}
+	for (uint32_t i = 0; i < ty->nr; i++)
+		if (!h.m[i].skipped && h.m[i].size > max)
+			max = h.m[i].size;
+	hm_sholes_free(&h);
+	sb_puts(o, "\n");
+	sb_tabs(o, uc->indent);
+	sb_printf(o, "/* size: %" PRIu64 ", cachelines: %" PRIu64 ", members: %u */\n", ty->size,
+		  (ty->size + c->line - 1) / c->line, ty->nr);
+	if (ty->size > max) {
+		sb_tabs(o, uc->indent);
+		sb_printf(o, "/* padding: %" PRIu64 " */\n", ty->size - max);
+	}
+	last = (uc->base_offset + ty->size) % c->line;
+	if (last) {
+		sb_tabs(o, uc->indent);
+		sb_printf(o, "/* last cacheline: %" PRIu64 " bytes */\n", last);
+	}
+}
+
+/* pahole's union__fprintf (plus the summary at the outermost level). */
+static void union_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, unsigned depth)
+{
+	const hm_type *ty = T(c, id);
+	const hm_member *mm = hm_types_members(c->t, ty);
+	struct sb *o = c->b;
+	struct pconf uc = *conf;
+	uint32_t cacheline = 0, initial;
+	int indent = conf->indent > 16 ? 16 : conf->indent;
+
+	if (uc.prefix)
+		sb_printf(o, "%s ", uc.prefix);
+	sb_printf(o, "union%s%s {\n", ty->name ? " " : "", ty->name ? ty->name : "");
+	uc.indent = indent + 1;
+	if (!uc.cachelinep)
+		uc.cachelinep = &cacheline;
+	initial = *uc.cachelinep;
+	for (uint32_t i = 0; i < ty->nr; i++) {
+		uint64_t size = hm_member_size(c->t, &mm[i]), off;
+
+		sb_tabs(o, uc.indent);
+		off = member_fp(c, &mm[i], size, 1, &uc, depth);
+		note_straddle(c, &uc, &mm[i], off, size);
+		sb_puts(o, "\n");
+		*uc.cachelinep = initial;
+	}
+	if (uc.emit_stats)
+		union_stats(c, ty, &uc);
+	sb_tabs(o, indent);
+	sb_printf(o, "}%s%s", uc.suffix ? " " : "", uc.suffix ? uc.suffix : "");
+}
+
+int hm_print_layout(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
+{
+	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
+	struct sb b = { 0 };
+	struct pctx c = { .t = t, .b = &b };
+	struct pconf conf = { .type_spacing = 26, .name_spacing = 23, .emit_stats = 1 };
+	int err = 0;
+
+	if (!ty || !hm_kind_is_record(ty->kind) || ty->declaration)
+		return -EINVAL;
+	c.line = o && o->cacheline_size ? o->cacheline_size : 64;
+	c.annotate = o ? o->annotate : 0;
+	conf.expand = o ? o->expand : 0;
+	if (conf.expand)
+		conf.name_spacing = 55;
+	else if (ty->kind == HM_KIND_UNION)
+		conf.name_spacing = 21;
+	if (ty->kind == HM_KIND_UNION)
+		union_fp(&c, id, &conf, 0);
+	else
+		class_fp(&c, id, &conf, 0);
+	sb_puts(&b, ";\n");
+	if (b.err)
+		err = b.err;
+	else if (fwrite(b.p, 1, b.len, out) != b.len)
+		err = -EIO;
+	free(b.p);
+	return err;
+}
+
+/* pahole's typedef__fprintf. */
+static void typedef_fp(const struct pctx *c, const hm_type *td, struct pconf *conf)
+{
+	struct sb *o = c->b;
+	const char *name = td->name ? td->name : "";
+	hm_type_id id = td->target;
+	const hm_type *ty;
+
+	sb_puts(o, "typedef ");
+	if (!id) {
+		sb_printf(o, "void %s", name);
+		return;
+	}
+	while ((ty = T(c, id)) && ty->kind == HM_KIND_ATOMIC) {
+		sb_puts(o, "_Atomic ");
+		id = ty->target;
+	}
+	if (ty && needs_declarator(c, id, 0, 0)) {
+		struct sb spec = { 0 }, decl = { 0 };
+
+		sb_puts(&decl, name);
+		c_decl(c, id, &spec, &decl, 0);
+		sb_printf(o, "%s %s", spec.p ? spec.p : "", decl.p ? decl.p : "");
+		free(spec.p);
+		free(decl.p);
+		return;
+	}
+	switch (ty ? ty->kind : HM_KIND_VOID) {
+	case HM_KIND_ARRAY:
+		array_fp(c, ty, name, conf, 0);
+		return;
+	case HM_KIND_POINTER:
+		if (kind_of(c, ty->target) == HM_KIND_FUNC) {
+			ftype(c, ty->target, name, 1, 0, o, 0);
+			return;
+		}
+		break;
+	case HM_KIND_FUNC:
+		ftype(c, id, name, 0, 0, o, 0);
+		return;
+	case HM_KIND_STRUCT:
+	case HM_KIND_CLASS:
+		if (ty->name) {
+			sb_printf(o, "struct %s %s", ty->name, name);
+		} else {
+			struct pconf tc = *conf;
+
+			tc.suffix = name;
+			class_fp(c, id, &tc, 0);
+		}
+		return;
+	case HM_KIND_ENUM:
+		if (ty->name) {
+			sb_printf(o, "enum %s %s", ty->name, name);
+		} else {
+			struct pconf tc = *conf;
+
+			tc.suffix = name;
+			enum_fp(c, ty, &tc);
+		}
+		return;
+	default:
+		break;
+	}
+	{
+		struct sb n = { 0 };
+
+		tname(c, id, &n, 0);
+		sb_printf(o, "%s %s", n.p ? n.p : "", name);
+		free(n.p);
+	}
+}
+
+int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
+{
+	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
+	struct sb b = { 0 };
+	struct pctx c = { .t = t, .b = &b };
+	struct pconf conf = { .type_spacing = 26, .name_spacing = 23, .emit_stats = 1 };
+	int err = 0;
+
+	if (!ty || ty->kind != HM_KIND_TYPEDEF)
+		return -EINVAL;
+	c.line = o && o->cacheline_size ? o->cacheline_size : 64;
+	c.annotate = o ? o->annotate : 0;
+	conf.expand = o ? o->expand : 0;
+	if (conf.expand)
+		conf.name_spacing = 55;
+	typedef_fp(&c, ty, &conf);
+	sb_puts(&b, ";\n");
+	if (b.err)
+		err = b.err;
+	else if (fwrite(b.p, 1, b.len, out) != b.len)
+		err = -EIO;
+	free(b.p);
+	return err;
+}
+
+int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned line)
+{
+	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
+	const char *name = ty ? ty->name : NULL;
+	struct hm_sholes h;
+
+	if (ty && ty->kind == HM_KIND_TYPEDEF) {
+		ty = hm_types_get(t, hm_types_resolve(t, id));
+		if (ty && ty->name)
+			name = ty->name;
+	}
+	if (!ty || !hm_kind_is_record(ty->kind))
+		return -EINVAL;
+	if (!line)
+		line = 64;
+	if (hm_sholes_compute(t, ty, &h))
+		return -ENOMEM;
+	fprintf(out, "%s\t%" PRIu64 "\t%" PRIu64 "\t%u\n", name ? name : "", ty->size,
+		(ty->size + line - 1) / line, h.nr_holes);
+	hm_sholes_free(&h);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,559 @@
+/* The report's text (80 columns) and JSON output. */
+#include "config.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hitmap/attribute.h"
+#include "hitmap/layout.h"
+#include "attr/attribute-int.h"
+#include "heat/heat-int.h"
+#include "heat/profile-int.h"
+#include "base/json.h"
+
+#define FIELD_COL 26	/* width of the field path column */
+
+enum data_kind { DK_HITM, DK_WATCH, DK_ADDR };
+
+static enum data_kind data_kind(const hm_report_stats *st)
+{
+	return st->datasrc_samples ? DK_HITM : st->watch_samples ? DK_WATCH : DK_ADDR;
+}
+
+static uint64_t metric_of(const hm_heat_counts *c, enum hm_heat_metric m, enum data_kind dk)
+{
+	if (dk == DK_WATCH)
+		return c->transfers;
+	if (dk == DK_ADDR)
+		return c->samples;
+	switch (m) {
+	case HM_METRIC_LCL_HITM:
+		return c->lcl_hitm;
+	case HM_METRIC_RMT_HITM:
+		return c->rmt_hitm;
+	case HM_METRIC_PEER:
+		return c->lcl_peer + c->rmt_peer;
+	case HM_METRIC_TRANSFERS:
+		return c->transfers;
+	case HM_METRIC_SAMPLES:
+		return c->samples;
+	default:
+		return c->lcl_hitm + c->rmt_hitm;
+	}
+}
+
+static const char *metric_name(enum hm_heat_metric m, enum data_kind dk)
+{
+	static const char *const names[] = { "total HITM", "local HITM", "remote HITM",
+					     "peer", "transfers", "samples" };
+
+	if (dk == DK_WATCH)
+		return "estimated line transfers";
+	if (dk == DK_ADDR)
+		return "samples";
+	return names[m];
+}
+
+struct sort_ctx {
+	enum hm_heat_metric m;
+	enum data_kind dk;
+};
+
+static struct sort_ctx g_sort;	/* qsort has no context argument */
+
+static int cmp_lines(const void *pa, const void *pb)
+{
+	const struct heat_line *a = *(struct heat_line *const *)pa;
+	const struct heat_line *b = *(struct heat_line *const *)pb;
+	uint64_t ma = metric_of(&a->c, g_sort.m, g_sort.dk), mb = metric_of(&b->c, g_sort.m, g_sort.dk);
+
+	if (ma != mb)
+		return ma > mb ? -1 : 1;
+	if (a->c.samples != b->c.samples)
+		return a->c.samples > b->c.samples ? -1 : 1;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* The lines to show, best first (caller frees). */
+static struct heat_line **ranked(const hm_heat *h, const hm_report_stats *st,
+				 const struct hm_report_opts *o, size_t *n)
+{
+	struct heat_line **v = calloc(h->nlines + 1, sizeof(*v));
+	size_t i, k = 0, top = o->top ? o->top : 10;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < h->nlines; i++)
+		if (h->lines[i]->c.samples)
+			v[k++] = h->lines[i];
+	g_sort = (struct sort_ctx){ o->metric, data_kind(st) };
+	qsort(v, k, sizeof(*v), cmp_lines);
+	*n = k < top ? k : top;
+	return v;
+}
+
+/* "0-3,7" into buf (truncated with "..."). */
+static void cpu_list(const struct heat_cpuset *s, char *buf, size_t len)
+{
+	uint32_t cpus[256];
+	size_t n = heat_cpuset_list(s, cpus, 256), i, j, o = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < n; i = j) {
+		int w;
+
+		for (j = i + 1; j < n && cpus[j] == cpus[j - 1] + 1; j++)
+			;
+		if (j - i > 2)
+			w = snprintf(buf + o, len - o, "%s%u-%u", o ? "," : "", cpus[i], cpus[j - 1]);
+		else
+			w = snprintf(buf + o, len - o, "%s%u", o ? "," : "", cpus[i]), j = i + 1;
+		if (w < 0 || (size_t)w >= len - o) {
+			if (len > 4)
+				strcpy(buf + len - 4, "...");
+			return;
+		}
+		o += (size_t)w;
+	}
+}
+
+/* The objects on a line: "g_stats" or "g_a, g_b". */
+static void line_objects(const struct heat_line *l, char *buf, size_t len)
+{
+	const struct heat_row *r, *q;
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (r = l->rows; r; r = r->next) {
+		const char *name = r->object ? r->object : "(unattributed)";
+		int w;
+
+		for (q = l->rows; q != r; q = q->next)
+			if ((q->object ? q->object : "(unattributed)") == name ||
+			    !strcmp(q->object ? q->object : "(unattributed)", name))
+				break;
+		if (q != r)
+			continue;
+		if (r->object && r->kind == HM_PROFILE_STRUCT && r->sname)
+			w = snprintf(buf + o, len - o, "%s%s (struct %s)", o ? ", " : "", name,
+				     r->sname);
+		else
+			w = snprintf(buf + o, len - o, "%s%s", o ? ", " : "", name);
+		if (w < 0 || (size_t)w >= len - o)
+			return;
+		o += (size_t)w;
+	}
+}
+
+static const char *row_name(const struct heat_row *r, char *buf, size_t len)
+{
+	if (!r->sname)
+		snprintf(buf, len, "(unattributed)");
+	else if (r->kind == HM_PROFILE_VARIABLE)
+		snprintf(buf, len, "%s%s%s", r->object, r->path[0] && r->path[0] != '[' ? "." : "",
+			 r->path);
+	else
+		snprintf(buf, len, "%s%s%s", r->object, r->path[0] ? "." : "", r->path);
+	return buf;
+}
+
+static void evidence(const struct heat_line *l, const hm_report_stats *st, char *buf,
+		     size_t len)
+{
+	const struct heat_row *r;
+	char cpus[64], names[200] = "";
+	size_t o = 0;
+
+	cpu_list(&l->cpus, cpus, sizeof(cpus));
+	for (r = l->rows; r; r = r->next) {
+		char nm[160];
+		int w;
+
+		if (!r->sname || !heat_row_written(r))
+			continue;
+		w = snprintf(names + o, sizeof(names) - o, "%s%s", o ? ", " : "",
+			     row_name(r, nm, sizeof(nm)));
+		if (w < 0 || (size_t)w >= sizeof(names) - o)
+			break;
+		o += (size_t)w;
+	}
+	switch (l->verdict) {
+	case HEAT_FALSE_SHARING:
+		snprintf(buf, len, "%u fields, %u written (%s); %s %s", l->nfields, l->nwritten,
+			 names, st->cpu_from_tid ? "threads" : "CPUs", cpus);
+		break;
+	case HEAT_TRUE_SHARING:
+		snprintf(buf, len, "one field, written (%s); %s %s", names,
+			 st->cpu_from_tid ? "threads" : "CPUs", cpus);
+		break;
+	case HEAT_READ_SHARED:
+		snprintf(buf, len, "no writes; %s %s", st->cpu_from_tid ? "threads" : "CPUs", cpus);
+		break;
+	case HEAT_PRIVATE:
+		snprintf(buf, len, "one %s (%s)", st->cpu_from_tid ? "thread" : "CPU", cpus);
+		break;
+	default:
+		snprintf(buf, len, "samples carry no load/store kind; %s %s",
+			 st->cpu_from_tid ? "threads" : "CPUs", cpus);
+	}
+}
+
+static void print_header(FILE *out, const hm_report_stats *st, const struct hm_report_opts *o)
+{
+	uint64_t attributed = st->buckets[HM_ATTR_GLOBAL] + st->buckets[HM_ATTR_OBJECT];
+	static const char *const kinds[] = { "memory samples with data source (HITM data)",
+					     "watchpoint samples", "address samples" };
+	int i, first = 1, col = 0;
+
+	fprintf(out, "hitmap report: %s\n", o->input ? o->input : "-");
+	fprintf(out, "%" PRIu64 " %s\n", st->samples, kinds[data_kind(st)]);
+	fprintf(out, "attributed: %" PRIu64 " (global %" PRIu64 ", object %" PRIu64 ")\n",
+		attributed, st->buckets[HM_ATTR_GLOBAL], st->buckets[HM_ATTR_OBJECT]);
+	for (i = HM_UNATTR_NO_ADDR; i < HM_NR_BUCKETS; i++) {
+		char item[64];
+
+		if (!st->buckets[i])
+			continue;
+		snprintf(item, sizeof(item), "%s %" PRIu64, hm_attr_bucket_name(i), st->buckets[i]);
+		if (first) {
+			col = fprintf(out, "unattributed: %s", item);
+		} else if (col + 2 + strlen(item) > 78) {
+			col = fprintf(out, ",\n  %s", item) - 2;
+		} else {
+			col += fprintf(out, ", %s", item);
+		}
+		first = 0;
+	}
+	if (!first)
+		fputc('\n', out);
+	if (st->lost)
+		fprintf(out, "lost: %" PRIu64 " samples\n", st->lost);
+	if (st->cpu_from_tid)
+		fputs("note: samples carry no CPU: threads stand in for CPUs\n", out);
+	if (st->assumed_writes)
+		fputs("note: rw watchpoints alone cannot tell reads from writes: accesses\n"
+		      "      are counted as writes (add a :w watchpoint on the same address)\n", out);
+}
+
+static void print_table(FILE *out, struct heat_line **v, size_t n, const hm_report_stats *st,
+			const struct hm_report_opts *o)
+{
+	enum data_kind dk = data_kind(st);
+	size_t i;
+
+	fprintf(out, "\nShared cachelines, by %s:\n", metric_name(o->metric, dk));
+	if (dk == DK_HITM)
+		fputs("  # line address       lclHITM rmtHITM  peer   loads  stL1h  stL1m cpu thr\n",
+		      out);
+	else if (dk == DK_WATCH)
+		fputs("  # line address       transfers    reads   writes  samples cpu thr\n", out);
+	else
+		fputs("  # line address         samples cpu thr\n", out);
+	for (i = 0; i < n; i++) {
+		const struct heat_line *l = v[i];
+		char objs[200];
+
+		fprintf(out, "%3zu 0x%016" PRIx64, i + 1, l->addr);
+		if (dk == DK_HITM)
+			fprintf(out, " %7" PRIu64 " %7" PRIu64 " %5" PRIu64 " %7" PRIu64 " %6" PRIu64
+				" %6" PRIu64, l->c.lcl_hitm, l->c.rmt_hitm,
+				l->c.lcl_peer + l->c.rmt_peer, l->c.loads, l->c.st_l1hit,
+				l->c.st_l1miss);
+		else if (dk == DK_WATCH)
+			fprintf(out, " %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64,
+				l->c.transfers, l->c.reads, l->c.writes, l->c.samples);
+		else
+			fprintf(out, " %9" PRIu64, l->c.samples);
+		fprintf(out, " %3u %3u\n", l->cpus.count, l->tids.n);
+		line_objects(l, objs, sizeof(objs));
+		fprintf(out, "    %.72s\n", objs);
+		fprintf(out, "    %s\n", heat_verdict_name(l->verdict));
+	}
+}
+
+static int cmp_ips(const void *pa, const void *pb)
+{
+	const struct heat_ip *a = pa, *b = pb;
+
+	if (a->n != b->n)
+		return a->n > b->n ? -1 : 1;
+	return a->ip < b->ip ? -1 : a->ip > b->ip;
+}
+
+static void print_locations(FILE *out, hm_attr *a, const struct heat_row *r)
+{
+	struct heat_ip ips[HEAT_IPS];
+	uint32_t i;
+
+	memcpy(ips, r->ips, r->nips * sizeof(*ips));
+	qsort(ips, r->nips, sizeof(*ips), cmp_ips);
+	for (i = 0; i < r->nips && i < 3; i++) {
+		char label[400];
+
+		hm_attr_code_label(a, ips[i].bin, ips[i].link, ips[i].ip, label, sizeof(label));
+		fprintf(out, "        %7" PRIu64 "  %.60s\n", ips[i].n, label);
+	}
+	if (r->nips > 3 || r->ip_other)
+		fputs("            ...  more locations\n", out);
+}
+
+static void print_row(FILE *out, hm_attr *a, const struct heat_row *r, enum data_kind dk,
+		      uint64_t line)
+{
+	char name[200], cpus[40];
+	uint64_t at = r->obj_base + r->foff;
+
+	row_name(r, name, sizeof(name));
+	cpu_list(&r->cpus, cpus, sizeof(cpus));
+	if (strlen(name) > FIELD_COL)
+		fprintf(out, "  %s\n  %*s", name, FIELD_COL + 5, "");
+	else
+		fprintf(out, "  %-*s", FIELD_COL, name);
+	fprintf(out, " %s%-3" PRIu64, at >= line ? "+" : "-", at >= line ? at - line : line - at);
+	if (dk == DK_HITM)
+		fprintf(out, " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64, r->c.lcl_hitm,
+			r->c.rmt_hitm, r->c.loads, r->c.stores);
+	else if (dk == DK_WATCH)
+		fprintf(out, " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64, r->c.transfers,
+			r->c.reads, r->c.writes, r->c.samples);
+	else
+		fprintf(out, " %6" PRIu64, r->c.samples);
+	fprintf(out, " %.12s\n", cpus);
+	print_locations(out, a, r);
+}
+
+/* prefix + text, wrapped at spaces to fit 80 columns (a word longer than a
+ * line is printed whole). */
+static void print_wrapped(FILE *out, const char *prefix, const char *text)
+{
+	size_t indent = strlen(prefix), col = indent;
+	const char *p = text;
+
+	fputs(prefix, out);
+	while (*p) {
+		size_t w = strcspn(p, " ");
+
+		if (col > indent && col + 1 + w > 79) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, w, out);
+		col += w;
+		p += w;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', out);
+}
+
+static void print_detail(FILE *out, hm_attr *a, struct heat_line **v, size_t n,
+			 const hm_report_stats *st)
+{
+	enum data_kind dk = data_kind(st);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct heat_line *l = v[i];
+		const struct heat_row *r;
+		char ev[400];
+
+		evidence(l, st, ev, sizeof(ev));
+		fprintf(out, "\nLine %zu: 0x%" PRIx64 ": %s\n", i + 1, l->addr,
+			heat_verdict_name(l->verdict));
+		print_wrapped(out, "  evidence: ", ev);
+		if (dk == DK_HITM)
+			fprintf(out, "  %-*s  off lclHIT rmtHIT  loads stores cpus\n", FIELD_COL, "field");
+		else if (dk == DK_WATCH)
+			fprintf(out, "  %-*s  off  xfers  reads writes sampls cpus\n", FIELD_COL, "field");
+		else
+			fprintf(out, "  %-*s  off sampls cpus\n", FIELD_COL, "field");
+		for (r = l->rows; r; r = r->next)
+			print_row(out, a, r, dk, l->addr);
+	}
+}
+
+int hm_report_print(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
+		    const struct hm_report_opts *o)
+{
+	struct heat_line **v;
+	size_t n = 0;
+
+	print_header(out, st, o);
+	v = ranked(h, st, o, &n);
+	if (!v)
+		return -ENOMEM;
+	if (!n)
+		fputs("\nno attributed samples on any cacheline\n", out);
+	else {
+		print_table(out, v, n, st, o);
+		print_detail(out, a, v, n, st);
+	}
+	free(v);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- JSON ---- */
+
+static void json_counts(hm_json *j, const hm_heat_counts *c)
+{
+	hm_json_key(j, "counts");
+	hm_json_begin_object(j);
+	hm_profile_json_counts(j, c);
+	hm_json_end_object(j);
+}
+
+static void json_c2c(hm_json *j, const hm_c2c_stats *s)
+{
+	hm_json_key(j, "c2c");
+	hm_json_begin_object(j);
+#define C(n) hm_json_kuint(j, #n, s->n)
+	C(load); C(store); C(lcl_hitm); C(rmt_hitm); C(tot_hitm); C(lcl_peer); C(rmt_peer);
+	C(tot_peer); C(st_l1hit); C(st_l1miss); C(st_na); C(st_uncache); C(ld_l1hit);
+	C(ld_l2hit); C(ld_llchit); C(ld_fbhit); C(ld_uncache); C(ld_io); C(ld_miss);
+	C(lcl_dram); C(rmt_dram); C(rmt_hit); C(ld_excl); C(ld_shared); C(nomap); C(noparse);
+	C(locks);
+#undef C
+	hm_json_end_object(j);
+}
+
+static void json_cpus(hm_json *j, const struct heat_cpuset *s)
+{
+	uint32_t i;
+	int b;
+
+	hm_json_key(j, "cpus");
+	hm_json_begin_array(j);
+	for (i = 0; i < s->nw; i++)
+		for (b = 0; b < 64; b++)
+			if ((heat_cpuset_word(s, i) >> b) & 1)
+				hm_json_uint(j, (uint64_t)i * 64 + b);
+	hm_json_end_array(j);
+}
+
+static void json_row(hm_json *j, hm_attr *a, const struct heat_row *r, uint64_t line)
+{
+	struct heat_ip ips[HEAT_IPS];
+	uint32_t i;
+
+	hm_json_begin_object(j);
+	hm_json_kstr(j, "object", r->object);
+	hm_json_kstr(j, "struct", r->kind == HM_PROFILE_STRUCT ? r->sname : NULL);
+	hm_json_kstr(j, "path", r->sname ? r->path : NULL);
+	hm_json_kuint(j, "address", r->obj_base + r->foff);
+	hm_json_kuint(j, "offset", r->foff);
+	hm_json_kint(j, "line_offset", (int64_t)(r->obj_base + r->foff - line));
+	hm_json_kuint(j, "size", r->fsize);
+	json_counts(j, &r->c);
+	json_cpus(j, &r->cpus);
+	hm_json_kuint(j, "threads", r->tids.n);
+	hm_json_kbool(j, "written", heat_row_written(r));
+	hm_json_key(j, "locations");
+	hm_json_begin_array(j);
+	memcpy(ips, r->ips, r->nips * sizeof(*ips));
+	qsort(ips, r->nips, sizeof(*ips), cmp_ips);
+	for (i = 0; i < r->nips; i++) {
+		char label[400];
+
+		hm_attr_code_label(a, ips[i].bin, ips[i].link, ips[i].ip, label, sizeof(label));
+		hm_json_begin_object(j);
+		hm_json_kstr(j, "location", label);
+		hm_json_kuint(j, "ip", ips[i].ip);
+		hm_json_kuint(j, "samples", ips[i].n);
+		hm_json_end_object(j);
+	}
+	hm_json_end_array(j);
+	hm_json_end_object(j);
+}
+
+int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
+		   const struct hm_report_opts *o)
+{
+	struct heat_line **v;
+	size_t n = 0, i;
+	hm_json j;
+	int b;
+
+	v = ranked(h, st, o, &n);
+	if (!v)
+		return -ENOMEM;
+	hm_json_init(&j, out, 1);
+	hm_json_begin_object(&j);
+	hm_json_kstr(&j, "schema", "hitmap/1");
+	hm_json_kstr(&j, "command", "report");
+	hm_json_kstr(&j, "input", o->input);
+	hm_json_kstr(&j, "kind", hm_report_kind(st));
+	hm_json_kstr(&j, "sort", metric_name(o->metric, data_kind(st)));
+	hm_json_kuint(&j, "samples", st->samples);
+	hm_json_kuint(&j, "lost", st->lost);
+	hm_json_kbool(&j, "cpu_from_tid", st->cpu_from_tid);
+	hm_json_kbool(&j, "assumed_writes", st->assumed_writes);
+	hm_json_key(&j, "buckets");
+	hm_json_begin_object(&j);
+	for (b = 0; b < HM_NR_BUCKETS; b++)
+		hm_json_kuint(&j, hm_attr_bucket_name(b), st->buckets[b]);
+	hm_json_end_object(&j);
+	hm_json_key(&j, "lines");
+	hm_json_begin_array(&j);
+	for (i = 0; i < n; i++) {
+		const struct heat_line *l = v[i];
+		const struct heat_row *r;
+		char ev[400];
+
+		evidence(l, st, ev, sizeof(ev));
+		hm_json_begin_object(&j);
+		hm_json_kuint(&j, "address", l->addr);
+		hm_json_kstr(&j, "verdict", heat_verdict_name(l->verdict));
+		hm_json_kstr(&j, "evidence", ev);
+		json_counts(&j, &l->c);
+		json_c2c(&j, &l->st);
+		json_cpus(&j, &l->cpus);
+		hm_json_kuint(&j, "threads", l->tids.n);
+		hm_json_key(&j, "fields");
+		hm_json_begin_array(&j);
+		for (r = l->rows; r; r = r->next)
+			json_row(&j, a, r, l->addr);
+		hm_json_end_array(&j);
+		hm_json_end_object(&j);
+	}
+	hm_json_end_array(&j);
+	hm_json_end_object(&j);
+	hm_json_finish(&j);
+	free(v);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- heat beside a layout ---- */
+
+int hm_heat_print_struct(FILE *out, const struct hm_types *t, uint32_t type_id,
+			 const hm_profile_struct *ps, unsigned cacheline_size)
+{
+	struct hm_layout_opts lo = { .cacheline_size = cacheline_size, .expand = 1 };
+	hm_layout *l = hm_layout_new(t, type_id, &lo);
+	const hm_field *f;
+	size_t n, i, j;
+	char label[64];
+
+	if (!l)
+		return -errno;
+	f = hm_layout_fields(l, &n);
+	fprintf(out, "/* hitmap heat: %s */\n", ps->name);
+	for (i = 0; i < n; i++) {
+		if (!hm_heat_field_label(ps, f[i].path, label, sizeof(label)))
+			continue;
+		fprintf(out, "  %5llu  %-40.40s %s\n", (unsigned long long)f[i].offset, f[i].path,
+			label);
+	}
+	for (j = 0; j < ps->nr_fields; j++) {
+		const char *p = ps->fields[j].path;
+
+		if (!p[0] || p[0] == '(' || hm_layout_find(l, p) || strchr(p, '['))
+			continue;
+		fprintf(out, "  (gone) %.40s: %llu samples\n", p,
+			(unsigned long long)ps->fields[j].c.samples);
+	}
+	hm_layout_free(l);
+	return ferror(out) ? -EIO : 0;
+}

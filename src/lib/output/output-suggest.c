@@ -1,0 +1,354 @@
+/* output-suggest: suggest's proposals as text (fits 80 columns, pastes into a
+ * review) and as JSON (schema hitmap/1). */
+#include "config.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hitmap/output.h"
+#include "hitmap/suggest.h"
+#include "base/json.h"
+#include "suggest/suggest-int.h"
+
+static void weight(FILE *out, double w)
+{
+	if (fabs(w - llround(w)) < 1e-6)
+		fprintf(out, "%lld", (long long)llround(w));
+	else
+		fprintf(out, "%.2f", w);
+}
+
+static unsigned line_size(const struct hm_suggest_opts *o)
+{
+	return o && o->cacheline_size ? o->cacheline_size : 64;
+}
+
+static void evidence_line(FILE *out, const hm_suggestion *s)
+{
+	const hm_evidence *ev = s->ev;
+
+	switch (hm_evidence_kind(ev)) {
+	case HM_EVIDENCE_PROFILE:
+		fprintf(out, "evidence: %s (weights are samples: HITMs, or line transfers)\n",
+			hm_evidence_source(ev));
+		break;
+	case HM_EVIDENCE_RULES:
+		fprintf(out, "evidence: %s (no measurement: each pair weighs 1)\n",
+			hm_evidence_source(ev));
+		break;
+	default:
+		fprintf(out, "evidence: %s\n  (the weakest kind: a guess from member types, "
+			"no measurement;\n  each pair weighs 1)\n", hm_evidence_source(ev));
+		break;
+	}
+}
+
+static void stats_line(FILE *out, const char *what, const hm_suggest_stats *st)
+{
+	fprintf(out, "%s%llu bytes, %u cacheline%s, %u hole%s (%llu bytes)\n", what,
+		(unsigned long long)st->size, st->cachelines, st->cachelines == 1 ? "" : "s",
+		st->holes, st->holes == 1 ? "" : "s", (unsigned long long)st->sum_holes);
+}
+
+static void base_note(FILE *out, const hm_suggest_stats *st, unsigned L, const char *ind)
+{
+	if (st->base_known)
+		return;
+	fprintf(out, "%sobject start not pinned to a line: weights averaged over the\n"
+		"%s%u starts its %u-byte alignment allows\n", ind, ind,
+		L / (st->alignment ? st->alignment : 1), st->alignment);
+}
+
+static void edit_line(FILE *out, const hm_edit *e, const struct hm_suggest_opts *o)
+{
+	char a[64];
+
+	switch (e->kind) {
+	case HM_EDIT_ALIGN:
+		hm_suggest_align_text(o ? o->style : HM_STYLE_GNU, line_size(o), e->value, a,
+				      sizeof(a));
+		fprintf(out, "     %s: add %s\n", e->member, a);
+		break;
+	case HM_EDIT_MOVE:
+		if (e->anchor)
+			fprintf(out, "     %s: move after %s\n", e->member, e->anchor);
+		else
+			fprintf(out, "     %s: move to the top\n", e->member);
+		break;
+	case HM_EDIT_PAD:
+		fprintf(out, "     %s: add char %s[%llu] after it\n", e->member, e->pad_name,
+			(unsigned long long)e->value);
+		break;
+	}
+}
+
+/* Words of `text` after `first`, wrapped at 79 columns, later lines indented
+ * by `indent` spaces. */
+static void wrapped(FILE *out, const char *first, const char *text, int indent)
+{
+	int col = fprintf(out, "%s", first), fresh = !*first;
+
+	while (*text) {
+		int n = (int)strcspn(text, " ");
+
+		if (!fresh && col > indent && col + 1 + n > 79) {
+			col = fprintf(out, "\n%*s", indent, "") - 1;
+			fresh = 1;
+		}
+		if (!fresh) {
+			fputc(' ', out);
+			col++;
+		}
+		col += fprintf(out, "%.*s", n, text);
+		fresh = 0;
+		text += n;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}
+
+static void separates(FILE *out, const hm_proposal *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (!p->nr_separated || !(m = open_memstream(&buf, &len)))
+		return;
+	for (size_t i = 0; i < p->nr_separated; i++)
+		fprintf(m, "%s%s/%s", i ? ", " : "", p->separated[i]->a, p->separated[i]->b);
+	fclose(m);
+	wrapped(out, "   separates:", buf, 6);
+	free(buf);
+}
+
+static void proposal_text(FILE *out, const hm_suggestion *s, const hm_proposal *p,
+			  size_t rank, const struct hm_suggest_opts *o)
+{
+	const hm_suggest_stats *t = &s->today, *n = &p->stats;
+
+	char head[32];
+
+	snprintf(head, sizeof(head), "#%zu", rank);
+	wrapped(out, head, p->title, 3);
+	fprintf(out, "   cost: %+lld bytes (sizeof %llu -> %llu), cachelines %u -> %u,\n"
+		"         holes %u -> %u (%+lld bytes)\n", (long long)p->growth,
+		(unsigned long long)t->size, (unsigned long long)n->size, t->cachelines,
+		n->cachelines, t->holes, n->holes,
+		(long long)n->sum_holes - (long long)t->sum_holes);
+	separates(out, p);
+	fprintf(out, "   remaining contention: ");
+	weight(out, n->remaining);
+	fprintf(out, " of ");
+	weight(out, t->remaining);
+	fprintf(out, " today (%.0f%%)\n", t->remaining > 0 ? 100 * n->remaining / t->remaining : 0);
+	if (n->remaining > 0)
+		base_note(out, n, line_size(o), "   ");
+	fprintf(out, "   edits:\n");
+	for (size_t i = 0; i < p->nr_edits; i++)
+		edit_line(out, &p->edits[i], o);
+}
+
+int hm_suggest_print_layout(FILE *out, const hm_suggestion *s, const hm_types *t,
+			    const struct hm_suggest_opts *opts, size_t i)
+{
+	struct hm_print_opts po = { .cacheline_size = line_size(opts), .annotate = 1 };
+
+	if (i >= s->nprop)
+		return -EINVAL;
+	return hm_print_layout(out, t, s->prop[i].type, &po);
+}
+
+int hm_suggest_print_text(FILE *out, const hm_suggestion *s, const hm_types *t,
+			  const struct hm_suggest_opts *o, size_t only)
+{
+	const char *const *notes = hm_suggestion_notes(s);
+	int err = 0;
+
+	fprintf(out, "struct %s\n", s->name);
+	evidence_line(out, s);
+	if (s->today.size)
+		stats_line(out, "today: ", &s->today);
+	for (size_t i = 0; i < s->nshared; i++) {
+		fprintf(out, "  shares a line: %s / %s (weight ", s->shared[i]->a, s->shared[i]->b);
+		weight(out, (double)s->shared[i]->weight);
+		fprintf(out, ")\n");
+	}
+	if (s->today.remaining > 0) {
+		fprintf(out, "  contention on shared lines: ");
+		weight(out, s->today.remaining);
+		fprintf(out, " of ");
+		weight(out, s->total);
+		fprintf(out, "\n");
+		base_note(out, &s->today, line_size(o), "  ");
+	}
+	for (; *notes; notes++)
+		fprintf(out, "note: %s\n", *notes);
+	if (!s->nprop) {
+		wrapped(out, "", s->why ? s->why : "nothing to do", 0);
+		return 0;
+	}
+	fprintf(out, "%zu proposal%s, best first (least contention left, then fewest bytes)\n",
+		s->nprop, s->nprop == 1 ? "" : "s");
+	for (size_t i = 0; i < s->nprop && !err; i++) {
+		if (only && i + 1 != only)
+			continue;
+		fputc('\n', out);
+		proposal_text(out, s, &s->prop[i], i + 1, o);
+		fputc('\n', out);
+		err = hm_suggest_print_layout(out, s, t, o, i);
+	}
+	return err ? err : ferror(out) ? -EIO : 0;
+}
+
+static void json_stats(hm_json *j, const hm_suggest_stats *st)
+{
+	hm_json_kuint(j, "size", st->size);
+	hm_json_kuint(j, "alignment", st->alignment);
+	hm_json_kuint(j, "cachelines", st->cachelines);
+	hm_json_kuint(j, "holes", st->holes);
+	hm_json_kuint(j, "sum_holes", st->sum_holes);
+	hm_json_kuint(j, "padding", st->padding);
+	hm_json_key(j, "remaining");
+	hm_json_double(j, st->remaining);
+	hm_json_kbool(j, "base_known", st->base_known);
+}
+
+static void json_edit(hm_json *j, const hm_edit *e, const struct hm_suggest_opts *o)
+{
+	static const char *const kinds[] = { "align", "move", "pad" };
+	char a[64];
+
+	hm_json_begin_object(j);
+	hm_json_kstr(j, "kind", kinds[e->kind]);
+	hm_json_kstr(j, "member", e->member);
+	if (e->kind == HM_EDIT_ALIGN) {
+		hm_json_kuint(j, "bytes", e->value);
+		hm_suggest_align_text(o ? o->style : HM_STYLE_GNU, line_size(o), e->value, a,
+				      sizeof(a));
+		hm_json_kstr(j, "text", a);
+	} else if (e->kind == HM_EDIT_MOVE) {
+		hm_json_kstr(j, "after", e->anchor);
+	} else {
+		hm_json_kstr(j, "name", e->pad_name);
+		hm_json_kuint(j, "bytes", e->value);
+	}
+	hm_json_end_object(j);
+}
+
+static void json_pair(hm_json *j, const hm_ev_pair *p)
+{
+	hm_json_begin_object(j);
+	hm_json_kstr(j, "a", p->a);
+	hm_json_kstr(j, "b", p->b);
+	hm_json_kuint(j, "weight", p->weight);
+	hm_json_end_object(j);
+}
+
+/* The proposed layout as text, the way `hitmap layout` prints it. */
+static void json_layout_text(hm_json *j, const hm_suggestion *s, const hm_types *t,
+			     const struct hm_suggest_opts *o, size_t i)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (m) {
+		hm_suggest_print_layout(m, s, t, o, i);
+		fclose(m);
+	}
+	hm_json_kstr(j, "layout", buf ? buf : "");
+	free(buf);
+}
+
+static void json_proposal(hm_json *j, const hm_suggestion *s, const hm_types *t,
+			  const struct hm_suggest_opts *o, size_t i)
+{
+	const hm_proposal *p = &s->prop[i];
+
+	hm_json_begin_object(j);
+	hm_json_kuint(j, "rank", i + 1);
+	hm_json_kstr(j, "title", p->title);
+	hm_json_key(j, "edits");
+	hm_json_begin_array(j);
+	for (size_t e = 0; e < p->nr_edits; e++)
+		json_edit(j, &p->edits[e], o);
+	hm_json_end_array(j);
+	hm_json_kint(j, "growth", p->growth);
+	json_stats(j, &p->stats);
+	hm_json_kint(j, "holes_created", (int64_t)p->stats.holes - (int64_t)s->today.holes);
+	hm_json_key(j, "remaining_ratio");
+	hm_json_double(j, s->today.remaining > 0 ? p->stats.remaining / s->today.remaining : 0);
+	hm_json_key(j, "separates");
+	hm_json_begin_array(j);
+	for (size_t k = 0; k < p->nr_separated; k++)
+		json_pair(j, p->separated[k]);
+	hm_json_end_array(j);
+	json_layout_text(j, s, t, o, i);
+	hm_json_end_object(j);
+}
+
+static void json_struct(hm_json *j, const hm_suggestion *s, const hm_types *t,
+			const struct hm_suggest_opts *o)
+{
+	const char *const *notes = hm_suggestion_notes(s);
+
+	hm_json_begin_object(j);
+	hm_json_kstr(j, "name", s->name);
+	hm_json_key(j, "evidence");
+	hm_json_begin_object(j);
+	hm_json_kstr(j, "kind", hm_evidence_kind_name(hm_evidence_kind(s->ev)));
+	hm_json_kstr(j, "source", hm_evidence_source(s->ev));
+	hm_json_key(j, "total");
+	hm_json_double(j, s->total);
+	hm_json_end_object(j);
+	hm_json_key(j, "today");
+	hm_json_begin_object(j);
+	json_stats(j, &s->today);
+	hm_json_key(j, "shared");
+	hm_json_begin_array(j);
+	for (size_t i = 0; i < s->nshared; i++)
+		json_pair(j, s->shared[i]);
+	hm_json_end_array(j);
+	hm_json_end_object(j);
+	hm_json_kstr(j, "nothing_to_do", s->nprop ? NULL : s->why);
+	hm_json_key(j, "notes");
+	hm_json_begin_array(j);
+	for (; *notes; notes++)
+		hm_json_string(j, *notes);
+	hm_json_end_array(j);
+	hm_json_key(j, "proposals");
+	hm_json_begin_array(j);
+	for (size_t i = 0; i < s->nprop; i++)
+		json_proposal(j, s, t, o, i);
+	hm_json_end_array(j);
+	hm_json_end_object(j);
+}
+
+int hm_suggest_print_json(FILE *out, const struct hm_json_binary *bin,
+			  const hm_suggestion *const *s, size_t n, const hm_types *t,
+			  const struct hm_suggest_opts *o)
+{
+	hm_json j;
+
+	hm_json_init(&j, out, 1);
+	hm_json_begin_object(&j);
+	hm_json_kstr(&j, "schema", "hitmap/1");
+	hm_json_kstr(&j, "command", "suggest");
+	hm_json_key(&j, "binary");
+	hm_json_begin_object(&j);
+	hm_json_kstr(&j, "path", bin->path);
+	hm_json_kstr(&j, "build_id", bin->build_id);
+	hm_json_kstr(&j, "arch", bin->arch);
+	hm_json_kuint(&j, "cacheline_size", bin->cacheline_size);
+	hm_json_end_object(&j);
+	hm_json_key(&j, "structs");
+	hm_json_begin_array(&j);
+	for (size_t i = 0; i < n; i++)
+		json_struct(&j, s[i], t, o);
+	hm_json_end_array(&j);
+	hm_json_end_object(&j);
+	hm_json_finish(&j);
+	return ferror(out) ? -EIO : 0;
+}

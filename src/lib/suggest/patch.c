@@ -1,0 +1,555 @@
+/* patch: a proposal as a unified diff against the struct's declaring source.
+ *
+ * The edit works on whole lines: each member's declaration is the run of lines
+ * from its DWARF decl_line to the `;` that ends it.  Anything the line model
+ * cannot see through — a member name the text does not spell (a macro made
+ * it), two declarations on one line, a move across #if blocks — refuses the
+ * patch rather than guess. */
+#include "config.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "hitmap/suggest.h"
+#include "base/diag.h"
+#include "base/util.h"
+
+/* A patch hitmap will not write is not a failure of the run: a warning, and
+ * the caller prints the layout instead. */
+#define refuse(err, ...) (hm_diag(HM_DIAG_WARNING, __VA_ARGS__), -(err))
+
+struct src {
+	char *buf;		/* the file, NULs at line ends */
+	char **line;		/* 0-based */
+	char **code;		/* same lines, comments and strings blanked */
+	size_t n;
+	int last_nl;		/* file ends with a newline */
+	const char *rel;	/* path for the diff headers */
+};
+
+/* One line of the new text: an original line, or a new one. */
+struct nl {
+	long orig;		/* index into src lines, -1 for new text */
+	char *text;
+};
+
+struct ed {
+	struct src s;
+	struct nl *nl;
+	size_t n, cap;
+	size_t body0, body1;	/* '{' line and '}' line */
+	const char *sname;
+};
+
+static int is_file(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+/* decl_file under root: the longest tail of its path that exists there. */
+static char *find_source(const char *root, const char *decl, const char **rel)
+{
+	size_t rl = strlen(root);
+	const char *p = decl;
+
+	while (rl > 1 && root[rl - 1] == '/')
+		rl--;
+	if (!strncmp(decl, root, rl) && decl[rl] == '/')
+		p = decl + rl + 1;
+	for (; p && *p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL) {
+		char *full;
+
+		while (*p == '/' || (p[0] == '.' && p[1] == '/'))
+			p += *p == '/' ? 1 : 2;
+		if (!*p || asprintf(&full, "%.*s/%s", (int)rl, root, p) < 0)
+			return NULL;
+		if (is_file(full)) {
+			*rel = p;
+			return full;
+		}
+		free(full);
+	}
+	return NULL;
+}
+
+static void blank_code(char *code, int *in_comment)
+{
+	char q = 0;
+
+	for (char *c = code; *c; c++) {
+		if (*in_comment) {
+			if (c[0] == '*' && c[1] == '/') {
+				*in_comment = 0;
+				*c++ = ' ';
+			}
+			*c = ' ';
+		} else if (q) {
+			if (*c == '\\' && c[1])
+				*c++ = ' ';
+			else if (*c == q)
+				q = 0;
+			*c = ' ';
+		} else if (c[0] == '/' && c[1] == '*') {
+			*in_comment = 1;
+			*c++ = ' ';
+			*c = ' ';
+		} else if (c[0] == '/' && c[1] == '/') {
+			memset(c, ' ', strlen(c));
+			return;
+		} else if (*c == '"' || *c == '\'') {
+			q = *c;
+			*c = ' ';
+		}
+	}
+}
+
+static int read_source(const char *path, struct src *s)
+{
+	FILE *f = fopen(path, "r");
+	size_t len = 0, cap = 0;
+	int inc = 0;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		if (hm_grow((void **)&s->buf, &cap, len + 4097, 1)) {
+			fclose(f);
+			return -ENOMEM;
+		}
+		size_t got = fread(s->buf + len, 1, 4096, f);
+
+		len += got;
+		if (got < 4096)
+			break;
+	}
+	fclose(f);
+	s->buf[len] = 0;
+	s->last_nl = !len || s->buf[len - 1] == '\n';
+	s->line = calloc(len + 2, sizeof(*s->line));
+	s->code = calloc(len + 2, sizeof(*s->code));
+	if (!s->line || !s->code)
+		return -ENOMEM;
+	for (char *p = s->buf; p < s->buf + len;) {
+		char *e = strchr(p, '\n');
+
+		s->line[s->n] = p;
+		if (e)
+			*e = 0;
+		if (!(s->code[s->n] = strdup(p)))
+			return -ENOMEM;
+		blank_code(s->code[s->n], &inc);
+		s->n++;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return 0;
+}
+
+static void free_source(struct src *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->code[i]);
+	free(s->code);
+	free(s->line);
+	free(s->buf);
+}
+
+static int has_ident(const char *code, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = strstr(code, name); p; p = strstr(p + 1, name)) {
+		int before = p > code && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+
+		if (!before && !after)
+			return 1;
+	}
+	return 0;
+}
+
+/* Lines [*a, *b] of the declaration starting at line `first`, and where its
+ * `;` is.  -1 when it is not one plain declaration of `name`. */
+static int decl_span(const struct ed *e, size_t first, const char *name, size_t *b,
+		     size_t *semi)
+{
+	int depth = 0, found = 0;
+
+	for (size_t l = first; l < e->body1 && l < first + 16; l++) {
+		const char *c = e->s.code[l];
+
+		found |= has_ident(c, name);
+		if (c[strspn(c, " \t")] == '#')
+			return -1;
+		for (const char *p = c; *p; p++) {
+			if (*p == '(' || *p == '[' || *p == '{')
+				depth++;
+			else if (*p == ')' || *p == ']' || *p == '}')
+				depth--;
+			else if (*p == ',' && !depth)
+				return -1;	/* several declarators */
+			else if (*p == ';' && !depth) {
+				if (strchr(p + 1, ';'))
+					return -1;	/* more than one declaration */
+				if (!found)
+					return -1;
+				*b = l;
+				*semi = (size_t)(p - c);
+				return 0;
+			}
+		}
+	}
+	return -1;
+}
+
+/* The #if nesting of every line relative to the struct's '{' line. */
+static int pp_depth(const struct ed *e, size_t line)
+{
+	int d = 0;
+
+	for (size_t l = e->body0; l < line; l++) {
+		const char *c = e->s.line[l] + strspn(e->s.line[l], " \t");
+
+		if (*c != '#')
+			continue;
+		c += 1 + strspn(c + 1, " \t");
+		if (!strncmp(c, "if", 2))
+			d++;
+		else if (!strncmp(c, "endif", 5))
+			d--;
+		else if (!strncmp(c, "el", 2))
+			d += 100;	/* an #else branch: never the same block */
+	}
+	return d;
+}
+
+static int find_body(struct ed *e, uint32_t decl_line)
+{
+	int depth = 0, open = 0;
+
+	if (!decl_line || decl_line > e->s.n)
+		return -1;
+	for (size_t l = decl_line - 1; l < e->s.n; l++) {
+		for (const char *p = e->s.code[l]; *p; p++) {
+			if (*p == '{') {
+				if (!open++) {
+					e->body0 = l;
+					if (p[1 + strspn(p + 1, " \t")])
+						return -1;	/* members on the '{' line */
+				}
+				depth++;
+			} else if (*p == '}') {
+				if (--depth == 0 && open) {
+					e->body1 = l;
+					return 0;
+				}
+			}
+		}
+		if (!open && l > decl_line + 2)
+			return -1;
+	}
+	return -1;
+}
+
+/* ---- the new text ---- */
+
+static int nl_insert(struct ed *e, size_t at, long orig, char *text)
+{
+	if (hm_grow((void **)&e->nl, &e->cap, e->n + 1, sizeof(*e->nl)))
+		return -ENOMEM;
+	memmove(&e->nl[at + 1], &e->nl[at], (e->n - at) * sizeof(*e->nl));
+	e->nl[at] = (struct nl){ .orig = orig, .text = text };
+	e->n++;
+	return 0;
+}
+
+struct span {
+	size_t a, b, semi;
+};
+
+static int member_span(struct ed *e, const hm_types *t, hm_type_id id, const char *name,
+		       struct span *sp)
+{
+	const hm_type *ty = hm_types_get(t, id);
+	const hm_member *m = hm_types_members(t, ty);
+
+	for (uint32_t i = 0; i < ty->nr; i++) {
+		if (!m[i].name || strcmp(m[i].name, name))
+			continue;
+		sp->a = m[i].decl_line ? m[i].decl_line - 1 : 0;
+		if (!m[i].decl_line || sp->a <= e->body0 || sp->a >= e->body1 ||
+		    decl_span(e, sp->a, name, &sp->b, &sp->semi))
+			return refuse(ENOTSUP, "%s:%u: the declaration of %s.%s is not one plain "
+				       "declaration hitmap can edit (macro, several declarators "
+				       "or preprocessor lines)", e->s.rel, m[i].decl_line,
+				       e->sname, name);
+		return 0;
+	}
+	return refuse(ENOTSUP, "struct %s: no member %s in the debug info", e->sname, name);
+}
+
+/* Index in e->nl of the line at which an original line now lives, whether
+ * or not it was changed. */
+static long nl_find_any(const struct ed *e, size_t orig)
+{
+	for (size_t i = 0; i < e->n; i++)
+		if (e->nl[i].orig == (long)orig || e->nl[i].orig == -2 - (long)orig)
+			return (long)i;
+	return -1;
+}
+
+static int edit_align(struct ed *e, const struct span *sp, const char *attr, int prefix)
+{
+	long i = nl_find_any(e, prefix ? sp->a : sp->b);
+	const char *old;
+	char *text;
+	size_t ind;
+
+	if (i < 0)
+		return -ENOTSUP;
+	old = e->nl[i].text;
+	if (prefix) {
+		ind = strspn(old, " \t");
+		if (asprintf(&text, "%.*s%s %s", (int)ind, old, attr, old + ind) < 0)
+			return -ENOMEM;
+	} else {
+		size_t at = sp->semi;
+
+		while (at && (old[at - 1] == ' ' || old[at - 1] == '\t'))
+			at--;
+		if (asprintf(&text, "%.*s %s%s", (int)at, old, attr, old + at) < 0)
+			return -ENOMEM;
+	}
+	if (e->nl[i].orig < 0)
+		free(e->nl[i].text);
+	e->nl[i].text = text;
+	e->nl[i].orig = -2 - (long)(prefix ? sp->a : sp->b);	/* changed line */
+	return 0;
+}
+
+static int edit_move(struct ed *e, const struct span *sp, const struct span *anchor)
+{
+	size_t nlines = sp->b - sp->a + 1;
+	struct nl tmp[16];
+	long from = nl_find_any(e, sp->a), to;
+
+	if (from < 0 || nlines > 16)
+		return -ENOTSUP;
+	if (pp_depth(e, sp->a) != 0 || (anchor && pp_depth(e, anchor->a) != 0))
+		return refuse(ENOTSUP, "%s:%zu: moving %s across preprocessor conditionals is "
+			       "not safe to do blindly", e->s.rel, sp->a + 1, e->sname);
+	memcpy(tmp, &e->nl[from], nlines * sizeof(*tmp));
+	memmove(&e->nl[from], &e->nl[from + nlines], (e->n - from - nlines) * sizeof(*tmp));
+	e->n -= nlines;
+	to = anchor ? nl_find_any(e, anchor->b) + 1 : nl_find_any(e, e->body0) + 1;
+	if (to <= 0)
+		return -ENOTSUP;
+	for (size_t k = 0; k < nlines; k++)
+		if (nl_insert(e, (size_t)to + k, tmp[k].orig, tmp[k].text))
+			return -ENOMEM;
+	return 0;
+}
+
+static int edit_pad(struct ed *e, const struct span *sp, const char *name, uint64_t bytes)
+{
+	long at = nl_find_any(e, sp->b);
+	const char *l = e->s.line[sp->a];
+	char *text;
+
+	if (at < 0)
+		return -ENOTSUP;
+	if (asprintf(&text, "%.*schar %s[%llu];", (int)strspn(l, " \t"), l, name,
+		     (unsigned long long)bytes) < 0)
+		return -ENOMEM;
+	return nl_insert(e, (size_t)at + 1, -1, text);
+}
+
+static int apply(struct ed *e, const hm_types *t, hm_type_id id, const hm_proposal *p,
+		 enum hm_suggest_style style, unsigned line_size)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < e->s.n; i++)
+		if ((err = nl_insert(e, e->n, (long)i, e->s.line[i])))
+			return err;
+	for (size_t k = 0; k < p->nr_edits && !err; k++) {
+		const hm_edit *ed = &p->edits[k];
+		struct span sp, an;
+		char attr[64];
+
+		if ((err = member_span(e, t, id, ed->member, &sp)))
+			return err;
+		switch (ed->kind) {
+		case HM_EDIT_ALIGN:
+			hm_suggest_align_text(style, line_size, ed->value, attr, sizeof(attr));
+			err = edit_align(e, &sp, attr, style == HM_STYLE_C11 ||
+					 style == HM_STYLE_CXX);
+			break;
+		case HM_EDIT_MOVE:
+			if (ed->anchor && (err = member_span(e, t, id, ed->anchor, &an)))
+				return err;
+			err = edit_move(e, &sp, ed->anchor ? &an : NULL);
+			break;
+		case HM_EDIT_PAD:
+			err = edit_pad(e, &sp, ed->pad_name, ed->value);
+			break;
+		}
+	}
+	return err;
+}
+
+/* ---- unified diff ---- */
+
+struct op {
+	char c;			/* ' ', '-', '+' */
+	const char *text;
+	size_t oline, nline;	/* 1-based numbers in old/new */
+};
+
+static int same(const struct ed *e, size_t oi, size_t ni)
+{
+	return e->nl[ni].orig == (long)oi;
+}
+
+/* Edit script by longest common subsequence over the whole files (struct
+ * bodies are small; the prefix and suffix are trimmed first). */
+static int script(const struct ed *e, struct op **ops, size_t *nops)
+{
+	size_t N = e->s.n, M = e->n, pre = 0, suf = 0, n, m, k = 0;
+	uint32_t *dp;
+	struct op *o;
+
+	while (pre < N && pre < M && same(e, pre, pre))
+		pre++;
+	while (suf < N - pre && suf < M - pre && same(e, N - 1 - suf, M - 1 - suf))
+		suf++;
+	n = N - pre - suf;
+	m = M - pre - suf;
+	if (n > 4000 || m > 4000)
+		return -ENOTSUP;
+	dp = calloc((n + 1) * (m + 1), sizeof(*dp));
+	o = calloc(N + M + 1, sizeof(*o));
+	if (!dp || !o) {
+		free(dp);
+		free(o);
+		return -ENOMEM;
+	}
+#define DP(i, j) dp[(i) * (m + 1) + (j)]
+	for (size_t i = n; i-- > 0;)
+		for (size_t j = m; j-- > 0;)
+			DP(i, j) = same(e, pre + i, pre + j) ? DP(i + 1, j + 1) + 1 :
+				   DP(i + 1, j) > DP(i, j + 1) ? DP(i + 1, j) : DP(i, j + 1);
+	for (size_t i = 0; i < pre; i++)
+		o[k++] = (struct op){ ' ', e->s.line[i], i + 1, i + 1 };
+	for (size_t i = 0, j = 0; i < n || j < m;) {
+		if (i < n && j < m && same(e, pre + i, pre + j)) {
+			o[k++] = (struct op){ ' ', e->s.line[pre + i], pre + i + 1, pre + j + 1 };
+			i++, j++;
+		} else if (i < n && (j == m || DP(i + 1, j) >= DP(i, j + 1))) {
+			o[k++] = (struct op){ '-', e->s.line[pre + i], pre + i + 1, pre + j + 1 };
+			i++;
+		} else {
+			o[k++] = (struct op){ '+', e->nl[pre + j].text, pre + i + 1, pre + j + 1 };
+			j++;
+		}
+	}
+#undef DP
+	for (size_t i = 0; i < suf; i++)
+		o[k++] = (struct op){ ' ', e->s.line[N - suf + i], N - suf + i + 1,
+				      M - suf + i + 1 };
+	free(dp);
+	*ops = o;
+	*nops = k;
+	return 0;
+}
+
+static void hunks(FILE *f, const struct op *o, size_t n)
+{
+	const size_t C = 3;
+
+	for (size_t i = 0; i < n;) {
+		size_t first, last, k, a, b, oc = 0, nc = 0;
+
+		while (i < n && o[i].c == ' ')
+			i++;
+		if (i == n)
+			break;
+		first = last = i;
+		/* changes closer than 2*C context lines share a hunk */
+		for (k = i + 1; k < n;) {
+			size_t run = 0;
+
+			if (o[k].c != ' ') {
+				last = k++;
+				continue;
+			}
+			while (k + run < n && o[k + run].c == ' ')
+				run++;
+			if (k + run == n || run > 2 * C)
+				break;
+			k += run;
+		}
+		a = first > C ? first - C : 0;
+		b = last + 1 + C < n ? last + 1 + C : n;
+		for (k = a; k < b; k++) {
+			oc += o[k].c != '+';
+			nc += o[k].c != '-';
+		}
+		fprintf(f, "@@ -%zu,%zu +%zu,%zu @@\n", oc ? o[a].oline : o[a].oline - 1, oc,
+			nc ? o[a].nline : o[a].nline - 1, nc);
+		for (k = a; k < b; k++)
+			fprintf(f, "%c%s\n", o[k].c, o[k].text);
+		i = b;
+	}
+}
+
+int hm_suggest_patch(const hm_types *t, hm_type_id id, const hm_proposal *p,
+		     enum hm_suggest_style style, unsigned line_size,
+		     const char *source_root, char **out)
+{
+	const hm_type *ty = hm_types_get(t, id);
+	struct ed e = { .sname = ty && ty->name ? ty->name : "(anonymous)" };
+	struct op *ops = NULL;
+	size_t nops = 0, len = 0;
+	char *path = NULL, *buf = NULL;
+	FILE *f;
+	int err;
+
+	if (!ty || !ty->decl_file)
+		return refuse(ENOENT, "struct %s: the debug info names no declaring file",
+			       e.sname);
+	if (!(path = find_source(source_root, ty->decl_file, &e.s.rel)))
+		return refuse(ENOENT, "%s: not found under %s", ty->decl_file, source_root);
+	err = read_source(path, &e.s);
+	if (!err && find_body(&e, ty->decl_line))
+		err = refuse(ENOTSUP, "%s:%u: no struct body hitmap can edit there "
+			      "(macro, or members on the line of the brace)", e.s.rel,
+			      ty->decl_line);
+	if (!err)
+		err = apply(&e, t, id, p, style, line_size);
+	if (!err)
+		err = script(&e, &ops, &nops);
+	if (!err && !(f = open_memstream(&buf, &len)))
+		err = -ENOMEM;
+	if (!err) {
+		fprintf(f, "--- a/%s\n+++ b/%s\n", e.s.rel, e.s.rel);
+		hunks(f, ops, nops);
+		if (!e.s.last_nl && nops && ops[nops - 1].c != ' ')
+			fprintf(f, "\\ No newline at end of file\n");
+		fclose(f);
+		*out = buf;
+	}
+	for (size_t i = 0; i < e.n; i++)
+		if (e.nl[i].orig < 0)
+			free(e.nl[i].text);
+	free(e.nl);
+	free(ops);
+	free_source(&e.s);
+	free(path);
+	return err;
+}

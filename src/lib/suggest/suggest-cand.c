@@ -1,0 +1,352 @@
+/* suggest-cand: the proposals tried for a struct — alignment, moves,
+ * one line per written member, isolation of groups, and their combination. */
+#include "config.h"
+#include <stdio.h>
+#include <string.h>
+#include "hitmap/suggest.h"
+#include "suggest/suggest-int.h"
+
+static int keep(struct sg_ctx *c, struct sg_var *v)
+{
+	if (!v || !v->nedits || c->nvars >= SG_MAX_VARIANTS)
+		return 0;
+	if (sg_var_compute(c, v) < 0)
+		return 0;
+	sg_var_score(c, v);
+	c->vars[c->nvars++] = v;
+	return 1;
+}
+
+static void cand_align(struct sg_ctx *c, int x)
+{
+	struct sg_var *v = sg_var_clone(c, c->today);
+	int i;
+
+	if (v && sg_op_align(c, v, x)) {
+		sg_title_add(v, "align %s", c->ents[x].name);
+		keep(c, v);
+	}
+	/* the way kernel code isolates a hot member: align it and the next one */
+	v = sg_var_clone(c, c->today);
+	i = v ? sg_slot_of(v, x) : -1;
+	if (i >= 0 && (size_t)i + 1 < v->n && v->s[i + 1].ent >= 0) {
+		int nx = v->s[i + 1].ent;
+		int a1 = sg_op_align(c, v, x), a2 = sg_op_align(c, v, nx);
+
+		if (a1 && a2) {
+			sg_title_add(v, "align %s and the member after it (%s)", c->ents[x].name,
+				  c->ents[nx].name);
+			keep(c, v);
+		}
+	}
+}
+
+static void cand_moves(struct sg_ctx *c, int x)
+{
+	const struct sg_var *t = c->today;
+	struct sg_var *v;
+
+	v = sg_var_clone(c, t);
+	if (v && sg_op_move(c, v, x, -1)) {
+		sg_title_add(v, "move %s to the top", c->ents[x].name);
+		keep(c, v);
+	}
+	v = sg_var_clone(c, t);
+	if (v && t->n && sg_op_move(c, v, x, t->s[t->n - 1].ent)) {
+		sg_title_add(v, "move %s to the end", c->ents[x].name);
+		keep(c, v);
+	}
+	/* into an existing hole */
+	for (size_t i = 0; i + 1 < t->n && !c->refused; i++) {
+		const struct sg_slot *s = &t->s[i], *n = &t->s[i + 1];
+		const struct sg_ent *e = &c->ents[x];
+		uint64_t end, at;
+
+		if (s->ent < 0 || s->ent == x || n->ent == x)
+			continue;
+		end = s->off + c->ents[s->ent].size;
+		at = sg_align_up(end, e->align > e->attr ? e->align : e->attr);
+		if (n->off <= end || at + e->size > n->off)
+			continue;
+		v = sg_var_clone(c, t);
+		if (v && sg_op_move(c, v, x, s->ent)) {
+			sg_title_add(v, "move %s into the hole after %s", e->name,
+				  c->ents[s->ent].name);
+			keep(c, v);
+		}
+	}
+	/* next to what it is read with */
+	if (!c->ents[x].read_mostly)
+		return;
+	for (size_t m = 0; m < c->nents && !c->refused; m++) {
+		if ((int)m == x || !c->ents[m].read_mostly)
+			continue;
+		v = sg_var_clone(c, t);
+		if (v && sg_op_move(c, v, x, (int)m)) {
+			sg_title_add(v, "move %s next to %s (read with it)", c->ents[x].name,
+				  c->ents[m].name);
+			keep(c, v);
+		}
+	}
+}
+
+/* Written-hot entries: one line each, by alignment or by explicit padding,
+ * with everything else (the read-mostly neighbours) grouped before them. */
+static void cand_per_line(struct sg_ctx *c)
+{
+	const struct sg_var *t = c->today;
+	struct sg_var *va, *vp;
+	int w[64], nw = 0, last = -1, ok = 1;
+
+	/* written members that contend with another written member: members of
+	 * one `alone` group are written together and may share their line */
+	unsigned char *rival = hm_arena_alloc(&c->arena, c->nents ? c->nents : 1);
+
+	if (!rival)
+		return;
+	memset(rival, 0, c->nents ? c->nents : 1);
+	for (size_t p = 0; p < c->npairs; p++) {
+		const struct sg_pref *r = &c->pref[p];
+
+		if (r->ok && c->ents[r->a.ent].written && c->ents[r->b.ent].written &&
+		    r->a.ent != r->b.ent)
+			rival[r->a.ent] = rival[r->b.ent] = 1;
+	}
+	for (size_t i = 0; i < t->n && nw < 64; i++)
+		if (t->s[i].ent >= 0 && rival[t->s[i].ent])
+			w[nw++] = t->s[i].ent;
+	if (nw < 2 || !t->n)
+		return;
+	for (size_t i = t->n; i-- > 0 && last < 0;) {
+		int in_w = 0;
+
+		for (int k = 0; k < nw; k++)
+			in_w |= w[k] == t->s[i].ent;
+		if (t->s[i].ent >= 0 && !in_w)
+			last = t->s[i].ent;
+	}
+	va = sg_var_clone(c, t);
+	vp = sg_var_clone(c, t);
+	if (!va || !vp)
+		return;
+	for (int k = 0, prev = last; k < nw; prev = w[k], k++) {
+		if (prev >= 0) {
+			sg_op_move(c, va, w[k], prev);
+			sg_op_move(c, vp, w[k], prev);
+		} else if (k) {
+			ok = 0;
+		}
+		sg_op_align(c, va, w[k]);
+	}
+	sg_title_add(va, "one line per written member (%d members aligned)", nw);
+	keep(c, va);
+	if (!ok || sg_var_compute(c, vp) < 0)
+		return;
+	/* the least padding in front of each written member that keeps it off
+	 * every line of what precedes it, for every start the alignment allows */
+	for (int k = 0; k < nw; k++) {
+		int i = sg_slot_of(vp, w[k]);
+		uint64_t pad = 0;
+
+		if (i <= 0 || vp->s[i - 1].ent < 0)
+			continue;
+		while (pad <= 2 * c->L) {
+			struct sg_var *tv = sg_var_clone(c, vp);
+			unsigned names = c->npads;	/* trials use no names */
+
+			if (!tv || (pad && !sg_op_pad(c, tv, tv->s[i - 1].ent, pad)) ||
+			    sg_var_compute(c, tv) < 0)
+				return;
+			c->npads = names;
+			if (!sg_shares_before(c, tv, w[k]))
+				break;
+			pad++;
+		}
+		if (pad > 2 * c->L)
+			return;
+		if (pad) {
+			/* end the padding where the member starts: no hole after it */
+			uint64_t end = vp->s[i - 1].off + c->ents[vp->s[i - 1].ent].size;
+			uint32_t a = c->ents[w[k]].align > vp->s[i].attr ?
+				     c->ents[w[k]].align : vp->s[i].attr;
+
+			pad = sg_align_up(end + pad, a) - end;
+		}
+		if (pad && !sg_op_pad(c, vp, vp->s[i - 1].ent, pad))
+			return;
+		if (sg_var_compute(c, vp) < 0)
+			return;
+	}
+	sg_title_add(vp, "one line per written member (explicit padding)");
+	keep(c, vp);
+}
+
+static void cand_group_padded(struct sg_ctx *c, const struct sg_gref *gr);
+
+static void cand_groups(struct sg_ctx *c)
+{
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct sg_gref *gr = &c->gref[g];
+		struct sg_var *v;
+		int first, lastslot, i;
+
+		if (!gr->ok)
+			continue;
+		v = sg_var_clone(c, c->today);
+		if (!v)
+			return;
+		first = gr->r[0].ent;
+		/* pull the others right behind the first */
+		for (size_t k = 1, prev = first; k < gr->n; prev = gr->r[k].ent, k++)
+			if (gr->r[k].ent != gr->r[k - 1].ent)
+				sg_op_move(c, v, gr->r[k].ent, (int)prev);
+		lastslot = sg_slot_of(v, gr->r[gr->n - 1].ent);
+		sg_op_align(c, v, first);
+		i = lastslot + 1;
+		if (i > 0 && (size_t)i < v->n && v->s[i].ent >= 0)
+			sg_op_align(c, v, v->s[i].ent);
+		sg_title_add(v, "give %s a line of its own", c->ents[first].name);
+		keep(c, v);
+		cand_group_padded(c, gr);
+	}
+}
+
+/* The other way to keep the next member off the line: align the group's
+ * first member, then pad up to the next line boundary after its last. */
+static void cand_group_padded(struct sg_ctx *c, const struct sg_gref *gr)
+{
+	struct sg_var *v = sg_var_clone(c, c->today);
+	int first = gr->r[0].ent, last;
+	uint64_t end;
+
+	if (!v)
+		return;
+	for (size_t k = 1, prev = first; k < gr->n; prev = gr->r[k].ent, k++)
+		if (gr->r[k].ent != gr->r[k - 1].ent)
+			sg_op_move(c, v, gr->r[k].ent, (int)prev);
+	sg_op_align(c, v, first);
+	last = gr->r[gr->n - 1].ent;
+	if (sg_slot_of(v, last) + 1 >= (int)v->n || sg_var_compute(c, v) < 0)
+		return;
+	end = v->pos[last] + c->ents[last].size;
+	if (!sg_op_pad(c, v, last, sg_align_up(end, c->L) - end))
+		return;
+	sg_title_add(v, "give %s a line of its own (padding after it)", c->ents[first].name);
+	keep(c, v);
+}
+
+static void title_cat(char *dst, size_t cap, const char *s)
+{
+	size_t len = strlen(dst), n = strlen(s);
+
+	if (len + n >= cap)
+		n = cap - len - 1;
+	memcpy(dst + len, s, n);
+	dst[len + n] = 0;
+}
+
+/* Several pairs: keep applying the best single proposal while it helps. */
+static void cand_combined(struct sg_ctx *c, size_t nsingle)
+{
+	struct sg_var *cur = sg_var_clone(c, c->today);
+	int steps = 0;
+
+	if (!cur)
+		return;
+	cur->st = c->today->st;
+	for (int round = 0; round < 4 && cur->st.remaining > 1e-9; round++) {
+		struct sg_var *best = NULL;
+
+		for (size_t i = 0; i < nsingle; i++) {
+			struct sg_var *v = sg_var_clone(c, cur);
+			int ok = !!v;
+
+			for (size_t e = 0; ok && e < c->vars[i]->nedits; e++)
+				ok = sg_replay_edit(c, v, &c->vars[i]->edits[e]);
+			if (!ok || sg_var_compute(c, v) < 0)
+				continue;
+			sg_var_score(c, v);
+			if (v->st.remaining + 1e-9 >= cur->st.remaining)
+				continue;
+			if (!best || v->st.remaining < best->st.remaining - 1e-9 ||
+			    (v->st.remaining < best->st.remaining + 1e-9 &&
+			     v->growth < best->growth)) {
+				v->title[0] = 0;
+				title_cat(v->title, sizeof(v->title), steps ? "" : "combined: ");
+				title_cat(v->title, sizeof(v->title), cur->title);
+				title_cat(v->title, sizeof(v->title), steps ? "; " : "");
+				title_cat(v->title, sizeof(v->title), c->vars[i]->title);
+				best = v;
+			}
+		}
+		if (!best)
+			break;
+		cur = best;
+		steps++;
+	}
+	if (steps > 1)
+		keep(c, cur);
+}
+
+/* Apply an edit recorded on another variant.  1 when it changed v. */
+int sg_replay_edit(struct sg_ctx *c, struct sg_var *v, const hm_edit *e)
+{
+	int x = sg_ent_named(c, e->member), a;
+
+	if (x < 0)
+		return 0;
+	switch (e->kind) {
+	case HM_EDIT_ALIGN:
+		return sg_op_align(c, v, x);
+	case HM_EDIT_MOVE:
+		a = e->anchor ? sg_ent_named(c, e->anchor) : -1;
+		if (e->anchor && a < 0)
+			return 0;
+		return sg_op_move(c, v, x, a);
+	default:
+		return sg_op_pad(c, v, x, e->value);
+	}
+}
+
+/* Entries in a pair that shares a line today or in a group: one pass over
+ * the pairs and groups, not one per entry. */
+static unsigned char *shared_entries(struct sg_ctx *c)
+{
+	unsigned char *in = hm_arena_alloc(&c->arena, c->nents ? c->nents : 1);
+
+	if (!in)
+		return NULL;
+	memset(in, 0, c->nents ? c->nents : 1);
+	for (size_t p = 0; p < c->npairs; p++)
+		if (c->pref[p].ok && sg_pair_frac(c, c->today, p) > 0) {
+			in[c->pref[p].a.ent] = 1;
+			in[c->pref[p].b.ent] = 1;
+		}
+	for (size_t g = 0; g < c->ngroups; g++)
+		for (size_t k = 0; c->gref[g].ok && k < c->gref[g].n; k++)
+			in[c->gref[g].r[k].ent] = 1;
+	return in;
+}
+
+void sg_candidates(struct sg_ctx *c, hm_suggestion *s)
+{
+	unsigned char *in_shared = shared_entries(c);
+	size_t nsingle;
+
+	if (!in_shared)
+		return;
+	/* a quarter of the memory budget is kept for the combinations */
+	c->var_budget = SG_VAR_BUDGET / 4 * 3;
+	for (size_t i = 0; i < c->nents && !c->refused; i++) {
+		if (!in_shared[i])
+			continue;
+		cand_align(c, (int)i);
+		cand_moves(c, (int)i);
+	}
+	cand_groups(c);
+	cand_per_line(c);
+	nsingle = c->nvars;
+	c->var_budget = SG_VAR_BUDGET;
+	if (s->nshared + c->ngroups > 1)
+		cand_combined(c, nsingle);
+}

@@ -1,0 +1,1200 @@
+/* types: the type table — storage, dedup, queries, sizeof/alignof and the C
+ * declarator printer. */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "types/types-int.h"
+
+hm_types *hm_types_new(void)
+{
+	hm_types *t = calloc(1, sizeof(*t));
+	hm_type v = { .kind = HM_KIND_VOID, .name = "void" };
+
+	if (!t)
+		return NULL;
+	t->pointer_size = 8;
+	if (hm_vec_push(t->types, v) < 0) {
+		free(t);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return t;
+}
+
+void hm_types_free(hm_types *t)
+{
+	if (!t)
+		return;
+	free(t->types.v);
+	free(t->members.v);
+	free(t->dims.v);
+	free(t->params.v);
+	free(t->enums.v);
+	free(t->vars.v);
+	free(t->structs.v);
+	free(t->struct_next.v);
+	free(t->listed.v);
+	free(t->hints.v);
+	free(t->struct_slots);
+	free(t->typedef_slots);
+	free(t->var_slots);
+	free(t->dedup);
+	hm_strtab_free(&t->strs);
+	free(t->blob);
+	free(t->memo);
+	free(t->tb_arrays);
+	free(t);
+}
+
+/* The cached strings enter the intern table only when something is added
+ * to the table: a query-only run never pays for hashing them. */
+static int intern_blob(hm_types *t)
+{
+	for (size_t off = 0; off < t->blob_size; off += strlen(t->blob + off) + 1)
+		if (!hm_strtab_adopt(&t->strs, t->blob + off))
+			return -ENOMEM;
+	t->blob_interned = 1;
+	return 0;
+}
+
+const char *hm_types_intern(hm_types *t, const char *s)
+{
+	if (t->blob && !t->blob_interned && s && intern_blob(t))
+		return NULL;
+	return s ? hm_strtab_intern(&t->strs, s) : NULL;
+}
+
+/* Room in the memo for one more id, once the table has a memo. */
+static int memo_grow(hm_types *t)
+{
+	size_t n = t->nmemo * 2 > t->types.n + 1 ? t->nmemo * 2 : t->types.n + 1;
+	uint32_t *m;
+
+	if (!t->memo || t->types.n < t->nmemo)
+		return 0;
+	m = realloc(t->memo, n * HM_MEMO_SLOTS * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	memset(m + t->nmemo * HM_MEMO_SLOTS, 0, (n - t->nmemo) * HM_MEMO_SLOTS * sizeof(*m));
+	t->memo = m;
+	t->nmemo = n;
+	return 0;
+}
+
+int hm_types_memo_reset(hm_types *t)
+{
+	size_t n = t->types.cap > t->types.n ? t->types.cap : t->types.n;
+	uint32_t *m = calloc(n ? n : 1, HM_MEMO_SLOTS * sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	free(t->memo);
+	t->memo = m;
+	t->nmemo = n;
+	return 0;
+}
+
+hm_type_id hm_types_add(hm_types *t, const hm_type *ty)
+{
+	long idx;
+
+	if (t->types.n >= UINT32_MAX - 1 || memo_grow(t))
+		return 0;
+	idx = hm_vec_push(t->types, *ty);
+	return idx < 0 ? 0 : (hm_type_id)idx;
+}
+
+size_t hm_types_count(const hm_types *t)
+{
+	return t->types.n;
+}
+
+const hm_type *hm_types_get(const hm_types *t, hm_type_id id)
+{
+	if (id >= t->types.n)
+		return NULL;
+	return &t->types.v[id];
+}
+
+const hm_member *hm_types_members(const hm_types *t, const hm_type *ty)
+{
+	return ty->nr ? &t->members.v[ty->first] : NULL;
+}
+
+const uint64_t *hm_types_dims(const hm_types *t, const hm_type *ty)
+{
+	return ty->nr ? &t->dims.v[ty->first] : NULL;
+}
+
+const hm_type_id *hm_types_params(const hm_types *t, const hm_type *ty)
+{
+	return ty->nr ? &t->params.v[ty->first] : NULL;
+}
+
+const hm_enumerator *hm_types_enumerators(const hm_types *t, const hm_type *ty)
+{
+	return ty->nr ? &t->enums.v[ty->first] : NULL;
+}
+
+unsigned hm_types_pointer_size(const hm_types *t)
+{
+	return t->pointer_size;
+}
+
+/* ---- dedup ---- */
+
+static int named_kind(enum hm_type_kind k)
+{
+	return k == HM_KIND_STRUCT || k == HM_KIND_UNION || k == HM_KIND_CLASS ||
+	       k == HM_KIND_ENUM || k == HM_KIND_TYPEDEF || k == HM_KIND_BASE ||
+	       k == HM_KIND_UNSPECIFIED;
+}
+
+/* Anonymous structs and unions are told apart by their members too: macros
+ * (the kernel's struct_group(), DECLARE_FLEX_ARRAY()) put several different
+ * ones on one source line. */
+static int by_content(const hm_type *ty)
+{
+	return !ty->name && !ty->declaration && (ty->kind == HM_KIND_STRUCT ||
+		ty->kind == HM_KIND_UNION || ty->kind == HM_KIND_CLASS);
+}
+
+static uint64_t members_hash(const hm_member *m, uint32_t n, uint64_t h)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		h = hm_hash_u64(h ^ (uintptr_t)m[i].name ^ ((uint64_t)m[i].type << 40));
+		h = hm_hash_u64(h ^ m[i].offset ^ ((uint64_t)m[i].bit_offset << 32) ^
+				((uint64_t)m[i].bit_size << 48) ^ ((uint64_t)m[i].flags << 56));
+	}
+	return h;
+}
+
+static int members_same(const hm_member *a, const hm_member *b, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (a[i].name != b[i].name || a[i].type != b[i].type ||
+		    a[i].offset != b[i].offset || a[i].bit_offset != b[i].bit_offset ||
+		    a[i].bit_size != b[i].bit_size || a[i].byte_size != b[i].byte_size ||
+		    a[i].flags != b[i].flags || a[i].alignment != b[i].alignment)
+			return 0;
+	}
+	return 1;
+}
+
+static uint64_t type_hash(const hm_type *ty, const uint64_t *dims, const hm_type_id *params,
+			  const hm_member *members)
+{
+	uint64_t h = hm_hash_u64(ty->kind * 0x9e3779b97f4a7c15ULL + ty->size);
+
+	if (named_kind(ty->kind)) {
+		h = hm_hash_u64(h ^ (uintptr_t)ty->name);
+		/* a declaration has no body to tell apart: one per kind and name */
+		if (ty->declaration)
+			return hm_hash_u64(h ^ 1);
+		h = hm_hash_u64(h ^ (uintptr_t)ty->decl_file ^ ((uint64_t)ty->decl_line << 32));
+		if (by_content(ty))
+			h = members_hash(members, ty->nr, hm_hash_u64(h ^ ty->nr));
+		return hm_hash_u64(h ^ ty->declaration);
+	}
+	h = hm_hash_u64(h ^ ty->target ^ ((uint64_t)ty->containing << 32));
+	if (ty->kind == HM_KIND_ARRAY)
+		h = hm_hash_bytes(dims, ty->nr * sizeof(*dims), h);
+	else if (ty->kind == HM_KIND_FUNC) {
+		h = hm_hash_bytes(params, ty->nr * sizeof(*params), h);
+		h = hm_hash_u64(h ^ (ty->varargs | ty->prototyped << 1));
+	}
+	return h;
+}
+
+static int type_same(const hm_types *t, const hm_type *a, const hm_type *b,
+		     const uint64_t *dims, const hm_type_id *params, const hm_member *members)
+{
+	if (a->kind != b->kind || a->size != b->size)
+		return 0;
+	if (named_kind(a->kind) && (a->declaration || b->declaration))
+		return a->name == b->name && a->declaration == b->declaration;
+	if (by_content(a))
+		return a->name == b->name && a->decl_file == b->decl_file &&
+		       a->decl_line == b->decl_line && a->nr == b->nr &&
+		       (!a->nr || members_same(&t->members.v[a->first], members, a->nr));
+	if (named_kind(a->kind))
+		return a->name == b->name && a->decl_file == b->decl_file &&
+		       a->decl_line == b->decl_line && a->declaration == b->declaration &&
+		       a->is_signed == b->is_signed;
+	if (a->target != b->target || a->containing != b->containing || a->nr != b->nr)
+		return 0;
+	if (a->kind == HM_KIND_ARRAY)
+		return !a->nr || !memcmp(&t->dims.v[a->first], dims, a->nr * sizeof(*dims));
+	if (a->kind == HM_KIND_FUNC)
+		return a->varargs == b->varargs && a->prototyped == b->prototyped &&
+		       (!a->nr || !memcmp(&t->params.v[a->first], params,
+					  a->nr * sizeof(*params)));
+	return 1;
+}
+
+hm_type_id hm_types_dedup_find(hm_types *t, const hm_type *ty, const uint64_t *dims,
+			       const hm_type_id *params, const hm_member *members,
+			       uint64_t *hash)
+{
+	size_t j;
+
+	*hash = type_hash(ty, dims, params, members);
+	if (!t->ndedup)
+		return 0;
+	/* the stored hash spares a visit to the type entry (a cache miss) for
+	 * every slot probed on the way */
+	for (j = *hash & (t->ndedup - 1); t->dedup[j].id; j = (j + 1) & (t->ndedup - 1)) {
+		if (t->dedup[j].hash == *hash &&
+		    type_same(t, &t->types.v[t->dedup[j].id], ty, dims, params, members))
+			return t->dedup[j].id;
+	}
+	return 0;
+}
+
+static void dedup_put(struct hm_dedup_slot *slots, size_t n, hm_type_id id, uint64_t hash)
+{
+	size_t j;
+
+	for (j = hash & (n - 1); slots[j].id; j = (j + 1) & (n - 1))
+		;
+	slots[j].id = id;
+	slots[j].hash = hash;
+}
+
+int hm_types_dedup_insert(hm_types *t, hm_type_id id, uint64_t hash)
+{
+	if ((t->ndedup_used + 1) * 2 > t->ndedup) {
+		size_t n = t->ndedup ? t->ndedup * 2 : 4096;
+		struct hm_dedup_slot *slots = calloc(n, sizeof(*slots));
+
+		if (!slots)
+			return -ENOMEM;
+		for (size_t i = 0; i < t->ndedup; i++)
+			if (t->dedup[i].id)
+				dedup_put(slots, n, t->dedup[i].id, t->dedup[i].hash);
+		free(t->dedup);
+		t->dedup = slots;
+		t->ndedup = n;
+	}
+	dedup_put(t->dedup, t->ndedup, id, hash);
+	t->ndedup_used++;
+	return 0;
+}
+
+/* ---- struct list and name index ---- */
+
+static uint64_t name_hash(const char *s)
+{
+	return hm_hash_bytes(s, strlen(s), 0x5151);
+}
+
+/* The first list entry (+1) for a name, 0 if none. */
+static uint32_t struct_first(const hm_types *t, const char *name)
+{
+	size_t j;
+
+	if (!t->nstruct_slots || !name)
+		return 0;
+	for (j = name_hash(name) & (t->nstruct_slots - 1); t->struct_slots[j];
+	     j = (j + 1) & (t->nstruct_slots - 1)) {
+		uint32_t pos = t->struct_slots[j] - 1;
+
+		if (!strcmp(t->types.v[t->structs.v[pos]].name, name))
+			return t->struct_slots[j];
+	}
+	return 0;
+}
+
+static hm_type_id struct_lookup(const hm_types *t, const char *name)
+{
+	uint32_t pos = struct_first(t, name);
+
+	return pos ? t->structs.v[pos - 1] : 0;
+}
+
+int hm_types_have_struct(const hm_types *t, const char *name)
+{
+	return struct_lookup(t, name) != 0;
+}
+
+static uint32_t nr_data_members(const hm_types *t, const hm_type *ty)
+{
+	const hm_member *m = hm_types_members(t, ty);
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < ty->nr; i++)
+		n += !(m[i].flags & HM_MEMBER_STATIC);
+	return n;
+}
+
+/* pahole's type__compare(): equal name, size, member count, and per member
+ * name (when both have one), bit offset and bit size — not member types. */
+static int pahole_same(const hm_types *t, const hm_type *a, const hm_type *b)
+{
+	const hm_member *ma = hm_types_members(t, a), *mb = hm_types_members(t, b);
+	uint32_t i = 0, k = 0;
+
+	if (a->size != b->size || nr_data_members(t, a) != nr_data_members(t, b))
+		return 0;
+	for (;; i++, k++) {
+		while (i < a->nr && (ma[i].flags & HM_MEMBER_STATIC))
+			i++;
+		while (k < b->nr && (mb[k].flags & HM_MEMBER_STATIC))
+			k++;
+		if (i >= a->nr || k >= b->nr)
+			return 1;
+		if (ma[i].name && mb[k].name && ma[i].name != mb[k].name)
+			return 0;
+		if (ma[i].offset * 8 + ma[i].bit_offset != mb[k].offset * 8 + mb[k].bit_offset ||
+		    ma[i].bit_size != mb[k].bit_size)
+			return 0;
+	}
+}
+
+static int struct_slots_grow(hm_types *t)
+{
+	size_t n = t->nstruct_slots ? t->nstruct_slots * 2 : 1024;
+	uint32_t *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nstruct_slots; i++) {
+		uint32_t v = t->struct_slots[i];
+		size_t j;
+
+		if (!v)
+			continue;
+		j = name_hash(t->types.v[t->structs.v[v - 1]].name) & (n - 1);
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = v;
+	}
+	free(t->struct_slots);
+	t->struct_slots = slots;
+	t->nstruct_slots = n;
+	return 0;
+}
+
+int hm_types_note_struct(hm_types *t, hm_type_id id)
+{
+	const hm_type *ty = &t->types.v[id];
+	uint32_t pos, last = 0;
+	size_t j;
+
+	if (!ty->name || ty->declaration)
+		return 0;
+	if (hm_grow((void **)&t->listed.v, &t->listed.cap, t->types.n, 1))
+		return -ENOMEM;
+	if (t->listed.n < t->types.n) {
+		memset(t->listed.v + t->listed.n, 0, t->types.n - t->listed.n);
+		t->listed.n = t->types.n;
+	}
+	if (t->listed.v[id])
+		return 0;
+	for (pos = struct_first(t, ty->name); pos; pos = t->struct_next.v[pos - 1]) {
+		if (pahole_same(t, &t->types.v[t->structs.v[pos - 1]], ty)) {
+			t->listed.v[id] = 1;
+			return 0;
+		}
+		last = pos;
+	}
+	if ((t->structs.n + 1) * 2 > t->nstruct_slots && struct_slots_grow(t))
+		return -ENOMEM;
+	if (hm_vec_push(t->struct_next, 0) < 0)
+		return -ENOMEM;
+	if (hm_vec_push(t->structs, id) < 0) {
+		t->struct_next.n--;
+		return -ENOMEM;
+	}
+	t->listed.v[id] = 1;
+	if (last) {
+		t->struct_next.v[last - 1] = t->structs.n;
+		return 0;
+	}
+	for (j = name_hash(ty->name) & (t->nstruct_slots - 1); t->struct_slots[j];
+	     j = (j + 1) & (t->nstruct_slots - 1))
+		;
+	t->struct_slots[j] = t->structs.n;
+	return 0;
+}
+
+int hm_types_note_typedef(hm_types *t, hm_type_id id)
+{
+	const hm_type *ty = &t->types.v[id];
+	size_t j;
+
+	if (!ty->name || hm_types_find_typedef(t, ty->name))
+		return 0;
+	if ((t->ntypedefs + 1) * 2 > t->ntypedef_slots) {
+		size_t n = t->ntypedef_slots ? t->ntypedef_slots * 2 : 1024;
+		hm_type_id *slots = calloc(n, sizeof(*slots));
+
+		if (!slots)
+			return -ENOMEM;
+		for (size_t i = 0; i < t->ntypedef_slots; i++) {
+			hm_type_id o = t->typedef_slots[i];
+
+			if (!o)
+				continue;
+			for (j = name_hash(t->types.v[o].name) & (n - 1); slots[j]; j = (j + 1) & (n - 1))
+				;
+			slots[j] = o;
+		}
+		free(t->typedef_slots);
+		t->typedef_slots = slots;
+		t->ntypedef_slots = n;
+	}
+	for (j = name_hash(ty->name) & (t->ntypedef_slots - 1); t->typedef_slots[j];
+	     j = (j + 1) & (t->ntypedef_slots - 1))
+		;
+	t->typedef_slots[j] = id;
+	t->ntypedefs++;
+	return 0;
+}
+
+hm_type_id hm_types_find_typedef(const hm_types *t, const char *name)
+{
+	size_t j;
+
+	if (!t->ntypedef_slots || !name)
+		return 0;
+	for (j = name_hash(name) & (t->ntypedef_slots - 1); t->typedef_slots[j];
+	     j = (j + 1) & (t->ntypedef_slots - 1))
+		if (!strcmp(t->types.v[t->typedef_slots[j]].name, name))
+			return t->typedef_slots[j];
+	return 0;
+}
+
+hm_type_id hm_types_find_struct(const hm_types *t, const char *name)
+{
+	hm_type_id id = struct_lookup(t, name);
+
+	if (id || !name)
+		return id;
+	/* not listed: a C++ class nested in another (pahole -C finds those,
+	 * --sizes does not list them) */
+	for (size_t i = 1; i < t->types.n; i++) {
+		const hm_type *ty = &t->types.v[i];
+
+		if ((ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
+		     ty->kind == HM_KIND_CLASS) && !ty->declaration && ty->name &&
+		    !strcmp(ty->name, name))
+			return i;
+	}
+	return 0;
+}
+
+size_t hm_types_structs(const hm_types *t, const hm_type_id **ids)
+{
+	*ids = t->structs.v;
+	return t->structs.n;
+}
+
+size_t hm_types_similar(const hm_types *t, const char *name, const char **out, size_t max)
+{
+	unsigned best[16];
+	size_t n = 0;
+	unsigned cap = strlen(name) / 3 + 1;
+
+	if (max > 16)
+		max = 16;
+	for (size_t i = 0; i < t->structs.n + t->hints.n && max; i++) {
+		const char *s = i < t->structs.n ? t->types.v[t->structs.v[i]].name :
+			       t->hints.v[i - t->structs.n];
+		unsigned d = hm_edit_distance(name, s, cap);
+		size_t k;
+
+		if (d > cap)
+			continue;
+		for (k = 0; k < n && out[k] != s; k++)
+			;
+		if (k < n)
+			continue;	/* interned: a hint may also be a loaded struct */
+		if (n == max && d >= best[n - 1])
+			continue;
+		/* insertion into the sorted top list; ties keep load order */
+		k = n < max ? n++ : n - 1;
+		while (k > 0 && best[k - 1] > d) {
+			best[k] = best[k - 1];
+			out[k] = out[k - 1];
+			k--;
+		}
+		best[k] = d;
+		out[k] = s;
+	}
+	return n;
+}
+
+/* ---- declarations resolved to definitions ---- */
+
+static hm_type_id redirect(const hm_type_id *map, hm_type_id id)
+{
+	return map[id] ? map[id] : id;
+}
+
+int hm_types_finish(hm_types *t)
+{
+	hm_type_id *map = calloc(t->types.n, sizeof(*map));
+	size_t i;
+	int any = 0;
+
+	if (!map)
+		return -ENOMEM;
+	for (i = 1; i < t->types.n; i++) {
+		hm_type *ty = &t->types.v[i];
+		hm_type_id def;
+
+		if (!ty->declaration || !ty->name)
+			continue;
+		if (ty->kind != HM_KIND_STRUCT && ty->kind != HM_KIND_UNION &&
+		    ty->kind != HM_KIND_CLASS && ty->kind != HM_KIND_ENUM)
+			continue;
+		def = struct_lookup(t, ty->name);
+		if (def && t->types.v[def].kind == ty->kind) {
+			map[i] = def;
+			any = 1;
+		}
+	}
+	if (any) {
+		for (i = 1; i < t->types.n; i++) {
+			t->types.v[i].target = redirect(map, t->types.v[i].target);
+			t->types.v[i].containing = redirect(map, t->types.v[i].containing);
+		}
+		for (i = 0; i < t->members.n; i++)
+			t->members.v[i].type = redirect(map, t->members.v[i].type);
+		for (i = 0; i < t->params.n; i++)
+			t->params.v[i] = redirect(map, t->params.v[i]);
+		for (i = 0; i < t->vars.n; i++)
+			t->vars.v[i].type = redirect(map, t->vars.v[i].type);
+	}
+	free(map);
+	/* variable name index */
+	free(t->var_slots);
+	t->var_slots = NULL;
+	t->nvar_slots = 0;
+	if (t->vars.n) {
+		size_t n = 16;
+
+		while (n < t->vars.n * 2)
+			n *= 2;
+		t->var_slots = calloc(n, sizeof(*t->var_slots));
+		if (!t->var_slots)
+			return -ENOMEM;
+		t->nvar_slots = n;
+		for (i = 0; i < t->vars.n; i++) {
+			size_t j = name_hash(t->vars.v[i].name) & (n - 1);
+			int dup = 0;
+
+			for (; t->var_slots[j]; j = (j + 1) & (n - 1))
+				if (t->vars.v[t->var_slots[j] - 1].name == t->vars.v[i].name) {
+					dup = 1;
+					break;
+				}
+			if (!dup)
+				t->var_slots[j] = i + 1;
+		}
+	}
+	/* loading may have rewritten any type: nothing computed before holds */
+	return hm_types_memo_reset(t);
+}
+
+/* ---- variables ---- */
+
+size_t hm_types_nr_variables(const hm_types *t)
+{
+	return t->vars.n;
+}
+
+const hm_variable *hm_types_variable(const hm_types *t, size_t idx)
+{
+	return idx < t->vars.n ? &t->vars.v[idx] : NULL;
+}
+
+const hm_variable *hm_types_find_variable(const hm_types *t, const char *name)
+{
+	size_t j;
+
+	if (!t->nvar_slots)
+		return NULL;
+	for (j = name_hash(name) & (t->nvar_slots - 1); t->var_slots[j];
+	     j = (j + 1) & (t->nvar_slots - 1))
+		if (!strcmp(t->vars.v[t->var_slots[j] - 1].name, name))
+			return &t->vars.v[t->var_slots[j] - 1];
+	return NULL;
+}
+
+/* ---- sizeof / alignof ---- */
+
+static int is_qual(enum hm_type_kind k)
+{
+	return k == HM_KIND_CONST || k == HM_KIND_VOLATILE || k == HM_KIND_RESTRICT ||
+	       k == HM_KIND_ATOMIC;
+}
+
+hm_type_id hm_types_resolve(const hm_types *t, hm_type_id id)
+{
+	for (unsigned guard = 0; id && id < t->types.n && guard < 256; guard++) {
+		const hm_type *ty = &t->types.v[id];
+
+		if (ty->kind != HM_KIND_TYPEDEF && !is_qual(ty->kind))
+			return id;
+		id = ty->target;
+	}
+	return id < t->types.n ? id : 0;
+}
+
+static uint64_t sizeof_depth(const hm_types *t, hm_type_id id, unsigned depth)
+{
+	const hm_type *ty;
+	uint64_t n = 1;
+
+	id = hm_types_resolve(t, id);
+	if (!id || depth > 64)
+		return 0;
+	ty = &t->types.v[id];
+	switch (ty->kind) {
+	case HM_KIND_ARRAY:
+		if (ty->size)
+			return ty->size;
+		for (uint32_t i = 0; i < ty->nr; i++) {
+			uint64_t d = t->dims.v[ty->first + i];
+
+			if (d == HM_DIM_FLEXIBLE)
+				return 0;
+			if (__builtin_mul_overflow(n, d, &n))
+				return 0;	/* corrupt dims: size unknown */
+		}
+		/* Bounded like DWARF sizes (dwarf.c, 1 TiB) so that layout's bit
+		 * arithmetic cannot overflow on corrupt dims. */
+		if (__builtin_mul_overflow(n, sizeof_depth(t, ty->target, depth + 1), &n) || n >> 40)
+			return 0;
+		return n;
+	case HM_KIND_REFERENCE:
+	case HM_KIND_RVALUE_REFERENCE:
+		return ty->size ? ty->size : t->pointer_size;
+	case HM_KIND_FUNC:
+		return 0;
+	default:
+		return ty->size;
+	}
+}
+
+uint64_t hm_types_sizeof(const hm_types *t, hm_type_id id)
+{
+	return sizeof_depth(t, id, 0);
+}
+
+/* ---- memoised folds ---- */
+
+static uint32_t memo_get(const hm_types *t, hm_type_id id, enum hm_memo_slot s)
+{
+	if (id >= t->nmemo)
+		return 0;
+	return __atomic_load_n(&t->memo[(size_t)id * HM_MEMO_SLOTS + s], __ATOMIC_RELAXED);
+}
+
+static void memo_put(const hm_types *t, hm_type_id id, enum hm_memo_slot s, uint32_t v)
+{
+	if (id < t->nmemo)
+		__atomic_store_n(&t->memo[(size_t)id * HM_MEMO_SLOTS + s], v, __ATOMIC_RELAXED);
+}
+
+struct fold_frame {
+	hm_type_id id;
+	uint32_t i;	/* next member */
+	uint64_t acc;
+};
+
+/* Room for one more frame: the first ones live on the C stack. */
+static int fold_room(struct fold_frame **st, struct fold_frame *local, size_t *cap, size_t sp)
+{
+	struct fold_frame *n;
+
+	if (sp < *cap)
+		return 1;
+	if (*st == local) {
+		n = malloc(*cap * 2 * sizeof(*n));
+		if (n)
+			memcpy(n, local, sp * sizeof(*n));
+	} else {
+		n = realloc(*st, *cap * 2 * sizeof(*n));
+	}
+	if (!n)
+		return 0;
+	*st = n;
+	*cap *= 2;
+	return 1;
+}
+
+uint32_t hm_types_fold(const hm_types *t, hm_type_id rec, const struct hm_fold *f)
+{
+	struct fold_frame local[32], *st = local, *fr;
+	size_t sp = 0, cap = 32;
+	uint32_t v;
+	int keep = 1;	/* out of memory, a value was guessed: store no more */
+
+	if (!rec || rec >= t->types.n)
+		return 1;
+	if ((v = memo_get(t, rec, f->slot)))
+		return v;
+	st[sp++] = (struct fold_frame){ rec, 0, 0 };
+	for (;;) {
+		const hm_type *ty;
+		hm_type_id need = 0;
+
+		fr = &st[sp - 1];
+		ty = &t->types.v[fr->id];
+		if (fr->i < ty->nr) {
+			v = f->member(t, ty, fr->i, &need);
+			if (!v && need)
+				v = need < t->types.n ? memo_get(t, need, f->slot) : 1;
+			if (!v && need) {
+				/* a path of more records than the table has is a cycle */
+				if (sp < t->types.n && fold_room(&st, local, &cap, sp)) {
+					st[sp++] = (struct fold_frame){ need, 0, 0 };
+					continue;
+				}
+				keep &= sp >= t->types.n;
+				v = 1;
+			}
+			if (v)
+				f->join(t, ty, fr->i, v, &fr->acc);
+			fr->i++;
+			continue;
+		}
+		v = f->finish(t, ty, fr->acc);
+		if (keep)
+			memo_put(t, fr->id, f->slot, v);
+		if (--sp == 0)
+			break;
+		fr = &st[sp - 1];
+		f->join(t, &t->types.v[fr->id], fr->i, v, &fr->acc);
+		fr->i++;
+	}
+	if (st != local)
+		free(st);
+	return v;
+}
+
+/* ---- alignof ---- */
+
+/* Types that hold no record: bases, pointers, enums and the like. */
+static uint32_t scalar_align(const hm_types *t, const hm_type *ty)
+{
+	switch (ty->kind) {
+	case HM_KIND_BASE:
+		if (ty->alignment)
+			return ty->alignment;
+		if (ty->name && strstr(ty->name, "complex") && ty->size >= 2)
+			return ty->size / 2;
+		return ty->size > 16 ? 16 : ty->size ? (uint32_t)ty->size : 1;
+	case HM_KIND_FUNC:
+	case HM_KIND_VOID:
+		return 1;
+	case HM_KIND_REFERENCE:
+	case HM_KIND_RVALUE_REFERENCE:
+		return t->pointer_size;
+	case HM_KIND_PTR_TO_MEMBER:
+		return ty->size >= t->pointer_size ? t->pointer_size : ty->size ? ty->size : 1;
+	default:
+		if (ty->alignment)
+			return ty->alignment;
+		return ty->size > 16 ? 16 : ty->size ? (uint32_t)ty->size : 1;
+	}
+}
+
+/* The alignment of type id, or 0 with *rec set to the record (through
+ * typedefs, qualifiers and arrays) whose alignment it is.  DW_AT_alignment
+ * on a typedef or qualified type wins.  The load checks bound every such
+ * chain (hm_types_check_chains()); the hop limit guards an unchecked table. */
+static uint32_t align_or_record(const hm_types *t, hm_type_id id, hm_type_id *rec)
+{
+	for (unsigned hop = 0; hop < 512; hop++) {
+		const hm_type *ty;
+
+		if (!id || id >= t->types.n)
+			return 1;
+		ty = &t->types.v[id];
+		if (ty->kind == HM_KIND_TYPEDEF || is_qual(ty->kind)) {
+			if (ty->alignment)
+				return ty->alignment;
+			id = ty->target;
+		} else if (ty->kind == HM_KIND_ARRAY) {
+			id = ty->target;
+		} else if (ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
+			   ty->kind == HM_KIND_CLASS) {
+			*rec = id;
+			return 0;
+		} else {
+			return scalar_align(t, ty);
+		}
+	}
+	return 1;
+}
+
+static uint32_t align_member(const hm_types *t, const hm_type *rec, uint32_t i,
+			     hm_type_id *need)
+{
+	const hm_member *m = &hm_types_members(t, rec)[i];
+	uint32_t a;
+
+	if (m->flags & HM_MEMBER_STATIC)
+		return 0;
+	if ((m->flags & HM_MEMBER_BITFIELD) && !m->name)
+		return 0;	/* unnamed bitfields don't align the struct */
+	a = align_or_record(t, m->type, need);
+	return a || *need ? a : 1;	/* pointer size 0: as good as 1 here */
+}
+
+#define ALIGN_PACKED (1ULL << 32)
+
+/* acc: the largest member alignment so far, ALIGN_PACKED once a member sits
+ * off its alignment */
+static void align_join(const hm_types *t, const hm_type *rec, uint32_t i, uint32_t a,
+		       uint64_t *acc)
+{
+	const hm_member *m = &hm_types_members(t, rec)[i];
+
+	if (m->alignment > a)
+		a = m->alignment;
+	if (!(m->flags & (HM_MEMBER_BITFIELD | HM_MEMBER_VIRTUAL_BASE)) &&
+	    a > 1 && m->offset % a)
+		*acc |= ALIGN_PACKED;
+	if (a > (uint32_t)*acc)
+		*acc = (*acc & ALIGN_PACKED) | a;
+}
+
+static uint32_t align_finish(const hm_types *t, const hm_type *ty, uint64_t acc)
+{
+	uint32_t al = (uint32_t)acc ? (uint32_t)acc : 1;
+	int packed = !!(acc & ALIGN_PACKED);
+
+	if (ty->size % al)
+		packed = 1;
+	if (packed)
+		al = 1;
+	if (ty->alignment > al || (packed && ty->alignment))
+		al = ty->alignment;
+	return al;
+}
+
+static const struct hm_fold align_fold = {
+	.slot = HM_MEMO_ALIGN,
+	.member = align_member,
+	.join = align_join,
+	.finish = align_finish,
+};
+
+uint32_t hm_types_alignof(const hm_types *t, hm_type_id id)
+{
+	hm_type_id rec = 0;
+	uint32_t a = align_or_record(t, id, &rec);
+
+	return a || !rec ? a : hm_types_fold(t, rec, &align_fold);
+}
+
+/* ---- C declarations ---- */
+
+struct sbuf {
+	char *p;
+	size_t len, cap;
+	int err;
+};
+
+static void sb_insert(struct sbuf *b, size_t at, const char *s, size_t n)
+{
+	if (b->err)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
+		char *p;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p) {
+			b->err = ENOMEM;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memmove(b->p + at + n, b->p + at, b->len - at);
+	memcpy(b->p + at, s, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+
+static void sb_prepend(struct sbuf *b, const char *s)
+{
+	sb_insert(b, 0, s, strlen(s));
+}
+
+static void sb_append(struct sbuf *b, const char *s)
+{
+	sb_insert(b, b->len, s, strlen(s));
+}
+
+static void sb_dim(struct sbuf *b, uint64_t n)
+{
+	char tmp[32];
+
+	snprintf(tmp, sizeof(tmp), "[%llu]", (unsigned long long)n);
+	sb_append(b, tmp);
+}
+
+static const char *kind_keyword(enum hm_type_kind k)
+{
+	switch (k) {
+	case HM_KIND_STRUCT: return "struct";
+	case HM_KIND_UNION: return "union";
+	case HM_KIND_CLASS: return "class";
+	case HM_KIND_ENUM: return "enum";
+	default: return NULL;
+	}
+}
+
+static const char *qual_word(enum hm_type_kind k)
+{
+	switch (k) {
+	case HM_KIND_CONST: return "const";
+	case HM_KIND_VOLATILE: return "volatile";
+	case HM_KIND_RESTRICT: return "restrict";
+	case HM_KIND_ATOMIC: return "_Atomic";
+	default: return NULL;
+	}
+}
+
+static int declare_parts(const hm_types *t, hm_type_id id, struct sbuf *spec,
+			 struct sbuf *decl, unsigned depth);
+
+/* The specifier of a type that is not a declarator operator. */
+static void specifier(const hm_type *ty, struct sbuf *spec)
+{
+	const char *kw = kind_keyword(ty->kind);
+
+	if (kw) {
+		sb_append(spec, kw);
+		sb_append(spec, " ");
+		sb_append(spec, ty->name ? ty->name : "{...}");
+	} else if (ty->kind == HM_KIND_VOID) {
+		sb_append(spec, "void");
+	} else {
+		sb_append(spec, ty->name ? ty->name : "<anon>");
+	}
+}
+
+static void func_params(const hm_types *t, const hm_type *ty, struct sbuf *decl,
+			unsigned depth)
+{
+	const hm_type_id *p = hm_types_params(t, ty);
+
+	sb_append(decl, "(");
+	for (uint32_t i = 0; i < ty->nr; i++) {
+		struct sbuf s = { 0 }, d = { 0 };
+
+		if (i)
+			sb_append(decl, ", ");
+		declare_parts(t, p[i], &s, &d, depth + 1);
+		sb_append(decl, s.p ? s.p : "");
+		if (d.len) {
+			if (d.p[0] != '[')
+				sb_append(decl, " ");
+			sb_append(decl, d.p);
+		}
+		if (s.err || d.err)
+			decl->err = ENOMEM;
+		free(s.p);
+		free(d.p);
+	}
+	if (ty->varargs && !ty->nr && !ty->prototyped)
+		;	/* gcc marks `void f()` with unspecified parameters */
+	else if (ty->varargs)
+		sb_append(decl, ty->nr ? ", ..." : "...");
+	else if (!ty->nr && ty->prototyped)
+		sb_append(decl, "void");
+	sb_append(decl, ")");
+}
+
+static const enum hm_type_kind qual_order[] = {
+	HM_KIND_CONST, HM_KIND_VOLATILE, HM_KIND_RESTRICT, HM_KIND_ATOMIC,
+};
+
+static int starts_qual(const struct sbuf *d)
+{
+	for (unsigned k = 0; k < sizeof(qual_order) / sizeof(qual_order[0]); k++) {
+		const char *w = qual_word(qual_order[k]);
+		size_t n = strlen(w);
+
+		if (d->len >= n && !strncmp(d->p, w, n) && (d->p[n] == ' ' || !d->p[n]))
+			return 1;
+	}
+	return 0;
+}
+
+static int starts_pointer(const struct sbuf *d)
+{
+	return d->len && (d->p[0] == '*' || d->p[0] == '&' ||
+			  (d->len > 3 && strstr(d->p, "::*") && d->p[0] != '('));
+}
+
+/* Build the specifier (with its qualifiers) and the declarator around what
+ * `decl` holds (the name, initially), working from the outermost operator in. */
+static int declare_parts(const hm_types *t, hm_type_id id, struct sbuf *spec,
+			 struct sbuf *decl, unsigned depth)
+{
+	const hm_type *ty;
+	unsigned qmask = 0;
+
+	for (; depth < 128; depth++) {
+		if (id >= t->types.n)
+			return -EINVAL;
+		ty = &t->types.v[id];
+		switch (ty->kind) {
+		case HM_KIND_CONST:
+		case HM_KIND_VOLATILE:
+		case HM_KIND_RESTRICT:
+		case HM_KIND_ATOMIC: {
+			int on_ptr = 0;
+
+			/* look through further qualifiers to what they qualify */
+			for (hm_type_id x = ty->target; x && x < t->types.n;) {
+				const hm_type *w = &t->types.v[x];
+
+				if (qual_word(w->kind)) {
+					x = w->target;
+					continue;
+				}
+				on_ptr = w->kind == HM_KIND_POINTER || w->kind == HM_KIND_PTR_TO_MEMBER ||
+					 w->kind == HM_KIND_REFERENCE ||
+					 w->kind == HM_KIND_RVALUE_REFERENCE;
+				break;
+			}
+			if (on_ptr) {
+				if (decl->len)
+					sb_prepend(decl, " ");
+				sb_prepend(decl, qual_word(ty->kind));
+			} else {
+				qmask |= 1u << ty->kind;
+			}
+			id = ty->target;
+			continue;
+		}
+		case HM_KIND_POINTER:
+			/* "int * const p": a qualified pointer gets a space after the star */
+			sb_prepend(decl, starts_qual(decl) ? "* " : "*");
+			id = ty->target;
+			continue;
+		case HM_KIND_REFERENCE:
+			sb_prepend(decl, "&");
+			id = ty->target;
+			continue;
+		case HM_KIND_RVALUE_REFERENCE:
+			sb_prepend(decl, "&&");
+			id = ty->target;
+			continue;
+		case HM_KIND_PTR_TO_MEMBER: {
+			const hm_type *c = ty->containing < t->types.n ?
+					   &t->types.v[ty->containing] : NULL;
+
+			sb_prepend(decl, "::*");
+			sb_prepend(decl, c && c->name ? c->name : "<anon>");
+			id = ty->target;
+			continue;
+		}
+		case HM_KIND_ARRAY: {
+			const uint64_t *dims = hm_types_dims(t, ty);
+
+			if (starts_pointer(decl)) {
+				sb_prepend(decl, "(");
+				sb_append(decl, ")");
+			}
+			for (uint32_t i = 0; i < ty->nr; i++) {
+				if (dims[i] == HM_DIM_FLEXIBLE)
+					sb_append(decl, "[]");
+				else
+					sb_dim(decl, dims[i]);
+			}
+			if (!ty->nr)
+				sb_append(decl, "[]");
+			id = ty->target;
+			continue;
+		}
+		case HM_KIND_FUNC:
+			if (starts_pointer(decl)) {
+				sb_prepend(decl, "(");
+				sb_append(decl, ")");
+			}
+			func_params(t, ty, decl, depth);
+			id = ty->target;
+			continue;
+		default:
+			/* qualifiers in the order C programmers write them */
+			for (unsigned k = 0; k < sizeof(qual_order) / sizeof(qual_order[0]); k++) {
+				if (qmask & (1u << qual_order[k])) {
+					sb_append(spec, qual_word(qual_order[k]));
+					sb_append(spec, " ");
+				}
+			}
+			specifier(ty, spec);
+			return spec->err || decl->err ? -ENOMEM : 0;
+		}
+	}
+	return -ELOOP;
+}
+
+static int copy_out(const struct sbuf *b, char *buf, size_t len)
+{
+	const char *s = b->p ? b->p : "";
+
+	if (len) {
+		size_t n = b->len < len - 1 ? b->len : len - 1;
+
+		memcpy(buf, s, n);
+		buf[n] = 0;
+	}
+	return (int)b->len;
+}
+
+int hm_types_declare_split(const hm_types *t, hm_type_id id, const char *name,
+			   char *type_buf, size_t type_len, char *decl_buf, size_t decl_len)
+{
+	struct sbuf spec = { 0 }, decl = { 0 };
+	int err, n;
+
+	if (name)
+		sb_append(&decl, name);
+	err = declare_parts(t, id, &spec, &decl, 0);
+	if (!err) {
+		n = copy_out(&decl, decl_buf, decl_len);
+		err = copy_out(&spec, type_buf, type_len);
+		if (n > err)
+			err = n;
+	}
+	free(spec.p);
+	free(decl.p);
+	return err;
+}
+
+int hm_types_declare(const hm_types *t, hm_type_id id, const char *name, char *buf, size_t len)
+{
+	struct sbuf spec = { 0 }, decl = { 0 };
+	int err;
+
+	if (name)
+		sb_append(&decl, name);
+	err = declare_parts(t, id, &spec, &decl, 0);
+	if (!err) {
+		/* "int x", "char (*p)[16]", "int * const", but "int[4]" */
+		if (decl.len && decl.p[0] != '[')
+			sb_append(&spec, " ");
+		if (decl.len)
+			sb_append(&spec, decl.p);
+		err = spec.err ? -ENOMEM : copy_out(&spec, buf, len);
+	}
+	free(spec.p);
+	free(decl.p);
+	return err;
+}
