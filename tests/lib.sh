@@ -9,6 +9,10 @@ set -u
 SHARED="${HITMAP_SHARED:-$top_srcdir/../shared}"
 TESTS_SRC="$top_srcdir/tests"
 
+# No test asks a debuginfod server it did not start itself (a login shell on
+# Debian points DEBUGINFOD_URLS at debuginfod.debian.net).
+unset DEBUGINFOD_URLS
+
 # One scratch directory per test, removed on success and kept on failure.
 T=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-test.XXXXXX")
 hm_cleanup() { rc=$?; if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then rm -rf "$T"; else echo "scratch kept: $T" >&2; fi; }

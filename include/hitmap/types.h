@@ -127,14 +127,20 @@ struct hm_load_opts {
 	 * once and saved under $XDG_CACHE_HOME/hitmap; later loads read that,
 	 * whatever `only` and `variables` ask. */
 	unsigned no_cache : 1;
+	/* Where to look when bin itself carries no DWARF (see
+	 * hitmap/debuginfo.h); NULL: the default places. */
+	const struct hm_debuginfo_opts *debuginfo;
+	unsigned no_debuginfo_lookup : 1;	/* only bin itself */
 };
 
-/* Load the types of `bin` (DWARF; BTF when asked or when there is no DWARF).
+/* Load the types of `bin` (DWARF; BTF when asked or when there is no DWARF;
+ * DWARF of a separate debug file found by hm_debuginfo_find() when bin has
+ * neither).
  * Reads dwz-compressed DWARF (partial units, and the .gnu_debugaltlink file
  * found as written, beside bin or by build-id) and split DWARF (.dwo files
  * through DW_AT_comp_dir or beside bin).  Returns 0, -ENODATA when the file
- * has no debug info (the diagnostic says "FILE: no DWARF debug info
- * (stripped? install the -dbg package)"), -ENOENT when a dwz or .dwo file it
+ * has no debug info and none was found elsewhere (the diagnostic names
+ * every place tried), -ENOENT when a dwz or .dwo file it
  * needs is missing, -EBADMSG on corrupt debug info, -ENOMEM.  *out is set
  * only on success. */
 int hm_types_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types **out);

@@ -6,6 +6,8 @@
 #include <unistd.h>
 #include "cli.h"
 
+int cli_verbose;
+
 static void vmsg(const char *what, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 

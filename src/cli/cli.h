@@ -22,6 +22,10 @@ struct hm_cmd {
 extern const struct hm_cmd hm_cmd_layout, hm_cmd_report, hm_cmd_check, hm_cmd_lint,
 	hm_cmd_diff, hm_cmd_suggest, hm_cmd_record;
 
+/* -v: the library's debug messages (where debug info came from, cache
+ * decisions) go to stderr too. */
+extern int cli_verbose;
+
 /* "error: ..." / "warning: ..." on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

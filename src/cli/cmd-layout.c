@@ -11,6 +11,7 @@
 #include "hitmap/heat.h"
 #include "hitmap/output.h"
 #include "hitmap/types.h"
+#include "hitmap/debuginfo.h"
 #include "cli.h"
 #include "layout-heat.h"
 
@@ -26,6 +27,11 @@ struct layout_args {
 	const char *profile, *heat, *vmlinux;
 	const char **binaries, **objects;
 	size_t nbin, nobj;
+	/* where stripped binaries' debug info is looked for */
+	const char **debug_dirs;
+	size_t ndebug_dirs;
+	const char *buildid_dir;
+	int offline;
 };
 
 static int split_names(struct layout_args *a, char *s)
@@ -58,7 +64,8 @@ static int check_heat_args(const struct layout_args *a)
 
 static int parse(int argc, char **argv, struct layout_args *a)
 {
-	enum { O_PROFILE = 256, O_HEAT, O_BINARY, O_VMLINUX, O_OBJECT, O_NO_CACHE };
+	enum { O_PROFILE = 256, O_HEAT, O_BINARY, O_VMLINUX, O_OBJECT, O_NO_CACHE,
+	       O_DEBUG_DIR, O_BUILDID_DIR, O_OFFLINE };
 	static const struct option opts[] = {
 		{ "class_name", required_argument, NULL, 'C' },
 		{ "cacheline-size", required_argument, NULL, 'c' },
@@ -72,6 +79,10 @@ static int parse(int argc, char **argv, struct layout_args *a)
 		{ "vmlinux", required_argument, NULL, O_VMLINUX },
 		{ "object", required_argument, NULL, O_OBJECT },
 		{ "no-cache", no_argument, NULL, O_NO_CACHE },
+		{ "debug-dir", required_argument, NULL, O_DEBUG_DIR },
+		{ "buildid-dir", required_argument, NULL, O_BUILDID_DIR },
+		{ "offline", no_argument, NULL, O_OFFLINE },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -80,7 +91,7 @@ static int parse(int argc, char **argv, struct layout_args *a)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":C:c:Eh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":C:c:Evh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'C':
 			if (split_names(a, optarg))
@@ -119,10 +130,21 @@ static int parse(int argc, char **argv, struct layout_args *a)
 			/* every load below (FILE, --heat binaries) skips the cache */
 			setenv("HITMAP_NO_CACHE", "1", 1);
 			break;
+		case O_BUILDID_DIR:
+			a->buildid_dir = optarg;
+			break;
+		case O_OFFLINE:
+			a->offline = 1;
+			break;
+		case 'v':
+			cli_verbose = 1;
+			break;
 		case O_BINARY:
 		case O_OBJECT:
-			if (c == O_BINARY ? cli_push(&a->binaries, &a->nbin, optarg)
-					  : cli_push(&a->objects, &a->nobj, optarg)) {
+		case O_DEBUG_DIR:
+			if (c == O_BINARY ? cli_push(&a->binaries, &a->nbin, optarg) :
+			    c == O_OBJECT ? cli_push(&a->objects, &a->nobj, optarg) :
+			    cli_push(&a->debug_dirs, &a->ndebug_dirs, optarg)) {
 				cli_error("out of memory");
 				return HM_EXIT_INPUT;
 			}
@@ -305,7 +327,11 @@ static size_t keep_found(const hm_types *t, struct layout_args *a)
 
 static int load_types(struct layout_args *a, hm_binary **bin, hm_types **t)
 {
-	struct hm_load_opts lo = { 0 };
+	struct hm_debuginfo_opts dio = {
+		.sz = sizeof(dio), .debug_dirs = a->debug_dirs, .ndebug_dirs = a->ndebug_dirs,
+		.buildid_dir = a->buildid_dir, .offline = a->offline,
+	};
+	struct hm_load_opts lo = { .debuginfo = &dio };
 	int err;
 
 	if (a->nnames)
@@ -382,6 +408,7 @@ out:
 	hm_profile_free(prof);
 	free(a.binaries);
 	free(a.objects);
+	free(a.debug_dirs);
 	return rc;
 }
 
@@ -420,6 +447,14 @@ const struct hm_cmd hm_cmd_layout = {
 	"      --no-cache    neither read nor write the type cache (types of a file\n"
 	"                    with a build-id are kept in $XDG_CACHE_HOME/hitmap,\n"
 	"                    default ~/.cache/hitmap; HITMAP_NO_CACHE=1 does the same)\n"
+	"      --debug-dir DIR\n"
+	"                    when FILE is stripped, look for its debug info in DIR\n"
+	"                    (DIR/.build-id/xx/rest.debug, DIR/<FILE's folder>/<its\n"
+	"                    .gnu_debuglink>) before /usr/lib/debug; repeatable\n"
+	"      --buildid-dir DIR\n"
+	"                    perf's build-id cache (default ~/.debug)\n"
+	"      --offline     never ask a debuginfod server (DEBUGINFOD_URLS)\n"
+	"  -v, --verbose     say where debug info came from, and cache decisions\n"
 	"      --profile P   add per-member heat from a profile written by\n"
 	"                    `hitmap report --save-profile`: a line\n"
 	"                    '/* hitmap: heat PATH: LABEL */' after each member with\n"

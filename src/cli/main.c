@@ -30,10 +30,13 @@ static void print_diag(void *ctx, enum hm_diag_level level, const char *msg)
 	static const char *const names[] = { "error", "warning", "note", "debug" };
 
 	(void)ctx;
-	if (level == HM_DIAG_DEBUG)
+	if (level == HM_DIAG_DEBUG && !cli_verbose)
 		return;
 	fflush(stdout);
-	fprintf(stderr, "%s: %s\n", names[level], msg);
+	if (level == HM_DIAG_DEBUG)
+		fprintf(stderr, "hitmap: %s\n", msg);
+	else
+		fprintf(stderr, "%s: %s\n", names[level], msg);
 }
 
 int main(int argc, char **argv)

@@ -14,11 +14,19 @@ expect_error() {
 
 echo "+ $CC -O0 -o $T/nodwarf $SRC/fixture.c" >&2
 $CC -O0 -o "$T/nodwarf" "$SRC/fixture.c" || fail "cannot build"
-expect_error "$T/nodwarf" "no DWARF debug info (stripped? install the -dbg package)"
+# no debug info anywhere: the message lists every place looked at, which
+# depends on the build-id, so only its start is fixed
+expect_nodwarf() {
+	case $(cat "$T/err") in
+	"error: $1: no DWARF debug info; tried /usr/lib/debug/.build-id/"*"debuginfod (DEBUGINFOD_URLS unset)") ;;
+	*) fail "message for $1: $(cat "$T/err")" ;;
+	esac
+}
+assert_exit 3 "no DWARF" "$DUMP" "$T/nodwarf"
+expect_nodwarf "$T/nodwarf"
 # the same from memory, and a good file from memory loads like from disk
 assert_exit 3 "no DWARF, from memory" "$DUMP" -m "$T/nodwarf"
-assert_eq "error: $T/nodwarf: no DWARF debug info (stripped? install the -dbg package)" \
-	"$(cat "$T/err")" "no DWARF from memory"
+expect_nodwarf "$T/nodwarf"
 
 build_fixture "$SRC/fixture.c" "$T/fx" "$CC" 5 -O0
 "$DUMP" "$T/fx" >"$T/from-file" || fail "fixture from file"
@@ -27,7 +35,8 @@ assert_files_eq "$T/from-file" "$T/from-mem" "hm_binary_open_mem"
 cp "$T/fx" "$T/stripped"
 if command -v strip >/dev/null 2>&1; then
 	strip -g "$T/stripped"
-	expect_error "$T/stripped" "no DWARF debug info (stripped? install the -dbg package)"
+	assert_exit 3 "stripped" "$DUMP" "$T/stripped"
+	expect_nodwarf "$T/stripped"
 fi
 
 echo "not an object file" >"$T/text"

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "hitmap/types.h"
+#include "hitmap/debuginfo.h"
 #include "btf/btf.h"
 #include "base/diag.h"
 #include "dwarf/dwarf-load.h"
@@ -136,10 +137,23 @@ static int load_direct(hm_binary *bin, const struct hm_load_opts *opts, hm_types
 		rc = hm_btf_load_elf(bin, t, opts);
 		goto out;
 	}
-	if (rc == -ENODATA)
+	if (rc == -ENODATA && !opts->no_debuginfo_lookup) {
+		/* stripped, as distributions ship binaries: the DWARF is in
+		 * a file of its own (hm_debuginfo_find() reports a miss) */
+		hm_binary *dbg = NULL;
+
+		rc = hm_debuginfo_find(bin, opts->debuginfo, &dbg, NULL);
+		if (!rc && dbg != bin) {
+			rc = hm_dwarf_load(dbg, opts, t);
+			hm_binary_close(dbg);
+		} else if (!rc) {
+			rc = hm_fail(ENODATA, "%s: no types in its DWARF debug info",
+				     hm_binary_path(bin));
+		}
+	} else if (rc == -ENODATA)
 		hm_fail(ENODATA, "%s: no DWARF debug info (stripped? install the -dbg package)",
 			hm_binary_path(bin));
-	else if (rc == -ENOMEM)
+	if (rc == -ENOMEM)
 		hm_fail(ENOMEM, "%s: out of memory loading debug info", hm_binary_path(bin));
 	if (!rc && opts->only) {
 		/* in `only` mode nested types were loaded as needed: make them

@@ -1,0 +1,399 @@
+/* debuginfo: find the file that holds a binary's DWARF (see hitmap/debuginfo.h).
+ * The order is gdb's and elfutils': build-id first (it names exactly this
+ * build), then the debuglink name (checked by CRC), then perf's cache, then
+ * the network. */
+#include "config.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <elfutils/debuginfod.h>
+#include "hitmap/debuginfo.h"
+#include "base/diag.h"
+
+#define SYSTEM_DEBUG_DIR "/usr/lib/debug"
+
+/* Every place looked at, for the message when nothing is found: a user who
+ * installed the -dbg package into another root wants to see where hitmap
+ * looked. */
+struct tried {
+	FILE *f;
+	char *text;
+	size_t len;
+	unsigned n;
+};
+
+static void tried_add(struct tried *t, const char *place)
+{
+	if (!t || !t->f)
+		return;
+	fputs(t->n++ ? ", " : "", t->f);
+	fputs(place, t->f);
+}
+
+const char *hm_debug_source_name(enum hm_debug_source src)
+{
+	switch (src) {
+	case HM_DEBUG_SELF: return "itself";
+	case HM_DEBUG_BUILD_ID: return "build-id";
+	case HM_DEBUG_DEBUGLINK: return "debuglink";
+	case HM_DEBUG_PERF_CACHE: return "perf build-id cache";
+	case HM_DEBUG_DEBUGINFOD: return "debuginfod";
+	}
+	return "?";
+}
+
+static int opts_valid(const struct hm_debuginfo_opts *o)
+{
+	const size_t known = sizeof(*o);
+
+	if (!o)
+		return 1;
+	if (o->sz < offsetof(struct hm_debuginfo_opts, debug_dirs))
+		return 0;
+	/* a newer caller's fields we do not know must be unset */
+	for (size_t i = known; i < o->sz; i++)
+		if (((const unsigned char *)o)[i])
+			return 0;
+	return 1;
+}
+
+/* Fields of opts the caller's size covers; zero past it (an older caller). */
+static struct hm_debuginfo_opts opts_copy(const struct hm_debuginfo_opts *o)
+{
+	struct hm_debuginfo_opts c = { 0 };
+
+	if (o)
+		memcpy(&c, o, o->sz < sizeof(c) ? o->sz : sizeof(c));
+	c.sz = sizeof(c);
+	return c;
+}
+
+static int has_dwarf(const hm_binary *bin)
+{
+	size_t size = 0;
+
+	return hm_binary_section(bin, ".debug_info", &size) && size;
+}
+
+/* Open path quietly: a candidate that is missing or not ELF is just not it. */
+static hm_binary *open_quiet(const char *path)
+{
+	struct hm_diag_count quiet = { 0 }, *prev;
+	hm_binary *b;
+
+	if (access(path, R_OK))
+		return NULL;
+	prev = hm_diag_divert(&quiet);
+	b = hm_binary_open(path);
+	hm_diag_divert(prev);
+	return b;
+}
+
+static int same_build_id(const hm_binary *a, const char *hex)
+{
+	const char *id = hm_binary_build_id(a);
+
+	return id && hex && !strcmp(id, hex);
+}
+
+/* DIR/.build-id/xx/rest SUFFIX */
+static int build_id_path(char *buf, size_t n, const char *dir, const char *hex,
+			 const char *suffix)
+{
+	int len = snprintf(buf, n, "%s/.build-id/%.2s/%s%s", dir, hex, hex + 2, suffix);
+
+	return len > 0 && (size_t)len < n ? 0 : -1;
+}
+
+/* The dirs searched for build-id and debuglink places, in order. */
+static size_t debug_dirs(const struct hm_debuginfo_opts *o, const char **v, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->ndebug_dirs && n < max; i++)
+		if (o->debug_dirs[i] && *o->debug_dirs[i])
+			v[n++] = o->debug_dirs[i];
+	if (!o->no_system_dirs && n < max)
+		v[n++] = SYSTEM_DEBUG_DIR;
+	return n;
+}
+
+static const char *perf_cache_dir(const struct hm_debuginfo_opts *o, char *buf, size_t n)
+{
+	const char *home;
+
+	if (o->buildid_dir)
+		return *o->buildid_dir ? o->buildid_dir : NULL;
+	home = getenv("HOME");
+	if (!home || !*home || snprintf(buf, n, "%s/.debug", home) >= (int)n)
+		return NULL;
+	return buf;
+}
+
+/* The build-id places: each debug dir, then perf's cache (whose "debug"
+ * entry is the debug file perf copied, "elf" the binary itself — which is
+ * worth it only when it kept its DWARF). */
+static char *find_by_build_id(const char *hex, const struct hm_debuginfo_opts *o,
+			      struct tried *t, enum hm_debug_source *src)
+{
+	const char *dirs[64], *cache;
+	char path[PATH_MAX], cbuf[PATH_MAX];
+	size_t nd = debug_dirs(o, dirs, 64);
+	static const char *const cache_names[] = { "/debug", "/elf" };
+
+	for (size_t i = 0; i < nd; i++) {
+		hm_binary *b;
+
+		if (build_id_path(path, sizeof(path), dirs[i], hex, ".debug"))
+			continue;
+		tried_add(t, path);
+		if (!(b = open_quiet(path)))
+			continue;
+		if (same_build_id(b, hex) && has_dwarf(b)) {
+			hm_binary_close(b);
+			*src = HM_DEBUG_BUILD_ID;
+			return strdup(path);
+		}
+		hm_diag(HM_DIAG_DEBUG, "%s: ignored: %s", path,
+			has_dwarf(b) ? "another build-id" : "no .debug_info");
+		hm_binary_close(b);
+	}
+	if ((cache = perf_cache_dir(o, cbuf, sizeof(cbuf)))) {
+		for (size_t i = 0; i < 2; i++) {
+			hm_binary *b;
+
+			if (build_id_path(path, sizeof(path), cache, hex, cache_names[i]))
+				continue;
+			tried_add(t, path);
+			if (!(b = open_quiet(path)))
+				continue;
+			if (same_build_id(b, hex) && has_dwarf(b)) {
+				hm_binary_close(b);
+				*src = HM_DEBUG_PERF_CACHE;
+				return strdup(path);
+			}
+			hm_binary_close(b);
+		}
+	}
+	return NULL;
+}
+
+struct progress_ctx {
+	const struct hm_debuginfo_opts *o;
+};
+
+static int progress_cb(debuginfod_client *c, long done, long total)
+{
+	struct progress_ctx *p = debuginfod_get_user_data(c);
+
+	return p && p->o->progress ? p->o->progress(p->o->progress_ctx, done, total) : 0;
+}
+
+/* libdebuginfod reads DEBUGINFOD_URLS itself; without it there is nothing to
+ * ask, and saying so beats a silent miss. */
+static char *find_debuginfod(const char *hex, const struct hm_debuginfo_opts *o,
+			     struct tried *t, enum hm_debug_source *src)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	struct progress_ctx pc = { o };
+	debuginfod_client *c;
+	char *path = NULL;
+	int fd;
+
+	if (o->offline) {
+		tried_add(t, "debuginfod (offline)");
+		return NULL;
+	}
+	if (!urls || !*urls) {
+		tried_add(t, "debuginfod (DEBUGINFOD_URLS unset)");
+		return NULL;
+	}
+	if (!(c = debuginfod_begin()))
+		return NULL;
+	debuginfod_set_user_data(c, &pc);
+	debuginfod_set_progressfn(c, progress_cb);
+	fd = debuginfod_find_debuginfo(c, (const unsigned char *)hex, 0, &path);
+	debuginfod_end(c);
+	if (fd < 0) {
+		char what[PATH_MAX + 64];
+
+		snprintf(what, sizeof(what), "debuginfod at %s (%s)", urls, strerror(-fd));
+		tried_add(t, what);
+		return NULL;
+	}
+	close(fd);
+	*src = HM_DEBUG_DEBUGINFOD;
+	return path;
+}
+
+/* zlib's CRC-32 of the whole file, as objcopy --add-gnu-debuglink wrote it. */
+static int file_crc(const char *path, uint32_t *crc)
+{
+	unsigned char buf[1 << 16];
+	uLong c = crc32(0L, Z_NULL, 0);
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		c = crc32(c, buf, (uInt)n);
+	close(fd);
+	if (n < 0)
+		return -1;
+	*crc = (uint32_t)c;
+	return 0;
+}
+
+/* .gnu_debuglink: the name, NUL, padding to 4, then the CRC in the file's
+ * byte order. */
+static int read_debuglink(const hm_binary *bin, char *name, size_t n, uint32_t *crc)
+{
+	size_t size, len, off;
+	const unsigned char *s = hm_binary_section(bin, ".gnu_debuglink", &size);
+	const unsigned char *c;
+
+	if (!s || !size)
+		return -1;
+	len = strnlen((const char *)s, size);
+	off = (len + 4) & ~(size_t)3;
+	if (!len || len == size || off + 4 > size || len >= n || memchr(s, '/', len))
+		return -1;
+	memcpy(name, s, len);
+	name[len] = 0;
+	c = s + off;
+	*crc = hm_binary_big_endian(bin) ?
+	       (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 | (uint32_t)c[2] << 8 | c[3] :
+	       (uint32_t)c[3] << 24 | (uint32_t)c[2] << 16 | (uint32_t)c[1] << 8 | c[0];
+	return 0;
+}
+
+static char *find_debuglink(hm_binary *bin, const struct hm_debuginfo_opts *o,
+			    struct tried *t, enum hm_debug_source *src)
+{
+	char name[NAME_MAX + 1], dir[PATH_MAX], path[PATH_MAX];
+	const char *dirs[64], *p = hm_binary_path(bin), *slash;
+	char *real = NULL;
+	size_t nd;
+	uint32_t want;
+
+	if (read_debuglink(bin, name, sizeof(name), &want))
+		return NULL;
+	/* the binary's folder, absolute: debug dirs mirror absolute paths */
+	if ((real = realpath(p, NULL)))
+		p = real;
+	slash = strrchr(p, '/');
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - p), p);
+	else
+		strcpy(dir, ".");
+	free(real);
+	nd = debug_dirs(o, dirs, 64);
+	for (int place = 0; place < 2 + (int)nd; place++) {
+		hm_binary *b;
+		uint32_t crc;
+		int len;
+
+		if (place == 0)
+			len = snprintf(path, sizeof(path), "%s/%s", dir, name);
+		else if (place == 1)
+			len = snprintf(path, sizeof(path), "%s/.debug/%s", dir, name);
+		else
+			len = snprintf(path, sizeof(path), "%s%s%s/%s", dirs[place - 2],
+				       dir[0] == '/' ? "" : "/", dir, name);
+		if (len < 0 || (size_t)len >= sizeof(path))
+			continue;
+		tried_add(t, path);
+		if (!(b = open_quiet(path)))
+			continue;
+		if (!has_dwarf(b)) {	/* the stripped binary itself, say */
+			hm_binary_close(b);
+			continue;
+		}
+		hm_binary_close(b);
+		if (file_crc(path, &crc) || crc != want) {
+			/* another build's debug file: its types may differ */
+			hm_diag(HM_DIAG_WARNING, "%s: ignored: its CRC does not match the "
+				".gnu_debuglink of %s", path, hm_binary_path(bin));
+			continue;
+		}
+		*src = HM_DEBUG_DEBUGLINK;
+		return strdup(path);
+	}
+	return NULL;
+}
+
+int hm_debuginfo_find_by_id(const char *build_id, const struct hm_debuginfo_opts *opts,
+			    char **path_out, enum hm_debug_source *src)
+{
+	struct hm_debuginfo_opts o;
+	enum hm_debug_source s = HM_DEBUG_BUILD_ID;
+	size_t n = build_id ? strlen(build_id) : 0;
+	char *p;
+
+	if (!path_out || !opts_valid(opts) || n < 4 || n > 128 ||
+	    strspn(build_id, "0123456789abcdef") != n)
+		return -EINVAL;
+	o = opts_copy(opts);
+	if (!(p = find_by_build_id(build_id, &o, NULL, &s)))
+		p = find_debuginfod(build_id, &o, NULL, &s);
+	if (!p)
+		return -ENODATA;
+	*path_out = p;
+	if (src)
+		*src = s;
+	return 0;
+}
+
+int hm_debuginfo_find(hm_binary *bin, const struct hm_debuginfo_opts *opts,
+		      hm_binary **debug, enum hm_debug_source *src)
+{
+	struct hm_debuginfo_opts o;
+	struct tried t = { 0 };
+	enum hm_debug_source s = HM_DEBUG_SELF;
+	const char *hex;
+	char *path = NULL;
+	hm_binary *b = NULL;
+	int rc = 0;
+
+	if (!bin || !debug || !opts_valid(opts))
+		return -EINVAL;
+	if (has_dwarf(bin)) {
+		*debug = bin;
+		if (src)
+			*src = HM_DEBUG_SELF;
+		return 0;
+	}
+	o = opts_copy(opts);
+	if (!(t.f = open_memstream(&t.text, &t.len)))
+		return -ENOMEM;
+	hex = hm_binary_build_id(bin);
+	if (hex)
+		path = find_by_build_id(hex, &o, &t, &s);
+	if (!path)
+		path = find_debuglink(bin, &o, &t, &s);
+	if (!path && hex)
+		path = find_debuginfod(hex, &o, &t, &s);
+	fclose(t.f);
+	if (path && !(b = hm_binary_open(path)))
+		rc = errno ? -errno : -ENOENT;
+	else if (!path)
+		rc = hm_fail(ENODATA, "%s: no DWARF debug info%s%s%s", hm_binary_path(bin),
+			     t.n ? "; tried " : "", t.n ? t.text : "",
+			     hex || t.n ? "" : " (no build-id, no .gnu_debuglink: built without -g?)");
+	free(path);
+	free(t.text);
+	if (rc)
+		return rc;
+	hm_diag(HM_DIAG_DEBUG, "%s: debug info from %s (%s)", hm_binary_path(bin),
+		hm_binary_path(b), hm_debug_source_name(s));
+	*debug = b;
+	if (src)
+		*src = s;
+	return 0;
+}
