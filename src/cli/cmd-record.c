@@ -267,6 +267,20 @@ static int load_watches(const struct args *a, hm_binary **bin, hm_types **types,
 	return 0;
 }
 
+/* The workload's own status once the perf.data is complete, as perf record
+ * returns it: a CI step that runs its tests under `hitmap record` must still
+ * fail when they fail.  128 + N when signal N killed it. */
+static int workload_status(const struct hm_record_stats *st)
+{
+	if (st->child_status == -1)
+		return HM_EXIT_OK;	/* -p or -a: no command of ours */
+	if (WIFEXITED(st->child_status))
+		return WEXITSTATUS(st->child_status);
+	if (WIFSIGNALED(st->child_status))
+		return 128 + WTERMSIG(st->child_status);
+	return HM_EXIT_OK;
+}
+
 static int run_watch(struct args *a)
 {
 	hm_watch w[MAX_WATCHES];
@@ -303,7 +317,7 @@ static int run_watch(struct args *a)
 		goto out;
 	}
 	summary(a, &st, w);
-	rc = HM_EXIT_OK;
+	rc = workload_status(&st);
 out:
 	hm_types_free(types);
 	hm_binary_close(bin);
@@ -372,7 +386,7 @@ static int run_pmu(struct args *a)
 	if (rc)
 		return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
 	summary(a, &st, NULL);
-	return HM_EXIT_OK;
+	return workload_status(&st);
 }
 
 static int run(int argc, char **argv)
