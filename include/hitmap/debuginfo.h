@@ -62,6 +62,21 @@ int hm_debuginfo_find(hm_binary *bin, const struct hm_debuginfo_opts *opts,
 int hm_debuginfo_find_by_id(const char *build_id, const struct hm_debuginfo_opts *opts,
 			    char **path_out, enum hm_debug_source *src);
 
+/* The running kernel's types: its vmlinux with DWARF when one is found
+ * (/usr/lib/debug/boot/vmlinux-RELEASE, /usr/lib/debug/lib/modules/RELEASE/
+ * vmlinux, /boot/vmlinux-RELEASE, then by the build-id in /sys/kernel/notes
+ * through the places of hm_debuginfo_find_by_id()), else
+ * /sys/kernel/btf/vmlinux.  A vmlinux whose build-id is not the running
+ * kernel's is skipped.  `root` prefixes every path (NULL or "" for /; tests).
+ * Returns 0 with a malloc'ed *path_out and *is_btf set; -ENODATA when there
+ * is neither (the message says what was tried); -ENOMEM. */
+int hm_kernel_find(const char *root, const struct hm_debuginfo_opts *opts,
+		   char **path_out, int *is_btf);
+
+/* The running kernel's build-id (lower-case hex, malloc'ed) from
+ * ROOT/sys/kernel/notes; NULL + errno when it cannot be read. */
+char *hm_kernel_build_id(const char *root);
+
 /* "itself", "build-id", "debuglink", "perf build-id cache", "debuginfod". */
 const char *hm_debug_source_name(enum hm_debug_source src);
 

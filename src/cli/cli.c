@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "hitmap/debuginfo.h"
 #include "cli.h"
 
 int cli_verbose;
@@ -92,4 +93,16 @@ int cli_color(void)
 	const char *nc = getenv("NO_COLOR");
 
 	return isatty(STDOUT_FILENO) && !(nc && *nc);
+}
+
+char *cli_running_kernel(const struct hm_debuginfo_opts *dio)
+{
+	char *path = NULL;
+	int is_btf = 0;
+
+	if (hm_kernel_find(NULL, dio, &path, &is_btf))
+		return NULL;	/* the library said what it tried */
+	fprintf(stderr, "hitmap: no FILE: the running kernel, %s (%s)\n", path,
+		is_btf ? "BTF" : "DWARF");
+	return path;
 }

@@ -26,6 +26,12 @@ extern const struct hm_cmd hm_cmd_layout, hm_cmd_report, hm_cmd_check, hm_cmd_li
  * decisions) go to stderr too. */
 extern int cli_verbose;
 
+/* With no FILE: the running kernel's vmlinux with DWARF, else its BTF
+ * (hm_kernel_find()), said in one line on stderr.  malloc'ed; NULL after
+ * the error was printed. */
+struct hm_debuginfo_opts;
+char *cli_running_kernel(const struct hm_debuginfo_opts *dio);
+
 /* "error: ..." / "warning: ..." on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -23,6 +23,7 @@ struct layout_args {
 	unsigned line;
 	int expand, list, json, btf;
 	const char *file;
+	char *kernel;		/* FILE found for the running kernel, or NULL */
 	/* heat: --profile P, or --heat perf.data with report's attribution options */
 	const char *profile, *heat, *vmlinux;
 	const char **binaries, **objects;
@@ -159,10 +160,10 @@ static int parse(int argc, char **argv, struct layout_args *a)
 					       argv[optind - 1]);
 		}
 	}
-	if (optind + 1 != argc)
-		return cli_usage_error(&hm_cmd_layout, optind == argc ? "no FILE given" :
-				       "one FILE expected, got %d", argc - optind);
-	a->file = argv[optind];
+	if (optind + 1 < argc)
+		return cli_usage_error(&hm_cmd_layout, "one FILE expected, got %d",
+				       argc - optind);
+	a->file = optind < argc ? argv[optind] : NULL;	/* NULL: the running kernel */
 	return check_heat_args(a);
 }
 
@@ -372,6 +373,18 @@ static int run(int argc, char **argv)
 		rc = rc < 0 ? HM_EXIT_OK : rc;
 		goto out;
 	}
+	if (!a.file) {
+		struct hm_debuginfo_opts dio = {
+			.sz = sizeof(dio), .debug_dirs = a.debug_dirs,
+			.ndebug_dirs = a.ndebug_dirs, .buildid_dir = a.buildid_dir,
+			.offline = a.offline,
+		};
+
+		if (!(a.file = a.kernel = cli_running_kernel(&dio))) {
+			rc = HM_EXIT_INPUT;
+			goto out;
+		}
+	}
 	if (a.profile && hm_profile_load(a.profile, &prof)) {
 		rc = HM_EXIT_INPUT;	/* the loader said why */
 		goto out;
@@ -409,6 +422,7 @@ out:
 	free(a.binaries);
 	free(a.objects);
 	free(a.debug_dirs);
+	free(a.kernel);
 	return rc;
 }
 
@@ -417,9 +431,15 @@ const struct hm_cmd hm_cmd_layout = {
 	.summary = "print struct layouts on cachelines (pahole-compatible)",
 	.usage =
 	"usage: hitmap layout [-C NAME[,NAME...]] [-c|--cacheline-size N] [-E|--expand]\n"
-	"                     [--list] [--json] [--btf] [--no-cache]\n"
+	"                     [--list] [--json] [--btf] [--no-cache] [-v]\n"
+	"                     [--debug-dir DIR]... [--buildid-dir DIR] [--offline]\n"
 	"                     [--profile P | --heat PERF.DATA [--binary F]...\n"
-	"                      [--vmlinux F] [--object TYPE@ADDR]...] FILE\n"
+	"                      [--vmlinux F] [--object TYPE@ADDR]...] [FILE]\n"
+	"\n"
+	"Without FILE, the running kernel: its vmlinux with DWARF when installed\n"
+	"(linux-image-RELEASE-dbg), else /sys/kernel/btf/vmlinux.  A stripped FILE's\n"
+	"debug info is looked for by build-id, .gnu_debuglink, in perf's build-id\n"
+	"cache and through debuginfod (DEBUGINFOD_URLS).\n"
 	"\n"
 	"Print where each member of a struct, union or class sits: offset, size,\n"
 	"holes, padding and cacheline boundaries, in the format of\n"

@@ -29,7 +29,6 @@ expect 2 "error: $T/mm: no struct, union or class named 'mm_strct' (did you mean
 expect 2 "error: $T/mm: no struct, union or class named 'rb_nod' (did you mean 'rb_node', 'rb_root'?)" \
 	-C rb_nod "$T/mm"
 expect 2 "error: -c 48: cacheline size must be a power of two from 8 to 65536" -c 48 "$T/mm"
-expect 2 "error: no FILE given"
 expect 2 "error: one FILE expected, got 2" "$T/mm" "$T/mm"
 expect 2 "error: unknown option '--bogus'" --bogus "$T/mm"
 expect 2 "error: -C needs a type name" -C '' "$T/mm"
