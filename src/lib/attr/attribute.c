@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "hitmap/attribute.h"
+#include "hitmap/debuginfo.h"
 #include "hitmap/binary.h"
 #include "hitmap/types.h"
 #include "attr/attribute-int.h"
@@ -184,11 +185,26 @@ static int binent_types(struct binent *b)
 		return 0;
 	if (b->types_err)
 		return b->types_err;
-	/* Stripped system libraries are common: no message for them here, one
-	 * warning from the caller. */
-	if (!hm_binary_section(b->bin, ".debug_info", NULL) && !hm_binary_section(b->bin, ".BTF", NULL))
-		return b->types_err = -ENODATA;
-	err = hm_types_load(b->bin, &o, &b->types);
+	/* Stripped system libraries are common: their debug info is looked
+	 * for where distributions keep it (libc6-dbg: by build-id), quietly:
+	 * a miss is one note from the caller, not the list of places tried. */
+	if (!hm_binary_section(b->bin, ".debug_info", NULL) &&
+	    !hm_binary_section(b->bin, ".BTF", NULL)) {
+		struct hm_diag_count quiet = { 0 }, *prev = hm_diag_divert(&quiet);
+		hm_binary *dbg = NULL;
+		enum hm_debug_source src;
+
+		err = hm_debuginfo_find(b->bin, NULL, &dbg, &src);
+		hm_diag_divert(prev);
+		if (err || dbg == b->bin)
+			return b->types_err = -ENODATA;
+		hm_diag(HM_DIAG_DEBUG, "%s: debug info from %s (%s)", b->path,
+			hm_binary_path(dbg), hm_debug_source_name(src));
+		err = hm_types_load(dbg, &o, &b->types);
+		hm_binary_close(dbg);
+	} else {
+		err = hm_types_load(b->bin, &o, &b->types);
+	}
 	if (err) {
 		b->types_err = err;
 		return err;
