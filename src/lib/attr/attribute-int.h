@@ -28,8 +28,12 @@ struct lines_table;
 struct binent {
 	char *path;		/* as named by the recording or the user */
 	hm_binary *bin;		/* NULL unless status is BIN_OK */
+	/* Where types and code locations come from when bin is stripped: a
+	 * debug file found for it (owned) or a --binary debug file of the
+	 * same build-id (borrowed from that entry); NULL: bin itself. */
+	hm_binary *dbg;
 	int status;
-	unsigned user : 1, warned_types : 1;
+	unsigned user : 1, warned_types : 1, own_dbg : 1;
 	struct seg *loads;
 	size_t nloads;
 	uint64_t lo, hi;	/* link-time extent of the PT_LOAD segments */
@@ -87,6 +91,7 @@ struct hm_attr {
 	struct binent **bins;
 	size_t nbins, bins_cap;
 	struct binent *vmlinux;
+	hm_perf_reader *reader;	/* during hm_attr_run(): its build-id table */
 	uint64_t kaslr;
 	unsigned kaslr_known : 1, warned_kaslr : 1, kernel_seen : 1, lines_failed : 1;
 	unsigned line_size;

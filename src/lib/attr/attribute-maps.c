@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <elf.h>
+#include <gelf.h>
 #include "attr/attribute-int.h"
 #include "base/diag.h"
 #include "heat/heat-int.h"
@@ -148,6 +149,44 @@ static void local_path(const hm_attr *a, const char *name, char *buf, size_t len
 		buf[0] = 0;
 }
 
+/* The recording's build-id table (perf writes it after recording) gives
+ * the build-id of files whose MMAP records carry none: what lets --binary
+ * match a renamed or separate debug file. */
+static void table_build_id(const hm_attr *a, const char *name, char *out)
+{
+	const hm_perf_build_id *ids;
+	size_t n = a->reader ? hm_perf_reader_build_ids(a->reader, &ids) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (ids[i].filename && !strcmp(ids[i].filename, name) && ids[i].size) {
+			hex_id(ids[i].build_id, ids[i].size > 20 ? 20 : ids[i].size, out);
+			return;
+		}
+	}
+}
+
+/* A file whose loadable segments hold no bytes (objcopy --only-keep-debug,
+ * .debug files): its program headers' offsets are not the mapped file's. */
+static int debug_only(const hm_binary *bin)
+{
+	Elf *elf = hm_binary_elf(bin);
+	size_t n = 0;
+	int loads = 0;
+
+	if (!elf || elf_getphdrnum(elf, &n))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if ((ph.p_flags & PF_X) && ph.p_filesz)
+			return 0;
+		loads++;
+	}
+	return loads > 0;
+}
+
 /* The binary to use for a mapped file name (opened once, then remembered). */
 static struct binent *binary_for(hm_attr *a, const hm_perf_mmap *m)
 {
@@ -159,6 +198,8 @@ static struct binent *binary_for(hm_attr *a, const hm_perf_mmap *m)
 
 	if (m->build_id_size)
 		hex_id(m->build_id, m->build_id_size > 20 ? 20 : m->build_id_size, rec_id);
+	else
+		table_build_id(a, m->filename, rec_id);
 	for (i = 0; i < a->nbins; i++) {
 		b = a->bins[i];
 		if (!strcmp(b->path, m->filename) && !b->user)
@@ -169,6 +210,7 @@ static struct binent *binary_for(hm_attr *a, const hm_perf_mmap *m)
 		else if (b->user && !found && !strcmp(base_name(b->path), base_name(m->filename)))
 			found = b;
 	}
+	local_path(a, m->filename, local, sizeof(local));
 	if (found) {
 		const char *id = hm_binary_build_id(found->bin);
 
@@ -177,9 +219,33 @@ static struct binent *binary_for(hm_attr *a, const hm_perf_mmap *m)
 				 id, rec_id, m->filename);
 			return mismatch(a, found->path, why);
 		}
-		return found;
+		if (!debug_only(found->bin))
+			return found;
+		/* A debug file (objcopy --only-keep-debug) has the types but
+		 * not the file offsets of the segments that were mapped: the
+		 * addresses come from the mapped file itself. */
+		bin = local[0] && is_elf(local) ? hm_binary_open(local) : NULL;
+		if (!bin || !id || !hm_binary_build_id(bin) ||
+		    strcmp(hm_binary_build_id(bin), id)) {
+			hm_binary_close(bin);
+			snprintf(why, sizeof(why), "a debug file: its samples need the mapped "
+				 "file %s with the same build-id, which is not here", m->filename);
+			return mismatch(a, found->path, why);
+		}
+		b = calloc(1, sizeof(*b));
+		if (!b || hm_grow((void **)&a->bins, &a->bins_cap, a->nbins + 1, sizeof(*a->bins))) {
+			free(b);
+			hm_binary_close(bin);
+			return NULL;
+		}
+		a->bins[a->nbins++] = b;
+		b->path = strdup(m->filename);
+		b->bin = bin;
+		b->dbg = found->bin;
+		if (!b->path || attr_binent_phdrs(b))
+			return NULL;
+		return b;
 	}
-	local_path(a, m->filename, local, sizeof(local));
 	if (!local[0] || stat(local, &st) || !S_ISREG(st.st_mode) || !is_elf(local) ||
 	    !(bin = hm_binary_open(local))) {
 		b = calloc(1, sizeof(*b));
@@ -1022,6 +1088,7 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 	int err = 0;
 
 	memset(st, 0, sizeof(*st));
+	a->reader = r;
 	if (fast_init(&run.fast, FAST_MIN) || !run.ips)
 		err = -ENOMEM;
 	heat_watch_events(h, hm_perf_reader_info(r));
@@ -1042,6 +1109,7 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 	free(run.later.v);
 	free(run.fast.v);
 	free(run.ips);
+	a->reader = NULL;	/* the caller closes it */
 	heat_watch_events(h, NULL);
 	if (err)
 		return err;

@@ -48,6 +48,8 @@ static void binent_free(struct binent *b)
 	free(b->vars);
 	hm_lines_table_free(b->lines);
 	hm_types_free(b->types);
+	if (b->own_dbg)
+		hm_binary_close(b->dbg);
 	hm_binary_close(b->bin);
 	free(b);
 }
@@ -188,7 +190,7 @@ static int binent_types(struct binent *b)
 	/* Stripped system libraries are common: their debug info is looked
 	 * for where distributions keep it (libc6-dbg: by build-id), quietly:
 	 * a miss is one note from the caller, not the list of places tried. */
-	if (!hm_binary_section(b->bin, ".debug_info", NULL) &&
+	if (!b->dbg && !hm_binary_section(b->bin, ".debug_info", NULL) &&
 	    !hm_binary_section(b->bin, ".BTF", NULL)) {
 		struct hm_diag_count quiet = { 0 }, *prev = hm_diag_divert(&quiet);
 		hm_binary *dbg = NULL;
@@ -200,11 +202,10 @@ static int binent_types(struct binent *b)
 			return b->types_err = -ENODATA;
 		hm_diag(HM_DIAG_DEBUG, "%s: debug info from %s (%s)", b->path,
 			hm_binary_path(dbg), hm_debug_source_name(src));
-		err = hm_types_load(dbg, &o, &b->types);
-		hm_binary_close(dbg);
-	} else {
-		err = hm_types_load(b->bin, &o, &b->types);
+		b->dbg = dbg;
+		b->own_dbg = 1;
 	}
+	err = hm_types_load(b->dbg ? b->dbg : b->bin, &o, &b->types);
 	if (err) {
 		b->types_err = err;
 		return err;

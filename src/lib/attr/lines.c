@@ -112,7 +112,7 @@ static int load_table(struct binent *b)
 
 	if (!(t = calloc(1, sizeof(*t))))
 		return -ENOMEM;
-	hm_dwl_secs_of(b->bin, &t->s);
+	hm_dwl_secs_of(b->dbg ? b->dbg : b->bin, &t->s);
 	rc = index_units(t, &what, &bad_off);
 	if (rc == -ENOMEM) {
 		hm_lines_table_free(t);
@@ -120,7 +120,7 @@ static int load_table(struct binent *b)
 	}
 	if (rc)
 		hm_diag(HM_DIAG_WARNING, "%s: .debug_line: %s at offset 0x%llx; code locations "
-			"after it are unknown", hm_binary_path(b->bin), what,
+			"after it are unknown", hm_binary_path(b->dbg ? b->dbg : b->bin), what,
 			(unsigned long long)bad_off);
 	if (t->n)
 		qsort(t->seqs, t->n, sizeof(*t->seqs), cmp_seq);
