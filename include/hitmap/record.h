@@ -124,8 +124,10 @@ struct hm_record_opts {
 	const char *output;		/* perf.data path */
 	const hm_record_plan *plan;	/* PMU mode (NULL in watch mode) */
 	/* Watch mode: the watches and the binary their addresses are in; the
-	 * plan is built once the command has been exec'd and its load bias is
-	 * known. */
+	 * plan is built once the command has been exec'd (or, with pid, from
+	 * the running process's maps) and its load bias is known.  With pid,
+	 * every thread it has gets the breakpoints, and threads they create
+	 * while recording inherit them. */
 	const hm_watch *watches;
 	size_t nr_watches;
 	hm_binary *binary;
@@ -135,6 +137,10 @@ struct hm_record_opts {
 	int cpu_wide;			/* -a */
 	unsigned mmap_pages;		/* ring buffer data pages per CPU (power of 2); 0 = 128 */
 	volatile int *stop;		/* set non-zero (by a signal handler) to stop */
+	/* Called once the events are enabled (and the command released):
+	 * the moment a caller may say "recording".  May be NULL. */
+	void (*started)(void *ctx);
+	void *started_ctx;
 };
 
 struct hm_record_stats {

@@ -23,7 +23,7 @@ extern const struct hm_cmd hm_cmd_record;
 
 struct args {
 	const char *output, *binary;
-	uint64_t ldlat, freq, period, mmap_pages;
+	uint64_t ldlat, freq, period, mmap_pages, duration;
 	pid_t pid;
 	int cpu_wide, dry_run, quiet, user_only;
 	const char *events[MAX_EVENTS + 1];
@@ -41,7 +41,16 @@ static void on_signal(int sig)
 	stop_flag = 1;
 }
 
-enum { OPT_LDLAT = 256, OPT_BINARY, OPT_DRY_RUN, OPT_MMAP_PAGES, OPT_USER_ONLY };
+/* One line once the events are live: a script that attaches with -p can
+ * wait for it before it starts the work it wants recorded. */
+static void say_started(void *ctx)
+{
+	(void)ctx;
+	fputs("hitmap record: recording; Ctrl-C to stop\n", stderr);
+}
+
+enum { OPT_LDLAT = 256, OPT_BINARY, OPT_DRY_RUN, OPT_MMAP_PAGES, OPT_USER_ONLY,
+       OPT_DURATION };
 
 static int parse(int argc, char **argv, struct args *a)
 {
@@ -58,6 +67,7 @@ static int parse(int argc, char **argv, struct args *a)
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "mmap-pages", required_argument, NULL, OPT_MMAP_PAGES },
 		{ "user-only", no_argument, NULL, OPT_USER_ONLY },
+		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -121,6 +131,11 @@ static int parse(int argc, char **argv, struct args *a)
 		case OPT_USER_ONLY:
 			a->user_only = 1;
 			break;
+		case OPT_DURATION:
+			if (cli_parse_u64(optarg, 1, 86400, &a->duration))
+				return cli_usage_error(cmd, "--duration: expected 1..86400 seconds, "
+						       "got '%s'", optarg);
+			break;
 		case 'q':
 			a->quiet = 1;
 			break;
@@ -140,12 +155,13 @@ static int parse(int argc, char **argv, struct args *a)
 	if (a->pid && (a->cpu_wide || a->argv))
 		return cli_usage_error(cmd, "-p PID excludes -a and -- COMMAND");
 	if (a->nr_watch) {
-		if (a->nr_events || a->ldlat || a->freq || a->cpu_wide || a->pid)
-			return cli_usage_error(cmd, "--watch takes only -o, -c, --binary and "
-					       "-- COMMAND");
-		if (!a->argv && !a->dry_run)
-			return cli_usage_error(cmd, "--watch needs a command: -- COMMAND [ARGS]");
-		if (!a->argv && !a->binary)
+		if (a->nr_events || a->ldlat || a->freq || a->cpu_wide)
+			return cli_usage_error(cmd, "--watch takes only -o, -c, --binary, "
+					       "--duration and -p PID or -- COMMAND");
+		if (!a->argv && !a->pid && !a->dry_run)
+			return cli_usage_error(cmd, "--watch needs a command (-- COMMAND [ARGS]) "
+					       "or a process (-p PID)");
+		if (!a->argv && !a->binary && !a->pid)
 			return cli_usage_error(cmd, "--watch --dry-run needs --binary or a command");
 	} else if (!a->dry_run && !a->cpu_wide && !a->pid && !a->argv) {
 		return cli_usage_error(cmd, "nothing to record: give -a, -p PID or -- COMMAND");
@@ -244,6 +260,8 @@ static int load_watches(const struct args *a, hm_binary **bin, hm_types **types,
 
 	if (a->binary)
 		snprintf(path, sizeof(path), "%s", a->binary);
+	else if (a->pid)	/* the process's own executable */
+		snprintf(path, sizeof(path), "/proc/%d/exe", (int)a->pid);
 	else if (resolve_command(a->argv[0], path, sizeof(path))) {
 		cli_error("%s: command not found", a->argv[0]);
 		return HM_EXIT_USAGE;
@@ -309,7 +327,9 @@ static int run_watch(struct args *a)
 	o.watch_period = a->period;
 	o.argv = a->argv;
 	o.mmap_pages = (unsigned)a->mmap_pages;
+	o.pid = a->pid;
 	o.stop = &stop_flag;
+	o.started = a->quiet ? NULL : say_started;
 	rc = hm_record_run(&o, &st);
 	if (rc) {
 		rc = rc == -E2BIG || rc == -EINVAL ? HM_EXIT_USAGE :
@@ -382,6 +402,7 @@ static int run_pmu(struct args *a)
 	o.cpu_wide = a->cpu_wide;
 	o.mmap_pages = (unsigned)a->mmap_pages;
 	o.stop = &stop_flag;
+	o.started = a->quiet ? NULL : say_started;
 	rc = hm_record_run(&o, &st);
 	if (rc)
 		return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
@@ -404,6 +425,10 @@ static int run(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	if (a.duration) {
+		sigaction(SIGALRM, &sa, NULL);
+		alarm((unsigned)a.duration);
+	}
 	return a.nr_watch ? run_watch(&a) : run_pmu(&a);
 }
 
@@ -412,9 +437,9 @@ const struct hm_cmd hm_cmd_record = {
 	.summary = "record memory accesses (PMU sampling or hardware watchpoints)",
 	.usage =
 "usage: hitmap record [-o FILE] [--ldlat N] [-F HZ | -c N] [-e EVENT]...\n"
-"                     [-a | -p PID | -- COMMAND [ARGS...]]\n"
+"                     [--duration S] [-a | -p PID | -- COMMAND [ARGS...]]\n"
 "       hitmap record --watch EXPR... [--binary FILE] [-o FILE] [-c N]\n"
-"                     -- COMMAND [ARGS...]\n"
+"                     [--duration S] (-p PID | -- COMMAND [ARGS...])\n"
 "\n"
 "Record memory accesses into a standard perf.data that `hitmap report` and\n"
 "`perf c2c report` read.\n"
@@ -427,7 +452,11 @@ const struct hm_cmd hm_cmd_record = {
 "  -F, --freq HZ       samples per second (default 4000)\n"
 "  -c, --count N       sample every Nth event (PMU) or access (watch)\n"
 "  -a, --all-cpus      record every CPU until Ctrl-C (or until COMMAND ends)\n"
-"  -p, --pid PID       record an existing process and its threads\n"
+"  -p, --pid PID       record an existing process and its threads (threads it\n"
+"                      starts while recording too); with --watch, the\n"
+"                      addresses come from its maps and its executable\n"
+"      --duration S    stop after S seconds (also: Ctrl-C, the command's or\n"
+"                      the process's exit)\n"
 "  -e, --event EVENT   libpfm4 event string instead of the default pair\n"
 "                      (repeatable), e.g. MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM\n"
 "      --user-only     leave the kernel out (needs perf_event_paranoid <= 2)\n"

@@ -487,6 +487,26 @@ static int synthesize(struct session *s)
 	return rc;
 }
 
+/* An attached process has ended: no such pid, or a zombie its parent has
+ * not reaped yet (kill(pid, 0) still succeeds on those). */
+static int gone(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	size_t n;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return 1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return 1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');	/* the command name may hold anything */
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
 static int wait_loop(struct session *s)
 {
 	struct pollfd *pfd = calloc(s->nrings, sizeof(*pfd));
@@ -512,7 +532,7 @@ static int wait_loop(struct session *s)
 			}
 		} else if (s->o->stop && *s->o->stop) {
 			break;
-		} else if (s->o->pid && kill(s->o->pid, 0) && errno == ESRCH) {
+		} else if (s->o->pid && gone(s->o->pid)) {
 			break;
 		}
 	}
@@ -581,10 +601,12 @@ static int prepare(struct session *s)
 			return rc;
 	}
 	if (o->watches) {
-		if (!s->child)
-			return hm_fail(EINVAL, "watch: needs a command to run (-- CMD)");
+		pid_t pid = s->child ? s->child : o->pid;
+
+		if (!pid)
+			return hm_fail(EINVAL, "watch: needs a command to run or a process");
 		if (o->binary) {
-			rc = hm_record_load_bias(s->child, o->binary, &bias);
+			rc = hm_record_load_bias(pid, o->binary, &bias);
 			if (rc)
 				return rc;
 		}
@@ -640,6 +662,8 @@ int hm_record_run(const struct hm_record_opts *o, struct hm_record_stats *st)
 		if (s.child)
 			rc = hm_proc_release(s.child);
 	}
+	if (!rc && o->started)
+		o->started(o->started_ctx);
 	st->nr_ring_buffers = s.nrings;
 	if (!rc)
 		rc = wait_loop(&s);
