@@ -72,12 +72,6 @@ static void suggest(const char *name, hm_binary *bin, const hm_types *t)
 			best[2] ? ", " : "", best[2] ? best[2] : "");
 }
 
-static int is_record(const hm_type *ty)
-{
-	return ty && (ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
-		      ty->kind == HM_KIND_CLASS);
-}
-
 /* Member `name` of record type id, looking through anonymous members as C
  * does; adds its offset to *off and returns its type, or HM_TYPE_NONE. */
 static hm_type_id member_of(const hm_types *t, hm_type_id id, const char *name, size_t n,
@@ -87,7 +81,7 @@ static hm_type_id member_of(const hm_types *t, hm_type_id id, const char *name, 
 	const hm_member *m;
 	uint32_t i;
 
-	if (!is_record(ty))
+	if (!ty || !hm_kind_is_record(ty->kind))
 		return HM_TYPE_NONE;
 	m = hm_types_members(t, ty);
 	for (i = 0; i < ty->nr; i++) {
@@ -123,7 +117,9 @@ static int field_of(const hm_types *t, const hm_variable *v, const char *path,
 	while (*p) {
 		size_t n = strcspn(p, ".");
 
-		if (!is_record(hm_types_get(t, hm_types_resolve(t, id)))) {
+		const hm_type *rt = hm_types_get(t, hm_types_resolve(t, id));
+
+		if (!rt || !hm_kind_is_record(rt->kind)) {
 			if (p == path)
 				return hm_fail(EINVAL, "%s: %s is not a struct or union", expr,
 					       v->name);

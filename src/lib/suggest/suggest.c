@@ -17,12 +17,6 @@
 
 /* ---- evidence paths ---- */
 
-static int is_record(const hm_type *ty)
-{
-	return ty && (ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
-		      ty->kind == HM_KIND_CLASS);
-}
-
 /* Member `name` (n bytes) of record `rid`, looking through anonymous members.
  * Sets *idx to the direct member of rid that holds it and *off, *m. */
 static int find_member(const hm_types *t, hm_type_id rid, const char *name, size_t n,
@@ -31,7 +25,7 @@ static int find_member(const hm_types *t, hm_type_id rid, const char *name, size
 	const hm_type *ty = hm_types_get(t, hm_types_resolve(t, rid));
 	const hm_member *mm;
 
-	if (!is_record(ty))
+	if (!ty || !hm_kind_is_record(ty->kind))
 		return -ENOENT;
 	mm = hm_types_members(t, ty);
 	for (uint32_t i = 0; i < ty->nr; i++) {
@@ -676,8 +670,7 @@ int hm_suggest(hm_types *t, hm_type_id id, const hm_evidence *ev,
 	hm_suggestion *s;
 	int err;
 
-	if (!ty || ty->declaration || (ty->kind != HM_KIND_STRUCT &&
-				      ty->kind != HM_KIND_CLASS && ty->kind != HM_KIND_UNION))
+	if (!ty || ty->declaration || !hm_kind_is_record(ty->kind))
 		return hm_fail(EINVAL, "type %u: not a complete struct", id);
 	if (opts)
 		c.opts = *opts;

@@ -147,9 +147,8 @@ unsigned hm_types_pointer_size(const hm_types *t)
 
 static int named_kind(enum hm_type_kind k)
 {
-	return k == HM_KIND_STRUCT || k == HM_KIND_UNION || k == HM_KIND_CLASS ||
-	       k == HM_KIND_ENUM || k == HM_KIND_TYPEDEF || k == HM_KIND_BASE ||
-	       k == HM_KIND_UNSPECIFIED;
+	return hm_kind_is_record(k) || k == HM_KIND_ENUM || k == HM_KIND_TYPEDEF ||
+	       k == HM_KIND_BASE || k == HM_KIND_UNSPECIFIED;
 }
 
 /* Anonymous structs and unions are told apart by their members too: macros
@@ -157,8 +156,7 @@ static int named_kind(enum hm_type_kind k)
  * ones on one source line. */
 static int by_content(const hm_type *ty)
 {
-	return !ty->name && !ty->declaration && (ty->kind == HM_KIND_STRUCT ||
-		ty->kind == HM_KIND_UNION || ty->kind == HM_KIND_CLASS);
+	return !ty->name && !ty->declaration && hm_kind_is_record(ty->kind);
 }
 
 static uint64_t members_hash(const hm_member *m, uint32_t n, uint64_t h)
@@ -478,8 +476,7 @@ hm_type_id hm_types_find_struct(const hm_types *t, const char *name)
 	for (size_t i = 1; i < t->types.n; i++) {
 		const hm_type *ty = &t->types.v[i];
 
-		if ((ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
-		     ty->kind == HM_KIND_CLASS) && !ty->declaration && ty->name &&
+		if (hm_kind_is_record(ty->kind) && !ty->declaration && ty->name &&
 		    !strcmp(ty->name, name))
 			return i;
 	}
@@ -548,8 +545,7 @@ int hm_types_finish(hm_types *t)
 
 		if (!ty->declaration || !ty->name)
 			continue;
-		if (ty->kind != HM_KIND_STRUCT && ty->kind != HM_KIND_UNION &&
-		    ty->kind != HM_KIND_CLASS && ty->kind != HM_KIND_ENUM)
+		if (!hm_kind_is_record(ty->kind) && ty->kind != HM_KIND_ENUM)
 			continue;
 		def = struct_lookup(t, ty->name);
 		if (def && t->types.v[def].kind == ty->kind) {
@@ -823,8 +819,7 @@ static uint32_t align_or_record(const hm_types *t, hm_type_id id, hm_type_id *re
 			id = ty->target;
 		} else if (ty->kind == HM_KIND_ARRAY) {
 			id = ty->target;
-		} else if (ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
-			   ty->kind == HM_KIND_CLASS) {
+		} else if (hm_kind_is_record(ty->kind)) {
 			*rec = id;
 			return 0;
 		} else {
