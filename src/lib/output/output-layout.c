@@ -16,80 +16,17 @@
 #include <string.h>
 #include "hitmap/output.h"
 #include "layout/layout-int.h"
+#include "base/util.h"
 
 #define GROUP_BEGIN "__cacheline_group_begin__"
 #define GROUP_END "__cacheline_group_end__"
 
-struct sb {
-	char *p;
-	size_t len, cap;
-	int err;
-};
-
-static void sb_putn(struct sb *b, const char *s, size_t n)
-{
-	if (b->err)
-		return;
-	/* -E of corrupt debug info (members that overlap, nested 48 deep) can
-	 * expand exponentially: no real printout comes near 16 MiB */
-	if (b->len + n > (16u << 20)) {
-		b->err = -EFBIG;
-		return;
-	}
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		char *p;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p) {
-			b->err = -ENOMEM;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = 0;
-}
-
-static void sb_puts(struct sb *b, const char *s)
-{
-	sb_putn(b, s, strlen(s));
-}
-
-__attribute__((format(printf, 2, 3)))
-static void sb_printf(struct sb *b, const char *fmt, ...)
-{
-	char tmp[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n < sizeof(tmp)) {
-		sb_putn(b, tmp, (size_t)n);
-		return;
-	}
-	{
-		char *big = malloc((size_t)n + 1);
-
-		if (!big) {
-			b->err = -ENOMEM;
-			return;
-		}
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-		sb_putn(b, big, (size_t)n);
-		free(big);
-	}
-}
+/* The library's string builder (base/util.h), by the short names this
+ * printer has always used for it. */
+#define sb hm_sbuf
+#define sb_putn hm_sbuf_putn
+#define sb_puts hm_sbuf_puts
+#define sb_printf hm_sbuf_printf
 
 static void sb_spaces(struct sb *b, int n)
 {
