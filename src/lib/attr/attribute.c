@@ -255,9 +255,9 @@ static int find_type(hm_attr *a, const char *name, struct binent **where, hm_typ
 			nsim = hm_types_similar(b->types, name, sim, 3);
 	}
 	if (nsim)
-		return hm_fail(ENOENT, "--object: no struct '%s' in the binaries (did you mean '%s'?)",
+		return hm_fail(ENOENT, "no struct '%s' in the binaries (did you mean '%s'?)",
 			       name, sim[0]);
-	return hm_fail(ENOENT, "--object: no struct '%s' in the binaries given", name);
+	return hm_fail(ENOENT, "no struct '%s' in the binaries given", name);
 }
 
 int hm_attr_add_object(hm_attr *a, const char *spec)
@@ -271,20 +271,20 @@ int hm_attr_add_object(hm_attr *a, const char *spec)
 	int err;
 
 	if (!at || at == spec || !at[1])
-		return hm_fail(EINVAL, "--object '%s': expected TYPE@ADDR", spec);
+		return hm_fail(EINVAL, "object '%s': expected TYPE@ADDR", spec);
 	n = (size_t)(at - spec);
 	if (!strncmp(spec, "struct ", 7)) {
 		spec += 7;
 		n -= 7;
 	}
 	if (n >= sizeof(name) || !n)
-		return hm_fail(EINVAL, "--object '%s': bad type name", spec);
+		return hm_fail(EINVAL, "object '%s': bad type name", spec);
 	memcpy(name, spec, n);
 	name[n] = 0;
 	errno = 0;
 	addr = strtoull(at + 1, &end, 0);
 	if (errno || *end)
-		return hm_fail(EINVAL, "--object '%s': bad address '%s'", spec, at + 1);
+		return hm_fail(EINVAL, "object '%s': bad address '%s'", spec, at + 1);
 	err = find_type(a, name, &b, &id);
 	if (err)
 		return err;

@@ -377,8 +377,8 @@ int hm_record_plan_watch(const hm_watch *w, size_t n, uint64_t bias, uint64_t pe
 				return hm_fail(EINVAL, "%s overlaps %s: watch each byte once",
 					       w[i].expr, w[j].expr);
 		if (w[i].mode == HM_WATCH_RW && period > 1)
-			return hm_fail(EINVAL, "%s: :rw needs -c 1 (with -c N the W and RW "
-				       "breakpoints count different accesses); use :w", w[i].expr);
+			return hm_fail(EINVAL, "%s: :rw needs a period of 1 (with a longer period "
+				       "the W and RW breakpoints count different accesses); use :w", w[i].expr);
 		need_auto += w[i].mode == HM_WATCH_W ? s : 2 * s;
 	}
 	/* AUTO watches also tell reads apart when everything then still fits. */
@@ -456,7 +456,7 @@ int hm_record_load_bias(pid_t pid, hm_binary *bin, uint64_t *bias)
 	fclose(f);
 	if (rc)
 		return hm_fail(ENOENT, "%s: not mapped by process %d (is the command a script? "
-			       "run the binary itself, or give it with --binary)",
+			       "run the binary itself, or name the binary the process runs)",
 			       hm_binary_path(bin), (int)pid);
 	return 0;
 }

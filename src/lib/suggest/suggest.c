@@ -5,6 +5,7 @@
  * replays the compiler's own offsets for today's member list. */
 #include "config.h"
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -335,9 +336,11 @@ static int select_vars(struct sg_ctx *c, hm_suggestion *s)
 	}
 	c->nvars = rank_unique(c->vars, n);
 	over = rank_unique(out, over);
-	if (over && note(s, "%zu proposal%s left out: %s", over, over == 1 ? "" : "s",
-			 c->opts.keep_size ? "they change sizeof (--keep-size)" :
-			 "they grow the struct beyond --max-growth"))
+	if (over && (c->opts.keep_size ?
+		     note(s, "%zu proposal%s left out: they change sizeof", over,
+			  over == 1 ? "" : "s") :
+		     note(s, "%zu proposal%s left out: they grow the struct by more than %" PRIu64
+			  " bytes", over, over == 1 ? "" : "s", c->opts.max_growth)))
 		return -ENOMEM;
 	return 0;
 }
