@@ -88,6 +88,20 @@ static int find_top(const struct sg_ctx *c, const char *name, size_t n, uint32_t
 	return 0;
 }
 
+/* The bytes member m at *off covers: its type's size, or for a bitfield
+ * the bytes its bits touch (*off moves to the first). */
+static void member_bytes(const struct sg_ctx *c, const hm_member *m, uint64_t *off,
+			 uint64_t *size)
+{
+	*size = hm_types_sizeof(c->t, m->type);
+	if (m->flags & HM_MEMBER_BITFIELD) {
+		uint64_t b0 = *off * 8 + m->bit_offset;
+
+		*off = b0 / 8;
+		*size = (b0 + m->bit_size + 7) / 8 - *off;
+	}
+}
+
 static int resolve(const struct sg_ctx *c, const char *path, struct sg_ref *r)
 {
 	size_t n = strcspn(path, ".[");
@@ -103,13 +117,7 @@ static int resolve(const struct sg_ctx *c, const char *path, struct sg_ref *r)
 	if (r->ent < 0)
 		return -ENOENT;
 	ty = m.type;
-	r->size = hm_types_sizeof(c->t, ty);
-	if (m.flags & HM_MEMBER_BITFIELD) {
-		uint64_t b0 = off * 8 + m.bit_offset;
-
-		off = b0 / 8;
-		r->size = (b0 + m.bit_size + 7) / 8 - off;
-	}
+	member_bytes(c, &m, &off, &r->size);
 	for (path += n; *path;) {
 		const hm_type *at;
 		uint64_t so;
@@ -121,13 +129,7 @@ static int resolve(const struct sg_ctx *c, const char *path, struct sg_ref *r)
 				return -ENOENT;
 			off += so;
 			ty = m.type;
-			r->size = hm_types_sizeof(c->t, ty);
-			if (m.flags & HM_MEMBER_BITFIELD) {
-				uint64_t b0 = off * 8 + m.bit_offset;
-
-				off = b0 / 8;
-				r->size = (b0 + m.bit_size + 7) / 8 - off;
-			}
+			member_bytes(c, &m, &off, &r->size);
 			path += n;
 			continue;
 		}
