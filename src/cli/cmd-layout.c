@@ -160,8 +160,7 @@ static int resolve(const hm_types *t, const struct layout_args *a, hm_type_id *i
 			hm_type_id s = hm_types_resolve(t, ids[i]);
 			const hm_type *ty = s ? hm_types_get(t, s) : NULL;
 
-			if (!ty || (ty->kind != HM_KIND_STRUCT && ty->kind != HM_KIND_UNION &&
-				    ty->kind != HM_KIND_CLASS) || ty->declaration) {
+			if (!ty || !hm_kind_is_record(ty->kind) || ty->declaration) {
 				cli_error("%s: typedef '%s' does not name a struct, union or class",
 					  a->file, a->names[i]);
 				return HM_EXIT_USAGE;

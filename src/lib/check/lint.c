@@ -121,8 +121,7 @@ static int direct(struct hmc_typeclass *tc, hm_type_id id0, const char **why)
 
 		if (!ty)
 			break;
-		if (ty->kind == HM_KIND_TYPEDEF || ty->kind == HM_KIND_STRUCT ||
-		    ty->kind == HM_KIND_UNION || ty->kind == HM_KIND_CLASS) {
+		if (ty->kind == HM_KIND_TYPEDEF || hm_kind_is_record(ty->kind)) {
 			r = match_name(tc, ty, why);
 			if (r || ty->kind != HM_KIND_TYPEDEF)
 				break;
@@ -156,8 +155,7 @@ static const hm_type *held_body(const hm_types *t, hm_type_id id)
 				 ty->kind == HM_KIND_VOLATILE || ty->kind == HM_KIND_ARRAY);
 	     ty = hm_types_get(t, ty->target), hop++)
 		;
-	if (ty && (ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
-		   ty->kind == HM_KIND_CLASS) && !ty->declaration)
+	if (ty && hm_kind_is_record(ty->kind) && !ty->declaration)
 		return ty;
 	return NULL;
 }

@@ -59,13 +59,12 @@ struct sort_ctx {
 	enum data_kind dk;
 };
 
-static struct sort_ctx g_sort;	/* qsort has no context argument */
-
-static int cmp_lines(const void *pa, const void *pb)
+static int cmp_lines(const void *pa, const void *pb, void *arg)
 {
+	const struct sort_ctx *sc = arg;
 	const struct heat_line *a = *(struct heat_line *const *)pa;
 	const struct heat_line *b = *(struct heat_line *const *)pb;
-	uint64_t ma = metric_of(&a->c, g_sort.m, g_sort.dk), mb = metric_of(&b->c, g_sort.m, g_sort.dk);
+	uint64_t ma = metric_of(&a->c, sc->m, sc->dk), mb = metric_of(&b->c, sc->m, sc->dk);
 
 	if (ma != mb)
 		return ma > mb ? -1 : 1;
@@ -80,14 +79,15 @@ static struct heat_line **ranked(const hm_heat *h, const hm_report_stats *st,
 {
 	struct heat_line **v = calloc(h->nlines + 1, sizeof(*v));
 	size_t i, k = 0, top = o->top ? o->top : 10;
+	struct sort_ctx sc;
 
 	if (!v)
 		return NULL;
 	for (i = 0; i < h->nlines; i++)
 		if (h->lines[i]->c.samples)
 			v[k++] = h->lines[i];
-	g_sort = (struct sort_ctx){ o->metric, data_kind(st) };
-	qsort(v, k, sizeof(*v), cmp_lines);
+	sc = (struct sort_ctx){ o->metric, data_kind(st) };
+	qsort_r(v, k, sizeof(*v), cmp_lines, &sc);
 	*n = k < top ? k : top;
 	return v;
 }

@@ -217,7 +217,7 @@ static int plan_intel(const struct hm_pmu_opts *o, const pfm_pmu_info_t *pmu,
 		rc = encode_first(store_events, ":precise=2", plm, &stores);
 	if (rc)
 		return hm_fail(ENODEV, "%s: libpfm4 knows no load-latency/store sampling event "
-			       "for this model; give events with -e", pmu->name);
+			       "for this model; name the events to record", pmu->name);
 	common_attr(&loads.attr, o);
 	common_attr(&stores.attr, o);
 	/* The aux models report latency in WEIGHT_STRUCT (perf does the same). */
@@ -272,7 +272,7 @@ static int plan_ibs(const struct hm_pmu_opts *o, hm_record_plan *plan)
 static int no_pmu(const char *sysfs)
 {
 	return hm_fail(ENODEV, "no memory-sampling PMU on this machine (no cpu/ibs_op PMU in "
-		       "%s); try --watch", sysfs ? sysfs : SYSFS_PMUS);
+		       "%s); hardware watchpoints need none", sysfs ? sysfs : SYSFS_PMUS);
 }
 
 int hm_record_plan_pmu(const struct hm_pmu_opts *o, hm_record_plan *plan)
@@ -289,7 +289,7 @@ int hm_record_plan_pmu(const struct hm_pmu_opts *o, hm_record_plan *plan)
 		rc = pfm_ready();
 		if (!rc) {
 			snprintf(plan->pmu, sizeof(plan->pmu), "libpfm4");
-			snprintf(plan->pmu_desc, sizeof(plan->pmu_desc), "events given with -e");
+			snprintf(plan->pmu_desc, sizeof(plan->pmu_desc), "events given by name");
 			rc = plan_user_events(o, o->user_only ? PFM_PLM3 : PFM_PLM0 | PFM_PLM3,
 					      plan);
 		}

@@ -268,7 +268,7 @@ static int open_error(const struct session *s, const hm_record_event *ev, int cp
 		return hm_fail(err, "%s: the kernel wants the load event grouped behind "
 			       "mem-loads-aux", ev->name);
 	if (err == EINVAL && s->plan.cpu_wide_only && !s->o->cpu_wide)
-		return hm_fail(err, "%s: this kernel opens it only CPU-wide; use -a", ev->name);
+		return hm_fail(err, "%s: this kernel opens it only CPU-wide, not for one process", ev->name);
 	if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV)
 		return hm_fail(err, "%s: not supported by this kernel or CPU", ev->name);
 	return hm_fail(err, "%s: perf_event_open on cpu %d: %s", ev->name, cpu, strerror(err));
