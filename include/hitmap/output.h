@@ -8,6 +8,7 @@
 #ifndef HITMAP_OUTPUT_H
 #define HITMAP_OUTPUT_H
 #include <stdio.h>
+#include "hitmap/binary.h"
 #include "hitmap/layout.h"
 
 #ifdef __cplusplus
@@ -38,14 +39,6 @@ int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct h
  * `pahole --sizes` counts them).  id may be a typedef of a struct: its name
  * stands in for an anonymous one. */
 int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned cacheline_size);
-
-/* The binary a JSON document describes. */
-struct hm_json_binary {
-	const char *path;
-	const char *build_id;	/* NULL if none */
-	const char *arch;
-	unsigned cacheline_size;
-};
 
 /* JSON documents (schema "hitmap/1", documented in hitmap-layout(1)): the
  * full layouts of ids[0..n), or the --list form when list is set.  An id may

@@ -47,7 +47,6 @@
 #include "hitmap/heat.h"
 #include "hitmap/rules.h"
 #include "hitmap/findings.h"
-#include "hitmap/output.h"
 
 #ifdef __cplusplus
 extern "C" {
