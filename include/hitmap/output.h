@@ -7,6 +7,8 @@
  */
 #ifndef HITMAP_OUTPUT_H
 #define HITMAP_OUTPUT_H
+#include <stddef.h>
+#include "hitmap/hitmap.h"
 #include <stdio.h>
 #include "hitmap/binary.h"
 #include "hitmap/layout.h"
@@ -20,6 +22,7 @@ extern "C" {
 #define HM_NOTE_PREFIX "/* hitmap: "
 
 struct hm_print_opts {
+	size_t sz;			/* sizeof(struct hm_print_opts): declare with HM_OPTS */
 	unsigned cacheline_size;	/* 0 = 64 */
 	unsigned expand : 1;		/* pahole -E: expand named member types inline */
 	unsigned annotate : 1;		/* add hitmap's lines: straddlers, groups */

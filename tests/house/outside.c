@@ -9,7 +9,7 @@
 
 int main(int argc, char **argv)
 {
-	struct hm_print_opts po = { .cacheline_size = 64 };
+	HM_OPTS(hm_print_opts, po, .cacheline_size = 64);
 	hm_binary *bin;
 	hm_types *t;
 	hm_type_id id;

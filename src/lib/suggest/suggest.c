@@ -14,6 +14,7 @@
 #include "base/diag.h"
 #include "suggest/suggest-int.h"
 #include "base/util.h"
+#include "base/opts.h"
 
 /* ---- evidence paths ---- */
 
@@ -676,11 +677,13 @@ int hm_suggest(hm_types *t, hm_type_id id, const hm_evidence *ev,
 	hm_suggestion *s;
 	int err;
 
+	if (!HM_OPTS_VALID(opts, hm_suggest_opts))
+		return -EINVAL;
 	if (!ty || ty->declaration || (ty->kind != HM_KIND_STRUCT &&
 				      ty->kind != HM_KIND_CLASS && ty->kind != HM_KIND_UNION))
 		return hm_fail(EINVAL, "type %u: not a complete struct", id);
 	if (opts)
-		c.opts = *opts;
+		HM_OPTS_COPY(&c.opts, opts, hm_suggest_opts);
 	c.L = c.opts.cacheline_size ? c.opts.cacheline_size : 64;
 	c.name = ty->name ? ty->name : "(anonymous)";
 	s = calloc(1, sizeof(*s));
