@@ -26,9 +26,11 @@ done
 
 flags=$(PKG_CONFIG_PATH=$pcdir PKG_CONFIG_SYSROOT_DIR=$dest pkg-config --cflags --libs hitmap) ||
 	fail "pkg-config --cflags --libs hitmap"
-echo "+ gcc outside.c $flags" >&2
+# A sanitizer build's library needs its runtime in the program too.
+san=${HM_SAN_CFLAGS:-}
+echo "+ gcc $san outside.c $flags" >&2
 # shellcheck disable=SC2086
-gcc -Wall -Wextra -Werror -o "$T/outside" "$TESTS_SRC/house/outside.c" $flags ||
+gcc -Wall -Wextra -Werror $san -o "$T/outside" "$TESTS_SRC/house/outside.c" $flags ||
 	fail "outside program does not build with pkg-config's flags"
 
 cat >"$T/fx.c" <<'C'
