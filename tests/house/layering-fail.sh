@@ -41,6 +41,14 @@ LC_ALL=C sort "$T/want" >"$T/want.s"
 LC_ALL=C sort "$T/err" >"$T/err.s"
 assert_files_eq "$T/want.s" "$T/err.s" "check-layering messages"
 
+# An arrow to output closes a cycle in the table itself: output -> *.
+sed 's/^| `suggest` | `suggest.h` | `check`,/| `suggest` | `suggest.h` | `output`, `check`,/' \
+	"$T/tree/HACKING.md" >"$T/x" && cat "$T/x" >"$T/tree/HACKING.md"
+assert_exit 2 "an arrow to output" sh "$LAYERING" "$T/tree"
+grep -q '^layering: HACKING.md: the layering table has a cycle through ' "$T/err" ||
+	{ cat "$T/err" >&2; fail "an arrow to output: no table cycle reported"; }
+cp "$top_srcdir/HACKING.md" "$T/tree/HACKING.md"
+
 # A folder the table does not know is an error of the table (exit 2).
 mkdir "$T/tree/src/lib/newstage"
 assert_exit 2 "unknown folder" sh "$LAYERING" "$T/tree"
