@@ -319,6 +319,7 @@ int ccli_open(struct ccli *a, const char *file, hm_binary **bin, hm_types **t)
 void ccli_opts(struct ccli *a, struct hm_check_opts *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->sz = sizeof(*o);
 	o->cacheline_size = a->line;
 	o->pair_lines = !!a->pair_lines;
 	o->assume_aligned = !!a->assume_aligned;

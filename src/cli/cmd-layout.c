@@ -194,7 +194,7 @@ static int print_all(const hm_types *t, const struct layout_args *a, const hm_ty
 		.p = prof,
 		.name = a->profile ? a->profile : a->heat && strcmp(a->heat, "-") ? a->heat : "stdin",
 	};
-	struct hm_print_opts po = { .cacheline_size = a->line, .expand = !!a->expand, .annotate = 1 };
+	HM_OPTS(hm_print_opts, po, .cacheline_size = a->line, .expand = !!a->expand, .annotate = 1);
 	int err = 0;
 
 	if (a->json) {

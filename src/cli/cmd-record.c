@@ -288,6 +288,7 @@ static int run_watch(struct args *a)
 		goto out;
 	}
 	memset(&o, 0, sizeof(o));
+	o.sz = sizeof(o);
 	o.output = a->output;
 	o.watches = w;
 	o.nr_watches = a->nr_watch;
@@ -332,6 +333,7 @@ static int run_pmu(struct args *a)
 	int rc;
 
 	memset(&po, 0, sizeof(po));
+	po.sz = sizeof(po);
 	po.ldlat = (unsigned)a->ldlat;
 	po.period = a->period;
 	po.freq = a->freq;
@@ -361,6 +363,7 @@ static int run_pmu(struct args *a)
 		fprintf(stderr, "note: %s samples every CPU; the command's samples are kept "
 			"with everyone else's\n", plan.pmu);
 	memset(&o, 0, sizeof(o));
+	o.sz = sizeof(o);
 	o.output = a->output;
 	o.plan = &plan;
 	o.argv = a->argv;

@@ -109,6 +109,7 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 	}
 	if (optind < argc)
 		return cli_usage_error(&hm_cmd_report, "unexpected argument '%s'", argv[optind]);
+	ra->ro.sz = sizeof(ra->ro);
 	ra->ro.input = ra->input;
 	return 0;
 }

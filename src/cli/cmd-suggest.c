@@ -110,6 +110,7 @@ static int parse(int argc, char **argv, struct sopts *o)
 	uint64_t v;
 	int c;
 
+	o->so.sz = sizeof(o->so);
 	o->so.max_growth = UINT64_MAX;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "C:i:c:h", lo, NULL)) != -1) {
@@ -277,9 +278,9 @@ static int load_types(struct srun *r)
 
 static int lint_all(struct srun *r)
 {
-	struct hm_check_opts co = { .cacheline_size = r->o.so.cacheline_size,
+	HM_OPTS(hm_check_opts, co, .cacheline_size = r->o.so.cacheline_size,
 				    .assume_aligned = r->o.so.assume_aligned,
-				    .structs = r->o.nnames ? r->o.names : NULL };
+				    .structs = r->o.nnames ? r->o.names : NULL);
 	struct sopts *o = &r->o;
 	int collect = !o->nnames;	/* no -C: every struct lint names */
 	int err;

@@ -9,6 +9,7 @@
 #include "check/check-int.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "base/opts.h"
 
 /* ---- geometry ---- */
 
@@ -169,11 +170,10 @@ const hm_field *hmc_find(const hm_layout *l, const char *path)
 hm_layout *hmc_layout(const hm_types *t, hm_type_id id, const struct hm_check_opts *o,
 		      int assume_aligned)
 {
-	struct hm_layout_opts lo = {
+	HM_OPTS(hm_layout_opts, lo,
 		.cacheline_size = o->cacheline_size ? o->cacheline_size : 64,
 		.expand = 1,
-		.assume_aligned = assume_aligned,
-	};
+		.assume_aligned = assume_aligned);
 
 	return hm_layout_new(t, id, &lo);
 }
@@ -766,8 +766,8 @@ static int check_pairs(struct ctx *c)
 	return e;
 }
 
-int hm_check(hm_binary *bin, const hm_types *t, const struct hm_check_opts *o,
-	     hm_findings *out)
+static int check_run(hm_binary *bin, const hm_types *t, const struct hm_check_opts *o,
+		     hm_findings *out)
 {
 	struct ctx c = { .bin = bin, .t = t, .o = o, .out = out };
 	size_t i, n = hm_ruleset_count(o->rules);
@@ -791,4 +791,14 @@ int hm_check(hm_binary *bin, const hm_types *t, const struct hm_check_opts *o,
 	if (o->stats)
 		*o->stats = c.st;
 	return e;
+}
+
+int hm_check(hm_binary *bin, const hm_types *t, const struct hm_check_opts *opts,
+	     hm_findings *out)
+{
+	struct hm_check_opts o;
+
+	if (!opts || !HM_OPTS_VALID(opts, hm_check_opts))
+		return -EINVAL;
+	return check_run(bin, t, HM_OPTS_COPY(&o, opts, hm_check_opts), out);
 }

@@ -13,6 +13,7 @@
 #include "check/check-int.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "base/opts.h"
 
 const char *const hm_lint_default_types[] = {
 	/* locks */
@@ -613,7 +614,7 @@ static int lint_one(struct hmc_typeclass *tc, const hm_types *t, hm_type_id id,
 	return r;
 }
 
-int hm_lint(const hm_types *t, const struct hm_check_opts *o, hm_findings *out)
+static int lint_run(const hm_types *t, const struct hm_check_opts *o, hm_findings *out)
 {
 	struct hmc_typeclass *tc = hmc_typeclass_new(t, o->contended_types);
 	hm_type_id *ids;
@@ -650,4 +651,13 @@ int hm_lint(const hm_types *t, const struct hm_check_opts *o, hm_findings *out)
 	}
 	hmc_typeclass_free(tc);
 	return r;
+}
+
+int hm_lint(const hm_types *t, const struct hm_check_opts *opts, hm_findings *out)
+{
+	struct hm_check_opts o;
+
+	if (!opts || !HM_OPTS_VALID(opts, hm_check_opts))
+		return -EINVAL;
+	return lint_run(t, HM_OPTS_COPY(&o, opts, hm_check_opts), out);
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hitmap/output.h"
+#include "base/opts.h"
 #include "layout/layout-int.h"
 #include "base/util.h"
 #include "types/declare.h"
@@ -1140,14 +1141,19 @@ static void union_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 	sb_printf(o, "}%s%s", uc.suffix ? " " : "", uc.suffix ? uc.suffix : "");
 }
 
-int hm_print_layout(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
+int hm_print_layout(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *uo)
 {
+	struct hm_print_opts oc;
+	const struct hm_print_opts *o;
 	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
 	struct sb b = { 0 };
 	struct pctx c = { .t = t, .b = &b };
 	struct pconf conf = { .type_spacing = 26, .name_spacing = 23, .emit_stats = 1 };
 	int err = 0;
 
+	if (!HM_OPTS_VALID(uo, hm_print_opts))
+		return -EINVAL;
+	o = HM_OPTS_COPY(&oc, uo, hm_print_opts);
 	if (!ty || !hm_kind_is_record(ty->kind) || ty->declaration)
 		return -EINVAL;
 	c.line = o && o->cacheline_size ? o->cacheline_size : 64;
@@ -1243,14 +1249,19 @@ static void typedef_fp(const struct pctx *c, const hm_type *td, struct pconf *co
 	}
 }
 
-int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
+int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *uo)
 {
+	struct hm_print_opts oc;
+	const struct hm_print_opts *o;
 	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
 	struct sb b = { 0 };
 	struct pctx c = { .t = t, .b = &b };
 	struct pconf conf = { .type_spacing = 26, .name_spacing = 23, .emit_stats = 1 };
 	int err = 0;
 
+	if (!HM_OPTS_VALID(uo, hm_print_opts))
+		return -EINVAL;
+	o = HM_OPTS_COPY(&oc, uo, hm_print_opts);
 	if (!ty || ty->kind != HM_KIND_TYPEDEF)
 		return -EINVAL;
 	c.line = o && o->cacheline_size ? o->cacheline_size : 64;

@@ -10,6 +10,7 @@
 #include "heat/heat-int.h"
 #include "heat/profile-int.h"
 #include "base/json.h"
+#include "base/opts.h"
 
 #define FIELD_COL 26	/* width of the field path column */
 
@@ -376,11 +377,16 @@ static void print_detail(FILE *out, hm_attr *a, struct heat_line **v, size_t n,
 }
 
 int hm_report_print(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
-		    const struct hm_report_opts *o)
+		    const struct hm_report_opts *uo)
 {
+	struct hm_report_opts oc;
+	const struct hm_report_opts *o;
 	struct heat_line **v;
 	size_t n = 0;
 
+	if (!HM_OPTS_VALID(uo, hm_report_opts))
+		return -EINVAL;
+	o = HM_OPTS_COPY(&oc, uo, hm_report_opts);
 	print_header(out, st, o);
 	v = ranked(h, st, o, &n);
 	if (!v)
@@ -469,13 +475,18 @@ static void json_row(hm_json *j, hm_attr *a, const struct heat_row *r, uint64_t 
 }
 
 int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
-		   const struct hm_report_opts *o)
+		   const struct hm_report_opts *uo)
 {
+	struct hm_report_opts oc;
+	const struct hm_report_opts *o;
 	struct heat_line **v;
 	size_t n = 0, i;
 	hm_json j;
 	int b;
 
+	if (!HM_OPTS_VALID(uo, hm_report_opts))
+		return -EINVAL;
+	o = HM_OPTS_COPY(&oc, uo, hm_report_opts);
 	v = ranked(h, st, o, &n);
 	if (!v)
 		return -ENOMEM;
@@ -530,7 +541,7 @@ int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stat
 int hm_heat_print_struct(FILE *out, const struct hm_types *t, uint32_t type_id,
 			 const hm_profile_struct *ps, unsigned cacheline_size)
 {
-	struct hm_layout_opts lo = { .cacheline_size = cacheline_size, .expand = 1 };
+	HM_OPTS(hm_layout_opts, lo, .cacheline_size = cacheline_size, .expand = 1);
 	hm_layout *l = hm_layout_new(t, type_id, &lo);
 	const hm_field *f;
 	size_t n, i, j;

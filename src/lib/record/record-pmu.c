@@ -13,6 +13,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 #include "hitmap/record.h"
 #include "base/diag.h"
+#include "base/opts.h"
 
 #define SYSFS_PMUS "/sys/bus/event_source/devices"
 
@@ -275,7 +276,7 @@ static int no_pmu(const char *sysfs)
 		       "%s); hardware watchpoints need none", sysfs ? sysfs : SYSFS_PMUS);
 }
 
-int hm_record_plan_pmu(const struct hm_pmu_opts *o, hm_record_plan *plan)
+static int plan_pmu(const struct hm_pmu_opts *o, hm_record_plan *plan)
 {
 	const char *forced = getenv("LIBPFM_FORCE_PMU");
 	pfm_pmu_info_t pmu;
@@ -312,6 +313,15 @@ int hm_record_plan_pmu(const struct hm_pmu_opts *o, hm_record_plan *plan)
 	/* One event carries the side-band records perf needs to map addresses. */
 	track(&plan->ev[0]);
 	return 0;
+}
+
+int hm_record_plan_pmu(const struct hm_pmu_opts *opts, hm_record_plan *plan)
+{
+	struct hm_pmu_opts o;
+
+	if (!opts || !HM_OPTS_VALID(opts, hm_pmu_opts))
+		return -EINVAL;
+	return plan_pmu(HM_OPTS_COPY(&o, opts, hm_pmu_opts), plan);
 }
 
 int hm_record_pmu_present(const hm_record_plan *plan, const char *sysfs)

@@ -19,6 +19,7 @@
 #include "record/record-int.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "base/opts.h"
 
 struct idmap {
 	uint64_t id;
@@ -613,7 +614,7 @@ static int prepare(struct session *s)
 	return rc;
 }
 
-int hm_record_run(const struct hm_record_opts *o, struct hm_record_stats *st)
+static int record_run(const struct hm_record_opts *o, struct hm_record_stats *st)
 {
 	struct session s;
 	struct stat sb;
@@ -659,4 +660,13 @@ int hm_record_run(const struct hm_record_opts *o, struct hm_record_stats *st)
 	if (!rc && stat(o->output, &sb) == 0)
 		st->bytes = (uint64_t)sb.st_size;
 	return rc;
+}
+
+int hm_record_run(const struct hm_record_opts *opts, struct hm_record_stats *st)
+{
+	struct hm_record_opts o;
+
+	if (!opts || !HM_OPTS_VALID(opts, hm_record_opts))
+		return -EINVAL;
+	return record_run(HM_OPTS_COPY(&o, opts, hm_record_opts), st);
 }

@@ -15,6 +15,7 @@
 #include "base/diag.h"
 #include "suggest/suggest-int.h"
 #include "base/util.h"
+#include "base/opts.h"
 
 /* ---- evidence paths ---- */
 
@@ -675,10 +676,12 @@ int hm_suggest(hm_types *t, hm_type_id id, const hm_evidence *ev,
 	hm_suggestion *s;
 	int err;
 
+	if (!HM_OPTS_VALID(opts, hm_suggest_opts))
+		return -EINVAL;
 	if (!ty || ty->declaration || !hm_kind_is_record(ty->kind))
 		return hm_fail(EINVAL, "type %u: not a complete struct", id);
 	if (opts)
-		c.opts = *opts;
+		HM_OPTS_COPY(&c.opts, opts, hm_suggest_opts);
 	c.L = c.opts.cacheline_size ? c.opts.cacheline_size : 64;
 	c.name = ty->name ? ty->name : "(anonymous)";
 	s = calloc(1, sizeof(*s));
