@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "cli.h"
+#include "options.h"
 
 static void vmsg(const char *what, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
@@ -48,7 +49,7 @@ int cli_usage_error(const struct hm_cmd *cmd, const char *fmt, ...)
 
 int cli_help(const struct hm_cmd *cmd)
 {
-	fputs(cmd->usage, stdout);
+	cli_print_help(cmd, stdout);
 	return HM_EXIT_OK;
 }
 
