@@ -21,6 +21,7 @@
 #ifndef HITMAP_ATTRIBUTE_H
 #define HITMAP_ATTRIBUTE_H
 #include <stddef.h>
+#include "hitmap/hitmap.h"
 #include <stdint.h>
 #include <stdio.h>
 #include "hitmap/heat.h"
@@ -114,6 +115,7 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st);
 const char *hm_report_kind(const hm_report_stats *st);
 
 struct hm_report_opts {
+	size_t sz;			/* sizeof(struct hm_report_opts): declare with HM_OPTS */
 	enum hm_heat_metric metric;	/* -d; watch data ranks by transfers */
 	unsigned top;			/* lines shown, 0 = 10 */
 	const char *input;		/* file name for the header */

@@ -81,6 +81,16 @@ const hm_symbol *hm_binary_func_at(const hm_binary *bin, uint64_t addr);
  * mapping (start, pgoff) can be turned into a bias. */
 int hm_binary_first_load(const hm_binary *bin, uint64_t *vaddr, uint64_t *offset);
 
+/* The binary a JSON document describes (hm_print_layouts_json() in output.h,
+ * hm_suggest_print_json() in suggest.h): here, below both, so that neither
+ * header needs the other. */
+struct hm_json_binary {
+	const char *path;
+	const char *build_id;	/* NULL if none */
+	const char *arch;
+	unsigned cacheline_size;
+};
+
 #ifdef __cplusplus
 }
 #endif

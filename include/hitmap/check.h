@@ -20,6 +20,7 @@
 #ifndef HITMAP_CHECK_H
 #define HITMAP_CHECK_H
 #include <stddef.h>
+#include "hitmap/hitmap.h"
 #include <stdint.h>
 #include "hitmap/binary.h"
 #include "hitmap/types.h"
@@ -54,6 +55,7 @@ struct hm_check_stats {
 };
 
 struct hm_check_opts {
+	size_t sz;			/* sizeof(struct hm_check_opts): declare with HM_OPTS */
 	unsigned cacheline_size;	/* 0 = the binary's (hm_binary_cacheline_size), else 64 */
 	unsigned pair_lines : 1;	/* lines 2N and 2N+1 count as one (adjacent-line prefetch) */
 	unsigned assume_aligned : 1;	/* every object starts on a line boundary */

@@ -13,12 +13,33 @@
  */
 #ifndef HITMAP_HITMAP_H
 #define HITMAP_HITMAP_H
+#include <stddef.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define HM_VERSION "0.1.0"
+
+/* Options structs (struct hm_layout_opts, hm_print_opts, ...) start with
+ * `size_t sz`, the size of the struct the caller was compiled with, so that
+ * a field added at the end keeps old programs working: the library reads the
+ * first sz bytes and takes the fields past them as 0 (their defaults), and it
+ * refuses a struct whose bytes past what it knows are set (-EINVAL, or NULL
+ * with errno EINVAL), or whose sz is 0.  Declare one with every other field
+ * zero, padding included, and sz set:
+ *
+ *	HM_OPTS(hm_layout_opts, lo, .cacheline_size = 64, .expand = 1);
+ *	l = hm_layout_new(t, id, &lo);
+ *
+ * (GNU C: a statement expression, as libbpf's LIBBPF_OPTS.)  Passing NULL
+ * instead still means all defaults. */
+#define HM_OPTS(TYPE, NAME, ...)						\
+	struct TYPE NAME = ({							\
+		memset(&NAME, 0, sizeof(struct TYPE));				\
+		(struct TYPE){ .sz = sizeof(struct TYPE), __VA_ARGS__ };	\
+	})
 
 enum hm_diag_level {
 	HM_DIAG_ERROR = 0,	/* the operation fails; the callback explains why */

@@ -21,6 +21,7 @@
 #ifndef HITMAP_LAYOUT_H
 #define HITMAP_LAYOUT_H
 #include <stddef.h>
+#include "hitmap/hitmap.h"
 #include <stdint.h>
 #include "hitmap/types.h"
 
@@ -29,6 +30,7 @@ extern "C" {
 #endif
 
 struct hm_layout_opts {
+	size_t sz;			/* sizeof(struct hm_layout_opts): declare with HM_OPTS */
 	unsigned cacheline_size;	/* bytes, a power of two; 0 = 64 */
 	unsigned expand : 1;		/* descend into named struct members too (pahole -E) */
 	unsigned assume_aligned : 1;	/* treat the object as line-aligned */

@@ -7,7 +7,10 @@
  */
 #ifndef HITMAP_OUTPUT_H
 #define HITMAP_OUTPUT_H
+#include <stddef.h>
+#include "hitmap/hitmap.h"
 #include <stdio.h>
+#include "hitmap/binary.h"
 #include "hitmap/layout.h"
 
 #ifdef __cplusplus
@@ -19,6 +22,7 @@ extern "C" {
 #define HM_NOTE_PREFIX "/* hitmap: "
 
 struct hm_print_opts {
+	size_t sz;			/* sizeof(struct hm_print_opts): declare with HM_OPTS */
 	unsigned cacheline_size;	/* 0 = 64 */
 	unsigned expand : 1;		/* pahole -E: expand named member types inline */
 	unsigned annotate : 1;		/* add hitmap's lines: straddlers, groups */
@@ -38,14 +42,6 @@ int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct h
  * `pahole --sizes` counts them).  id may be a typedef of a struct: its name
  * stands in for an anonymous one. */
 int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned cacheline_size);
-
-/* The binary a JSON document describes. */
-struct hm_json_binary {
-	const char *path;
-	const char *build_id;	/* NULL if none */
-	const char *arch;
-	unsigned cacheline_size;
-};
 
 /* JSON documents (schema "hitmap/1", documented in hitmap-layout(1)): the
  * full layouts of ids[0..n), or the --list form when list is set.  An id may

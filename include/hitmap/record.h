@@ -29,6 +29,7 @@
 #ifndef HITMAP_RECORD_H
 #define HITMAP_RECORD_H
 #include <stddef.h>
+#include "hitmap/hitmap.h"
 #include <stdint.h>
 #include <sys/types.h>
 #include <linux/perf_event.h>
@@ -61,6 +62,7 @@ typedef struct hm_record_plan {
 } hm_record_plan;
 
 struct hm_pmu_opts {
+	size_t sz;			/* sizeof(struct hm_pmu_opts): declare with HM_OPTS */
 	unsigned ldlat;		/* load latency threshold in cycles; 0 = 30 (perf c2c) */
 	uint64_t period;	/* sample every Nth event; 0 = frequency mode */
 	uint64_t freq;		/* samples per second when period is 0; 0 = 4000 */
@@ -121,6 +123,7 @@ int hm_record_plan_watch(const hm_watch *w, size_t n, uint64_t bias, uint64_t pe
 int hm_record_load_bias(pid_t pid, hm_binary *bin, uint64_t *bias);
 
 struct hm_record_opts {
+	size_t sz;			/* sizeof(struct hm_record_opts): declare with HM_OPTS */
 	const char *output;		/* perf.data path */
 	const hm_record_plan *plan;	/* PMU mode (NULL in watch mode) */
 	/* Watch mode: the watches and the binary their addresses are in; the

@@ -39,6 +39,7 @@
 #ifndef HITMAP_SUGGEST_H
 #define HITMAP_SUGGEST_H
 #include <stddef.h>
+#include "hitmap/hitmap.h"
 #include <stdint.h>
 #include <stdio.h>
 #include "hitmap/binary.h"
@@ -47,7 +48,6 @@
 #include "hitmap/heat.h"
 #include "hitmap/rules.h"
 #include "hitmap/findings.h"
-#include "hitmap/output.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -141,6 +141,7 @@ enum hm_suggest_style {
 };
 
 struct hm_suggest_opts {
+	size_t sz;			/* sizeof(struct hm_suggest_opts): declare with HM_OPTS */
 	unsigned cacheline_size;	/* 0 = 64 */
 	enum hm_suggest_style style;	/* only spelling: proposals are the same */
 	uint64_t max_growth;		/* bytes sizeof may grow; UINT64_MAX = any */

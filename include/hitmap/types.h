@@ -46,6 +46,13 @@ enum hm_type_kind {
 	HM_KIND_UNSPECIFIED,	/* decltype(nullptr) and friends */
 };
 
+/* Whether a type of this kind is a record — a struct, union or class: what
+ * has members and a layout. */
+static inline int hm_kind_is_record(enum hm_type_kind k)
+{
+	return k == HM_KIND_STRUCT || k == HM_KIND_UNION || k == HM_KIND_CLASS;
+}
+
 /* Array bound of a flexible array member (`char data[];`).  A zero-length
  * array (`char data[0];`) has bound 0. */
 #define HM_DIM_FLEXIBLE UINT64_MAX

@@ -1,7 +1,6 @@
 /* Shared command-line plumbing of hitmap check, lint and diff. */
 #include "config.h"
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,147 +24,32 @@ static void diag(void *ctx, enum hm_diag_level level, const char *msg)
 		fprintf(stderr, "%s: %s\n", names[level], msg);
 }
 
-static int add_names(struct ccli *a, char *s)
-{
-	char *tok;
-
-	for (tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
-		if (!*tok)
-			continue;
-		if (a->nnames == CCLI_MAX)
-			return -1;
-		a->names[a->nnames++] = tok;
-	}
-	return 0;
-}
-
-enum { O_RULES = 256, O_PROFILE, O_LINT, O_FAIL_ON, O_JSON, O_SARIF, O_PAIR, O_ALIGNED,
-       O_CTYPE, O_NO_GROUPS, O_NO_LINT, O_NO_CACHE };
-
 int ccli_parse(struct ccli *a, int argc, char **argv, int nfiles)
 {
-	static const struct option opts[] = {
-		{ "rules", required_argument, NULL, O_RULES },
-		{ "profile", required_argument, NULL, O_PROFILE },
-		{ "lint", no_argument, NULL, O_LINT },
-		{ "fail-on", required_argument, NULL, O_FAIL_ON },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "sarif", no_argument, NULL, O_SARIF },
-		{ "pair-lines", no_argument, NULL, O_PAIR },
-		{ "assume-aligned", no_argument, NULL, O_ALIGNED },
-		{ "contended-type", required_argument, NULL, O_CTYPE },
-		{ "no-groups", no_argument, NULL, O_NO_GROUPS },
-		{ "no-lint", no_argument, NULL, O_NO_LINT },
-		{ "no-cache", no_argument, NULL, O_NO_CACHE },
-		{ "cacheline-size", required_argument, NULL, 'c' },
-		{ "class_name", required_argument, NULL, 'C' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const struct hm_cmd *cmd = a->cmd;
-	uint64_t v;
-	int c;
+	int rc, n, k = 0, c;
 
 	hm_set_diag(diag, NULL);
 	a->fail_on = HM_SEV_ERROR;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":C:c:vh", opts, NULL)) != -1) {
-		switch (c) {
-		case O_RULES:
-			if (!(a->accept & CCLI_RULES))
-				goto unknown;
-			if (a->nrules == CCLI_MAX)
-				return cli_usage_error(cmd, "too many --rules files");
-			a->rules[a->nrules++] = optarg;
-			break;
-		case O_PROFILE:
-			if (!(a->accept & CCLI_PROFILE))
-				goto unknown;
-			a->profile = optarg;
-			break;
-		case O_LINT:
-			if (!(a->accept & CCLI_LINT))
-				goto unknown;
-			a->lint = 1;
-			break;
-		case O_NO_GROUPS:
-			if (!(a->accept & CCLI_GROUPS))
-				goto unknown;
-			a->no_groups = 1;
-			break;
-		case O_NO_LINT:
-			if (!(a->accept & CCLI_NO_LINT))
-				goto unknown;
-			a->no_lint = 1;
-			break;
-		case O_NO_CACHE:
-			/* for every load of the command, whichever loader does it */
-			setenv("HITMAP_NO_CACHE", "1", 1);
-			break;
-		case 'v':
-			if (!(a->accept & CCLI_VERBOSE))
-				goto unknown;
-			a->verbose = 1;
-			break;
-		case 'C':
-			if (!(a->accept & CCLI_NAMES))
-				goto unknown;
-			if (add_names(a, optarg))
-				return cli_usage_error(cmd, "too many -C names");
-			break;
-		case O_FAIL_ON:
-			if (hm_severity_parse(optarg, &a->fail_on) || a->fail_on == HM_SEV_NOTE)
-				return cli_usage_error(cmd, "--fail-on %s: expected error or warn",
-						       optarg);
-			break;
-		case O_JSON:
-			a->fmt = HM_FINDINGS_JSON;
-			break;
-		case O_SARIF:
-			a->fmt = HM_FINDINGS_SARIF;
-			break;
-		case O_PAIR:
-			a->pair_lines = 1;
-			break;
-		case O_ALIGNED:
-			a->assume_aligned = 1;
-			break;
-		case O_CTYPE:
-			if (a->nctypes == CCLI_MAX)
-				return cli_usage_error(cmd, "too many --contended-type names");
-			a->ctypes[a->nctypes++] = optarg;
-			break;
-		case 'c':
-			if (cli_parse_u64(optarg, 8, 65536, &v) || (v & (v - 1)))
-				return cli_usage_error(cmd, "-c %s: cacheline size must be a power "
-						       "of two from 8 to 65536", optarg);
-			a->line = (unsigned)v;
-			break;
-		case 'h':
-			cli_help(cmd);
-			return -1;
-		case ':':
-			return cli_usage_error(cmd, "option '%s' needs an argument",
-					       argv[optind - 1]);
-		default:
-unknown:
-			return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-		}
+	rc = cli_parse_options(cmd, argc, argv, a, 0, &n);
+	if (rc == CLI_HELP) {
+		cli_help(cmd);
+		return -1;
 	}
+	if (rc)
+		return rc;
 	/* `--rules a.rules b.rules BINARY`: a shell glob after --rules leaves the
 	 * further rule files as leading operands. */
-	while (a->nrules && (a->accept & CCLI_RULES) && argc - optind > nfiles) {
+	while (a->nrules && (a->accept & CCLI_RULES) && n - k > nfiles) {
 		if (a->nrules == CCLI_MAX)
 			return cli_usage_error(cmd, "too many --rules files");
-		a->rules[a->nrules++] = argv[optind++];
+		a->rules[a->nrules++] = argv[1 + k++];
 	}
-	if (argc - optind != nfiles)
+	if (n - k != nfiles)
 		return cli_usage_error(cmd, nfiles == 1 ? "expected one BINARY" :
 				       "expected two binaries, OLD and NEW");
 	for (c = 0; c < nfiles; c++)
-		a->files[c] = argv[optind + c];
+		a->files[c] = argv[1 + k + c];
 	a->nfiles = nfiles;
 	return 0;
 }
@@ -297,6 +181,8 @@ int ccli_open(struct ccli *a, const char *file, hm_binary **bin, hm_types **t)
 	struct hm_load_opts lo = { .only = a->only };
 	int err;
 
+	if (a->no_cache)	/* for every load of the command, whichever loader does it */
+		setenv("HITMAP_NO_CACHE", "1", 1);
 	*t = NULL;
 	*bin = hm_binary_open(file);
 	if (!*bin)
@@ -319,6 +205,7 @@ int ccli_open(struct ccli *a, const char *file, hm_binary **bin, hm_types **t)
 void ccli_opts(struct ccli *a, struct hm_check_opts *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->sz = sizeof(*o);
 	o->cacheline_size = a->line;
 	o->pair_lines = !!a->pair_lines;
 	o->assume_aligned = !!a->assume_aligned;

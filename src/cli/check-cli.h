@@ -9,10 +9,12 @@
 #include "hitmap/rules.h"
 #include "hitmap/types.h"
 #include "cli.h"
+#include "options.h"
 
 #define CCLI_MAX 256
 
-/* Which options a command accepts. */
+/* Which options a command accepts (its table says; CCLI_RULES also lets
+ * operands before the binaries be more rule files). */
 enum {
 	CCLI_RULES = 1 << 0, CCLI_PROFILE = 1 << 1, CCLI_LINT = 1 << 2,
 	CCLI_NAMES = 1 << 3, CCLI_VERBOSE = 1 << 4, CCLI_GROUPS = 1 << 5,
@@ -30,7 +32,7 @@ struct ccli {
 	const char *ctypes[CCLI_MAX + 1];	/* --contended-type, NULL-terminated */
 	size_t nctypes;
 	unsigned line;
-	int pair_lines, assume_aligned, lint, verbose, no_groups, no_lint;
+	int pair_lines, assume_aligned, lint, verbose, no_groups, no_lint, no_cache;
 	enum hm_severity fail_on;
 	enum hm_findings_format fmt;
 	const char *files[2];
@@ -45,6 +47,32 @@ struct ccli {
 	const char **only;		/* NULL-terminated, or NULL = everything */
 	const char **all_ctypes;	/* ctypes + the rule files' contended-type */
 };
+
+/* The options check, lint and diff have in common, declared once. */
+#define CCLI_A(m) CLI_FIELD(struct ccli, m)
+#define CCLI_N(m) CLI_OFF(struct ccli, m)
+#define CCLI_OPT_CLASS_NAME OPT_CLASS_NAME(CCLI_A(names), CCLI_N(nnames), CCLI_MAX)
+#define CCLI_OPT_CACHELINE_SIZE OPT_CACHELINE_SIZE(CCLI_A(line))
+#define CCLI_OPT_NO_CACHE OPT_NO_CACHE(CCLI_A(no_cache))
+#define CCLI_OPT_OUTPUT \
+	OPT_JSON_AS(CCLI_A(fmt), HM_FINDINGS_JSON), \
+	OPT_SARIF_AS(CCLI_A(fmt), HM_FINDINGS_SARIF), \
+	OPT_FAIL_ON(CCLI_A(fail_on))
+#define CCLI_OPT_PROFILE \
+	OPT_STRING(0, "profile", CCLI_A(profile), "P", \
+		   "a profile from 'hitmap report --save-profile': falsely shared pairs " \
+		   "must not share a line, a truly shared field must not share its line " \
+		   "with another hot field")
+#define CCLI_OPT_PAIR_LINES \
+	OPT_BOOL(0, "pair-lines", CCLI_A(pair_lines), \
+		 "lines 2N and 2N+1 count as one (adjacent-line prefetch)")
+#define CCLI_OPT_ASSUME_ALIGNED \
+	OPT_BOOL(0, "assume-aligned", CCLI_A(assume_aligned), \
+		 "objects start on a line boundary whatever their alignment says " \
+		 "(slab caches with SLAB_HWCACHE_ALIGN)")
+#define CCLI_OPT_CONTENDED_TYPE \
+	OPT_LIST(0, "contended-type", CCLI_A(ctypes), CCLI_N(nctypes), CCLI_MAX, "T", \
+		 "one more contention-prone type, \"T\" or \"struct T\" (repeatable)")
 
 /* Parse argv for a command taking `nfiles` files.  Returns 0 to go on, or an
  * exit status (HM_EXIT_OK after --help). */

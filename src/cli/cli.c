@@ -3,9 +3,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "hitmap/debuginfo.h"
 #include "cli.h"
+#include "options.h"
+#include "options.h"
 
 int cli_verbose;
 
@@ -51,7 +54,7 @@ int cli_usage_error(const struct hm_cmd *cmd, const char *fmt, ...)
 
 int cli_help(const struct hm_cmd *cmd)
 {
-	fputs(cmd->usage, stdout);
+	cli_print_help(cmd, stdout);
 	return HM_EXIT_OK;
 }
 
@@ -105,4 +108,14 @@ char *cli_running_kernel(const struct hm_debuginfo_opts *dio)
 	fprintf(stderr, "hitmap: no FILE: the running kernel, %s (%s)\n", path,
 		is_btf ? "BTF" : "DWARF");
 	return path;
+}
+
+void cli_debuginfo_opts(const struct cli_debuginfo *d, struct hm_debuginfo_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->sz = sizeof(*o);
+	o->debug_dirs = d->dirs;
+	o->ndebug_dirs = d->ndirs;
+	o->buildid_dir = d->buildid_dir;
+	o->offline = d->offline;
 }

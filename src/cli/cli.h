@@ -12,10 +12,17 @@ enum {
 	HM_EXIT_INPUT = 3,	/* input unreadable or malformed */
 };
 
+struct cli_option;
+
+/* `hitmap NAME --help` is written from usage, description, options and
+ * epilog (see options.h); options is also what the command parses. */
 struct hm_cmd {
 	const char *name;
 	const char *summary;	/* one line for `hitmap --help` */
-	const char *usage;	/* full text for `hitmap NAME --help` */
+	const char *const *usage;	/* synopsis lines after "hitmap NAME", NULL-ended */
+	const char *description;	/* free text before the options */
+	const struct cli_option *options;
+	const char *epilog;	/* free text after the options (exit status) */
 	int (*run)(int argc, char **argv);	/* argv[0] is the subcommand name */
 };
 
@@ -32,6 +39,11 @@ extern int cli_verbose;
 struct hm_debuginfo_opts;
 char *cli_running_kernel(const struct hm_debuginfo_opts *dio);
 
+/* The library's lookup options from the command's --debug-dir, --buildid-dir
+ * and --offline (struct cli_debuginfo, options.h). */
+struct cli_debuginfo;
+void cli_debuginfo_opts(const struct cli_debuginfo *d, struct hm_debuginfo_opts *o);
+
 /* "error: ..." / "warning: ..." on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -40,7 +52,7 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const struct hm_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Print cmd->usage to stdout and return HM_EXIT_OK. */
+/* Print the command's --help to stdout and return HM_EXIT_OK. */
 int cli_help(const struct hm_cmd *cmd);
 
 /* Parse an unsigned number (decimal or 0x hex) with bounds; returns 0 or -1. */

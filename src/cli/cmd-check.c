@@ -45,39 +45,35 @@ out:
 	return rc;
 }
 
+static const struct cli_option options[] = {
+	OPT_LIST(0, "rules", CCLI_A(rules), CCLI_N(nrules), CCLI_MAX, "FILE",
+		 "a rule file (repeatable)"),
+	CCLI_OPT_PROFILE,
+	OPT_BOOL(0, "lint", CCLI_A(lint), "also run 'hitmap lint' (loads every struct)"),
+	CCLI_OPT_CLASS_NAME,
+	CCLI_OPT_OUTPUT,
+	CCLI_OPT_CACHELINE_SIZE,
+	CCLI_OPT_PAIR_LINES,
+	CCLI_OPT_ASSUME_ALIGNED,
+	CCLI_OPT_CONTENDED_TYPE,
+	OPT_FLAG(0, "no-groups", CCLI_A(no_groups), "skip the cacheline-group checks"),
+	OPT_BOOL('v', "verbose", CCLI_A(verbose), "report each passing rule as a note"),
+	CCLI_OPT_NO_CACHE,
+	OPT_END(),
+};
+
 const struct hm_cmd hm_cmd_check = {
 	.name = "check",
 	.summary = "check layouts against rule files, groups and a profile (CI gate)",
-	.usage =
-	"usage: hitmap check [--rules FILE]... [--profile P] [--lint] [-C NAME[,NAME...]]\n"
-	"                    [--fail-on error|warn] [--json|--sarif] [-c N]\n"
-	"                    [--pair-lines] [--assume-aligned] [--contended-type T]...\n"
-	"                    [--no-groups] [--no-cache] [-v] BINARY\n"
-	"\n"
+	.usage = (const char *const[]){ "[options] [--rules FILE]... [--profile P] BINARY", NULL },
+	.description =
 	"Check the struct layouts of BINARY against rule files (see hitmap-rules(5)),\n"
 	"the kernel's __cacheline_group_begin/end markers (members inside, aligned\n"
 	"groups starting a line; the spans are reported as notes) and, with --profile,\n"
-	"the field pairs a measured profile shows contending.\n"
-	"\n"
-	"  --rules FILE        a rule file (repeatable)\n"
-	"  --profile P         a profile from 'hitmap report --save-profile': falsely\n"
-	"                      shared pairs must not share a line, a truly shared field\n"
-	"                      must not share its line with another hot field\n"
-	"  --lint              also run 'hitmap lint' (loads every struct)\n"
-	"  -C, --class_name N  limit --lint and the group checks to these structs\n"
-	"  --fail-on LEVEL     exit 1 on findings at or above error (default) or warn\n"
-	"  --json              JSON ({\"schema\":\"hitmap/1\",...}) instead of text\n"
-	"  --sarif             SARIF 2.1.0, located at each struct's declaration\n"
-	"  -c, --cacheline-size N  line size (default: from the binary's machine)\n"
-	"  --pair-lines        lines 2N and 2N+1 count as one (adjacent-line prefetch)\n"
-	"  --assume-aligned    objects start on a line boundary whatever their\n"
-	"                      alignment says (slab caches with SLAB_HWCACHE_ALIGN)\n"
-	"  --contended-type T  one more contention-prone type for --lint (repeatable)\n"
-	"  --no-groups         skip the cacheline-group checks\n"
-	"  -v, --verbose       report each passing rule as a note\n"
-	"  --no-cache          neither read nor write the type cache\n"
-	"                      ($XDG_CACHE_HOME/hitmap; HITMAP_NO_CACHE=1 too)\n"
-	"\n"
+	"the field pairs a measured profile shows contending.  -C limits --lint and\n"
+	"the group checks to the structs it names.\n",
+	.options = options,
+	.epilog =
 	"A struct whose alignment does not fix its position on the lines is judged by\n"
 	"the worst case over every start its alignment allows, unless\n"
 	"--assume-aligned.  A struct or member a rule names that the binary lacks is a\n"

@@ -48,14 +48,29 @@ out:
 	return rc;
 }
 
+static const struct cli_option options[] = {
+	CCLI_OPT_CLASS_NAME,
+	OPT_LIST(0, "rules", CCLI_A(rules), CCLI_N(nrules), CCLI_MAX, "FILE",
+		 "rule files evaluated on both sides (repeatable)"),
+	CCLI_OPT_PROFILE,
+	CCLI_OPT_OUTPUT,
+	CCLI_OPT_CACHELINE_SIZE,
+	CCLI_OPT_PAIR_LINES,
+	OPT_BOOL(0, "assume-aligned", CCLI_A(assume_aligned),
+		 "accepted as check and lint do; diff counts lines from offset 0 anyway"),
+	CCLI_OPT_CONTENDED_TYPE,
+	OPT_FLAG(0, "no-lint", CCLI_A(no_lint),
+		 "contention-prone members newly sharing a line are not errors (only "
+		 "rules and the profile are)"),
+	CCLI_OPT_NO_CACHE,
+	OPT_END(),
+};
+
 const struct hm_cmd hm_cmd_diff = {
 	.name = "diff",
 	.summary = "compare struct layouts of two builds; fail on regressions",
-	.usage =
-	"usage: hitmap diff [-C NAME[,NAME...]] [--rules FILE]... [--profile P]\n"
-	"                   [--fail-on error|warn] [--json|--sarif] [-c N] [--pair-lines]\n"
-	"                   [--contended-type T]... [--no-lint] [--no-cache] OLD NEW\n"
-	"\n"
+	.usage = (const char *const[]){ "[options] OLD NEW", NULL },
+	.description =
 	"Compare every struct present in both OLD and NEW (or those -C names): size and\n"
 	"cacheline count, members whose offset or line changed, members added or\n"
 	"removed, member pairs that newly share a line or no longer do, members that\n"
@@ -63,21 +78,9 @@ const struct hm_cmd hm_cmd_diff = {
 	"A change that breaks a rule (--rules), a profile pair (--profile) or puts two\n"
 	"contention-prone members (see hitmap lint) on one line is an error, shown with\n"
 	"the affected lines of both layouts side by side; the rest are notes.\n"
-	"Lines are counted from offset 0 in both builds, as pahole prints them.\n"
-	"\n"
-	"  -C, --class_name N  only these structs\n"
-	"  --rules FILE        rule files evaluated on both sides (repeatable)\n"
-	"  --profile P         a profile from 'hitmap report --save-profile'\n"
-	"  --fail-on LEVEL     exit 1 on findings at or above error (default) or warn\n"
-	"  --json, --sarif     JSON (hitmap/1) or SARIF 2.1.0 instead of text\n"
-	"  -c, --cacheline-size N  line size (default: from the binary's machine)\n"
-	"  --pair-lines        lines 2N and 2N+1 count as one (adjacent-line prefetch)\n"
-	"  --contended-type T  one more contention-prone type (repeatable)\n"
-	"  --no-lint           contention-prone members newly sharing a line are not\n"
-	"                      errors (only rules and the profile are)\n"
-	"  --no-cache          neither read nor write the type cache\n"
-	"                      ($XDG_CACHE_HOME/hitmap; HITMAP_NO_CACHE=1 too)\n"
-	"\n"
+	"Lines are counted from offset 0 in both builds, as pahole prints them.\n",
+	.options = options,
+	.epilog =
 	"exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error or\n"
 	"a -C struct in neither binary, 3 unreadable or malformed input\n",
 	.run = run,

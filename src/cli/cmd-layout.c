@@ -1,7 +1,6 @@
 /* hitmap layout: struct layouts on cachelines, pahole-compatible. */
 #include "config.h"
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "hitmap/types.h"
 #include "hitmap/debuginfo.h"
 #include "cli.h"
+#include "options.h"
 #include "layout-heat.h"
 
 #define MAX_NAMES 4096
@@ -21,33 +21,16 @@ struct layout_args {
 	char *names[MAX_NAMES + 1];
 	size_t nnames;
 	unsigned line;
-	int expand, list, json, btf;
+	int expand, list, json, btf, no_cache;
 	const char *file;
 	char *kernel;		/* FILE found for the running kernel, or NULL */
 	/* heat: --profile P, or --heat perf.data with report's attribution options */
 	const char *profile, *heat, *vmlinux;
 	const char **binaries, **objects;
 	size_t nbin, nobj;
-	/* where stripped binaries' debug info is looked for */
-	const char **debug_dirs;
-	size_t ndebug_dirs;
-	const char *buildid_dir;
-	int offline;
+	struct cli_debuginfo dbg;	/* where a stripped FILE's debug info is */
+	int verbose;
 };
-
-static int split_names(struct layout_args *a, char *s)
-{
-	size_t before = a->nnames;
-
-	for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
-		if (!*tok)
-			continue;
-		if (a->nnames == MAX_NAMES)
-			return -1;
-		a->names[a->nnames++] = tok;
-	}
-	return a->nnames == before ? -1 : 0;
-}
 
 /* The heat options make sense together only in some ways. */
 static int check_heat_args(const struct layout_args *a)
@@ -65,105 +48,17 @@ static int check_heat_args(const struct layout_args *a)
 
 static int parse(int argc, char **argv, struct layout_args *a)
 {
-	enum { O_PROFILE = 256, O_HEAT, O_BINARY, O_VMLINUX, O_OBJECT, O_NO_CACHE,
-	       O_DEBUG_DIR, O_BUILDID_DIR, O_OFFLINE };
-	static const struct option opts[] = {
-		{ "class_name", required_argument, NULL, 'C' },
-		{ "cacheline-size", required_argument, NULL, 'c' },
-		{ "expand", no_argument, NULL, 'E' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "btf", no_argument, NULL, 'B' },
-		{ "profile", required_argument, NULL, O_PROFILE },
-		{ "heat", required_argument, NULL, O_HEAT },
-		{ "binary", required_argument, NULL, O_BINARY },
-		{ "vmlinux", required_argument, NULL, O_VMLINUX },
-		{ "object", required_argument, NULL, O_OBJECT },
-		{ "no-cache", no_argument, NULL, O_NO_CACHE },
-		{ "debug-dir", required_argument, NULL, O_DEBUG_DIR },
-		{ "buildid-dir", required_argument, NULL, O_BUILDID_DIR },
-		{ "offline", no_argument, NULL, O_OFFLINE },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t v;
-	int c;
+	int rc, n;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":C:c:Evh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			if (split_names(a, optarg))
-				return cli_usage_error(&hm_cmd_layout, a->nnames == MAX_NAMES ?
-						       "too many -C names" : "-C needs a type name");
-			break;
-		case 'c':
-			if (cli_parse_u64(optarg, 8, 65536, &v) || (v & (v - 1)))
-				return cli_usage_error(&hm_cmd_layout,
-						       "-c %s: cacheline size must be a power of two "
-						       "from 8 to 65536", optarg);
-			a->line = (unsigned)v;
-			break;
-		case 'E':
-			a->expand = 1;
-			break;
-		case 'l':
-			a->list = 1;
-			break;
-		case 'j':
-			a->json = 1;
-			break;
-		case 'B':
-			a->btf = 1;
-			break;
-		case O_PROFILE:
-			a->profile = optarg;
-			break;
-		case O_HEAT:
-			a->heat = optarg;
-			break;
-		case O_VMLINUX:
-			a->vmlinux = optarg;
-			break;
-		case O_NO_CACHE:
-			/* every load below (FILE, --heat binaries) skips the cache */
-			setenv("HITMAP_NO_CACHE", "1", 1);
-			break;
-		case O_BUILDID_DIR:
-			a->buildid_dir = optarg;
-			break;
-		case O_OFFLINE:
-			a->offline = 1;
-			break;
-		case 'v':
-			cli_verbose = 1;
-			break;
-		case O_BINARY:
-		case O_OBJECT:
-		case O_DEBUG_DIR:
-			if (c == O_BINARY ? cli_push(&a->binaries, &a->nbin, optarg) :
-			    c == O_OBJECT ? cli_push(&a->objects, &a->nobj, optarg) :
-			    cli_push(&a->debug_dirs, &a->ndebug_dirs, optarg)) {
-				cli_error("out of memory");
-				return HM_EXIT_INPUT;
-			}
-			break;
-		case 'h':
-			return cli_help(&hm_cmd_layout) ? HM_EXIT_USAGE : -1;
-		case ':':
-			return cli_usage_error(&hm_cmd_layout, "option '%s' needs an argument",
-					       argv[optind - 1]);
-		default:
-			return cli_usage_error(&hm_cmd_layout, "unknown option '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (optind + 1 < argc)
-		return cli_usage_error(&hm_cmd_layout, "one FILE expected, got %d",
-				       argc - optind);
-	a->file = optind < argc ? argv[optind] : NULL;	/* NULL: the running kernel */
+	rc = cli_parse_options(&hm_cmd_layout, argc, argv, a, 0, &n);
+	if (rc == CLI_HELP)
+		return cli_help(&hm_cmd_layout) ? HM_EXIT_USAGE : -1;
+	if (rc)
+		return rc;
+	if (n > 1)
+		return cli_usage_error(&hm_cmd_layout, "one FILE expected, got %d", n);
+	a->file = n ? argv[1] : NULL;	/* NULL: the running kernel */
+	cli_verbose = a->verbose;
 	return check_heat_args(a);
 }
 
@@ -183,8 +78,7 @@ static int resolve(const hm_types *t, const struct layout_args *a, hm_type_id *i
 			hm_type_id s = hm_types_resolve(t, ids[i]);
 			const hm_type *ty = s ? hm_types_get(t, s) : NULL;
 
-			if (!ty || (ty->kind != HM_KIND_STRUCT && ty->kind != HM_KIND_UNION &&
-				    ty->kind != HM_KIND_CLASS) || ty->declaration) {
+			if (!ty || !hm_kind_is_record(ty->kind) || ty->declaration) {
 				cli_error("%s: typedef '%s' does not name a struct, union or class",
 					  a->file, a->names[i]);
 				return HM_EXIT_USAGE;
@@ -218,7 +112,7 @@ static int print_all(const hm_types *t, const struct layout_args *a, const hm_ty
 		.p = prof,
 		.name = a->profile ? a->profile : a->heat && strcmp(a->heat, "-") ? a->heat : "stdin",
 	};
-	struct hm_print_opts po = { .cacheline_size = a->line, .expand = !!a->expand, .annotate = 1 };
+	HM_OPTS(hm_print_opts, po, .cacheline_size = a->line, .expand = !!a->expand, .annotate = 1);
 	int err = 0;
 
 	if (a->json) {
@@ -328,13 +222,11 @@ static size_t keep_found(const hm_types *t, struct layout_args *a)
 
 static int load_types(struct layout_args *a, hm_binary **bin, hm_types **t)
 {
-	struct hm_debuginfo_opts dio = {
-		.sz = sizeof(dio), .debug_dirs = a->debug_dirs, .ndebug_dirs = a->ndebug_dirs,
-		.buildid_dir = a->buildid_dir, .offline = a->offline,
-	};
+	struct hm_debuginfo_opts dio;
 	struct hm_load_opts lo = { .debuginfo = &dio };
 	int err;
 
+	cli_debuginfo_opts(&a->dbg, &dio);
 	if (a->nnames)
 		lo.only = (const char *const *)a->names;
 	lo.btf = !!a->btf;
@@ -374,17 +266,16 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	if (!a.file) {
-		struct hm_debuginfo_opts dio = {
-			.sz = sizeof(dio), .debug_dirs = a.debug_dirs,
-			.ndebug_dirs = a.ndebug_dirs, .buildid_dir = a.buildid_dir,
-			.offline = a.offline,
-		};
+		struct hm_debuginfo_opts dio;
 
+		cli_debuginfo_opts(&a.dbg, &dio);
 		if (!(a.file = a.kernel = cli_running_kernel(&dio))) {
 			rc = HM_EXIT_INPUT;
 			goto out;
 		}
 	}
+	if (a.no_cache)	/* every load below (FILE, --heat binaries) skips the cache */
+		setenv("HITMAP_NO_CACHE", "1", 1);
 	if (a.profile && hm_profile_load(a.profile, &prof)) {
 		rc = HM_EXIT_INPUT;	/* the loader said why */
 		goto out;
@@ -421,26 +312,49 @@ out:
 	hm_profile_free(prof);
 	free(a.binaries);
 	free(a.objects);
-	free(a.debug_dirs);
+	free(a.dbg.dirs);
 	free(a.kernel);
 	return rc;
 }
 
+#define A(m) CLI_FIELD(struct layout_args, m)
+#define N(m) CLI_OFF(struct layout_args, m)
+static const struct cli_option options[] = {
+	OPT_CLASS_NAME(A(names), N(nnames), MAX_NAMES),
+	OPT_CACHELINE_SIZE(A(line)),
+	OPT_BOOL('E', "expand", A(expand),
+		 "expand named struct and union members inline (pahole -E)"),
+	OPT_FLAG(0, "list", A(list), "one line per type: name, size, cachelines, holes "
+		 "(tab-separated, like pahole --sizes plus cachelines)"),
+	OPT_JSON(A(json)),
+	OPT_BTF(A(btf)),
+	OPT_NO_CACHE(A(no_cache)),
+	OPT_DEBUGINFO(struct layout_args, dbg),
+	OPT_VERBOSE_DEBUG(A(verbose)),
+	OPT_GROUP("heat:\n"),
+	OPT_STRING(0, "profile", A(profile), "P",
+		   "add per-member heat from a profile written by `hitmap report "
+		   "--save-profile`"),
+	OPT_STRING(0, "heat", A(heat), "PERF.DATA",
+		   "the same, from a recording attributed as `hitmap report` does ('-' "
+		   "reads a pipe); FILE is one of the binaries"),
+	OPT_BINARIES(A(binaries), N(nbin), 0),
+	OPT_VMLINUX(A(vmlinux)),
+	OPT_OBJECTS(A(objects), N(nobj), 0),
+	OPT_END(),
+};
+#undef A
+#undef N
+
 const struct hm_cmd hm_cmd_layout = {
 	.name = "layout",
 	.summary = "print struct layouts on cachelines (pahole-compatible)",
-	.usage =
-	"usage: hitmap layout [-C NAME[,NAME...]] [-c|--cacheline-size N] [-E|--expand]\n"
-	"                     [--list] [--json] [--btf] [--no-cache] [-v]\n"
-	"                     [--debug-dir DIR]... [--buildid-dir DIR] [--offline]\n"
-	"                     [--profile P | --heat PERF.DATA [--binary F]...\n"
-	"                      [--vmlinux F] [--object TYPE@ADDR]...] [FILE]\n"
-	"\n"
-	"Without FILE, the running kernel: its vmlinux with DWARF when installed\n"
-	"(linux-image-RELEASE-dbg), else /sys/kernel/btf/vmlinux.  A stripped FILE's\n"
-	"debug info is looked for by build-id, .gnu_debuglink, in perf's build-id\n"
-	"cache and through debuginfod (DEBUGINFOD_URLS).\n"
-	"\n"
+	.usage = (const char *const[]){
+		"[options] [FILE]",
+		"[options] --profile P [FILE]",
+		"[options] --heat PERF.DATA [--binary F]... [--vmlinux F] [--object TYPE@ADDR]... [FILE]",
+		NULL },
+	.description =
 	"Print where each member of a struct, union or class sits: offset, size,\n"
 	"holes, padding and cacheline boundaries, in the format of\n"
 	"`pahole -M --suppress_force_paddings` (dwarves 1.24), with pahole's known\n"
@@ -448,51 +362,20 @@ const struct hm_cmd hm_cmd_layout = {
 	"that straddle a cacheline, kernel __cacheline_group_begin/end groups, and\n"
 	"heat; without them the text is pahole's.\n"
 	"\n"
-	"  -C, --class_name NAME[,NAME...]\n"
-	"                    only these types (repeatable; a typedef name works as\n"
-	"                    with pahole); default: every struct, union and class\n"
-	"                    (with --profile/--heat: every struct that has samples)\n"
-	"  -c, --cacheline-size N\n"
-	"                    cacheline size in bytes (default: from FILE's ELF machine:\n"
-	"                    64 on x86-64 and arm64, 128 on ppc64, 256 on s390x)\n"
-	"  -E, --expand      expand named struct and union members inline (pahole -E)\n"
-	"      --list        one line per type: name, size, cachelines, holes\n"
-	"                    (tab-separated, like pahole --sizes plus cachelines)\n"
-	"      --json        JSON, schema \"hitmap/1\" (see hitmap-layout(1));\n"
-	"                    with --list, the list form\n"
-	"      --btf         read FILE's .BTF section instead of its DWARF (BTF is\n"
-	"                    used anyway when FILE has no DWARF, and FILE may be a\n"
-	"                    raw BTF file such as /sys/kernel/btf/vmlinux); BTF has\n"
-	"                    no alignment attributes: they are inferred from holes\n"
-	"      --no-cache    neither read nor write the type cache (types of a file\n"
-	"                    with a build-id are kept in $XDG_CACHE_HOME/hitmap,\n"
-	"                    default ~/.cache/hitmap; HITMAP_NO_CACHE=1 does the same)\n"
-	"      --debug-dir DIR\n"
-	"                    when FILE is stripped, look for its debug info in DIR\n"
-	"                    (DIR/.build-id/xx/rest.debug, DIR/<FILE's folder>/<its\n"
-	"                    .gnu_debuglink>) before /usr/lib/debug; repeatable\n"
-	"      --buildid-dir DIR\n"
-	"                    perf's build-id cache (default ~/.debug)\n"
-	"      --offline     never ask a debuginfod server (DEBUGINFOD_URLS)\n"
-	"  -v, --verbose     say where debug info came from, and cache decisions\n"
-	"      --profile P   add per-member heat from a profile written by\n"
-	"                    `hitmap report --save-profile`: a line\n"
-	"                    '/* hitmap: heat PATH: LABEL */' after each member with\n"
-	"                    samples (LABEL: 'hitm N st N cpus N' for HITM data,\n"
-	"                    'xfer N wr N cpus N' for watchpoints, else\n"
-	"                    'samples N cpus N'); with --json a \"heat\" object per\n"
-	"                    member and struct\n"
-	"      --heat PERF.DATA\n"
-	"                    the same, from a recording attributed as `hitmap report`\n"
-	"                    does ('-' reads a pipe); FILE is one of the binaries\n"
-	"      --binary F    with --heat: another ELF file with DWARF for mappings of\n"
-	"                    its build-id or file name (repeatable)\n"
-	"      --vmlinux F   with --heat: the kernel image with DWARF\n"
-	"      --object TYPE@ADDR\n"
-	"                    with --heat: an object of struct TYPE at runtime address\n"
-	"                    ADDR (repeatable)\n"
-	"  -h, --help        this text\n"
+	"Without FILE, the running kernel: its vmlinux with DWARF when installed\n"
+	"(linux-image-RELEASE-dbg), else /sys/kernel/btf/vmlinux.  A stripped FILE's\n"
+	"debug info is looked for by build-id, .gnu_debuglink, in perf's build-id\n"
+	"cache and through debuginfod (DEBUGINFOD_URLS).\n"
 	"\n"
+	"Without -C: every struct, union and class (with --profile or --heat: every\n"
+	"struct that has samples); a typedef name works with -C as with pahole.\n"
+	"--json writes schema \"hitmap/1\" (see hitmap-layout(1)); with --list, the\n"
+	"list form.  Heat is a line '/* hitmap: heat PATH: LABEL */' after each member\n"
+	"with samples (LABEL: 'hitm N st N cpus N' for HITM data, 'xfer N wr N cpus N'\n"
+	"for watchpoints, else 'samples N cpus N'); with --json a \"heat\" object per\n"
+	"member and struct.  --binary, --vmlinux and --object go with --heat.\n",
+	.options = options,
+	.epilog =
 	"exit status: 0 ok, 2 usage error, unknown -C name or --object TYPE, 3 FILE,\n"
 	"profile or perf.data unreadable or malformed, FILE not ELF, or without\n"
 	"DWARF (or BTF) debug info\n",

@@ -51,14 +51,24 @@ out:
 	return rc;
 }
 
+static const struct cli_option options[] = {
+	CCLI_OPT_CLASS_NAME,
+	CCLI_OPT_OUTPUT,
+	CCLI_OPT_CACHELINE_SIZE,
+	CCLI_OPT_PAIR_LINES,
+	CCLI_OPT_ASSUME_ALIGNED,
+	CCLI_OPT_CONTENDED_TYPE,
+	OPT_LIST(0, "rules", CCLI_A(rules), CCLI_N(nrules), CCLI_MAX, "FILE",
+		 "take 'contended-type' lines from a rule file (repeatable)"),
+	CCLI_OPT_NO_CACHE,
+	OPT_END(),
+};
+
 const struct hm_cmd hm_cmd_lint = {
 	.name = "lint",
 	.summary = "find locks and atomics sharing cachelines, without samples",
-	.usage =
-	"usage: hitmap lint [-C NAME[,NAME...]] [--json|--sarif] [--fail-on error|warn]\n"
-	"                   [-c N] [--pair-lines] [--assume-aligned]\n"
-	"                   [--contended-type T]... [--rules FILE]... [--no-cache] BINARY\n"
-	"\n"
+	.usage = (const char *const[]){ "[options] BINARY", NULL },
+	.description =
 	"Report contention-prone members — locks (spinlock_t, raw_spinlock_t,\n"
 	"rwlock_t, struct mutex, struct rw_semaphore, seqcount_t, seqlock_t,\n"
 	"pthread_mutex_t, pthread_spinlock_t, pthread_rwlock_t) and atomics (atomic_t,\n"
@@ -66,19 +76,9 @@ const struct hm_cmd hm_cmd_lint = {
 	"arrays of them and structs containing them — that share a cacheline with each\n"
 	"other or with read-mostly members (pointers, const).  Findings are warnings,\n"
 	"ranked: two locks first, then a lock and an atomic, two atomics, then\n"
-	"read-mostly neighbours.\n"
-	"\n"
-	"  -C, --class_name N  only these structs (default: every struct)\n"
-	"  --json, --sarif     JSON (hitmap/1) or SARIF 2.1.0 instead of text\n"
-	"  --fail-on LEVEL     exit 1 on findings at or above error (default) or warn\n"
-	"  -c, --cacheline-size N  line size (default: from the binary's machine)\n"
-	"  --pair-lines        lines 2N and 2N+1 count as one (adjacent-line prefetch)\n"
-	"  --assume-aligned    objects start on a line boundary\n"
-	"  --contended-type T  one more contention-prone type, \"T\" or \"struct T\"\n"
-	"  --rules FILE        take 'contended-type' lines from a rule file\n"
-	"  --no-cache          neither read nor write the type cache\n"
-	"                      ($XDG_CACHE_HOME/hitmap; HITMAP_NO_CACHE=1 too)\n"
-	"\n"
+	"read-mostly neighbours.  Without -C: every struct.\n",
+	.options = options,
+	.epilog =
 	"Unless --assume-aligned, a struct whose alignment does not fix its lines is\n"
 	"judged by the worst case: members closer than a line can share one.\n"
 	"\n"

@@ -1,7 +1,6 @@
 /* hitmap record: memory sampling with the CPU's PMU, or hardware watchpoints. */
 #include "config.h"
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 #include "hitmap/record.h"
 #include "hitmap/types.h"
 #include "cli.h"
+#include "options.h"
 
 extern const struct hm_cmd hm_cmd_record;
 
@@ -49,107 +49,19 @@ static void say_started(void *ctx)
 	fputs("hitmap record: recording; Ctrl-C to stop\n", stderr);
 }
 
-enum { OPT_LDLAT = 256, OPT_BINARY, OPT_DRY_RUN, OPT_MMAP_PAGES, OPT_USER_ONLY,
-       OPT_DURATION };
-
 static int parse(int argc, char **argv, struct args *a)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "ldlat", required_argument, NULL, OPT_LDLAT },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "watch", required_argument, NULL, 'w' },
-		{ "binary", required_argument, NULL, OPT_BINARY },
-		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-		{ "mmap-pages", required_argument, NULL, OPT_MMAP_PAGES },
-		{ "user-only", no_argument, NULL, OPT_USER_ONLY },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const struct hm_cmd *cmd = &hm_cmd_record;
-	uint64_t v;
-	int c;
+	int rc, n;
 
 	memset(a, 0, sizeof(*a));
 	a->output = "perf.data";
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:F:c:ap:e:w:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			a->output = optarg;
-			break;
-		case OPT_LDLAT:
-			if (cli_parse_u64(optarg, 1, 65535, &a->ldlat))
-				return cli_usage_error(cmd, "--ldlat: expected 1..65535, got '%s'", optarg);
-			break;
-		case 'F':
-			if (cli_parse_u64(optarg, 1, 1000000, &a->freq))
-				return cli_usage_error(cmd, "-F: expected 1..1000000, got '%s'", optarg);
-			break;
-		case 'c':
-			if (cli_parse_u64(optarg, 1, UINT64_MAX >> 1, &a->period))
-				return cli_usage_error(cmd, "-c: expected a positive count, got '%s'",
-						       optarg);
-			break;
-		case 'a':
-			a->cpu_wide = 1;
-			break;
-		case 'p':
-			if (cli_parse_u64(optarg, 1, INT32_MAX, &v))
-				return cli_usage_error(cmd, "-p: expected a process id, got '%s'", optarg);
-			a->pid = (pid_t)v;
-			break;
-		case 'e':
-			if (a->nr_events == MAX_EVENTS)
-				return cli_usage_error(cmd, "-e: at most %d events", MAX_EVENTS);
-			a->events[a->nr_events++] = optarg;
-			break;
-		case 'w':
-			if (a->nr_watch == MAX_WATCHES)
-				return cli_usage_error(cmd, "--watch: at most %d expressions", MAX_WATCHES);
-			a->watch[a->nr_watch++] = optarg;
-			break;
-		case OPT_BINARY:
-			a->binary = optarg;
-			break;
-		case OPT_DRY_RUN:
-			a->dry_run = 1;
-			break;
-		case OPT_MMAP_PAGES:
-			if (cli_parse_u64(optarg, 1, 1u << 20, &a->mmap_pages) ||
-			    (a->mmap_pages & (a->mmap_pages - 1)))
-				return cli_usage_error(cmd, "--mmap-pages: expected a power of two, "
-						       "got '%s'", optarg);
-			break;
-		case OPT_USER_ONLY:
-			a->user_only = 1;
-			break;
-		case OPT_DURATION:
-			if (cli_parse_u64(optarg, 1, 86400, &a->duration))
-				return cli_usage_error(cmd, "--duration: expected 1..86400 seconds, "
-						       "got '%s'", optarg);
-			break;
-		case 'q':
-			a->quiet = 1;
-			break;
-		case 'h':
-			return -1;
-		default:
-			if (optopt && optopt < 256)
-				return cli_usage_error(cmd, "unknown or incomplete option '-%c'", optopt);
-			return cli_usage_error(cmd, "unknown or incomplete option '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		a->argv = argv + optind;
+	/* the first operand is the command to run: its options are its own */
+	rc = cli_parse_options(cmd, argc, argv, a, CLI_STOP_AT_OPERAND, &n);
+	if (rc)
+		return rc;
+	if (n)
+		a->argv = argv + 1;
 	if (a->freq && a->period)
 		return cli_usage_error(cmd, "-F and -c exclude each other");
 	if (a->pid && (a->cpu_wide || a->argv))
@@ -320,6 +232,7 @@ static int run_watch(struct args *a)
 		goto out;
 	}
 	memset(&o, 0, sizeof(o));
+	o.sz = sizeof(o);
 	o.output = a->output;
 	o.watches = w;
 	o.nr_watches = a->nr_watch;
@@ -366,6 +279,7 @@ static int run_pmu(struct args *a)
 	int rc;
 
 	memset(&po, 0, sizeof(po));
+	po.sz = sizeof(po);
 	po.ldlat = (unsigned)a->ldlat;
 	po.period = a->period;
 	po.freq = a->freq;
@@ -395,6 +309,7 @@ static int run_pmu(struct args *a)
 		fprintf(stderr, "note: %s samples every CPU; the command's samples are kept "
 			"with everyone else's\n", plan.pmu);
 	memset(&o, 0, sizeof(o));
+	o.sz = sizeof(o);
 	o.output = a->output;
 	o.plan = &plan;
 	o.argv = a->argv;
@@ -432,48 +347,71 @@ static int run(int argc, char **argv)
 	return a.nr_watch ? run_watch(&a) : run_pmu(&a);
 }
 
+#define A(m) CLI_FIELD(struct args, m)
+#define N(m) CLI_OFF(struct args, m)
+static const struct cli_option options[] = {
+	OPT_GROUP("PMU mode samples loads and stores with the CPU's memory-sampling PMU (Intel\n"
+		  "load latency + all stores, grouped behind mem-loads-aux on Sapphire Rapids;\n"
+		  "AMD IBS op, CPU-wide):\n"),
+	OPT_STRING('o', "output", A(output), "FILE", "output file (default perf.data)"),
+	OPT_UINT(0, "ldlat", A(ldlat), "N", 1, 65535,
+		 "load latency threshold in cycles (default 30)"),
+	OPT_UINT('F', "freq", A(freq), "HZ", 1, 1000000, "samples per second (default 4000)"),
+	OPT_UINT('c', "count", A(period), "N", 1, UINT64_MAX >> 1,
+		 "sample every Nth event, as perf record -c (in watch mode: one sample "
+		 "per N accesses, default 1; :rw needs 1)"),
+	OPT_BOOL('a', "all-cpus", A(cpu_wide),
+		 "record every CPU until Ctrl-C (or until COMMAND ends)"),
+	OPT_UINT('p', "pid", A(pid), "PID", 1, INT32_MAX,
+		 "record an existing process and its threads (threads it starts while "
+		 "recording too); with --watch, the names are looked up in its "
+		 "executable and the addresses in its maps"),
+	OPT_UINT(0, "duration", A(duration), "S", 1, 86400,
+		 "stop after S seconds (also: Ctrl-C, the end of COMMAND or of the "
+		 "process)"),
+	OPT_LIST('e', "event", A(events), N(nr_events), MAX_EVENTS, "EVENT",
+		 "libpfm4 event string instead of the default pair (repeatable), e.g. "
+		 "MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM"),
+	OPT_BOOL(0, "user-only", A(user_only),
+		 "leave the kernel out (needs perf_event_paranoid <= 2)"),
+	OPT_POW2(0, "mmap-pages", A(mmap_pages), "N", 1, 1u << 20,
+		 "ring buffer pages per CPU, a power of two (default 128)"),
+	OPT_FLAG(0, "dry-run", A(dry_run),
+		 "print the events that would be opened, open nothing "
+		 "(LIBPFM_FORCE_PMU=skx shows another CPU's encodings)"),
+	OPT_BOOL('q', "quiet", A(quiet), "no summary"),
+	OPT_GROUP("Watch mode needs no PMU (works in VMs): hardware breakpoints on bytes of\n"
+		  "global objects, inherited by every thread of COMMAND or of -p PID:\n"),
+	OPT_LIST('w', "watch", A(watch), N(nr_watch), MAX_WATCHES, "EXPR",
+		 "VAR, VAR.FIELD.SUB, SYM+OFF/LEN or 0xADDR/LEN, with an optional :w "
+		 "(writes) or :rw (reads and writes); repeatable; at most 4 breakpoints "
+		 "in all (x86)"),
+	OPT_STRING(0, "binary", A(binary), "FILE",
+		   "the ELF file the names are in (default: COMMAND)"),
+	OPT_END(),
+};
+#undef A
+#undef N
+
 const struct hm_cmd hm_cmd_record = {
 	.name = "record",
 	.summary = "record memory accesses (PMU sampling or hardware watchpoints)",
-	.usage =
-"usage: hitmap record [-o FILE] [--ldlat N] [-F HZ | -c N] [-e EVENT]...\n"
-"                     [--duration S] [-a | -p PID | -- COMMAND [ARGS...]]\n"
-"       hitmap record --watch EXPR... [--binary FILE] [-o FILE] [-c N]\n"
-"                     [--duration S] (-p PID | -- COMMAND [ARGS...])\n"
-"\n"
-"Record memory accesses into a standard perf.data that `hitmap report` and\n"
-"`perf c2c report` read.\n"
-"\n"
-"PMU mode samples loads and stores with the CPU's memory-sampling PMU (Intel\n"
-"load latency + all stores, grouped behind mem-loads-aux on Sapphire Rapids;\n"
-"AMD IBS op, CPU-wide):\n"
-"  -o, --output FILE   output file (default perf.data)\n"
-"      --ldlat N       load latency threshold in cycles (default 30)\n"
-"  -F, --freq HZ       samples per second (default 4000)\n"
-"  -c, --count N       sample every Nth event (PMU) or access (watch)\n"
-"  -a, --all-cpus      record every CPU until Ctrl-C (or until COMMAND ends)\n"
-"  -p, --pid PID       record an existing process and its threads (threads it\n"
-"                      starts while recording too); with --watch, the\n"
-"                      addresses come from its maps and its executable\n"
-"      --duration S    stop after S seconds (also: Ctrl-C, the command's or\n"
-"                      the process's exit)\n"
-"  -e, --event EVENT   libpfm4 event string instead of the default pair\n"
-"                      (repeatable), e.g. MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM\n"
-"      --user-only     leave the kernel out (needs perf_event_paranoid <= 2)\n"
-"      --mmap-pages N  ring buffer pages per CPU, a power of two (default 128)\n"
-"      --dry-run       print the events that would be opened, open nothing\n"
-"                      (LIBPFM_FORCE_PMU=skx shows another CPU's encodings)\n"
-"  -q, --quiet         no summary\n"
-"\n"
-"Watch mode needs no PMU (works in VMs): hardware breakpoints on bytes of\n"
-"global objects, inherited by every thread of COMMAND:\n"
-"  -w, --watch EXPR    VAR, VAR.FIELD.SUB, SYM+OFF/LEN or 0xADDR/LEN, with\n"
-"                      an optional :w (writes) or :rw (reads and writes);\n"
-"                      repeatable; at most 4 breakpoints in all (x86)\n"
-"      --binary FILE   the ELF file the names are in (default: COMMAND)\n"
-"  -c N                one sample per N accesses (default 1; :rw needs 1)\n"
-"\n"
-"Exit status: 0 recorded, 2 usage error, 3 cannot record (no PMU, no\n"
-"permission, unreadable binary).  See hitmap-record(1).\n",
+	.usage = (const char *const[]){
+		"[-o FILE] [--ldlat N] [-F HZ | -c N] [-e EVENT]... [--duration S] "
+		"[-a | -p PID | [--] COMMAND [ARGS...]]",
+		"--watch EXPR... [--binary FILE] [-o FILE] [-c N] [--duration S] "
+		"(-p PID | [--] COMMAND [ARGS...])",
+		NULL },
+	.description =
+	"Record memory accesses into a standard perf.data that `hitmap report` and\n"
+	"`perf c2c report` read.  The first argument that is not an option is\n"
+	"COMMAND: what follows it is COMMAND's.  -c is perf record's sample period\n"
+	"here (elsewhere in hitmap it is pahole's cacheline size).\n",
+	.options = options,
+	.epilog =
+	"Exit status: COMMAND's once the perf.data is complete (128 + N when\n"
+	"signal N ended it), as perf record; 0 with -p or -a; before recording,\n"
+	"2 usage error, 3 cannot record (no PMU, no permission, unreadable\n"
+	"binary).  See hitmap-record(1).\n",
 	.run = run,
 };

@@ -1,7 +1,6 @@
 /* hitmap report: perf.data memory samples named by struct field. */
 #include "config.h"
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,106 +8,31 @@
 #include "hitmap/heat.h"
 #include "hitmap/perfdata.h"
 #include "cli.h"
+#include "options.h"
 
 struct report_args {
 	const char *input, *vmlinux, *save, *sysroot;
 	const char **binaries, **objects;
 	size_t nbin, nobj;
-	int json;
+	int json, no_cache;
 	struct hm_report_opts ro;
 };
 
-static int parse_metric(const char *s, enum hm_heat_metric *m)
-{
-	static const struct { const char *name; enum hm_heat_metric m; } map[] = {
-		{ "tot", HM_METRIC_TOT_HITM }, { "lcl", HM_METRIC_LCL_HITM },
-		{ "rmt", HM_METRIC_RMT_HITM }, { "peer", HM_METRIC_PEER },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(s, map[i].name)) {
-			*m = map[i].m;
-			return 0;
-		}
-	return -1;
-}
-
 static int parse_args(int argc, char **argv, struct report_args *ra)
 {
-	enum { O_BINARY = 256, O_VMLINUX, O_OBJECT, O_JSON, O_SAVE, O_TOP, O_NO_CACHE, O_SYSROOT };
-	static const struct option opts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "binary", required_argument, NULL, O_BINARY },
-		{ "vmlinux", required_argument, NULL, O_VMLINUX },
-		{ "sysroot", required_argument, NULL, O_SYSROOT },
-		{ "object", required_argument, NULL, O_OBJECT },
-		{ "display", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "save-profile", required_argument, NULL, O_SAVE },
-		{ "top", required_argument, NULL, O_TOP },
-		{ "no-cache", no_argument, NULL, O_NO_CACHE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t top;
-	int c;
+	int rc, n;
 
 	ra->input = "perf.data";
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			ra->input = optarg;
-			break;
-		case O_BINARY:
-			if (cli_push(&ra->binaries, &ra->nbin, optarg))
-				return -ENOMEM;
-			break;
-		case O_VMLINUX:
-			ra->vmlinux = optarg;
-			break;
-		case O_SYSROOT:
-			ra->sysroot = optarg;
-			break;
-		case O_OBJECT:
-			if (cli_push(&ra->objects, &ra->nobj, optarg))
-				return -ENOMEM;
-			break;
-		case 'd':
-			if (parse_metric(optarg, &ra->ro.metric))
-				return cli_usage_error(&hm_cmd_report,
-						       "-d: expected lcl, rmt, tot or peer, not '%s'", optarg);
-			break;
-		case O_NO_CACHE:
-			/* the attribution loads the binaries' types */
-			setenv("HITMAP_NO_CACHE", "1", 1);
-			break;
-		case O_JSON:
-			ra->json = 1;
-			break;
-		case O_SAVE:
-			ra->save = optarg;
-			break;
-		case O_TOP:
-			if (cli_parse_u64(optarg, 1, 100000, &top))
-				return cli_usage_error(&hm_cmd_report, "--top: expected 1..100000, not '%s'",
-						       optarg);
-			ra->ro.top = (unsigned)top;
-			break;
-		case 'h':
-			cli_help(&hm_cmd_report);
-			return 1;
-		case ':':
-			return cli_usage_error(&hm_cmd_report, "option '%s' needs an argument",
-					       argv[optind - 1]);
-		default:
-			return cli_usage_error(&hm_cmd_report, "unknown option '%s'", argv[optind - 1]);
-		}
+	rc = cli_parse_options(&hm_cmd_report, argc, argv, ra, 0, &n);
+	if (rc == CLI_HELP) {
+		cli_help(&hm_cmd_report);
+		return 1;
 	}
-	if (optind < argc)
-		return cli_usage_error(&hm_cmd_report, "unexpected argument '%s'", argv[optind]);
+	if (rc)
+		return rc == HM_EXIT_INPUT ? -ENOMEM : rc;
+	if (n)
+		return cli_usage_error(&hm_cmd_report, "unexpected argument '%s'", argv[1]);
+	ra->ro.sz = sizeof(ra->ro);
 	ra->ro.input = ra->input;
 	return 0;
 }
@@ -176,6 +100,8 @@ static int run(int argc, char **argv)
 		rc = rc == 1 ? HM_EXIT_OK : rc < 0 ? HM_EXIT_INPUT : rc;
 		goto out;
 	}
+	if (ra.no_cache)	/* the attribution loads the binaries' types */
+		setenv("HITMAP_NO_CACHE", "1", 1);
 	a = hm_attr_new();
 	if (!a) {
 		rc = HM_EXIT_INPUT;
@@ -208,40 +134,45 @@ out:
 	return rc;
 }
 
+static const struct cli_choice metrics[] = {
+	{ "tot", HM_METRIC_TOT_HITM }, { "lcl", HM_METRIC_LCL_HITM },
+	{ "rmt", HM_METRIC_RMT_HITM }, { "peer", HM_METRIC_PEER }, { NULL, 0 },
+};
+
+#define A(m) CLI_FIELD(struct report_args, m)
+#define N(m) CLI_OFF(struct report_args, m)
+static const struct cli_option options[] = {
+	OPT_STRING('i', "input", A(input), "FILE",
+		   "perf.data to read; '-' reads a pipe (default perf.data)"),
+	OPT_BINARIES(A(binaries), N(nbin), 0),
+	OPT_VMLINUX(A(vmlinux)),
+	OPT_SYSROOT(A(sysroot)),
+	OPT_OBJECTS(A(objects), N(nobj), 0),
+	OPT_CHOICE('d', "display", A(ro.metric), metrics, "METRIC",
+		   "sort lines by lcl, rmt or tot HITM, or peer (default tot); "
+		   "watchpoint data sorts by estimated transfers"),
+	OPT_UINT(0, "top", A(ro.top), "N", 1, 100000, "show the N hottest lines (default 10)"),
+	OPT_JSON(A(json)),
+	OPT_STRING(0, "save-profile", A(save), "OUT",
+		   "write the per-field heat as a profile for check and suggest "
+		   "(\"schema\": \"hitmap-profile/1\")"),
+	OPT_NO_CACHE(A(no_cache)),
+	OPT_END(),
+};
+#undef A
+#undef N
+
 const struct hm_cmd hm_cmd_report = {
 	.name = "report",
 	.summary = "name the struct fields behind perf.data memory samples",
-	.usage =
-	"usage: hitmap report [-i FILE] [--binary FILE]... [--vmlinux FILE]\n"
-	"                     [--object TYPE@ADDR]... [-d lcl|rmt|tot|peer] [--top N]\n"
-	"                     [--sysroot DIR] [--json] [--save-profile OUT] [--no-cache]\n"
-	"\n"
+	.usage = (const char *const[]){ "[options]", NULL },
+	.description =
 	"Attribute the memory samples of a perf.data file (perf c2c / perf mem\n"
 	"recordings, hardware watchpoints, page faults with -d) to struct fields,\n"
 	"rank the shared cachelines, and say per line whether it is false sharing,\n"
-	"true sharing, read-shared or private.\n"
-	"\n"
-	"options:\n"
-	"  -i, --input FILE      perf.data to read; '-' reads a pipe (default perf.data)\n"
-	"  --binary FILE         an ELF file with DWARF for mappings of the same build-id\n"
-	"                        or file name (repeatable); files named by the recording\n"
-	"                        are used when they exist and their build-id matches\n"
-	"  --vmlinux FILE        the kernel image with DWARF (kernel addresses)\n"
-	"  --sysroot DIR         look for the files named by the recording under DIR\n"
-	"                        (a recording from another machine, or one you do not\n"
-	"                        trust); names with '..' are then never opened\n"
-	"  --object TYPE@ADDR    an object of struct TYPE at runtime address ADDR\n"
-	"                        (repeatable)\n"
-	"  -d, --display METRIC  sort lines by lcl, rmt or tot HITM, or peer (default\n"
-	"                        tot); watchpoint data sorts by estimated transfers\n"
-	"  --top N               show the N hottest lines (default 10)\n"
-	"  --json                JSON output (\"schema\": \"hitmap/1\")\n"
-	"  --save-profile OUT    write the per-field heat as a profile for check and\n"
-	"                        suggest (\"schema\": \"hitmap-profile/1\")\n"
-	"  --no-cache            neither read nor write the type cache of the binaries\n"
-	"                        ($XDG_CACHE_HOME/hitmap; HITMAP_NO_CACHE=1 too)\n"
-	"  -h, --help            this text\n"
-	"\n"
+	"true sharing, read-shared or private.\n",
+	.options = options,
+	.epilog =
 	"exit status: 0 ok, 2 usage error (unknown TYPE), 3 unreadable or malformed\n"
 	"input; see hitmap-report(1)\n",
 	.run = run,

@@ -1,7 +1,6 @@
 /* hitmap suggest: placement proposals for contended struct members. */
 #include "config.h"
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "hitmap/suggest.h"
 #include "hitmap/types.h"
 #include "cli.h"
+#include "options.h"
 #include "base/util.h"
 
 #define MAX_FILES 64
@@ -31,6 +31,10 @@ struct sopts {
 	size_t proposal;
 	struct hm_suggest_opts so;
 	const char *binary;
+	/* as parsed, before they go into names and so */
+	const char **cnames;
+	size_t ncnames;
+	int style, keep_size, assume_aligned, no_cache;
 };
 
 /* Everything one run holds, freed in one place. */
@@ -46,20 +50,6 @@ struct srun {
 	size_t n;
 };
 
-static int parse_style(const char *s, enum hm_suggest_style *out)
-{
-	static const char *const names[] = { "kernel", "gnu", "c11", "cxx" };
-	static const enum hm_suggest_style v[] = { HM_STYLE_KERNEL, HM_STYLE_GNU,
-						   HM_STYLE_C11, HM_STYLE_CXX };
-
-	for (size_t i = 0; i < 4; i++)
-		if (!strcmp(s, names[i])) {
-			*out = v[i];
-			return 0;
-		}
-	return -1;
-}
-
 /* Add a struct name unless it is there already.  0 or -ENOMEM. */
 static int add_name(struct sopts *o, const char *name)
 {
@@ -73,107 +63,31 @@ static int add_name(struct sopts *o, const char *name)
 	return 0;
 }
 
-static int add_names(struct sopts *o, char *arg)
-{
-	for (char *tok = strtok(arg, ","); tok; tok = strtok(NULL, ","))
-		if (add_name(o, tok))
-			return -1;
-	return 0;
-}
-
-static int add_file(const char **list, size_t *n, const char *f)
-{
-	if (*n >= MAX_FILES)
-		return -1;
-	list[(*n)++] = f;
-	return 0;
-}
-
-enum { O_PROFILE = 256, O_RULES, O_LINT, O_STYLE, O_MAXG, O_KEEP, O_PATCH, O_ROOT, O_JSON,
-       O_PROP, O_LAYOUT, O_ALIGNED, O_BINARY, O_VMLINUX, O_OBJECT, O_NO_CACHE };
-
 static int parse(int argc, char **argv, struct sopts *o)
 {
-	static const struct option lo[] = {
-		{ "profile", 1, 0, O_PROFILE }, { "input", 1, 0, 'i' },
-		{ "rules", 1, 0, O_RULES }, { "lint", 0, 0, O_LINT },
-		{ "style", 1, 0, O_STYLE }, { "max-growth", 1, 0, O_MAXG },
-		{ "keep-size", 0, 0, O_KEEP }, { "patch", 0, 0, O_PATCH },
-		{ "source-root", 1, 0, O_ROOT }, { "json", 0, 0, O_JSON },
-		{ "proposal", 1, 0, O_PROP }, { "layout-only", 0, 0, O_LAYOUT },
-		{ "assume-aligned", 0, 0, O_ALIGNED }, { "cacheline-size", 1, 0, 'c' },
-		{ "binary", 1, 0, O_BINARY }, { "vmlinux", 1, 0, O_VMLINUX },
-		{ "object", 1, 0, O_OBJECT }, { "no-cache", 0, 0, O_NO_CACHE },
-		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
-	};
 	const struct hm_cmd *cmd = &hm_cmd_suggest;
-	uint64_t v;
-	int c;
+	int rc, n;
 
+	o->so.sz = sizeof(o->so);
 	o->so.max_growth = UINT64_MAX;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "C:i:c:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			if (add_names(o, optarg))
-				return cli_usage_error(cmd, "out of memory");
-			break;
-		case 'i': o->input = optarg; break;
-		case 'c':
-			if (cli_parse_u64(optarg, 16, 4096, &v) || (v & (v - 1)))
-				return cli_usage_error(cmd, "--cacheline-size: '%s' is not a "
-						       "power of two from 16 to 4096", optarg);
-			o->so.cacheline_size = (unsigned)v;
-			break;
-		case O_PROFILE: o->profile = optarg; break;
-		case O_RULES:
-			if (add_file(o->rules, &o->nrules, optarg))
-				return cli_usage_error(cmd, "too many --rules files");
-			break;
-		case O_BINARY:
-			if (add_file(o->binaries, &o->nbinaries, optarg))
-				return cli_usage_error(cmd, "too many --binary files");
-			break;
-		case O_OBJECT:
-			if (add_file(o->objects, &o->nobjects, optarg))
-				return cli_usage_error(cmd, "too many --object specs");
-			break;
-		case O_VMLINUX: o->vmlinux = optarg; break;
-		case O_LINT: o->lint = 1; break;
-		case O_STYLE:
-			if (parse_style(optarg, &o->so.style))
-				return cli_usage_error(cmd, "--style: '%s' is not one of kernel, "
-						       "gnu, c11, cxx", optarg);
-			o->style_set = 1;
-			break;
-		case O_MAXG:
-			if (cli_parse_u64(optarg, 0, UINT32_MAX, &v))
-				return cli_usage_error(cmd, "--max-growth: '%s' is not a byte "
-						       "count", optarg);
-			o->so.max_growth = v;
-			break;
-		case O_KEEP: o->so.keep_size = 1; break;
-		case O_PATCH: o->patch = 1; break;
-		case O_ROOT: o->source_root = optarg; break;
-		case O_JSON: o->json = 1; break;
-		case O_PROP:
-			if (cli_parse_u64(optarg, 1, 1000, &v))
-				return cli_usage_error(cmd, "--proposal: '%s' is not a rank from 1",
-						       optarg);
-			o->proposal = v;
-			break;
-		case O_LAYOUT: o->layout_only = 1; break;
-		case O_ALIGNED: o->so.assume_aligned = 1; break;
-		case O_NO_CACHE: setenv("HITMAP_NO_CACHE", "1", 1); break;
-		case 'h': return -1;
-		default: return HM_EXIT_USAGE;
-		}
+	o->style = -1;
+	rc = cli_parse_options(cmd, argc, argv, o, 0, &n);
+	for (size_t i = 0; !rc && i < o->ncnames; i++)
+		if (add_name(o, o->cnames[i]))
+			rc = cli_usage_error(cmd, "out of memory");
+	free(o->cnames);
+	if (rc)
+		return rc;
+	if (o->style >= 0) {
+		o->so.style = (enum hm_suggest_style)o->style;
+		o->style_set = 1;
 	}
+	o->so.keep_size = !!o->keep_size;
+	o->so.assume_aligned = !!o->assume_aligned;
 	o->names_given = o->nnames > 0;
-	if (optind != argc - 1)
-		return cli_usage_error(cmd, optind >= argc ? "no BINARY given" :
-				       "one BINARY only");
-	o->binary = argv[optind];
+	if (n != 1)
+		return cli_usage_error(cmd, !n ? "no BINARY given" : "one BINARY only");
+	o->binary = argv[1];
 	if (!o->profile && !o->input && !o->nrules && !o->lint)
 		return cli_usage_error(cmd, "no evidence: give --profile, -i, --rules or --lint");
 	if (!!o->profile + !!o->input > 1)
@@ -277,9 +191,9 @@ static int load_types(struct srun *r)
 
 static int lint_all(struct srun *r)
 {
-	struct hm_check_opts co = { .cacheline_size = r->o.so.cacheline_size,
+	HM_OPTS(hm_check_opts, co, .cacheline_size = r->o.so.cacheline_size,
 				    .assume_aligned = r->o.so.assume_aligned,
-				    .structs = r->o.nnames ? r->o.names : NULL };
+				    .structs = r->o.nnames ? r->o.names : NULL);
 	struct sopts *o = &r->o;
 	int collect = !o->nnames;	/* no -C: every struct lint names */
 	int err;
@@ -486,6 +400,8 @@ static int run(int argc, char **argv)
 	rc = parse(argc, argv, &r.o);
 	if (rc)
 		return rc < 0 ? cli_help(&hm_cmd_suggest) : rc;
+	if (r.o.no_cache)
+		setenv("HITMAP_NO_CACHE", "1", 1);
 	/* unreadable or malformed evidence or binary: 3 (reported already) */
 	rc = HM_EXIT_INPUT;
 	if (load_evidence_files(&r))
@@ -510,51 +426,70 @@ out:
 	return rc;
 }
 
+static const struct cli_choice styles[] = {
+	{ "kernel", HM_STYLE_KERNEL }, { "gnu", HM_STYLE_GNU }, { "c11", HM_STYLE_C11 },
+	{ "cxx", HM_STYLE_CXX }, { NULL, 0 },
+};
+
+#define A(m) CLI_FIELD(struct sopts, m)
+#define N(m) CLI_OFF(struct sopts, m)
+static const struct cli_option options[] = {
+	OPT_GROUP("evidence (one or more; the strongest available is used per struct):\n"),
+	OPT_STRING(0, "profile", A(profile), "P", "a profile from `hitmap report --save-profile`"),
+	OPT_STRING('i', "input", A(input), "FILE",
+		   "a perf.data, attributed as `hitmap report` does with BINARY and the "
+		   "three options below"),
+	OPT_BINARIES(A(binaries), N(nbinaries), MAX_FILES),
+	OPT_VMLINUX(A(vmlinux)),
+	OPT_OBJECTS(A(objects), N(nobjects), MAX_FILES),
+	OPT_LIST(0, "rules", A(rules), N(nrules), MAX_FILES, "FILE",
+		 "rule files: `apart` gives pairs, `alone` groups (repeatable)"),
+	OPT_BOOL(0, "lint", A(lint), "lint's static heuristics (weakest evidence)"),
+	OPT_GROUP("options:\n"),
+	OPT_CLASS_NAME(A(cnames), N(ncnames), 0),
+	OPT_CHOICE(0, "style", A(style), styles, "S",
+		   "how alignment is spelled: kernel ____cacheline_aligned_in_smp "
+		   "(vmlinux default), gnu __attribute__((aligned(N))) (default otherwise), "
+		   "c11 _Alignas(N), cxx alignas(N)"),
+	OPT_UINT(0, "max-growth", A(so.max_growth), "N", 0, UINT32_MAX,
+		 "drop proposals that grow sizeof by more than N bytes"),
+	OPT_BOOL(0, "keep-size", A(keep_size), "only proposals that keep sizeof unchanged"),
+	OPT_BOOL(0, "assume-aligned", A(assume_aligned),
+		 "objects start on a line boundary (slab caches with SLAB_HWCACHE_ALIGN); "
+		 "otherwise contention is averaged over every start the struct's "
+		 "alignment allows"),
+	OPT_CACHELINE_SIZE(A(so.cacheline_size)),
+	OPT_UINT(0, "proposal", A(proposal), "K", 1, 1000,
+		 "show (or patch) proposal K only (default for --patch: 1)"),
+	OPT_FLAG(0, "layout-only", A(layout_only),
+		 "print only the proposed layout of proposal K (1)"),
+	OPT_FLAG(0, "patch", A(patch),
+		 "print a unified diff for proposal K (`patch -p1` in the source root); "
+		 "when the source cannot be edited safely, say so and print the proposal "
+		 "with its layout"),
+	OPT_STRING(0, "source-root", A(source_root), "DIR",
+		   "where the declaring sources are (needed by --patch)"),
+	OPT_JSON(A(json)),
+	OPT_NO_CACHE(A(no_cache)),
+	OPT_END(),
+};
+#undef A
+#undef N
+
 const struct hm_cmd hm_cmd_suggest = {
 	.name = "suggest",
 	.summary = "propose where contended members should go, with cost and patch",
-	.usage =
-	"usage: hitmap suggest [-C NAME...] EVIDENCE [options] BINARY\n"
-	"\n"
+	.usage = (const char *const[]){ "[-C NAME...] EVIDENCE [options] BINARY", NULL },
+	.description =
 	"Propose placements for struct members that contend for a cacheline: line\n"
 	"alignment of a hot member (and of the one after it), moves to the top, into\n"
 	"a hole or next to what a member is read with, one line per written member.\n"
 	"Each proposal gives its byte cost, new cacheline count, holes, the pairs it\n"
 	"separates, the contention it leaves (the evidence re-mapped onto the new\n"
 	"layout) and the new layout as `hitmap layout` prints it; best first.\n"
-	"\n"
-	"evidence (one or more; the strongest available is used per struct):\n"
-	"  --profile P          a profile from `hitmap report --save-profile`\n"
-	"  -i, --input FILE     a perf.data, attributed as `hitmap report` does, with\n"
-	"    --binary F...      more binaries mapped by the recorded process\n"
-	"    --vmlinux F        the kernel image for kernel samples\n"
-	"    --object T@ADDR... an explicit object of type T at ADDR\n"
-	"  --rules F...         rule files: `apart` gives pairs, `alone` groups\n"
-	"  --lint               lint's static heuristics (weakest evidence)\n"
-	"\n"
-	"options:\n"
-	"  -C NAME[,NAME...]    only these structs (default: those the evidence names)\n"
-	"  --style S            how alignment is spelled:\n"
-	"                         kernel  ____cacheline_aligned_in_smp (vmlinux default)\n"
-	"                         gnu     __attribute__((aligned(N))) (default otherwise)\n"
-	"                         c11     _Alignas(N)\n"
-	"                         cxx     alignas(N)\n"
-	"  --max-growth N       drop proposals that grow sizeof by more than N bytes\n"
-	"  --keep-size          only proposals that keep sizeof unchanged\n"
-	"  --assume-aligned     objects start on a line boundary (slab caches with\n"
-	"                       SLAB_HWCACHE_ALIGN); otherwise contention is averaged\n"
-	"                       over every start the struct's alignment allows\n"
-	"  -c, --cacheline-size N  line size (default: from the binary's machine)\n"
-	"  --proposal K         show (or patch) proposal K only (default for --patch: 1)\n"
-	"  --layout-only        print only the proposed layout of proposal K (1)\n"
-	"  --patch              print a unified diff for proposal K (`patch -p1` in the\n"
-	"                       source root); when the source cannot be edited safely,\n"
-	"                       say so and print the proposal with its layout\n"
-	"  --source-root DIR    where the declaring sources are (needed by --patch)\n"
-	"  --json               JSON (schema hitmap/1) instead of text\n"
-	"  --no-cache           neither read nor write the type cache\n"
-	"                       ($XDG_CACHE_HOME/hitmap; HITMAP_NO_CACHE=1 too)\n"
-	"\n"
+	"Without -C: the structs the evidence names.\n",
+	.options = options,
+	.epilog =
 	"exit status: 0 ok (also when there is nothing to do), 2 usage error or\n"
 	"unknown struct, 3 unreadable or malformed input\n",
 	.run = run,

@@ -252,7 +252,7 @@ static void emit(FILE *out, const struct body *b, const hm_layout *l, const char
 int lh_print_text(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *po,
 		  const struct lh_source *src)
 {
-	struct hm_layout_opts lo = { .cacheline_size = po->cacheline_size, .expand = 1 };
+	HM_OPTS(hm_layout_opts, lo, .cacheline_size = po->cacheline_size, .expand = 1);
 	const hm_type *ty = hm_types_get(t, id);
 	const hm_profile_struct *ps = lh_find(t, id, src->p);
 	struct body b = { 0 };
@@ -490,7 +490,7 @@ static void json_member(struct jctx *x, const hm_jp_value *m, const char *prefix
 static void json_struct(struct jctx *x, const hm_jp_value *s, const hm_types *t, hm_type_id id,
 			unsigned line, const hm_profile *p)
 {
-	struct hm_layout_opts lo = { .cacheline_size = line, .expand = 1 };
+	HM_OPTS(hm_layout_opts, lo, .cacheline_size = line, .expand = 1);
 	const hm_jp_value *c;
 	struct mheat h = { 0 };
 	hm_layout *l;

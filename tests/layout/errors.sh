@@ -28,18 +28,18 @@ expect 2 "error: $T/mm: no struct, union or class named 'mm_strct' (did you mean
 	-C mm_struct,mm_strct "$T/mm"
 expect 2 "error: $T/mm: no struct, union or class named 'rb_nod' (did you mean 'rb_node', 'rb_root'?)" \
 	-C rb_nod "$T/mm"
-expect 2 "error: -c 48: cacheline size must be a power of two from 8 to 65536" -c 48 "$T/mm"
+expect 2 "error: option '-c' expects a power of two from 8 to 65536, not '48'" -c 48 "$T/mm"
 expect 2 "error: one FILE expected, got 2" "$T/mm" "$T/mm"
 expect 2 "error: unknown option '--bogus'" --bogus "$T/mm"
-expect 2 "error: -C needs a type name" -C '' "$T/mm"
+expect 2 "error: option '-C' needs a value" -C '' "$T/mm"
 # a typedef name works as with pahole, but --list/--json need a struct behind it
 expect 2 "error: $T/mm: typedef 'u64' does not name a struct, union or class" --list -C u64 "$T/mm"
 "$HITMAP" layout --list -C atomic_t "$T/mm" >"$T/out" || fail "--list -C atomic_t"
 assert_eq "atomic_t	4	1	0" "$(cat "$T/out")" "--list of a typedef'd anonymous struct (mm_common.h)"
-# --help documents every option
+# --help documents every option (a negatable one as --[no-]NAME)
 "$HITMAP" layout --help >"$T/help" || fail "--help"
 for o in -C --cacheline-size -E --expand --list --json; do
-	grep -q -- "$o" "$T/help" || fail "--help does not document $o"
+	grep -q -- "$o\|--\[no-\]${o#--}" "$T/help" || fail "--help does not document $o"
 done
 # -c overrides the ELF machine's line size: 128-byte lines, mm_struct is 296 bytes
 "$HITMAP" layout -c 128 -C mm_struct "$T/mm" >"$T/out" || fail "-c 128"

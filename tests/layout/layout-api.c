@@ -2,13 +2,16 @@
  * shared fixtures.  Expected offsets come from the table in
  * tests/fixtures/mm_common.h and the header of tests/fixtures/groups.c (both
  * checked against pahole by diff-pahole.sh) and from fx-nest.c.
+ * Options structs carry their size (HM_OPTS): older, newer and unset sizes.
  * usage: layout-api MM_V1 MM_V2 GROUPS NEST */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hitmap/binary.h"
 #include "hitmap/layout.h"
+#include "hitmap/output.h"
 #include "hitmap/types.h"
 
 static int failures;
@@ -25,8 +28,8 @@ static int failures;
 static hm_layout *open_layout(const char *path, const char *name, int expand, int aligned,
 			      hm_binary **bin, hm_types **t)
 {
-	struct hm_layout_opts o = { .cacheline_size = 64, .expand = expand,
-				    .assume_aligned = aligned };
+	HM_OPTS(hm_layout_opts, o, .cacheline_size = 64, .expand = expand,
+				    .assume_aligned = aligned);
 	hm_layout *l;
 
 	*bin = hm_binary_open(path);
@@ -169,6 +172,77 @@ static void nest(const char *path)
 	done(l, bin, t);
 }
 
+static char last_diag[256];
+
+static void keep_diag(void *ctx, enum hm_diag_level level, const char *msg)
+{
+	snprintf(last_diag, sizeof(last_diag), "%s", msg);
+}
+
+/* The library reads a caller's first sz bytes, takes what follows as 0, and
+ * refuses set bytes past the struct it knows, and a struct without sz. */
+static void opts_sz(const char *path)
+{
+	struct { struct hm_layout_opts o; unsigned char later[8]; } big;
+	struct hm_layout_opts o;
+	HM_OPTS(hm_print_opts, po, .cacheline_size = 64);
+	char want[256];
+	hm_binary *bin;
+	hm_types *t;
+	hm_layout *l = open_layout(path, "mm_struct", 0, 0, &bin, &t);
+	hm_type_id id = hm_layout_type(l);
+	FILE *null = fopen("/dev/null", "w");
+
+	hm_set_diag(keep_diag, NULL);
+	CHECK(po.sz == sizeof(po) && !po.expand && !po.annotate, "HM_OPTS sets sz, zeroes the rest");
+
+	/* No sz: declared without HM_OPTS. */
+	memset(&o, 0, sizeof(o));
+	o.cacheline_size = 64;
+	errno = 0;
+	CHECK(!hm_layout_new(t, id, &o) && errno == EINVAL, "sz 0 refused");
+	CHECK(!strcmp(last_diag, "struct hm_layout_opts: sz 0 is too small (declare it with HM_OPTS)"),
+	      "sz 0 message: %s", last_diag);
+	po.sz = 0;
+	CHECK(hm_print_layout(null, t, id, &po) == -EINVAL, "hm_print_layout: sz 0 refused");
+	po.sz = sizeof(po);
+	CHECK(hm_print_layout(null, t, id, &po) == 0, "hm_print_layout: HM_OPTS accepted");
+
+	/* An older caller, whose struct ends after cacheline_size: the expand bit
+	 * past its sz is not its own and must be ignored. */
+	memset(&o, 0, sizeof(o));
+	o.sz = offsetof(struct hm_layout_opts, cacheline_size) + sizeof(o.cacheline_size);
+	o.cacheline_size = 128;
+	o.expand = 1;
+	hm_layout_free(l);
+	l = hm_layout_new(t, id, &o);
+	CHECK(l && hm_layout_cacheline_size(l) == 128, "older sz: its fields read");
+	CHECK(l && !hm_layout_find(l, "mmap_lock.count"), "older sz: later fields are 0");
+	hm_layout_free(l);
+
+	/* A newer caller: a longer struct is fine while the bytes past ours are 0. */
+	memset(&big, 0, sizeof(big));
+	big.o.sz = sizeof(big);
+	big.o.cacheline_size = 64;
+	big.o.expand = 1;
+	l = hm_layout_new(t, id, &big.o);
+	CHECK(l && hm_layout_find(l, "mmap_lock.count"), "newer sz, zero tail: accepted");
+	hm_layout_free(l);
+	big.later[3] = 1;
+	errno = 0;
+	l = hm_layout_new(t, id, &big.o);
+	CHECK(!l && errno == EINVAL, "newer sz, set tail: refused");
+	snprintf(want, sizeof(want), "struct hm_layout_opts: byte %zu is set, past the %zu bytes this libhitmap knows",
+		 offsetof(__typeof__(big), later) + 3, sizeof(struct hm_layout_opts));
+	CHECK(!strcmp(last_diag, want), "set tail message: %s", last_diag);
+
+	hm_set_diag(NULL, NULL);
+	fclose(null);
+	hm_layout_free(l);
+	hm_types_free(t);
+	hm_binary_close(bin);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 5) {
@@ -179,6 +253,7 @@ int main(int argc, char **argv)
 	mm_v2(argv[2]);
 	groups(argv[3]);
 	nest(argv[4]);
+	opts_sz(argv[1]);
 	if (!failures)
 		printf("layout-api: ok\n");
 	return failures ? 1 : 0;

@@ -78,7 +78,7 @@ assert_exit 0 "help" "$HITMAP" suggest --help
 for opt in --profile --input --rules --lint --style --max-growth --keep-size --patch \
 	--source-root --json --proposal --layout-only --assume-aligned --cacheline-size \
 	--binary --vmlinux --object; do
-	grep -q -- "$opt" "$T/out" || fail "--help does not document $opt"
+	grep -q -- "$opt\|--\[no-\]${opt#--}" "$T/out" || fail "--help does not document $opt"
 done
 
 # `alone mm_count` (mm_count 44..47 shares line 0 with every member from mmap

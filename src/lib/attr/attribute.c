@@ -272,9 +272,9 @@ static int find_type(hm_attr *a, const char *name, struct binent **where, hm_typ
 			nsim = hm_types_similar(b->types, name, sim, 3);
 	}
 	if (nsim)
-		return hm_fail(ENOENT, "--object: no struct '%s' in the binaries (did you mean '%s'?)",
+		return hm_fail(ENOENT, "no struct '%s' in the binaries (did you mean '%s'?)",
 			       name, sim[0]);
-	return hm_fail(ENOENT, "--object: no struct '%s' in the binaries given", name);
+	return hm_fail(ENOENT, "no struct '%s' in the binaries given", name);
 }
 
 int hm_attr_add_object(hm_attr *a, const char *spec)
@@ -288,20 +288,20 @@ int hm_attr_add_object(hm_attr *a, const char *spec)
 	int err;
 
 	if (!at || at == spec || !at[1])
-		return hm_fail(EINVAL, "--object '%s': expected TYPE@ADDR", spec);
+		return hm_fail(EINVAL, "object '%s': expected TYPE@ADDR", spec);
 	n = (size_t)(at - spec);
 	if (!strncmp(spec, "struct ", 7)) {
 		spec += 7;
 		n -= 7;
 	}
 	if (n >= sizeof(name) || !n)
-		return hm_fail(EINVAL, "--object '%s': bad type name", spec);
+		return hm_fail(EINVAL, "object '%s': bad type name", spec);
 	memcpy(name, spec, n);
 	name[n] = 0;
 	errno = 0;
 	addr = strtoull(at + 1, &end, 0);
 	if (errno || *end)
-		return hm_fail(EINVAL, "--object '%s': bad address '%s'", spec, at + 1);
+		return hm_fail(EINVAL, "object '%s': bad address '%s'", spec, at + 1);
 	err = find_type(a, name, &b, &id);
 	if (err)
 		return err;
@@ -378,12 +378,6 @@ static const hm_member *member_at(const hm_types *t, const hm_type *ty, uint64_t
 	return NULL;
 }
 
-static int is_record(const hm_type *ty)
-{
-	return ty && (ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
-		      ty->kind == HM_KIND_CLASS);
-}
-
 /* Step into an array at offset *off: append the indices, leave *off inside
  * the element, return the element type (HM_TYPE_NONE if it has no size). */
 static hm_type_id array_step(const hm_types *t, const hm_type *ty, uint64_t *off, struct desc *d)
@@ -423,7 +417,7 @@ static void describe(const hm_types *t, hm_type_id id, uint64_t off, struct desc
 				continue;
 			break;
 		}
-		if (!is_record(ty))
+		if (!ty || !hm_kind_is_record(ty->kind))
 			break;
 		m = member_at(t, ty, off);
 		if (!m) {
@@ -467,7 +461,7 @@ static void describe_var(hm_attr *a, struct binent *b, const hm_variable *v, uin
 
 		while ((et = hm_types_get(t, hm_types_resolve(t, el))) && et->kind == HM_KIND_ARRAY)
 			el = et->target;
-		if (is_record(et) && et->name && hm_types_sizeof(t, el)) {
+		if (et && hm_kind_is_record(et->kind) && et->name && hm_types_sizeof(t, el)) {
 			array_step(t, ty, &off, &d);
 			snprintf(obj, sizeof(obj), "%s%s", v->name, d.path);
 			c->object = hm_strtab_intern(&a->strs, obj);
@@ -481,7 +475,7 @@ static void describe_var(hm_attr *a, struct binent *b, const hm_variable *v, uin
 		}
 	}
 	c->object = hm_strtab_intern(&a->strs, v->name);
-	if (is_record(ty) && ty->name) {
+	if (ty && hm_kind_is_record(ty->kind) && ty->name) {
 		c->sname = hm_strtab_intern(&a->strs, ty->name);
 		c->kind = HM_PROFILE_STRUCT;
 	} else {

@@ -1,11 +1,78 @@
 #include "config.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/util.h"
+
+void hm_sbuf_insert(hm_sbuf *b, size_t at, const char *s, size_t n)
+{
+	if (b->err)
+		return;
+	if (b->len + n > HM_SBUF_MAX) {
+		b->err = -EFBIG;
+		return;
+	}
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *p;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p) {
+			b->err = -ENOMEM;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memmove(b->p + at + n, b->p + at, b->len - at);
+	memcpy(b->p + at, s, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+
+void hm_sbuf_putn(hm_sbuf *b, const char *s, size_t n)
+{
+	hm_sbuf_insert(b, b->len, s, n);
+}
+
+void hm_sbuf_puts(hm_sbuf *b, const char *s)
+{
+	hm_sbuf_insert(b, b->len, s, strlen(s));
+}
+
+void hm_sbuf_printf(hm_sbuf *b, const char *fmt, ...)
+{
+	char tmp[512], *big;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(tmp)) {
+		hm_sbuf_putn(b, tmp, (size_t)n);
+		return;
+	}
+	big = malloc((size_t)n + 1);
+	if (!big) {
+		b->err = -ENOMEM;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	hm_sbuf_putn(b, big, (size_t)n);
+	free(big);
+}
 
 int hm_grow(void **ptr, size_t *cap, size_t need, size_t elem)
 {

@@ -1,5 +1,5 @@
 /* Internal helpers shared by every module: growable arrays, an arena, string
- * interning, hashing.  None of them print. */
+ * interning, a string builder, hashing.  None of them print. */
 #ifndef HM_UTIL_H
 #define HM_UTIL_H
 #include <stddef.h>
@@ -45,6 +45,22 @@ static inline uint64_t hm_hash_u64(uint64_t x)
 	x ^= x >> 33;
 	return x;
 }
+
+/* String builder: a growable NUL-terminated string.  Start from { 0 }; p stays
+ * NULL until something is added and is the caller's to free().  The first
+ * error sticks and stops further additions: -ENOMEM, or -EFBIG when the string
+ * would pass HM_SBUF_MAX (printouts of corrupt debug info can grow
+ * exponentially; no real one comes near). */
+#define HM_SBUF_MAX (16u << 20)
+typedef struct hm_sbuf {
+	char *p;
+	size_t len, cap;
+	int err;	/* 0 or a negative errno */
+} hm_sbuf;
+void hm_sbuf_insert(hm_sbuf *b, size_t at, const char *s, size_t n);
+void hm_sbuf_putn(hm_sbuf *b, const char *s, size_t n);
+void hm_sbuf_puts(hm_sbuf *b, const char *s);
+void hm_sbuf_printf(hm_sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Edit distance, for "did you mean" suggestions.  Capped at `max`+1. */
 unsigned hm_edit_distance(const char *a, const char *b, unsigned max);

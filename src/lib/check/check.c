@@ -9,6 +9,7 @@
 #include "check/check-int.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "base/opts.h"
 
 /* ---- geometry ---- */
 
@@ -169,11 +170,10 @@ const hm_field *hmc_find(const hm_layout *l, const char *path)
 hm_layout *hmc_layout(const hm_types *t, hm_type_id id, const struct hm_check_opts *o,
 		      int assume_aligned)
 {
-	struct hm_layout_opts lo = {
+	HM_OPTS(hm_layout_opts, lo,
 		.cacheline_size = o->cacheline_size ? o->cacheline_size : 64,
 		.expand = 1,
-		.assume_aligned = assume_aligned,
-	};
+		.assume_aligned = assume_aligned);
 
 	return hm_layout_new(t, id, &lo);
 }
@@ -682,6 +682,22 @@ static int profile_absent(struct ctx *c, const char *object, const char *path)
 	return hm_findings_addf(c->out, &fi, "profile struct '%s' not in this binary", object);
 }
 
+/* An error naming members a and b of l, with both lines and their detail
+ * (the caller frees fi->detail). */
+static void pair_finding(hm_finding *fi, const hm_layout *l, const char *kind,
+			 const hm_field *a, const hm_field *b, double score)
+{
+	uint32_t idx[2] = { idx_of(l, a), idx_of(l, b) };
+
+	hmc_base(fi, l, HM_SEV_ERROR, kind);
+	fi->nr_members = 2;
+	fi->members[0] = a->path;
+	fi->members[1] = b->path;
+	pair_lines(fi, a, b);
+	fi->score = score;
+	fi->detail = hmc_detail_fields(l, idx, 2);
+}
+
 static int check_pairs(struct ctx *c)
 {
 	size_t i, k;
@@ -695,7 +711,6 @@ static int check_pairs(struct ctx *c)
 		struct hmc_geom g;
 		hm_finding fi;
 		char txt[128];
-		uint32_t idx[2];
 
 		if (!l) {
 			if (!slot->reported)
@@ -713,15 +728,7 @@ static int check_pairs(struct ctx *c)
 		if (a == b || !hmc_may_share(&g, a->offset, a->size, b->offset, b->size))
 			continue;
 		hmc_share_text(l, &g, a, b, txt, sizeof(txt));
-		hmc_base(&fi, l, HM_SEV_ERROR, "profile-pair");
-		fi.nr_members = 2;
-		fi.members[0] = a->path;
-		fi.members[1] = b->path;
-		pair_lines(&fi, a, b);
-		fi.score = (double)p->weight;
-		idx[0] = idx_of(l, a);
-		idx[1] = idx_of(l, b);
-		fi.detail = hmc_detail_fields(l, idx, 2);
+		pair_finding(&fi, l, "profile-pair", a, b, (double)p->weight);
 		e = hm_findings_addf(c->out, &fi, "%s and %s contend (%llu in the profile) and %s",
 				     a->path, b->path, (unsigned long long)p->weight, txt);
 		free((char *)fi.detail);
@@ -743,7 +750,6 @@ static int check_pairs(struct ctx *c)
 			const hm_field *b;
 			hm_finding fi;
 			char txt[128];
-			uint32_t idx[2];
 
 			if (k == i || strcmp(o->object, h->object) || !(b = hmc_find(l, o->path)) ||
 			    hmc_is_ancestor(l, idx_of(l, a), idx_of(l, b)) ||
@@ -751,15 +757,7 @@ static int check_pairs(struct ctx *c)
 			    !hmc_may_share(&g, a->offset, a->size, b->offset, b->size))
 				continue;
 			hmc_share_text(l, &g, a, b, txt, sizeof(txt));
-			hmc_base(&fi, l, HM_SEV_ERROR, "profile-true-shared");
-			fi.nr_members = 2;
-			fi.members[0] = a->path;
-			fi.members[1] = b->path;
-			pair_lines(&fi, a, b);
-			fi.score = (double)h->weight;
-			idx[0] = idx_of(l, a);
-			idx[1] = idx_of(l, b);
-			fi.detail = hmc_detail_fields(l, idx, 2);
+			pair_finding(&fi, l, "profile-true-shared", a, b, (double)h->weight);
 			e = hm_findings_addf(c->out, &fi, "truly shared %s and hot %s %s", a->path,
 					     b->path, txt);
 			free((char *)fi.detail);
@@ -768,8 +766,8 @@ static int check_pairs(struct ctx *c)
 	return e;
 }
 
-int hm_check(hm_binary *bin, const hm_types *t, const struct hm_check_opts *o,
-	     hm_findings *out)
+static int check_run(hm_binary *bin, const hm_types *t, const struct hm_check_opts *o,
+		     hm_findings *out)
 {
 	struct ctx c = { .bin = bin, .t = t, .o = o, .out = out };
 	size_t i, n = hm_ruleset_count(o->rules);
@@ -793,4 +791,14 @@ int hm_check(hm_binary *bin, const hm_types *t, const struct hm_check_opts *o,
 	if (o->stats)
 		*o->stats = c.st;
 	return e;
+}
+
+int hm_check(hm_binary *bin, const hm_types *t, const struct hm_check_opts *opts,
+	     hm_findings *out)
+{
+	struct hm_check_opts o;
+
+	if (!opts || !HM_OPTS_VALID(opts, hm_check_opts))
+		return -EINVAL;
+	return check_run(bin, t, HM_OPTS_COPY(&o, opts, hm_check_opts), out);
 }

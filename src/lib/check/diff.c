@@ -10,6 +10,7 @@
 #include "check/check-int.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "base/opts.h"
 
 #define COLW 37
 
@@ -837,8 +838,8 @@ static int diff_name(struct dctx *d, const struct pairing *p, const char *name,
 	return e;
 }
 
-int hm_diff(const hm_types *old_t, const hm_types *new_t, const struct hm_check_opts *o,
-	    hm_findings *out)
+static int diff_run(const hm_types *old_t, const hm_types *new_t,
+		    const struct hm_check_opts *o, hm_findings *out)
 {
 	struct dctx d = { .o = o, .out = out, .old_name = o->old_label ? o->old_label : "old",
 			  .new_name = o->new_label ? o->new_label : "new" };
@@ -903,4 +904,14 @@ out:
 	hmc_typeclass_free(otc);
 	hmc_typeclass_free(ntc);
 	return e;
+}
+
+int hm_diff(const hm_types *old_t, const hm_types *new_t, const struct hm_check_opts *opts,
+	    hm_findings *out)
+{
+	struct hm_check_opts o;
+
+	if (!opts || !HM_OPTS_VALID(opts, hm_check_opts))
+		return -EINVAL;
+	return diff_run(old_t, new_t, HM_OPTS_COPY(&o, opts, hm_check_opts), out);
 }

@@ -13,6 +13,7 @@
 #include "check/check-int.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "base/opts.h"
 
 const char *const hm_lint_default_types[] = {
 	/* locks */
@@ -121,8 +122,7 @@ static int direct(struct hmc_typeclass *tc, hm_type_id id0, const char **why)
 
 		if (!ty)
 			break;
-		if (ty->kind == HM_KIND_TYPEDEF || ty->kind == HM_KIND_STRUCT ||
-		    ty->kind == HM_KIND_UNION || ty->kind == HM_KIND_CLASS) {
+		if (ty->kind == HM_KIND_TYPEDEF || hm_kind_is_record(ty->kind)) {
 			r = match_name(tc, ty, why);
 			if (r || ty->kind != HM_KIND_TYPEDEF)
 				break;
@@ -156,8 +156,7 @@ static const hm_type *held_body(const hm_types *t, hm_type_id id)
 				 ty->kind == HM_KIND_VOLATILE || ty->kind == HM_KIND_ARRAY);
 	     ty = hm_types_get(t, ty->target), hop++)
 		;
-	if (ty && (ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
-		   ty->kind == HM_KIND_CLASS) && !ty->declaration)
+	if (ty && hm_kind_is_record(ty->kind) && !ty->declaration)
 		return ty;
 	return NULL;
 }
@@ -615,7 +614,7 @@ static int lint_one(struct hmc_typeclass *tc, const hm_types *t, hm_type_id id,
 	return r;
 }
 
-int hm_lint(const hm_types *t, const struct hm_check_opts *o, hm_findings *out)
+static int lint_run(const hm_types *t, const struct hm_check_opts *o, hm_findings *out)
 {
 	struct hmc_typeclass *tc = hmc_typeclass_new(t, o->contended_types);
 	hm_type_id *ids;
@@ -652,4 +651,13 @@ int hm_lint(const hm_types *t, const struct hm_check_opts *o, hm_findings *out)
 	}
 	hmc_typeclass_free(tc);
 	return r;
+}
+
+int hm_lint(const hm_types *t, const struct hm_check_opts *opts, hm_findings *out)
+{
+	struct hm_check_opts o;
+
+	if (!opts || !HM_OPTS_VALID(opts, hm_check_opts))
+		return -EINVAL;
+	return lint_run(t, HM_OPTS_COPY(&o, opts, hm_check_opts), out);
 }

@@ -291,12 +291,23 @@ static int obj_load(void *obj, Dwarf_Half idx, Dwarf_Small **out, int *error)
 }
 #endif
 
+#ifdef DW_LIBDWARF_VERSION_MAJOR
+/* libdwarf 0.x has no Dwarf_Endianness: it compares with DW_END_big and
+ * DW_END_little (dwarf.h) */
+static Dwarf_Small obj_byte_order(void *obj)
+{
+	struct hm_dwarf_obj *o = obj;
+
+	return hm_binary_big_endian(o->bin) ? DW_END_big : DW_END_little;
+}
+#else
 static Dwarf_Endianness obj_byte_order(void *obj)
 {
 	struct hm_dwarf_obj *o = obj;
 
 	return hm_binary_big_endian(o->bin) ? DW_OBJECT_MSB : DW_OBJECT_LSB;
 }
+#endif
 
 static Dwarf_Small obj_pointer_size(void *obj)
 {
@@ -497,7 +508,9 @@ void hm_dwarf_close(Dwarf_Debug dbg, struct hm_dwarf_obj *o)
 {
 	if (dbg) {
 #ifdef DW_LIBDWARF_VERSION_MAJOR
-		dwarf_finish(dbg);
+		/* not dwarf_finish(): that reads the first byte of our object as
+		 * the tag of one of libdwarf's own readers and may "destruct" it */
+		dwarf_object_finish(dbg);
 #else
 		/* never a NULL error pointer: libdwarf would abort on an error */
 		Dwarf_Error err = NULL;

@@ -44,9 +44,4 @@ int hm_struct_is_packed(const hm_types *t, const hm_type *ty, const struct hm_sh
 /* Skip typedefs and qualifiers only (not arrays). */
 hm_type_id hm_strip(const hm_types *t, hm_type_id id);
 
-static inline int hm_kind_is_record(enum hm_type_kind k)
-{
-	return k == HM_KIND_STRUCT || k == HM_KIND_UNION || k == HM_KIND_CLASS;
-}
-
 #endif

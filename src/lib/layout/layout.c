@@ -7,6 +7,7 @@
 #include <string.h>
 #include "layout/layout-int.h"
 #include "types/types-int.h"
+#include "base/opts.h"
 #include "base/util.h"
 
 #define GROUP_BEGIN "__cacheline_group_begin__"
@@ -575,10 +576,16 @@ static void summarize(hm_layout *l, const struct hm_layout_opts *o)
 hm_layout *hm_layout_new(const hm_types *t, hm_type_id id, const struct hm_layout_opts *opts)
 {
 	static const struct hm_layout_opts defaults;
-	const struct hm_layout_opts *o = opts ? opts : &defaults;
+	struct hm_layout_opts oc;
+	const struct hm_layout_opts *o;
 	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
 	hm_layout *l;
 
+	if (!HM_OPTS_VALID(opts, hm_layout_opts)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	o = opts ? HM_OPTS_COPY(&oc, opts, hm_layout_opts) : &defaults;
 	if (!ty || !hm_kind_is_record(ty->kind) || ty->declaration) {
 		errno = EINVAL;
 		return NULL;

@@ -10,11 +10,6 @@
 #include "load/typecache.h"
 #include "types/types-int.h"
 
-static int is_record_kind(enum hm_type_kind k)
-{
-	return k == HM_KIND_STRUCT || k == HM_KIND_UNION || k == HM_KIND_CLASS;
-}
-
 /* The struct/union/class a member holds by value (through typedefs,
  * qualifiers and arrays), or 0. */
 static hm_type_id held_record(const hm_types *t, hm_type_id id)
@@ -22,7 +17,7 @@ static hm_type_id held_record(const hm_types *t, hm_type_id id)
 	const hm_type *ty;
 
 	for (unsigned hop = 0; hop < 256 && (ty = hm_types_get(t, id)); hop++) {
-		if (is_record_kind(ty->kind))
+		if (hm_kind_is_record(ty->kind))
 			return id;
 		if (ty->kind != HM_KIND_TYPEDEF && ty->kind != HM_KIND_CONST &&
 		    ty->kind != HM_KIND_VOLATILE && ty->kind != HM_KIND_RESTRICT &&
@@ -52,7 +47,7 @@ static int check_nesting(const hm_types *t, const char *name)
 		return -ENOMEM;
 	}
 	for (size_t r = 1; r < n && !rc; r++) {
-		if (state[r] || !is_record_kind(t->types.v[r].kind))
+		if (state[r] || !hm_kind_is_record(t->types.v[r].kind))
 			continue;
 		state[r] = 1;
 		st[sp++] = (struct frame){ (hm_type_id)r, 0 };
@@ -161,8 +156,7 @@ static int load_direct(hm_binary *bin, const struct hm_load_opts *opts, hm_types
 		for (size_t i = 1; !rc && i < t->types.n; i++) {
 			const hm_type *ty = &t->types.v[i];
 
-			if ((ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
-			     ty->kind == HM_KIND_CLASS) && !ty->declaration && ty->name)
+			if (hm_kind_is_record(ty->kind) && !ty->declaration && ty->name)
 				rc = hm_types_note_struct(t, i);
 		}
 	}

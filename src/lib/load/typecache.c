@@ -623,12 +623,6 @@ static const char *check_types(hm_types *t)
 	return NULL;
 }
 
-static int is_record(const hm_type *ty)
-{
-	return ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
-	       ty->kind == HM_KIND_CLASS;
-}
-
 /* An open-addressing table must keep a free slot (or lookups never end),
  * and every entry must be in range.  Returns the entries in use, or -1. */
 static long check_slots(const uint32_t *slots, size_t n, size_t max)
@@ -657,7 +651,7 @@ static const char *check_index(hm_types *t)
 		uint32_t next = t->struct_next.v[i];
 
 		/* links only go forward: no cycles */
-		if (!id || id >= t->types.n || !t->types.v[id].name || !is_record(&t->types.v[id]) ||
+		if (!id || id >= t->types.n || !t->types.v[id].name || !hm_kind_is_record(t->types.v[id].kind) ||
 		    (next && (next <= i + 1 || next > ns)))
 			return "struct list out of range";
 	}

@@ -133,7 +133,7 @@ static void json_list_entry(hm_json *j, const hm_types *t, hm_type_id id, unsign
 int hm_print_layouts_json(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
 			  const hm_type_id *ids, size_t n, int expand, int list)
 {
-	struct hm_layout_opts lo = { .cacheline_size = bin->cacheline_size, .expand = !!expand };
+	HM_OPTS(hm_layout_opts, lo, .cacheline_size = bin->cacheline_size, .expand = !!expand);
 	unsigned line = bin->cacheline_size ? bin->cacheline_size : 64;
 	hm_json j;
 

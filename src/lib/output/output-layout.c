@@ -15,81 +15,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hitmap/output.h"
+#include "base/opts.h"
 #include "layout/layout-int.h"
+#include "base/util.h"
+#include "types/declare.h"
 
 #define GROUP_BEGIN "__cacheline_group_begin__"
 #define GROUP_END "__cacheline_group_end__"
 
-struct sb {
-	char *p;
-	size_t len, cap;
-	int err;
-};
-
-static void sb_putn(struct sb *b, const char *s, size_t n)
-{
-	if (b->err)
-		return;
-	/* -E of corrupt debug info (members that overlap, nested 48 deep) can
-	 * expand exponentially: no real printout comes near 16 MiB */
-	if (b->len + n > (16u << 20)) {
-		b->err = -EFBIG;
-		return;
-	}
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		char *p;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p) {
-			b->err = -ENOMEM;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = 0;
-}
-
-static void sb_puts(struct sb *b, const char *s)
-{
-	sb_putn(b, s, strlen(s));
-}
-
-__attribute__((format(printf, 2, 3)))
-static void sb_printf(struct sb *b, const char *fmt, ...)
-{
-	char tmp[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n < sizeof(tmp)) {
-		sb_putn(b, tmp, (size_t)n);
-		return;
-	}
-	{
-		char *big = malloc((size_t)n + 1);
-
-		if (!big) {
-			b->err = -ENOMEM;
-			return;
-		}
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-		sb_putn(b, big, (size_t)n);
-		free(big);
-	}
-}
+/* The library's string builder (base/util.h), by the short names this
+ * printer has always used for it. */
+#define sb hm_sbuf
+#define sb_putn hm_sbuf_putn
+#define sb_puts hm_sbuf_puts
+#define sb_printf hm_sbuf_printf
 
 static void sb_spaces(struct sb *b, int n)
 {
@@ -420,139 +359,6 @@ static int needs_declarator(const struct pctx *c, hm_type_id id, int derived, un
 	}
 }
 
-static void c_params(const struct pctx *c, const hm_type *fn, struct sb *o, unsigned depth);
-
-/* Build specifier (spec) and declarator (decl, around what it already
- * holds) the way C spells them. */
-static void c_decl(const struct pctx *c, hm_type_id id, struct sb *spec, struct sb *decl,
-		   unsigned depth)
-{
-	const hm_type *ty = T(c, id);
-
-	if (!ty || depth > 32) {
-		sb_puts(spec, "void");
-		return;
-	}
-	switch (ty->kind) {
-	case HM_KIND_CONST:
-	case HM_KIND_VOLATILE:
-	case HM_KIND_RESTRICT:
-	case HM_KIND_ATOMIC: {
-		struct sb words = { 0 }, nd = { 0 };
-		hm_type_id under = qual_run(c, id, &words);
-
-		if (kind_of(c, under) == HM_KIND_POINTER) {
-			/* "*const p": qualifiers follow the star */
-			sb_puts(&nd, words.p + 1);
-			if (decl->len)
-				sb_puts(&nd, " ");
-			sb_puts(&nd, decl->p ? decl->p : "");
-			free(decl->p);
-			*decl = nd;
-			c_decl(c, under, spec, decl, depth + 1);
-		} else {
-			sb_puts(spec, words.p + 1);
-			sb_puts(spec, " ");
-			c_decl(c, under, spec, decl, depth + 1);
-		}
-		free(words.p);
-		break;
-	}
-	case HM_KIND_POINTER:
-	case HM_KIND_REFERENCE:
-	case HM_KIND_RVALUE_REFERENCE: {
-		const char *star = ty->kind == HM_KIND_POINTER ? "*" :
-				   ty->kind == HM_KIND_REFERENCE ? "&" : "&&";
-		enum hm_type_kind k = kind_of(c, skip_quals(c, ty->target));
-		struct sb nd = { 0 };
-		int paren = k == HM_KIND_ARRAY || k == HM_KIND_FUNC;
-
-		sb_printf(&nd, "%s%s%s%s", paren ? "(" : "", star, decl->p ? decl->p : "",
-			  paren ? ")" : "");
-		free(decl->p);
-		*decl = nd;
-		if (!ty->target)
-			sb_puts(spec, "void");
-		else
-			c_decl(c, ty->target, spec, decl, depth + 1);
-		break;
-	}
-	case HM_KIND_PTR_TO_MEMBER: {
-		const hm_type *cls = T(c, ty->containing);
-		const hm_type *fn = T(c, skip_quals(c, ty->target));
-		struct sb nd = { 0 };
-
-		sb_printf(&nd, "(%s::*%s)", cls && cls->name ? cls->name : "",
-			  decl->p ? decl->p : "");
-		free(decl->p);
-		*decl = nd;
-		if (fn && fn->kind == HM_KIND_FUNC) {
-			/* the member function's type lists `this` first: C leaves it out */
-			hm_type fake = *fn;
-
-			if (fake.nr) {
-				fake.nr--;
-				fake.first++;
-			}
-			c_params(c, &fake, decl, depth);
-			c_decl(c, fn->target, spec, decl, depth + 1);
-		} else {
-			c_decl(c, ty->target, spec, decl, depth + 1);
-		}
-		break;
-	}
-	case HM_KIND_ARRAY: {
-		const uint64_t *dims = hm_types_dims(c->t, ty);
-
-		for (uint32_t i = 0; i < ty->nr; i++) {
-			if (dims[i] == HM_DIM_FLEXIBLE)
-				sb_puts(decl, "[]");
-			else
-				sb_printf(decl, "[%" PRIu64 "]", dims[i]);
-		}
-		c_decl(c, ty->target, spec, decl, depth + 1);
-		break;
-	}
-	case HM_KIND_FUNC:
-		c_params(c, ty, decl, depth);
-		if (!ty->target)
-			sb_puts(spec, "void");
-		else
-			c_decl(c, ty->target, spec, decl, depth + 1);
-		break;
-	default:
-		tname(c, id, spec, depth + 1);
-		break;
-	}
-}
-
-static void c_params(const struct pctx *c, const hm_type *fn, struct sb *o, unsigned depth)
-{
-	const hm_type_id *p = hm_types_params(c->t, fn);
-
-	sb_puts(o, "(");
-	for (uint32_t i = 0; i < fn->nr; i++) {
-		struct sb spec = { 0 }, decl = { 0 };
-
-		if (i)
-			sb_puts(o, ", ");
-		c_decl(c, p[i], &spec, &decl, depth + 1);
-		sb_puts(o, spec.p ? spec.p : "");
-		if (decl.len) {
-			sb_puts(o, " ");
-			sb_puts(o, decl.p);
-		}
-		free(spec.p);
-		free(decl.p);
-	}
-	if (!fn->nr)
-		sb_puts(o, fn->prototyped ? "void)" : ")");
-	else if (fn->varargs)
-		sb_puts(o, ", ...)");
-	else
-		sb_puts(o, ")");
-}
-
 /* ---- structs, unions, enums ---- */
 
 static void type_fp(const struct pctx *c, hm_type_id id, const char *name, struct pconf *conf,
@@ -654,7 +460,7 @@ static void type_fp(const struct pctx *c, hm_type_id id, const char *name, struc
 		struct sb spec = { 0 }, decl = { 0 };
 
 		sb_puts(&decl, name ? name : "");
-		c_decl(c, id, &spec, &decl, 0);
+		hm_types_declare_into(c->t, id, HM_DECL_BODY, &spec, &decl);
 		sb_pad(o, spec.p ? spec.p : "", tc.type_spacing);
 		sb_printf(o, " %s", decl.p ? decl.p : "");
 		free(spec.p);
@@ -1335,14 +1141,19 @@ static void union_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 	sb_printf(o, "}%s%s", uc.suffix ? " " : "", uc.suffix ? uc.suffix : "");
 }
 
-int hm_print_layout(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
+int hm_print_layout(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *uo)
 {
+	struct hm_print_opts oc;
+	const struct hm_print_opts *o;
 	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
 	struct sb b = { 0 };
 	struct pctx c = { .t = t, .b = &b };
 	struct pconf conf = { .type_spacing = 26, .name_spacing = 23, .emit_stats = 1 };
 	int err = 0;
 
+	if (!HM_OPTS_VALID(uo, hm_print_opts))
+		return -EINVAL;
+	o = HM_OPTS_COPY(&oc, uo, hm_print_opts);
 	if (!ty || !hm_kind_is_record(ty->kind) || ty->declaration)
 		return -EINVAL;
 	c.line = o && o->cacheline_size ? o->cacheline_size : 64;
@@ -1386,7 +1197,7 @@ static void typedef_fp(const struct pctx *c, const hm_type *td, struct pconf *co
 		struct sb spec = { 0 }, decl = { 0 };
 
 		sb_puts(&decl, name);
-		c_decl(c, id, &spec, &decl, 0);
+		hm_types_declare_into(c->t, id, HM_DECL_BODY, &spec, &decl);
 		sb_printf(o, "%s %s", spec.p ? spec.p : "", decl.p ? decl.p : "");
 		free(spec.p);
 		free(decl.p);
@@ -1438,14 +1249,19 @@ static void typedef_fp(const struct pctx *c, const hm_type *td, struct pconf *co
 	}
 }
 
-int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
+int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *uo)
 {
+	struct hm_print_opts oc;
+	const struct hm_print_opts *o;
 	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
 	struct sb b = { 0 };
 	struct pctx c = { .t = t, .b = &b };
 	struct pconf conf = { .type_spacing = 26, .name_spacing = 23, .emit_stats = 1 };
 	int err = 0;
 
+	if (!HM_OPTS_VALID(uo, hm_print_opts))
+		return -EINVAL;
+	o = HM_OPTS_COPY(&oc, uo, hm_print_opts);
 	if (!ty || ty->kind != HM_KIND_TYPEDEF)
 		return -EINVAL;
 	c.line = o && o->cacheline_size ? o->cacheline_size : 64;

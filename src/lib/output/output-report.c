@@ -10,6 +10,7 @@
 #include "heat/heat-int.h"
 #include "heat/profile-int.h"
 #include "base/json.h"
+#include "base/opts.h"
 
 #define FIELD_COL 26	/* width of the field path column */
 
@@ -59,13 +60,12 @@ struct sort_ctx {
 	enum data_kind dk;
 };
 
-static struct sort_ctx g_sort;	/* qsort has no context argument */
-
-static int cmp_lines(const void *pa, const void *pb)
+static int cmp_lines(const void *pa, const void *pb, void *arg)
 {
+	const struct sort_ctx *sc = arg;
 	const struct heat_line *a = *(struct heat_line *const *)pa;
 	const struct heat_line *b = *(struct heat_line *const *)pb;
-	uint64_t ma = metric_of(&a->c, g_sort.m, g_sort.dk), mb = metric_of(&b->c, g_sort.m, g_sort.dk);
+	uint64_t ma = metric_of(&a->c, sc->m, sc->dk), mb = metric_of(&b->c, sc->m, sc->dk);
 
 	if (ma != mb)
 		return ma > mb ? -1 : 1;
@@ -80,14 +80,15 @@ static struct heat_line **ranked(const hm_heat *h, const hm_report_stats *st,
 {
 	struct heat_line **v = calloc(h->nlines + 1, sizeof(*v));
 	size_t i, k = 0, top = o->top ? o->top : 10;
+	struct sort_ctx sc;
 
 	if (!v)
 		return NULL;
 	for (i = 0; i < h->nlines; i++)
 		if (h->lines[i]->c.samples)
 			v[k++] = h->lines[i];
-	g_sort = (struct sort_ctx){ o->metric, data_kind(st) };
-	qsort(v, k, sizeof(*v), cmp_lines);
+	sc = (struct sort_ctx){ o->metric, data_kind(st) };
+	qsort_r(v, k, sizeof(*v), cmp_lines, &sc);
 	*n = k < top ? k : top;
 	return v;
 }
@@ -376,11 +377,16 @@ static void print_detail(FILE *out, hm_attr *a, struct heat_line **v, size_t n,
 }
 
 int hm_report_print(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
-		    const struct hm_report_opts *o)
+		    const struct hm_report_opts *uo)
 {
+	struct hm_report_opts oc;
+	const struct hm_report_opts *o;
 	struct heat_line **v;
 	size_t n = 0;
 
+	if (!HM_OPTS_VALID(uo, hm_report_opts))
+		return -EINVAL;
+	o = HM_OPTS_COPY(&oc, uo, hm_report_opts);
 	print_header(out, st, o);
 	v = ranked(h, st, o, &n);
 	if (!v)
@@ -469,13 +475,18 @@ static void json_row(hm_json *j, hm_attr *a, const struct heat_row *r, uint64_t 
 }
 
 int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
-		   const struct hm_report_opts *o)
+		   const struct hm_report_opts *uo)
 {
+	struct hm_report_opts oc;
+	const struct hm_report_opts *o;
 	struct heat_line **v;
 	size_t n = 0, i;
 	hm_json j;
 	int b;
 
+	if (!HM_OPTS_VALID(uo, hm_report_opts))
+		return -EINVAL;
+	o = HM_OPTS_COPY(&oc, uo, hm_report_opts);
 	v = ranked(h, st, o, &n);
 	if (!v)
 		return -ENOMEM;
@@ -530,7 +541,7 @@ int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stat
 int hm_heat_print_struct(FILE *out, const struct hm_types *t, uint32_t type_id,
 			 const hm_profile_struct *ps, unsigned cacheline_size)
 {
-	struct hm_layout_opts lo = { .cacheline_size = cacheline_size, .expand = 1 };
+	HM_OPTS(hm_layout_opts, lo, .cacheline_size = cacheline_size, .expand = 1);
 	hm_layout *l = hm_layout_new(t, type_id, &lo);
 	const hm_field *f;
 	size_t n, i, j;

@@ -10,6 +10,7 @@
 #include "hitmap/suggest.h"
 #include "base/json.h"
 #include "suggest/suggest-int.h"
+#include "base/opts.h"
 
 static void weight(FILE *out, double w)
 {
@@ -151,17 +152,20 @@ static void proposal_text(FILE *out, const hm_suggestion *s, const hm_proposal *
 }
 
 int hm_suggest_print_layout(FILE *out, const hm_suggestion *s, const hm_types *t,
-			    const struct hm_suggest_opts *opts, size_t i)
+			    const struct hm_suggest_opts *uo, size_t i)
 {
-	struct hm_print_opts po = { .cacheline_size = line_size(opts), .annotate = 1 };
+	struct hm_suggest_opts oc;
+	const struct hm_suggest_opts *opts;
 
-	if (i >= s->nprop)
+	if (!HM_OPTS_VALID(uo, hm_suggest_opts) || i >= s->nprop)
 		return -EINVAL;
+	opts = HM_OPTS_COPY(&oc, uo, hm_suggest_opts);
+	HM_OPTS(hm_print_opts, po, .cacheline_size = line_size(opts), .annotate = 1);
 	return hm_print_layout(out, t, s->prop[i].type, &po);
 }
 
-int hm_suggest_print_text(FILE *out, const hm_suggestion *s, const hm_types *t,
-			  const struct hm_suggest_opts *o, size_t only)
+static int print_text(FILE *out, const hm_suggestion *s, const hm_types *t,
+		      const struct hm_suggest_opts *o, size_t only)
 {
 	const char *const *notes = hm_suggestion_notes(s);
 	int err = 0;
@@ -200,6 +204,16 @@ int hm_suggest_print_text(FILE *out, const hm_suggestion *s, const hm_types *t,
 		err = hm_suggest_print_layout(out, s, t, o, i);
 	}
 	return err ? err : ferror(out) ? -EIO : 0;
+}
+
+int hm_suggest_print_text(FILE *out, const hm_suggestion *s, const hm_types *t,
+			  const struct hm_suggest_opts *opts, size_t only)
+{
+	struct hm_suggest_opts oc;
+
+	if (!HM_OPTS_VALID(opts, hm_suggest_opts))
+		return -EINVAL;
+	return print_text(out, s, t, HM_OPTS_COPY(&oc, opts, hm_suggest_opts), only);
 }
 
 static void json_stats(hm_json *j, const hm_suggest_stats *st)
@@ -326,9 +340,9 @@ static void json_struct(hm_json *j, const hm_suggestion *s, const hm_types *t,
 	hm_json_end_object(j);
 }
 
-int hm_suggest_print_json(FILE *out, const struct hm_json_binary *bin,
-			  const hm_suggestion *const *s, size_t n, const hm_types *t,
-			  const struct hm_suggest_opts *o)
+static int print_json(FILE *out, const struct hm_json_binary *bin,
+		      const hm_suggestion *const *s, size_t n, const hm_types *t,
+		      const struct hm_suggest_opts *o)
 {
 	hm_json j;
 
@@ -351,4 +365,15 @@ int hm_suggest_print_json(FILE *out, const struct hm_json_binary *bin,
 	hm_json_end_object(&j);
 	hm_json_finish(&j);
 	return ferror(out) ? -EIO : 0;
+}
+
+int hm_suggest_print_json(FILE *out, const struct hm_json_binary *bin,
+			  const hm_suggestion *const *s, size_t n, const hm_types *t,
+			  const struct hm_suggest_opts *opts)
+{
+	struct hm_suggest_opts oc;
+
+	if (!HM_OPTS_VALID(opts, hm_suggest_opts))
+		return -EINVAL;
+	return print_json(out, bin, s, n, t, HM_OPTS_COPY(&oc, opts, hm_suggest_opts));
 }

@@ -13,6 +13,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 #include "hitmap/record.h"
 #include "base/diag.h"
+#include "base/opts.h"
 
 #define SYSFS_PMUS "/sys/bus/event_source/devices"
 
@@ -217,7 +218,7 @@ static int plan_intel(const struct hm_pmu_opts *o, const pfm_pmu_info_t *pmu,
 		rc = encode_first(store_events, ":precise=2", plm, &stores);
 	if (rc)
 		return hm_fail(ENODEV, "%s: libpfm4 knows no load-latency/store sampling event "
-			       "for this model; give events with -e", pmu->name);
+			       "for this model; name the events to record", pmu->name);
 	common_attr(&loads.attr, o);
 	common_attr(&stores.attr, o);
 	/* The aux models report latency in WEIGHT_STRUCT (perf does the same). */
@@ -272,10 +273,10 @@ static int plan_ibs(const struct hm_pmu_opts *o, hm_record_plan *plan)
 static int no_pmu(const char *sysfs)
 {
 	return hm_fail(ENODEV, "no memory-sampling PMU on this machine (no cpu/ibs_op PMU in "
-		       "%s); try --watch", sysfs ? sysfs : SYSFS_PMUS);
+		       "%s); hardware watchpoints need none", sysfs ? sysfs : SYSFS_PMUS);
 }
 
-int hm_record_plan_pmu(const struct hm_pmu_opts *o, hm_record_plan *plan)
+static int plan_pmu(const struct hm_pmu_opts *o, hm_record_plan *plan)
 {
 	const char *forced = getenv("LIBPFM_FORCE_PMU");
 	pfm_pmu_info_t pmu;
@@ -289,7 +290,7 @@ int hm_record_plan_pmu(const struct hm_pmu_opts *o, hm_record_plan *plan)
 		rc = pfm_ready();
 		if (!rc) {
 			snprintf(plan->pmu, sizeof(plan->pmu), "libpfm4");
-			snprintf(plan->pmu_desc, sizeof(plan->pmu_desc), "events given with -e");
+			snprintf(plan->pmu_desc, sizeof(plan->pmu_desc), "events given by name");
 			rc = plan_user_events(o, o->user_only ? PFM_PLM3 : PFM_PLM0 | PFM_PLM3,
 					      plan);
 		}
@@ -312,6 +313,15 @@ int hm_record_plan_pmu(const struct hm_pmu_opts *o, hm_record_plan *plan)
 	/* One event carries the side-band records perf needs to map addresses. */
 	track(&plan->ev[0]);
 	return 0;
+}
+
+int hm_record_plan_pmu(const struct hm_pmu_opts *opts, hm_record_plan *plan)
+{
+	struct hm_pmu_opts o;
+
+	if (!opts || !HM_OPTS_VALID(opts, hm_pmu_opts))
+		return -EINVAL;
+	return plan_pmu(HM_OPTS_COPY(&o, opts, hm_pmu_opts), plan);
 }
 
 int hm_record_pmu_present(const hm_record_plan *plan, const char *sysfs)

@@ -72,12 +72,6 @@ static void suggest(const char *name, hm_binary *bin, const hm_types *t)
 			best[2] ? ", " : "", best[2] ? best[2] : "");
 }
 
-static int is_record(const hm_type *ty)
-{
-	return ty && (ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
-		      ty->kind == HM_KIND_CLASS);
-}
-
 /* Member `name` of record type id, looking through anonymous members as C
  * does; adds its offset to *off and returns its type, or HM_TYPE_NONE. */
 static hm_type_id member_of(const hm_types *t, hm_type_id id, const char *name, size_t n,
@@ -87,7 +81,7 @@ static hm_type_id member_of(const hm_types *t, hm_type_id id, const char *name, 
 	const hm_member *m;
 	uint32_t i;
 
-	if (!is_record(ty))
+	if (!ty || !hm_kind_is_record(ty->kind))
 		return HM_TYPE_NONE;
 	m = hm_types_members(t, ty);
 	for (i = 0; i < ty->nr; i++) {
@@ -123,7 +117,9 @@ static int field_of(const hm_types *t, const hm_variable *v, const char *path,
 	while (*p) {
 		size_t n = strcspn(p, ".");
 
-		if (!is_record(hm_types_get(t, hm_types_resolve(t, id)))) {
+		const hm_type *rt = hm_types_get(t, hm_types_resolve(t, id));
+
+		if (!rt || !hm_kind_is_record(rt->kind)) {
 			if (p == path)
 				return hm_fail(EINVAL, "%s: %s is not a struct or union", expr,
 					       v->name);
@@ -381,8 +377,8 @@ int hm_record_plan_watch(const hm_watch *w, size_t n, uint64_t bias, uint64_t pe
 				return hm_fail(EINVAL, "%s overlaps %s: watch each byte once",
 					       w[i].expr, w[j].expr);
 		if (w[i].mode == HM_WATCH_RW && period > 1)
-			return hm_fail(EINVAL, "%s: :rw needs -c 1 (with -c N the W and RW "
-				       "breakpoints count different accesses); use :w", w[i].expr);
+			return hm_fail(EINVAL, "%s: :rw needs a period of 1 (with a longer period "
+				       "the W and RW breakpoints count different accesses); use :w", w[i].expr);
 		need_auto += w[i].mode == HM_WATCH_W ? s : 2 * s;
 	}
 	/* AUTO watches also tell reads apart when everything then still fits. */
@@ -460,7 +456,7 @@ int hm_record_load_bias(pid_t pid, hm_binary *bin, uint64_t *bias)
 	fclose(f);
 	if (rc)
 		return hm_fail(ENOENT, "%s: not mapped by process %d (is the command a script? "
-			       "run the binary itself, or give it with --binary)",
+			       "run the binary itself, or name the binary the process runs)",
 			       hm_binary_path(bin), (int)pid);
 	return 0;
 }

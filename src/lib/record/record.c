@@ -19,6 +19,7 @@
 #include "record/record-int.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "base/opts.h"
 
 struct idmap {
 	uint64_t id;
@@ -268,7 +269,7 @@ static int open_error(const struct session *s, const hm_record_event *ev, int cp
 		return hm_fail(err, "%s: the kernel wants the load event grouped behind "
 			       "mem-loads-aux", ev->name);
 	if (err == EINVAL && s->plan.cpu_wide_only && !s->o->cpu_wide)
-		return hm_fail(err, "%s: this kernel opens it only CPU-wide; use -a", ev->name);
+		return hm_fail(err, "%s: this kernel opens it only CPU-wide, not for one process", ev->name);
 	if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV)
 		return hm_fail(err, "%s: not supported by this kernel or CPU", ev->name);
 	return hm_fail(err, "%s: perf_event_open on cpu %d: %s", ev->name, cpu, strerror(err));
@@ -635,7 +636,7 @@ static int prepare(struct session *s)
 	return rc;
 }
 
-int hm_record_run(const struct hm_record_opts *o, struct hm_record_stats *st)
+static int record_run(const struct hm_record_opts *o, struct hm_record_stats *st)
 {
 	struct session s;
 	struct stat sb;
@@ -683,4 +684,13 @@ int hm_record_run(const struct hm_record_opts *o, struct hm_record_stats *st)
 	if (!rc && stat(o->output, &sb) == 0)
 		st->bytes = (uint64_t)sb.st_size;
 	return rc;
+}
+
+int hm_record_run(const struct hm_record_opts *opts, struct hm_record_stats *st)
+{
+	struct hm_record_opts o;
+
+	if (!opts || !HM_OPTS_VALID(opts, hm_record_opts))
+		return -EINVAL;
+	return record_run(HM_OPTS_COPY(&o, opts, hm_record_opts), st);
 }

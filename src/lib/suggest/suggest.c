@@ -5,6 +5,7 @@
  * replays the compiler's own offsets for today's member list. */
 #include "config.h"
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,14 +15,9 @@
 #include "base/diag.h"
 #include "suggest/suggest-int.h"
 #include "base/util.h"
+#include "base/opts.h"
 
 /* ---- evidence paths ---- */
-
-static int is_record(const hm_type *ty)
-{
-	return ty && (ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
-		      ty->kind == HM_KIND_CLASS);
-}
 
 /* Member `name` (n bytes) of record `rid`, looking through anonymous members.
  * Sets *idx to the direct member of rid that holds it and *off, *m. */
@@ -31,7 +27,7 @@ static int find_member(const hm_types *t, hm_type_id rid, const char *name, size
 	const hm_type *ty = hm_types_get(t, hm_types_resolve(t, rid));
 	const hm_member *mm;
 
-	if (!is_record(ty))
+	if (!ty || !hm_kind_is_record(ty->kind))
 		return -ENOENT;
 	mm = hm_types_members(t, ty);
 	for (uint32_t i = 0; i < ty->nr; i++) {
@@ -93,6 +89,20 @@ static int find_top(const struct sg_ctx *c, const char *name, size_t n, uint32_t
 	return 0;
 }
 
+/* The bytes member m at *off covers: its type's size, or for a bitfield
+ * the bytes its bits touch (*off moves to the first). */
+static void member_bytes(const struct sg_ctx *c, const hm_member *m, uint64_t *off,
+			 uint64_t *size)
+{
+	*size = hm_types_sizeof(c->t, m->type);
+	if (m->flags & HM_MEMBER_BITFIELD) {
+		uint64_t b0 = *off * 8 + m->bit_offset;
+
+		*off = b0 / 8;
+		*size = (b0 + m->bit_size + 7) / 8 - *off;
+	}
+}
+
 static int resolve(const struct sg_ctx *c, const char *path, struct sg_ref *r)
 {
 	size_t n = strcspn(path, ".[");
@@ -108,13 +118,7 @@ static int resolve(const struct sg_ctx *c, const char *path, struct sg_ref *r)
 	if (r->ent < 0)
 		return -ENOENT;
 	ty = m.type;
-	r->size = hm_types_sizeof(c->t, ty);
-	if (m.flags & HM_MEMBER_BITFIELD) {
-		uint64_t b0 = off * 8 + m.bit_offset;
-
-		off = b0 / 8;
-		r->size = (b0 + m.bit_size + 7) / 8 - off;
-	}
+	member_bytes(c, &m, &off, &r->size);
 	for (path += n; *path;) {
 		const hm_type *at;
 		uint64_t so;
@@ -126,13 +130,7 @@ static int resolve(const struct sg_ctx *c, const char *path, struct sg_ref *r)
 				return -ENOENT;
 			off += so;
 			ty = m.type;
-			r->size = hm_types_sizeof(c->t, ty);
-			if (m.flags & HM_MEMBER_BITFIELD) {
-				uint64_t b0 = off * 8 + m.bit_offset;
-
-				off = b0 / 8;
-				r->size = (b0 + m.bit_size + 7) / 8 - off;
-			}
+			member_bytes(c, &m, &off, &r->size);
 			path += n;
 			continue;
 		}
@@ -341,9 +339,11 @@ static int select_vars(struct sg_ctx *c, hm_suggestion *s)
 	}
 	c->nvars = rank_unique(c->vars, n);
 	over = rank_unique(out, over);
-	if (over && note(s, "%zu proposal%s left out: %s", over, over == 1 ? "" : "s",
-			 c->opts.keep_size ? "they change sizeof (--keep-size)" :
-			 "they grow the struct beyond --max-growth"))
+	if (over && (c->opts.keep_size ?
+		     note(s, "%zu proposal%s left out: they change sizeof", over,
+			  over == 1 ? "" : "s") :
+		     note(s, "%zu proposal%s left out: they grow the struct by more than %" PRIu64
+			  " bytes", over, over == 1 ? "" : "s", c->opts.max_growth)))
 		return -ENOMEM;
 	return 0;
 }
@@ -676,11 +676,12 @@ int hm_suggest(hm_types *t, hm_type_id id, const hm_evidence *ev,
 	hm_suggestion *s;
 	int err;
 
-	if (!ty || ty->declaration || (ty->kind != HM_KIND_STRUCT &&
-				      ty->kind != HM_KIND_CLASS && ty->kind != HM_KIND_UNION))
+	if (!HM_OPTS_VALID(opts, hm_suggest_opts))
+		return -EINVAL;
+	if (!ty || ty->declaration || !hm_kind_is_record(ty->kind))
 		return hm_fail(EINVAL, "type %u: not a complete struct", id);
 	if (opts)
-		c.opts = *opts;
+		HM_OPTS_COPY(&c.opts, opts, hm_suggest_opts);
 	c.L = c.opts.cacheline_size ? c.opts.cacheline_size : 64;
 	c.name = ty->name ? ty->name : "(anonymous)";
 	s = calloc(1, sizeof(*s));

@@ -7,11 +7,6 @@
 #include "hitmap/typebuild.h"
 #include "types/types-int.h"
 
-static int is_record(enum hm_type_kind k)
-{
-	return k == HM_KIND_STRUCT || k == HM_KIND_UNION || k == HM_KIND_CLASS;
-}
-
 hm_type_id hm_types_add_struct_like(hm_types *t, hm_type_id like, const hm_member *members,
 				    uint32_t nr, uint64_t size)
 {
@@ -20,7 +15,7 @@ hm_type_id hm_types_add_struct_like(hm_types *t, hm_type_id like, const hm_membe
 	size_t first = t->members.n;
 	hm_type_id id;
 
-	if (!base || !is_record(base->kind) || base->declaration) {
+	if (!base || !hm_kind_is_record(base->kind) || base->declaration) {
 		errno = EINVAL;
 		return HM_TYPE_NONE;
 	}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "types/types-int.h"
+#include "types/declare.h"
 
 hm_types *hm_types_new(void)
 {
@@ -147,9 +148,8 @@ unsigned hm_types_pointer_size(const hm_types *t)
 
 static int named_kind(enum hm_type_kind k)
 {
-	return k == HM_KIND_STRUCT || k == HM_KIND_UNION || k == HM_KIND_CLASS ||
-	       k == HM_KIND_ENUM || k == HM_KIND_TYPEDEF || k == HM_KIND_BASE ||
-	       k == HM_KIND_UNSPECIFIED;
+	return hm_kind_is_record(k) || k == HM_KIND_ENUM || k == HM_KIND_TYPEDEF ||
+	       k == HM_KIND_BASE || k == HM_KIND_UNSPECIFIED;
 }
 
 /* Anonymous structs and unions are told apart by their members too: macros
@@ -157,8 +157,7 @@ static int named_kind(enum hm_type_kind k)
  * ones on one source line. */
 static int by_content(const hm_type *ty)
 {
-	return !ty->name && !ty->declaration && (ty->kind == HM_KIND_STRUCT ||
-		ty->kind == HM_KIND_UNION || ty->kind == HM_KIND_CLASS);
+	return !ty->name && !ty->declaration && hm_kind_is_record(ty->kind);
 }
 
 static uint64_t members_hash(const hm_member *m, uint32_t n, uint64_t h)
@@ -478,8 +477,7 @@ hm_type_id hm_types_find_struct(const hm_types *t, const char *name)
 	for (size_t i = 1; i < t->types.n; i++) {
 		const hm_type *ty = &t->types.v[i];
 
-		if ((ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
-		     ty->kind == HM_KIND_CLASS) && !ty->declaration && ty->name &&
+		if (hm_kind_is_record(ty->kind) && !ty->declaration && ty->name &&
 		    !strcmp(ty->name, name))
 			return i;
 	}
@@ -548,8 +546,7 @@ int hm_types_finish(hm_types *t)
 
 		if (!ty->declaration || !ty->name)
 			continue;
-		if (ty->kind != HM_KIND_STRUCT && ty->kind != HM_KIND_UNION &&
-		    ty->kind != HM_KIND_CLASS && ty->kind != HM_KIND_ENUM)
+		if (!hm_kind_is_record(ty->kind) && ty->kind != HM_KIND_ENUM)
 			continue;
 		def = struct_lookup(t, ty->name);
 		if (def && t->types.v[def].kind == ty->kind) {
@@ -823,8 +820,7 @@ static uint32_t align_or_record(const hm_types *t, hm_type_id id, hm_type_id *re
 			id = ty->target;
 		} else if (ty->kind == HM_KIND_ARRAY) {
 			id = ty->target;
-		} else if (ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
-			   ty->kind == HM_KIND_CLASS) {
+		} else if (hm_kind_is_record(ty->kind)) {
 			*rec = id;
 			return 0;
 		} else {
@@ -895,66 +891,12 @@ uint32_t hm_types_alignof(const hm_types *t, hm_type_id id)
 	return a || !rec ? a : hm_types_fold(t, rec, &align_fold);
 }
 
-/* ---- C declarations ---- */
+/* ---- C declarations: the one speller (types/declare.h) ---- */
 
-struct sbuf {
-	char *p;
-	size_t len, cap;
-	int err;
+struct speller {
+	const hm_types *t;
+	enum hm_decl_style style;
 };
-
-static void sb_insert(struct sbuf *b, size_t at, const char *s, size_t n)
-{
-	if (b->err)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		char *p;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p) {
-			b->err = ENOMEM;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memmove(b->p + at + n, b->p + at, b->len - at);
-	memcpy(b->p + at, s, n);
-	b->len += n;
-	b->p[b->len] = 0;
-}
-
-static void sb_prepend(struct sbuf *b, const char *s)
-{
-	sb_insert(b, 0, s, strlen(s));
-}
-
-static void sb_append(struct sbuf *b, const char *s)
-{
-	sb_insert(b, b->len, s, strlen(s));
-}
-
-static void sb_dim(struct sbuf *b, uint64_t n)
-{
-	char tmp[32];
-
-	snprintf(tmp, sizeof(tmp), "[%llu]", (unsigned long long)n);
-	sb_append(b, tmp);
-}
-
-static const char *kind_keyword(enum hm_type_kind k)
-{
-	switch (k) {
-	case HM_KIND_STRUCT: return "struct";
-	case HM_KIND_UNION: return "union";
-	case HM_KIND_CLASS: return "class";
-	case HM_KIND_ENUM: return "enum";
-	default: return NULL;
-	}
-}
 
 static const char *qual_word(enum hm_type_kind k)
 {
@@ -963,66 +905,27 @@ static const char *qual_word(enum hm_type_kind k)
 	case HM_KIND_VOLATILE: return "volatile";
 	case HM_KIND_RESTRICT: return "restrict";
 	case HM_KIND_ATOMIC: return "_Atomic";
-	default: return NULL;
+	default: return "";
 	}
-}
-
-static int declare_parts(const hm_types *t, hm_type_id id, struct sbuf *spec,
-			 struct sbuf *decl, unsigned depth);
-
-/* The specifier of a type that is not a declarator operator. */
-static void specifier(const hm_type *ty, struct sbuf *spec)
-{
-	const char *kw = kind_keyword(ty->kind);
-
-	if (kw) {
-		sb_append(spec, kw);
-		sb_append(spec, " ");
-		sb_append(spec, ty->name ? ty->name : "{...}");
-	} else if (ty->kind == HM_KIND_VOID) {
-		sb_append(spec, "void");
-	} else {
-		sb_append(spec, ty->name ? ty->name : "<anon>");
-	}
-}
-
-static void func_params(const hm_types *t, const hm_type *ty, struct sbuf *decl,
-			unsigned depth)
-{
-	const hm_type_id *p = hm_types_params(t, ty);
-
-	sb_append(decl, "(");
-	for (uint32_t i = 0; i < ty->nr; i++) {
-		struct sbuf s = { 0 }, d = { 0 };
-
-		if (i)
-			sb_append(decl, ", ");
-		declare_parts(t, p[i], &s, &d, depth + 1);
-		sb_append(decl, s.p ? s.p : "");
-		if (d.len) {
-			if (d.p[0] != '[')
-				sb_append(decl, " ");
-			sb_append(decl, d.p);
-		}
-		if (s.err || d.err)
-			decl->err = ENOMEM;
-		free(s.p);
-		free(d.p);
-	}
-	if (ty->varargs && !ty->nr && !ty->prototyped)
-		;	/* gcc marks `void f()` with unspecified parameters */
-	else if (ty->varargs)
-		sb_append(decl, ty->nr ? ", ..." : "...");
-	else if (!ty->nr && ty->prototyped)
-		sb_append(decl, "void");
-	sb_append(decl, ")");
 }
 
 static const enum hm_type_kind qual_order[] = {
 	HM_KIND_CONST, HM_KIND_VOLATILE, HM_KIND_RESTRICT, HM_KIND_ATOMIC,
 };
 
-static int starts_qual(const struct sbuf *d)
+static void sb_prepend(hm_sbuf *b, const char *s)
+{
+	hm_sbuf_insert(b, 0, s, strlen(s));
+}
+
+static void sb_wrap(hm_sbuf *b)
+{
+	sb_prepend(b, "(");
+	hm_sbuf_puts(b, ")");
+}
+
+/* HM_DECL_C: whether the declarator starts with a qualifier word. */
+static int starts_qual(const hm_sbuf *d)
 {
 	for (unsigned k = 0; k < sizeof(qual_order) / sizeof(qual_order[0]); k++) {
 		const char *w = qual_word(qual_order[k]);
@@ -1034,118 +937,291 @@ static int starts_qual(const struct sbuf *d)
 	return 0;
 }
 
-static int starts_pointer(const struct sbuf *d)
+/* HM_DECL_C: whether an array or function operator applied now needs the
+ * declarator in parentheses (it starts with a pointer or member pointer). */
+static int starts_pointer(const hm_sbuf *d)
 {
 	return d->len && (d->p[0] == '*' || d->p[0] == '&' ||
 			  (d->len > 3 && strstr(d->p, "::*") && d->p[0] != '('));
 }
 
-/* Build the specifier (with its qualifiers) and the declarator around what
- * `decl` holds (the name, initially), working from the outermost operator in. */
-static int declare_parts(const hm_types *t, hm_type_id id, struct sbuf *spec,
-			 struct sbuf *decl, unsigned depth)
+/* HM_DECL_BODY sees ids as the body printer does: 0 is no type. */
+static const hm_type *body_type(const hm_types *t, hm_type_id id)
+{
+	return id ? hm_types_get(t, id) : NULL;
+}
+
+static enum hm_type_kind body_kind(const hm_types *t, hm_type_id id)
+{
+	const hm_type *ty = body_type(t, id);
+
+	return ty ? ty->kind : HM_KIND_VOID;
+}
+
+static hm_type_id body_skip_quals(const hm_types *t, hm_type_id id)
 {
 	const hm_type *ty;
-	unsigned qmask = 0;
+	unsigned guard = 0;
 
-	for (; depth < 128; depth++) {
+	while ((ty = body_type(t, id)) && is_qual(ty->kind) && guard++ < 16)
+		id = ty->target;
+	return id;
+}
+
+static int spell(const struct speller *s, hm_type_id id, unsigned qmask, hm_sbuf *spec,
+		 hm_sbuf *decl, unsigned depth);
+
+/* "(int, char *)": parameters from `first` on (a member function's type
+ * lists `this` first). */
+static void spell_params(const struct speller *s, const hm_type *fn, uint32_t first,
+			 hm_sbuf *decl, unsigned depth)
+{
+	const hm_type_id *p = hm_types_params(s->t, fn);
+	uint32_t n = fn->nr - first;
+
+	hm_sbuf_puts(decl, "(");
+	for (uint32_t i = first; i < fn->nr; i++) {
+		hm_sbuf ps = { 0 }, pd = { 0 };
+
+		if (i > first)
+			hm_sbuf_puts(decl, ", ");
+		/* a parameter that cannot be spelled keeps what it got */
+		spell(s, p[i], 0, &ps, &pd, depth + 1);
+		hm_sbuf_puts(decl, ps.p ? ps.p : "");
+		if (pd.len) {
+			if (s->style != HM_DECL_C || pd.p[0] != '[')
+				hm_sbuf_puts(decl, " ");
+			hm_sbuf_puts(decl, pd.p);
+		}
+		if (!decl->err)
+			decl->err = ps.err ? ps.err : pd.err;
+		free(ps.p);
+		free(pd.p);
+	}
+	if (s->style != HM_DECL_C)
+		hm_sbuf_puts(decl, n ? (fn->varargs ? ", ...)" : ")") :
+				   fn->prototyped ? "void)" : ")");
+	else if (fn->varargs && !n && !fn->prototyped)
+		hm_sbuf_puts(decl, ")");	/* gcc marks `void f()` with unspecified parameters */
+	else if (fn->varargs)
+		hm_sbuf_puts(decl, n ? ", ...)" : "...)");
+	else
+		hm_sbuf_puts(decl, !n && fn->prototyped ? "void)" : ")");
+}
+
+/* The specifier of a type that is not a declarator operator, with the
+ * qualifiers HM_DECL_C kept for it in qmask. */
+static void spell_specifier(const struct speller *s, const hm_type *ty, unsigned qmask,
+			    hm_sbuf *spec, unsigned depth)
+{
+	if (s->style == HM_DECL_C) {
+		for (unsigned k = 0; k < sizeof(qual_order) / sizeof(qual_order[0]); k++) {
+			if (qmask & (1u << qual_order[k])) {
+				hm_sbuf_puts(spec, qual_word(qual_order[k]));
+				hm_sbuf_puts(spec, " ");
+			}
+		}
+		switch (ty->kind) {
+		case HM_KIND_STRUCT: hm_sbuf_puts(spec, "struct "); break;
+		case HM_KIND_UNION: hm_sbuf_puts(spec, "union "); break;
+		case HM_KIND_CLASS: hm_sbuf_puts(spec, "class "); break;
+		case HM_KIND_ENUM: hm_sbuf_puts(spec, "enum "); break;
+		case HM_KIND_VOID: hm_sbuf_puts(spec, "void"); return;
+		default: hm_sbuf_puts(spec, ty->name ? ty->name : "<anon>"); return;
+		}
+		hm_sbuf_puts(spec, ty->name ? ty->name : "{...}");
+		return;
+	}
+	/* pahole's __tag__name, which counts a level of its own */
+	if (depth + 1 > 32) {
+		hm_sbuf_puts(spec, "void");
+		return;
+	}
+	switch (ty->kind) {
+	case HM_KIND_VOID:
+		hm_sbuf_puts(spec, "void");
+		break;
+	case HM_KIND_BASE:
+	case HM_KIND_TYPEDEF:
+		hm_sbuf_puts(spec, ty->name ? ty->name : "");
+		break;
+	case HM_KIND_UNSPECIFIED:
+		hm_sbuf_puts(spec, ty->name ? ty->name : "void");
+		break;
+	case HM_KIND_STRUCT:
+	case HM_KIND_UNION:
+	case HM_KIND_CLASS:
+	case HM_KIND_ENUM:
+		hm_sbuf_puts(spec, ty->kind == HM_KIND_ENUM ? "enum " : ty->kind == HM_KIND_UNION ?
+			     "union " : ty->kind == HM_KIND_CLASS ? "class " : "struct ");
+		hm_sbuf_puts(spec, ty->name ? ty->name : "");
+		break;
+	default:
+		break;
+	}
+}
+
+/* A run of qualifiers at id. */
+static int spell_quals(const struct speller *s, hm_type_id id, const hm_type *ty, unsigned qmask,
+		       hm_sbuf *spec, hm_sbuf *decl, unsigned depth)
+{
+	const hm_types *t = s->t;
+
+	if (s->style == HM_DECL_C) {
+		int on_ptr = 0;
+		unsigned hop = 0;
+
+		/* look through further qualifiers to what they qualify (bounded:
+		 * corrupt input can chain them in a cycle) */
+		for (hm_type_id x = ty->target; x && x < t->types.n && hop < 128; hop++) {
+			const hm_type *w = &t->types.v[x];
+
+			if (is_qual(w->kind)) {
+				x = w->target;
+				continue;
+			}
+			on_ptr = w->kind == HM_KIND_POINTER || w->kind == HM_KIND_PTR_TO_MEMBER ||
+				 w->kind == HM_KIND_REFERENCE || w->kind == HM_KIND_RVALUE_REFERENCE;
+			break;
+		}
+		if (on_ptr) {
+			if (decl->len)
+				sb_prepend(decl, " ");
+			sb_prepend(decl, qual_word(ty->kind));
+		} else {
+			qmask |= 1u << ty->kind;
+		}
+		return spell(s, ty->target, qmask, spec, decl, depth + 1);
+	} else {
+		hm_sbuf words = { 0 };
+		hm_type_id under = id;
+		unsigned guard = 0;
+		const hm_type *q;
+
+		/* the whole run (up to 16) at once, as DWARF chains it */
+		while ((q = body_type(t, under)) && is_qual(q->kind) && guard++ < 16) {
+			hm_sbuf_puts(&words, " ");
+			hm_sbuf_puts(&words, qual_word(q->kind));
+			under = q->target;
+		}
+		if (words.err)
+			return words.err;
+		if (body_kind(t, under) == HM_KIND_POINTER) {
+			/* "*const p": qualifiers follow the star */
+			if (decl->len)
+				sb_prepend(decl, " ");
+			sb_prepend(decl, words.p + 1);
+		} else {
+			hm_sbuf_puts(spec, words.p + 1);
+			hm_sbuf_puts(spec, " ");
+		}
+		free(words.p);
+		return spell(s, under, 0, spec, decl, depth + 1);
+	}
+}
+
+/* Build the specifier into spec and the declarator around what decl holds,
+ * from the outermost operator in. */
+static int spell(const struct speller *s, hm_type_id id, unsigned qmask, hm_sbuf *spec,
+		 hm_sbuf *decl, unsigned depth)
+{
+	const hm_types *t = s->t;
+	int c = s->style == HM_DECL_C;
+	const hm_type *ty;
+
+	if (c) {
+		if (depth >= 128)
+			return -ELOOP;
 		if (id >= t->types.n)
 			return -EINVAL;
 		ty = &t->types.v[id];
-		switch (ty->kind) {
-		case HM_KIND_CONST:
-		case HM_KIND_VOLATILE:
-		case HM_KIND_RESTRICT:
-		case HM_KIND_ATOMIC: {
-			int on_ptr = 0;
-
-			/* look through further qualifiers to what they qualify */
-			for (hm_type_id x = ty->target; x && x < t->types.n;) {
-				const hm_type *w = &t->types.v[x];
-
-				if (qual_word(w->kind)) {
-					x = w->target;
-					continue;
-				}
-				on_ptr = w->kind == HM_KIND_POINTER || w->kind == HM_KIND_PTR_TO_MEMBER ||
-					 w->kind == HM_KIND_REFERENCE ||
-					 w->kind == HM_KIND_RVALUE_REFERENCE;
-				break;
-			}
-			if (on_ptr) {
-				if (decl->len)
-					sb_prepend(decl, " ");
-				sb_prepend(decl, qual_word(ty->kind));
-			} else {
-				qmask |= 1u << ty->kind;
-			}
-			id = ty->target;
-			continue;
-		}
-		case HM_KIND_POINTER:
-			/* "int * const p": a qualified pointer gets a space after the star */
-			sb_prepend(decl, starts_qual(decl) ? "* " : "*");
-			id = ty->target;
-			continue;
-		case HM_KIND_REFERENCE:
-			sb_prepend(decl, "&");
-			id = ty->target;
-			continue;
-		case HM_KIND_RVALUE_REFERENCE:
-			sb_prepend(decl, "&&");
-			id = ty->target;
-			continue;
-		case HM_KIND_PTR_TO_MEMBER: {
-			const hm_type *c = ty->containing < t->types.n ?
-					   &t->types.v[ty->containing] : NULL;
-
-			sb_prepend(decl, "::*");
-			sb_prepend(decl, c && c->name ? c->name : "<anon>");
-			id = ty->target;
-			continue;
-		}
-		case HM_KIND_ARRAY: {
-			const uint64_t *dims = hm_types_dims(t, ty);
-
-			if (starts_pointer(decl)) {
-				sb_prepend(decl, "(");
-				sb_append(decl, ")");
-			}
-			for (uint32_t i = 0; i < ty->nr; i++) {
-				if (dims[i] == HM_DIM_FLEXIBLE)
-					sb_append(decl, "[]");
-				else
-					sb_dim(decl, dims[i]);
-			}
-			if (!ty->nr)
-				sb_append(decl, "[]");
-			id = ty->target;
-			continue;
-		}
-		case HM_KIND_FUNC:
-			if (starts_pointer(decl)) {
-				sb_prepend(decl, "(");
-				sb_append(decl, ")");
-			}
-			func_params(t, ty, decl, depth);
-			id = ty->target;
-			continue;
-		default:
-			/* qualifiers in the order C programmers write them */
-			for (unsigned k = 0; k < sizeof(qual_order) / sizeof(qual_order[0]); k++) {
-				if (qmask & (1u << qual_order[k])) {
-					sb_append(spec, qual_word(qual_order[k]));
-					sb_append(spec, " ");
-				}
-			}
-			specifier(ty, spec);
-			return spec->err || decl->err ? -ENOMEM : 0;
+	} else {
+		ty = body_type(t, id);
+		if (!ty || depth > 32) {
+			hm_sbuf_puts(spec, "void");
+			return spec->err ? spec->err : decl->err;
 		}
 	}
-	return -ELOOP;
+	switch (ty->kind) {
+	case HM_KIND_CONST:
+	case HM_KIND_VOLATILE:
+	case HM_KIND_RESTRICT:
+	case HM_KIND_ATOMIC:
+		return spell_quals(s, id, ty, qmask, spec, decl, depth);
+	case HM_KIND_POINTER:
+	case HM_KIND_REFERENCE:
+	case HM_KIND_RVALUE_REFERENCE: {
+		const char *op = ty->kind == HM_KIND_POINTER ? "*" :
+				 ty->kind == HM_KIND_REFERENCE ? "&" : "&&";
+
+		if (c) {
+			/* "int * const p": a qualified pointer gets a space after the star;
+			 * parentheses come with the array or function operator */
+			sb_prepend(decl, ty->kind == HM_KIND_POINTER && starts_qual(decl) ? "* " : op);
+		} else {
+			enum hm_type_kind k = body_kind(t, body_skip_quals(t, ty->target));
+
+			sb_prepend(decl, op);
+			if (k == HM_KIND_ARRAY || k == HM_KIND_FUNC)
+				sb_wrap(decl);
+		}
+		return spell(s, ty->target, qmask, spec, decl, depth + 1);
+	}
+	case HM_KIND_PTR_TO_MEMBER: {
+		const hm_type *cls, *fn;
+
+		if (c) {
+			cls = ty->containing < t->types.n ? &t->types.v[ty->containing] : NULL;
+			sb_prepend(decl, "::*");
+			sb_prepend(decl, cls && cls->name ? cls->name : "<anon>");
+			return spell(s, ty->target, qmask, spec, decl, depth + 1);
+		}
+		cls = body_type(t, ty->containing);
+		fn = body_type(t, body_skip_quals(t, ty->target));
+		sb_prepend(decl, "::*");
+		sb_prepend(decl, cls && cls->name ? cls->name : "");
+		sb_wrap(decl);
+		if (fn && fn->kind == HM_KIND_FUNC) {
+			spell_params(s, fn, fn->nr ? 1 : 0, decl, depth);
+			return spell(s, fn->target, 0, spec, decl, depth + 1);
+		}
+		return spell(s, ty->target, 0, spec, decl, depth + 1);
+	}
+	case HM_KIND_ARRAY: {
+		const uint64_t *dims = hm_types_dims(t, ty);
+
+		if (c && starts_pointer(decl))
+			sb_wrap(decl);
+		for (uint32_t i = 0; i < ty->nr; i++) {
+			if (dims[i] == HM_DIM_FLEXIBLE)
+				hm_sbuf_puts(decl, "[]");
+			else
+				hm_sbuf_printf(decl, "[%llu]", (unsigned long long)dims[i]);
+		}
+		if (c && !ty->nr)
+			hm_sbuf_puts(decl, "[]");
+		return spell(s, ty->target, qmask, spec, decl, depth + 1);
+	}
+	case HM_KIND_FUNC:
+		if (c && starts_pointer(decl))
+			sb_wrap(decl);
+		spell_params(s, ty, 0, decl, depth);
+		return spell(s, ty->target, qmask, spec, decl, depth + 1);
+	default:
+		spell_specifier(s, ty, qmask, spec, depth);
+		return spec->err ? spec->err : decl->err;
+	}
 }
 
-static int copy_out(const struct sbuf *b, char *buf, size_t len)
+int hm_types_declare_into(const hm_types *t, hm_type_id id, enum hm_decl_style style,
+			  hm_sbuf *spec, hm_sbuf *decl)
+{
+	struct speller s = { .t = t, .style = style };
+
+	return spell(&s, id, 0, spec, decl, 0);
+}
+
+static int copy_out(const hm_sbuf *b, char *buf, size_t len)
 {
 	const char *s = b->p ? b->p : "";
 
@@ -1161,12 +1237,12 @@ static int copy_out(const struct sbuf *b, char *buf, size_t len)
 int hm_types_declare_split(const hm_types *t, hm_type_id id, const char *name,
 			   char *type_buf, size_t type_len, char *decl_buf, size_t decl_len)
 {
-	struct sbuf spec = { 0 }, decl = { 0 };
+	hm_sbuf spec = { 0 }, decl = { 0 };
 	int err, n;
 
 	if (name)
-		sb_append(&decl, name);
-	err = declare_parts(t, id, &spec, &decl, 0);
+		hm_sbuf_puts(&decl, name);
+	err = hm_types_declare_into(t, id, HM_DECL_C, &spec, &decl);
 	if (!err) {
 		n = copy_out(&decl, decl_buf, decl_len);
 		err = copy_out(&spec, type_buf, type_len);
@@ -1180,19 +1256,19 @@ int hm_types_declare_split(const hm_types *t, hm_type_id id, const char *name,
 
 int hm_types_declare(const hm_types *t, hm_type_id id, const char *name, char *buf, size_t len)
 {
-	struct sbuf spec = { 0 }, decl = { 0 };
+	hm_sbuf spec = { 0 }, decl = { 0 };
 	int err;
 
 	if (name)
-		sb_append(&decl, name);
-	err = declare_parts(t, id, &spec, &decl, 0);
+		hm_sbuf_puts(&decl, name);
+	err = hm_types_declare_into(t, id, HM_DECL_C, &spec, &decl);
 	if (!err) {
 		/* "int x", "char (*p)[16]", "int * const", but "int[4]" */
 		if (decl.len && decl.p[0] != '[')
-			sb_append(&spec, " ");
+			hm_sbuf_puts(&spec, " ");
 		if (decl.len)
-			sb_append(&spec, decl.p);
-		err = spec.err ? -ENOMEM : copy_out(&spec, buf, len);
+			hm_sbuf_puts(&spec, decl.p);
+		err = spec.err ? spec.err : copy_out(&spec, buf, len);
 	}
 	free(spec.p);
 	free(decl.p);
