@@ -30,7 +30,7 @@ struct ccli {
 	const char *ctypes[CCLI_MAX + 1];	/* --contended-type, NULL-terminated */
 	size_t nctypes;
 	unsigned line;
-	int pair_lines, assume_aligned, lint, verbose, no_groups, no_lint;
+	int pair_lines, assume_aligned, lint, verbose, no_groups, no_lint, no_cache;
 	enum hm_severity fail_on;
 	enum hm_findings_format fmt;
 	const char *files[2];

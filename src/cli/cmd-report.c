@@ -14,7 +14,7 @@ struct report_args {
 	const char *input, *vmlinux, *save, *sysroot;
 	const char **binaries, **objects;
 	size_t nbin, nobj;
-	int json;
+	int json, no_cache;
 	struct hm_report_opts ro;
 };
 
@@ -83,7 +83,7 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 			break;
 		case O_NO_CACHE:
 			/* the attribution loads the binaries' types */
-			setenv("HITMAP_NO_CACHE", "1", 1);
+			ra->no_cache = 1;
 			break;
 		case O_JSON:
 			ra->json = 1;
@@ -115,9 +115,13 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 
 static int setup(hm_attr *a, const struct report_args *ra)
 {
+	struct hm_load_opts lo;
 	size_t i;
 	int err;
 
+	cli_load_opts(&lo, ra->no_cache);
+	if (hm_attr_set_load_opts(a, &lo))
+		return HM_EXIT_INPUT;
 	/* A missing or unreadable binary is bad input (3), not a usage error. */
 	for (i = 0; i < ra->nbin; i++)
 		if (hm_attr_add_binary(a, ra->binaries[i]))

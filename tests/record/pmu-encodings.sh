@@ -114,7 +114,7 @@ d=/sys/bus/event_source/devices
 if [ ! -e $d/cpu ] && [ ! -e $d/cpu_core ] && [ ! -e $d/ibs_op ]; then
 	unset LIBPFM_FORCE_PMU
 	assert_exit 3 "no PMU" "$HITMAP" record -o "$T/none.data" -- true
-	assert_eq "error: no memory-sampling PMU on this machine (no cpu/ibs_op PMU in $d); try --watch" \
+	assert_eq "error: no memory-sampling PMU on this machine (no cpu/ibs_op PMU in $d); try watchpoints" \
 		"$(cat "$T/err")" "no-PMU message"
 	[ ! -e "$T/none.data" ] || fail "no PMU: an output file was left behind"
 fi

@@ -118,7 +118,7 @@ PY
 # only "align mmap_lock".
 assert_exit 0 "--keep-size" "$HITMAP" suggest $ev --keep-size "$T/mm-gcc"
 assert_eq 3 "$(grep -c '^#[0-9]' "$T/out")" "--keep-size proposals"
-grep -q '^note: 3 proposals left out: they change sizeof (--keep-size)$' "$T/out" ||
+grep -q '^note: 3 proposals left out: they change sizeof (the size is kept)$' "$T/out" ||
 	fail "--keep-size note"
 assert_exit 0 "--max-growth" "$HITMAP" suggest $ev --max-growth 8 "$T/mm-gcc"
 assert_eq 5 "$(grep -c '^#[0-9]' "$T/out")" "--max-growth 8 proposals"

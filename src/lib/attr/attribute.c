@@ -24,6 +24,23 @@ const char *hm_attr_bucket_name(enum hm_attr_bucket b)
 	return b < HM_NR_BUCKETS ? names[b] : "?";
 }
 
+int hm_attr_set_load_opts(hm_attr *a, const struct hm_load_opts *opts)
+{
+	struct hm_load_opts o;
+	char *dir = NULL;
+
+	if (!a || hm_opts_copy(&o, sizeof(o), opts))
+		return -EINVAL;
+	if (o.cache_dir && !(dir = strdup(o.cache_dir)))
+		return -ENOMEM;
+	free(a->cache_dir);
+	a->cache_dir = dir;
+	a->load.cache = o.cache;
+	a->load.cache_write = o.cache_write;
+	a->load.cache_dir = dir;
+	return 0;
+}
+
 hm_attr *hm_attr_new(void)
 {
 	hm_attr *a = calloc(1, sizeof(*a));
@@ -37,6 +54,7 @@ hm_attr *hm_attr_new(void)
 		return NULL;
 	}
 	a->kernel.pid = UINT32_MAX;
+	a->load = (struct hm_load_opts){ .sz = sizeof(a->load), .variables = 1 };
 	return a;
 }
 
@@ -57,6 +75,7 @@ void hm_attr_free(hm_attr *a)
 
 	if (!a)
 		return;
+	free(a->cache_dir);
 	for (i = 0; i < a->nbins; i++)
 		binent_free(a->bins[i]);
 	free(a->bins);
@@ -121,6 +140,8 @@ static struct binent *binent_add(hm_attr *a, const char *path, hm_binary *bin, i
 {
 	struct binent *b = calloc(1, sizeof(*b));
 
+	if (b)
+		b->load = &a->load;
 	if (!b || hm_grow((void **)&a->bins, &a->bins_cap, a->nbins + 1, sizeof(*a->bins))) {
 		free(b);
 		hm_binary_close(bin);
@@ -176,7 +197,7 @@ static int cmp_var(const void *pa, const void *pb)
 /* Load the types and the address-sorted variables of b, once. */
 static int binent_types(struct binent *b)
 {
-	struct hm_load_opts o = { .variables = 1 };
+	struct hm_load_opts o = *b->load;
 	size_t i, n;
 	int err;
 
@@ -255,9 +276,9 @@ static int find_type(hm_attr *a, const char *name, struct binent **where, hm_typ
 			nsim = hm_types_similar(b->types, name, sim, 3);
 	}
 	if (nsim)
-		return hm_fail(ENOENT, "--object: no struct '%s' in the binaries (did you mean '%s'?)",
+		return hm_fail(ENOENT, "object type: no struct '%s' in the binaries (did you mean '%s'?)",
 			       name, sim[0]);
-	return hm_fail(ENOENT, "--object: no struct '%s' in the binaries given", name);
+	return hm_fail(ENOENT, "object type: no struct '%s' in the binaries given", name);
 }
 
 int hm_attr_add_object(hm_attr *a, const char *spec)
@@ -271,20 +292,20 @@ int hm_attr_add_object(hm_attr *a, const char *spec)
 	int err;
 
 	if (!at || at == spec || !at[1])
-		return hm_fail(EINVAL, "--object '%s': expected TYPE@ADDR", spec);
+		return hm_fail(EINVAL, "object '%s': expected TYPE@ADDR", spec);
 	n = (size_t)(at - spec);
 	if (!strncmp(spec, "struct ", 7)) {
 		spec += 7;
 		n -= 7;
 	}
 	if (n >= sizeof(name) || !n)
-		return hm_fail(EINVAL, "--object '%s': bad type name", spec);
+		return hm_fail(EINVAL, "object '%s': bad type name", spec);
 	memcpy(name, spec, n);
 	name[n] = 0;
 	errno = 0;
 	addr = strtoull(at + 1, &end, 0);
 	if (errno || *end)
-		return hm_fail(EINVAL, "--object '%s': bad address '%s'", spec, at + 1);
+		return hm_fail(EINVAL, "object '%s': bad address '%s'", spec, at + 1);
 	err = find_type(a, name, &b, &id);
 	if (err)
 		return err;

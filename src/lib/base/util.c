@@ -243,3 +243,22 @@ const char *hm_open_error(int err)
 		return "is a directory";
 	return strerror(err);
 }
+
+int hm_opts_copy(void *dst, size_t dsz, const void *src)
+{
+	const unsigned char *p = src;
+	size_t sz;
+
+	memset(dst, 0, dsz);
+	if (!src)
+		return 0;
+	memcpy(&sz, src, sizeof(sz));
+	if (sz < sizeof(size_t))
+		return -EINVAL;
+	for (size_t i = dsz; i < sz; i++)
+		if (p[i])
+			return -EINVAL;
+	memcpy(dst, src, sz < dsz ? sz : dsz);
+	memcpy(dst, &dsz, sizeof(dsz));
+	return 0;
+}

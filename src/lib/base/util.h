@@ -9,6 +9,13 @@
  * elements), growing geometrically.  Returns 0 or -ENOMEM (then *ptr is unchanged). */
 int hm_grow(void **ptr, size_t *cap, size_t need, size_t elem);
 
+/* Public options structs start with `size_t sz`, the caller's sizeof: copy
+ * `src` (may be NULL: all zeros) into dst[dsz], reading no further than its
+ * sz (an older, smaller struct ends in zeros).  -EINVAL when sz cannot hold
+ * sz itself, or names bytes past dsz that are not all zero (a newer caller
+ * asking for what this library does not know). */
+int hm_opts_copy(void *dst, size_t dsz, const void *src);
+
 /* Arena: many small allocations freed together.  Memory is zeroed. */
 struct hm_arena_block;
 typedef struct hm_arena {

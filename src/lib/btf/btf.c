@@ -1379,14 +1379,15 @@ int hm_btf_load_path(const char *path, hm_types *t, const struct hm_load_opts *o
 int hm_types_load_btf_file(const char *path, const struct hm_load_opts *opts,
 			   hm_types **out)
 {
+	struct hm_load_opts o;
 	hm_types *t;
 	int err;
 
-	if (!path || !out)
+	if (!path || !out || hm_opts_copy(&o, sizeof(o), opts))
 		return -EINVAL;
 	if (!(t = hm_types_new()))
 		return -ENOMEM;
-	err = hm_btf_load_path(path, t, opts);
+	err = hm_btf_load_path(path, t, &o);
 	if (!err)
 		err = hm_types_check_chains(t, path);	/* load.c */
 	if (err) {

@@ -272,7 +272,7 @@ static int plan_ibs(const struct hm_pmu_opts *o, hm_record_plan *plan)
 static int no_pmu(const char *sysfs)
 {
 	return hm_fail(ENODEV, "no memory-sampling PMU on this machine (no cpu/ibs_op PMU in "
-		       "%s); try --watch", sysfs ? sysfs : SYSFS_PMUS);
+		       "%s); try watchpoints", sysfs ? sysfs : SYSFS_PMUS);
 }
 
 int hm_record_plan_pmu(const struct hm_pmu_opts *o, hm_record_plan *plan)

@@ -460,7 +460,7 @@ int hm_record_load_bias(pid_t pid, hm_binary *bin, uint64_t *bias)
 	fclose(f);
 	if (rc)
 		return hm_fail(ENOENT, "%s: not mapped by process %d (is the command a script? "
-			       "run the binary itself, or give it with --binary)",
+			       "run the binary itself, or name it as the binary)",
 			       hm_binary_path(bin), (int)pid);
 	return 0;
 }

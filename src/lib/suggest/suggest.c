@@ -342,8 +342,8 @@ static int select_vars(struct sg_ctx *c, hm_suggestion *s)
 	c->nvars = rank_unique(c->vars, n);
 	over = rank_unique(out, over);
 	if (over && note(s, "%zu proposal%s left out: %s", over, over == 1 ? "" : "s",
-			 c->opts.keep_size ? "they change sizeof (--keep-size)" :
-			 "they grow the struct beyond --max-growth"))
+			 c->opts.keep_size ? "they change sizeof (the size is kept)" :
+			 "they grow the struct beyond the growth allowed"))
 		return -ENOMEM;
 	return 0;
 }
