@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "cli.h"
 #include "options.h"
@@ -79,6 +80,23 @@ int cli_push(const char ***v, size_t *n, const char *s)
 	return 0;
 }
 
+int cli_grow(void **ptr, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 8;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*ptr, n * elem);
+	if (!p)
+		return -ENOMEM;
+	*ptr = p;
+	*cap = n;
+	return 0;
+}
+
 int cli_exit_for(int err)
 {
 	if (err == -EINVAL || err == -ENOENT)
@@ -91,4 +109,16 @@ int cli_color(void)
 	const char *nc = getenv("NO_COLOR");
 
 	return isatty(STDOUT_FILENO) && !(nc && *nc);
+}
+
+void cli_load_opts(struct hm_load_opts *o, int no_cache)
+{
+	const char *env = getenv("HITMAP_NO_CACHE");
+
+	memset(o, 0, sizeof(*o));
+	o->sz = sizeof(*o);
+	if (no_cache || (env && *env && strcmp(env, "0")))
+		return;
+	o->cache = 1;
+	o->cache_write = 1;
 }

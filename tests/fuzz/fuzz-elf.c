@@ -43,7 +43,7 @@ static void line_tables(hm_binary *bin)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct hm_load_opts opts = { .variables = 1, .no_cache = 1 };
+	struct hm_load_opts opts = { .sz = sizeof(opts), .variables = 1 };
 	HM_OPTS(hm_layout_opts, lo, .cacheline_size = 64);
 	hm_binary *bin;
 	const hm_type_id *ids;
