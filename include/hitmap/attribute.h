@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include "hitmap/heat.h"
 #include "hitmap/perfdata.h"
+#include "hitmap/types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,6 +67,13 @@ typedef struct hm_attr hm_attr;
 
 hm_attr *hm_attr_new(void);
 void hm_attr_free(hm_attr *a);
+
+/* How the types of the binaries are loaded (hm_types_load()): the cache
+ * fields of opts (cache, cache_write, cache_dir, copied) apply to every
+ * binary whose types are loaded afterwards; `only` and `btf` are not used
+ * (attribution needs every struct and variable).  Without this call no
+ * cache is used.  0, -EINVAL (bad opts.sz) or -ENOMEM. */
+int hm_attr_set_load_opts(hm_attr *a, const struct hm_load_opts *opts);
 
 /* --binary: use this file for mappings of the same build-id (or, when the
  * recording has none, the same file name).  0 or negative errno. */
@@ -139,6 +147,7 @@ struct hm_profile_source {
 	const char *vmlinux;		/* or NULL */
 	const char *const *objects;	/* --object TYPE@ADDR, nr_objects of them */
 	size_t nr_objects;
+	const struct hm_load_opts *load;	/* as hm_attr_set_load_opts(); NULL = no cache */
 };
 int hm_profile_from_perf(const struct hm_profile_source *src, hm_profile **out);
 

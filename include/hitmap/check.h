@@ -25,6 +25,7 @@
 #include "hitmap/binary.h"
 #include "hitmap/types.h"
 #include "hitmap/findings.h"
+#include "hitmap/heat.h"
 #include "hitmap/rules.h"
 
 #ifdef __cplusplus
@@ -46,6 +47,16 @@ struct hm_check_hot {
 	uint64_t weight;
 	unsigned true_shared : 1;
 };
+
+/* The pairs and hot fields a profile gives check, for opts.pairs and
+ * opts.hot: every contending pair of a struct entry, weighing its HITMs,
+ * else its line transfers, else its samples; every truly shared field
+ * (HITMs, else samples; true_shared set); every field with samples or
+ * watchpoint accesses (its samples).  Variable entries have no layout and
+ * give nothing.  The arrays (freed by the caller with free(); at least one
+ * element allocated each) point into p.  0 or -ENOMEM. */
+int hm_check_profile_inputs(const hm_profile *p, struct hm_check_pair **pairs,
+			    size_t *nr_pairs, struct hm_check_hot **hot, size_t *nr_hot);
 
 /* Rule outcomes of one hm_check() (filled when opts.stats is set). */
 struct hm_check_stats {

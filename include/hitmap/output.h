@@ -11,6 +11,7 @@
 #include "hitmap/hitmap.h"
 #include <stdio.h>
 #include "hitmap/binary.h"
+#include "hitmap/heat.h"
 #include "hitmap/layout.h"
 
 #ifdef __cplusplus
@@ -48,6 +49,100 @@ int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned cac
  * be a typedef of a struct (as with -C TYPEDEF). */
 int hm_print_layouts_json(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
 			  const hm_type_id *ids, size_t n, int expand, int list);
+
+/* ---- Annotations: lines and fields added while printing ----
+ *
+ * The printers call these hooks at fixed places, so that what a caller adds
+ * sits beside the member it is about without anyone reading the printed
+ * text back.  Every hook may be NULL. */
+
+/* A member of the text body, as the printer places it. */
+struct hm_print_member {
+	const hm_member *member;
+	/* Its dotted path from the outermost record, spelt as hm_field.path
+	 * (anonymous levels skipped, a base class by its type name); NULL for
+	 * an unnamed member, and for members of a record printed inside a
+	 * pointer or array member (no path reaches them) or nested deeper
+	 * than hm_layout lists. */
+	const char *path;
+	uint64_t offset;	/* absolute (storage unit for bitfields) */
+	uint64_t size;		/* as printed */
+};
+
+/* Where a hook adds lines; valid during the call only. */
+typedef struct hm_print_notes hm_print_notes;
+
+/* Add one line of hitmap's own: the indentation of the place, then
+ * HM_NOTE_PREFIX, the text, " *\/".  0 or a negative errno. */
+int hm_print_note(hm_print_notes *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Where a JSON hook adds fields: to the object being written (a member, a
+ * struct, or the document).  Valid during the call only; keys and values
+ * alternate as in the document itself. */
+typedef struct hm_json_writer hm_json_writer;
+
+void hm_json_writer_key(hm_json_writer *w, const char *key);
+void hm_json_writer_string(hm_json_writer *w, const char *s);	/* NULL writes null */
+void hm_json_writer_uint(hm_json_writer *w, uint64_t v);
+void hm_json_writer_bool(hm_json_writer *w, int v);
+void hm_json_writer_begin_object(hm_json_writer *w);
+void hm_json_writer_end_object(hm_json_writer *w);
+void hm_json_writer_begin_array(hm_json_writer *w);
+void hm_json_writer_end_array(hm_json_writer *w);
+
+struct hm_print_hooks {
+	size_t sz;		/* sizeof(struct hm_print_hooks) */
+	void *ctx;		/* passed to every hook */
+	/* text: lines after the member's line (its last, for an inline record) */
+	void (*member_notes)(void *ctx, const struct hm_print_member *m, hm_print_notes *n);
+	/* text: lines before the closing line of the outermost record `id` (as
+	 * given: a typedef stays a typedef), after pahole's summary comments */
+	void (*end_notes)(void *ctx, hm_type_id id, hm_print_notes *n);
+	/* JSON: fields after "binary" at the top of the document */
+	void (*json_top)(void *ctx, hm_json_writer *w);
+	/* JSON: fields at the end of each member object; id is the struct's,
+	 * as given */
+	void (*json_member)(void *ctx, const hm_layout *l, hm_type_id id, const hm_field *f,
+			    hm_json_writer *w);
+	/* JSON: fields at the end of each struct object; id as given */
+	void (*json_struct)(void *ctx, const hm_layout *l, hm_type_id id, hm_json_writer *w);
+};
+
+/* hm_print_layout() or, for a typedef, hm_print_typedef(), with the text
+ * hooks of h called (h may be NULL).  -EINVAL also for a bad h->sz. */
+int hm_print_layout_hooked(FILE *out, const hm_types *t, hm_type_id id,
+			   const struct hm_print_opts *o, const struct hm_print_hooks *h);
+
+/* hm_print_layouts_json() (not the list form) with the JSON hooks of h. */
+int hm_print_layouts_json_hooked(FILE *out, const struct hm_json_binary *bin,
+				 const hm_types *t, const hm_type_id *ids, size_t n, int expand,
+				 const struct hm_print_hooks *h);
+
+/* ---- Heat beside layouts (hitmap layout --profile / --heat) ---- */
+
+struct hm_heat_print_opts {
+	size_t sz;			/* sizeof(struct hm_heat_print_opts) */
+	const hm_profile *profile;
+	const char *source;		/* the profile's or perf.data's name, for the notes */
+};
+
+/* The body of `id` (a struct/union/class or a typedef, as
+ * hm_print_layout_hooked()) with a line `/\* hitmap: heat PATH: LABEL *\/`
+ * (hm_heat_field_label()) after each member that has samples, and before
+ * the closing line the samples of the struct in the profile and the paths
+ * the profile has but the layout has not.  The profile entry is the one
+ * named as id, else as the struct a typedef names. */
+int hm_print_layout_heat(FILE *out, const hm_types *t, hm_type_id id,
+			 const struct hm_print_opts *o, const struct hm_heat_print_opts *ho);
+
+/* The layout JSON of hm_print_layouts_json() with "heat_source" after
+ * "binary", a "heat" object (the counters of every profile field in the
+ * member, its CPUs; for an anonymous member, the sum of its members') in
+ * every member, and in every struct one with the struct's total,
+ * "in_profile" and the "gone" paths.  Documented in hitmap-layout(1). */
+int hm_print_layouts_json_heat(FILE *out, const struct hm_json_binary *bin,
+			       const hm_types *t, const hm_type_id *ids, size_t n, int expand,
+			       const struct hm_heat_print_opts *ho);
 
 #ifdef __cplusplus
 }

@@ -130,6 +130,26 @@ int hm_evidence_from_rules(const hm_ruleset *rs, const char *name, const char *s
 int hm_evidence_from_findings(const hm_findings *f, const char *name, const char *source,
 			      hm_evidence **out);
 
+/* The evidence a run has, for hm_evidence_pick().  Any of profile, rules
+ * and lint may be NULL; each label is the `source` its evidence carries. */
+struct hm_evidence_inputs {
+	size_t sz;			/* sizeof(struct hm_evidence_inputs) */
+	const hm_profile *profile;
+	const char *profile_source;	/* "profile FILE" */
+	const hm_ruleset *rules;
+	const char *rules_source;	/* "rules FILE" */
+	const hm_findings *lint;
+	const char *lint_source;	/* "lint (...)" */
+};
+
+/* The strongest evidence about struct `name`, by a fixed precedence: the
+ * profile when it has the struct (or when there is nothing else: then empty
+ * profile evidence, so the output says the profile saw nothing); else the
+ * rules, unless they say nothing about it and there is lint; else lint.
+ * 0 and *out, or a negative errno (-EINVAL: bad sz, or no input at all). */
+int hm_evidence_pick(const char *name, const struct hm_evidence_inputs *in,
+		     hm_evidence **out);
+
 /* ---- Proposals ---- */
 
 enum hm_suggest_style {

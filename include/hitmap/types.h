@@ -124,32 +124,53 @@ typedef struct hm_variable {
 typedef struct hm_types hm_types;
 
 /* What to load.  Loading only named structs (and what they need) is much
- * faster on a vmlinux than loading everything. */
+ * faster on a vmlinux than loading everything.  Set sz to
+ * sizeof(struct hm_load_opts); a NULL opts is all zeros.
+ *
+ * The persistent index: with `cache`, a file with a build-id is loaded
+ * whole (all structs, variables) once and saved as BUILD-ID.types in the
+ * cache directory when `cache_write` allows; later loads read that file
+ * instead of the debug info.  A table read from the cache answers `only` as
+ * a direct load does: hm_types_structs() lists the named structs and the
+ * records they reach, nothing else.  Without `cache` nothing is read or
+ * written; without `cache_write` nothing is written (not even the mark of a
+ * first -C query, see hm_types_load()).  Zeroed options use no cache. */
 struct hm_load_opts {
+	size_t sz;
 	const char *const *only;	/* NULL-terminated struct/union names, or NULL = all */
 	unsigned variables : 1;		/* also load global variables (report) */
-	unsigned btf : 1;		/* prefer BTF over DWARF */
-	/* Bypass the persistent index (HITMAP_NO_CACHE=1 does too).  Without
-	 * it, a file with a build-id is loaded whole (all structs, variables)
-	 * once and saved under $XDG_CACHE_HOME/hitmap; later loads read that,
-	 * whatever `only` and `variables` ask. */
-	unsigned no_cache : 1;
+	unsigned btf : 1;		/* prefer BTF over DWARF (never cached) */
+	unsigned cache : 1;		/* read the persistent index */
+	unsigned cache_write : 1;	/* and create or refresh it (needs cache) */
+	/* The index's directory; NULL with `cache` asks for the library's
+	 * default, hm_types_default_cache_dir(). */
+	const char *cache_dir;
 	/* Where to look when bin itself carries no DWARF (see
 	 * hitmap/debuginfo.h); NULL: the default places. */
 	const struct hm_debuginfo_opts *debuginfo;
 	unsigned no_debuginfo_lookup : 1;	/* only bin itself */
 };
 
+/* The default cache directory: $XDG_CACHE_HOME/hitmap when XDG_CACHE_HOME is
+ * an absolute path, else $HOME/.cache/hitmap.  0, or -ENOENT (neither is
+ * set), -ENAMETOOLONG (buf too small). */
+int hm_types_default_cache_dir(char *buf, size_t len);
+
 /* Load the types of `bin` (DWARF; BTF when asked or when there is no DWARF;
  * DWARF of a separate debug file found by hm_debuginfo_find() when bin has
- * neither).
- * Reads dwz-compressed DWARF (partial units, and the .gnu_debugaltlink file
+ * neither).  Reads dwz-compressed DWARF (partial units, and the .gnu_debugaltlink file
  * found as written, beside bin or by build-id) and split DWARF (.dwo files
  * through DW_AT_comp_dir or beside bin).  Returns 0, -ENODATA when the file
  * has no debug info and none was found elsewhere (the diagnostic names
  * every place tried), -ENOENT when a dwz or .dwo file it
- * needs is missing, -EBADMSG on corrupt debug info, -ENOMEM.  *out is set
- * only on success. */
+ * needs is missing, -EBADMSG on corrupt debug info, -ENOMEM, -EINVAL for
+ * options of a size this library does not know.  *out is set only on
+ * success.
+ *
+ * With opts.cache_write, a miss loads and saves the whole table — but a
+ * load with `only` does that only from the second such query of a binary
+ * on: the first loads just what it names (the fast path a bisection needs)
+ * and leaves a BUILD-ID.types.wanted mark in the cache directory. */
 int hm_types_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types **out);
 
 /* Load a raw BTF file: /sys/kernel/btf/vmlinux, or a .BTF section saved with

@@ -6,7 +6,6 @@
 #include <string.h>
 #include "hitmap/hitmap.h"
 #include "check-cli.h"
-#include "base/util.h"
 
 /* Rule-file errors arrive already spelt "FILE:LINE:COL: error: ..." (the
  * form editors jump to); everything else gets the usual level prefix. */
@@ -62,7 +61,7 @@ static int add_unique(const char ***list, size_t *n, size_t *cap, const char *s)
 	for (i = 0; i < *n; i++)
 		if (!strcmp((*list)[i], s))
 			return 0;
-	if (hm_grow((void **)list, cap, *n + 2, sizeof(char *)))
+	if (cli_grow((void **)list, cap, *n + 2, sizeof(char *)))
 		return -1;
 	(*list)[(*n)++] = s;
 	(*list)[*n] = NULL;
@@ -71,54 +70,11 @@ static int add_unique(const char ***list, size_t *n, size_t *cap, const char *s)
 
 static int load_profile(struct ccli *a)
 {
-	size_t i, k, np = 0, nh = 0;
-	int err = hm_profile_load(a->profile, &a->prof);
-
-	if (err)
+	if (hm_profile_load(a->profile, &a->prof))
 		return HM_EXIT_INPUT;	/* the loader said why */
-	for (i = 0; i < a->prof->nr_structs; i++) {
-		const hm_profile_struct *s = &a->prof->structs[i];
-
-		np += s->nr_pairs;
-		nh += s->nr_shared + s->nr_fields;
-	}
-	a->pairs = calloc(np + 1, sizeof(*a->pairs));
-	a->hot = calloc(nh + 1, sizeof(*a->hot));
-	if (!a->pairs || !a->hot)
+	if (hm_check_profile_inputs(a->prof, &a->pairs, &a->npairs, &a->hot, &a->nhot)) {
+		cli_error("%s: out of memory", a->profile);
 		return HM_EXIT_INPUT;
-	for (i = 0; i < a->prof->nr_structs; i++) {
-		const hm_profile_struct *s = &a->prof->structs[i];
-
-		if (s->kind != HM_PROFILE_STRUCT)
-			continue;	/* scalar globals have no layout to check */
-		for (k = 0; k < s->nr_pairs; k++) {
-			const hm_profile_pair *p = &s->pairs[k];
-			struct hm_check_pair *o = &a->pairs[a->npairs++];
-
-			o->object = s->name;
-			o->a = p->a;
-			o->b = p->b;
-			o->weight = p->hitm ? p->hitm : p->transfers ? p->transfers : p->samples;
-		}
-		for (k = 0; k < s->nr_shared; k++) {
-			struct hm_check_hot *o = &a->hot[a->nhot++];
-
-			o->object = s->name;
-			o->path = s->shared[k].field;
-			o->weight = s->shared[k].hitm ? s->shared[k].hitm : s->shared[k].samples;
-			o->true_shared = 1;
-		}
-		for (k = 0; k < s->nr_fields; k++) {
-			const hm_profile_field *f = &s->fields[k];
-			struct hm_check_hot *o;
-
-			if (!f->c.samples && !f->c.reads && !f->c.writes)
-				continue;
-			o = &a->hot[a->nhot++];
-			o->object = s->name;
-			o->path = f->path;
-			o->weight = f->c.samples;
-		}
 	}
 	return 0;
 }
@@ -178,11 +134,11 @@ int ccli_load_inputs(struct ccli *a, int need_all)
 
 int ccli_open(struct ccli *a, const char *file, hm_binary **bin, hm_types **t)
 {
-	struct hm_load_opts lo = { .only = a->only };
+	struct hm_load_opts lo;
 	int err;
 
-	if (a->no_cache)	/* for every load of the command, whichever loader does it */
-		setenv("HITMAP_NO_CACHE", "1", 1);
+	cli_load_opts(&lo, a->no_cache);
+	lo.only = a->only;
 	*t = NULL;
 	*bin = hm_binary_open(file);
 	if (!*bin)

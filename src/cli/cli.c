@@ -84,6 +84,23 @@ int cli_push(const char ***v, size_t *n, const char *s)
 	return 0;
 }
 
+int cli_grow(void **ptr, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 8;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*ptr, n * elem);
+	if (!p)
+		return -ENOMEM;
+	*ptr = p;
+	*cap = n;
+	return 0;
+}
+
 int cli_exit_for(int err)
 {
 	if (err == -EINVAL || err == -ENOENT)
@@ -118,4 +135,16 @@ void cli_debuginfo_opts(const struct cli_debuginfo *d, struct hm_debuginfo_opts 
 	o->ndebug_dirs = d->ndirs;
 	o->buildid_dir = d->buildid_dir;
 	o->offline = d->offline;
+}
+
+void cli_load_opts(struct hm_load_opts *o, int no_cache)
+{
+	const char *env = getenv("HITMAP_NO_CACHE");
+
+	memset(o, 0, sizeof(*o));
+	o->sz = sizeof(*o);
+	if (no_cache || (env && *env && strcmp(env, "0")))
+		return;
+	o->cache = 1;
+	o->cache_write = 1;
 }

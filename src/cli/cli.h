@@ -4,6 +4,7 @@
 #define HM_CLI_H
 #include <stddef.h>
 #include <stdint.h>
+#include "hitmap/types.h"
 
 enum {
 	HM_EXIT_OK = 0,		/* ran, nothing at or above --fail-on */
@@ -62,8 +63,18 @@ int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  * repeatable options.  0, or -1 when out of memory. */
 int cli_push(const char ***v, size_t *n, const char *s);
 
+/* Make room for `need` elements of `elem` bytes in *ptr (capacity *cap),
+ * growing geometrically.  0 or -ENOMEM (*ptr unchanged). */
+int cli_grow(void **ptr, size_t *cap, size_t need, size_t elem);
+
 /* Map a negative errno from the library to an exit status: input problems are 3. */
 int cli_exit_for(int err);
+
+/* The options of every type load a command does: the persistent type cache
+ * in the library's default directory ($XDG_CACHE_HOME/hitmap), read and
+ * written — unless no_cache (--no-cache) or HITMAP_NO_CACHE (set to anything
+ * but "" or "0") turns it off.  The caller adds `only` and the rest. */
+void cli_load_opts(struct hm_load_opts *o, int no_cache);
 
 /* Whether colour may be used on stdout (a tty, and NO_COLOR unset). */
 int cli_color(void);

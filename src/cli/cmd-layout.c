@@ -13,7 +13,6 @@
 #include "hitmap/debuginfo.h"
 #include "cli.h"
 #include "options.h"
-#include "layout-heat.h"
 
 #define MAX_NAMES 4096
 
@@ -108,9 +107,9 @@ static int resolve(const hm_types *t, const struct layout_args *a, hm_type_id *i
 static int print_all(const hm_types *t, const struct layout_args *a, const hm_type_id *ids,
 		     size_t n, hm_binary *bin, const hm_profile *prof)
 {
-	struct lh_source src = {
-		.p = prof,
-		.name = a->profile ? a->profile : a->heat && strcmp(a->heat, "-") ? a->heat : "stdin",
+	struct hm_heat_print_opts ho = {
+		.sz = sizeof(ho), .profile = prof,
+		.source = a->profile ? a->profile : a->heat && strcmp(a->heat, "-") ? a->heat : "stdin",
 	};
 	HM_OPTS(hm_print_opts, po, .cacheline_size = a->line, .expand = !!a->expand, .annotate = 1);
 	int err = 0;
@@ -122,7 +121,7 @@ static int print_all(const hm_types *t, const struct layout_args *a, const hm_ty
 		};
 
 		if (prof)
-			err = lh_print_json(stdout, &jb, t, ids, n, a->expand, &src);
+			err = hm_print_layouts_json_heat(stdout, &jb, t, ids, n, a->expand, &ho);
 		else
 			err = hm_print_layouts_json(stdout, &jb, t, ids, n, a->expand, a->list);
 	} else {
@@ -134,7 +133,7 @@ static int print_all(const hm_types *t, const struct layout_args *a, const hm_ty
 			if (a->list)
 				err = hm_print_list_line(stdout, t, ids[i], a->line);
 			else if (prof)
-				err = lh_print_text(stdout, t, ids[i], &po, &src);
+				err = hm_print_layout_heat(stdout, t, ids[i], &po, &ho);
 			else if (ty && ty->kind == HM_KIND_TYPEDEF)
 				err = hm_print_typedef(stdout, t, ids[i], &po);
 			else
@@ -164,6 +163,7 @@ static int readable(const char *path)
 static int heat_profile(struct layout_args *a, int raw_btf, hm_profile **p)
 {
 	struct hm_profile_source src = { 0 };
+	struct hm_load_opts lo;
 	int mine = !raw_btf && (!a->vmlinux || strcmp(a->vmlinux, a->file));
 	int err;
 
@@ -171,9 +171,11 @@ static int heat_profile(struct layout_args *a, int raw_btf, hm_profile **p)
 		mine = strcmp(a->binaries[i], a->file) != 0;
 	if (mine && cli_push(&a->binaries, &a->nbin, a->file))
 		return HM_EXIT_INPUT;
+	cli_load_opts(&lo, a->no_cache);
 	src = (struct hm_profile_source){
 		.perf_data = a->heat, .binaries = a->binaries, .nr_binaries = a->nbin,
 		.vmlinux = a->vmlinux, .objects = a->objects, .nr_objects = a->nobj,
+		.load = &lo,
 	};
 	err = hm_profile_from_perf(&src, p);
 	if (!err)
@@ -223,10 +225,12 @@ static size_t keep_found(const hm_types *t, struct layout_args *a)
 static int load_types(struct layout_args *a, hm_binary **bin, hm_types **t)
 {
 	struct hm_debuginfo_opts dio;
-	struct hm_load_opts lo = { .debuginfo = &dio };
+	struct hm_load_opts lo;
 	int err;
 
+	cli_load_opts(&lo, a->no_cache);
 	cli_debuginfo_opts(&a->dbg, &dio);
+	lo.debuginfo = &dio;
 	if (a->nnames)
 		lo.only = (const char *const *)a->names;
 	lo.btf = !!a->btf;
@@ -274,8 +278,6 @@ static int run(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (a.no_cache)	/* every load below (FILE, --heat binaries) skips the cache */
-		setenv("HITMAP_NO_CACHE", "1", 1);
 	if (a.profile && hm_profile_load(a.profile, &prof)) {
 		rc = HM_EXIT_INPUT;	/* the loader said why */
 		goto out;

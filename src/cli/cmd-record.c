@@ -184,7 +184,7 @@ static int load_watches(const struct args *a, hm_binary **bin, hm_types **types,
 			cli_error("%s: %s", path, strerror(errno));
 		return HM_EXIT_INPUT;
 	}
-	memset(&lo, 0, sizeof(lo));
+	cli_load_opts(&lo, 0);
 	lo.variables = 1;
 	rc = hm_types_load(*bin, &lo, types);
 	if (rc && rc != -ENODATA)

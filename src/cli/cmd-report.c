@@ -39,9 +39,13 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 
 static int setup(hm_attr *a, const struct report_args *ra)
 {
+	struct hm_load_opts lo;
 	size_t i;
 	int err;
 
+	cli_load_opts(&lo, ra->no_cache);
+	if (hm_attr_set_load_opts(a, &lo))
+		return HM_EXIT_INPUT;
 	/* A missing or unreadable binary is bad input (3), not a usage error. */
 	for (i = 0; i < ra->nbin; i++)
 		if (hm_attr_add_binary(a, ra->binaries[i]))
@@ -100,8 +104,6 @@ static int run(int argc, char **argv)
 		rc = rc == 1 ? HM_EXIT_OK : rc < 0 ? HM_EXIT_INPUT : rc;
 		goto out;
 	}
-	if (ra.no_cache)	/* the attribution loads the binaries' types */
-		setenv("HITMAP_NO_CACHE", "1", 1);
 	a = hm_attr_new();
 	if (!a) {
 		rc = HM_EXIT_INPUT;

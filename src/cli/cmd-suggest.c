@@ -15,7 +15,6 @@
 #include "hitmap/types.h"
 #include "cli.h"
 #include "options.h"
-#include "base/util.h"
 
 #define MAX_FILES 64
 
@@ -26,7 +25,7 @@ struct sopts {
 	const char *profile, *input, *vmlinux;
 	const char *rules[MAX_FILES], *binaries[MAX_FILES], *objects[MAX_FILES];
 	size_t nrules, nbinaries, nobjects;
-	int lint, json, patch, layout_only, style_set;
+	int lint, json, patch, layout_only, style_set, no_cache;
 	const char *source_root;
 	size_t proposal;
 	struct hm_suggest_opts so;
@@ -34,7 +33,7 @@ struct sopts {
 	/* as parsed, before they go into names and so */
 	const char **cnames;
 	size_t ncnames;
-	int style, keep_size, assume_aligned, no_cache;
+	int style, keep_size, assume_aligned;
 };
 
 /* Everything one run holds, freed in one place. */
@@ -56,7 +55,7 @@ static int add_name(struct sopts *o, const char *name)
 	for (size_t k = 0; k < o->nnames; k++)
 		if (!strcmp(o->names[k], name))
 			return 0;
-	if (hm_grow((void **)&o->names, &o->capnames, o->nnames + 2, sizeof(*o->names)))
+	if (cli_grow((void **)&o->names, &o->capnames, o->nnames + 2, sizeof(*o->names)))
 		return -ENOMEM;
 	o->names[o->nnames++] = name;
 	o->names[o->nnames] = NULL;
@@ -103,32 +102,21 @@ static int parse(int argc, char **argv, struct sopts *o)
 static int profile_from_perf(struct srun *r)
 {
 	struct sopts *o = &r->o;
-	hm_attr *a = hm_attr_new();
-	hm_perf_reader *rd = NULL;
-	hm_heat *h = NULL;
-	hm_report_stats st = { 0 };
-	int err = a ? 0 : -ENOMEM;
+	const char *bins[MAX_FILES + 1];
+	struct hm_load_opts lo;
+	struct hm_profile_source src = {
+		.perf_data = o->input, .binaries = bins, .nr_binaries = o->nbinaries + 1,
+		.vmlinux = o->vmlinux, .objects = o->objects, .nr_objects = o->nobjects,
+		.load = &lo,
+	};
+	int err;
 
-	if (!err)
-		err = hm_attr_add_binary(a, o->binary);
-	for (size_t i = 0; !err && i < o->nbinaries; i++)
-		err = hm_attr_add_binary(a, o->binaries[i]);
-	if (!err && o->vmlinux)
-		err = hm_attr_set_vmlinux(a, o->vmlinux);
-	for (size_t i = 0; !err && i < o->nobjects; i++)
-		err = hm_attr_add_object(a, o->objects[i]);
-	if (!err && !(rd = hm_perf_reader_open(o->input)))
-		err = -errno;
-	if (!err && !(h = hm_heat_new(hm_attr_line_size(a))))
-		err = -ENOMEM;
-	if (!err)
-		err = hm_attr_run(a, rd, h, &st);
-	if (!err && !(r->prof = hm_heat_profile(h, o->input, hm_report_kind(&st), st.samples,
-						 st.samples)))
-		err = -errno;
-	hm_heat_free(h);
-	hm_perf_reader_close(rd);
-	hm_attr_free(a);
+	/* BINARY, whose structs are proposed for, is the first of them */
+	bins[0] = o->binary;
+	for (size_t i = 0; i < o->nbinaries; i++)
+		bins[i + 1] = o->binaries[i];
+	cli_load_opts(&lo, o->no_cache);
+	err = hm_profile_from_perf(&src, &r->prof);
 	if (err == -ENOMEM)
 		cli_error("%s: out of memory attributing its samples", o->input);
 	return err;
@@ -173,9 +161,11 @@ static int names_from_evidence(struct srun *r)
 static int load_types(struct srun *r)
 {
 	struct sopts *o = &r->o;
-	struct hm_load_opts lo = { .only = o->nnames ? o->names : NULL };
+	struct hm_load_opts lo;
 	int err;
 
+	cli_load_opts(&lo, o->no_cache);
+	lo.only = o->nnames ? o->names : NULL;
 	if (!(r->bin = hm_binary_open(o->binary)))
 		return -errno;
 	if ((err = hm_types_load(r->bin, &lo, &r->types)))
@@ -214,31 +204,21 @@ static int lint_all(struct srun *r)
 	return 0;
 }
 
-/* The strongest evidence about one struct: a profile, else rules, else lint. */
+/* The strongest evidence about one struct (the library's precedence). */
 static int evidence_for(struct srun *r, const char *name, hm_evidence **ev)
 {
 	struct sopts *o = &r->o;
-	char src[512];
-	const hm_profile_struct *ps = r->prof ? hm_profile_find_struct(r->prof, name) : NULL;
+	char psrc[512], rsrc[512];
+	struct hm_evidence_inputs in = {
+		.sz = sizeof(in), .profile = r->prof, .profile_source = psrc,
+		.rules = r->rules, .rules_source = rsrc,
+		.lint = r->lint, .lint_source = "lint (hitmap lint's heuristics)",
+	};
 
-	if (r->prof && (ps || (!r->rules && !r->lint))) {
-		snprintf(src, sizeof(src), "profile %s", o->profile ? o->profile : o->input);
-		if (ps)
-			return hm_evidence_from_profile(ps, src, ev);
-		*ev = hm_evidence_new(name, HM_EVIDENCE_PROFILE, src);
-		return *ev ? 0 : -ENOMEM;
-	}
-	if (r->rules) {
-		snprintf(src, sizeof(src), "rules %s%s", o->rules[0], o->nrules > 1 ? " ..." : "");
-		if (!r->lint)
-			return hm_evidence_from_rules(r->rules, name, src, ev);
-		if (hm_evidence_from_rules(r->rules, name, src, ev))
-			return -ENOMEM;
-		if (!hm_evidence_empty(*ev))
-			return 0;
-		hm_evidence_free(*ev);
-	}
-	return hm_evidence_from_findings(r->lint, name, "lint (hitmap lint's heuristics)", ev);
+	snprintf(psrc, sizeof(psrc), "profile %s", o->profile ? o->profile : o->input);
+	snprintf(rsrc, sizeof(rsrc), "rules %s%s", o->nrules ? o->rules[0] : "",
+		 o->nrules > 1 ? " ..." : "");
+	return hm_evidence_pick(name, &in, ev);
 }
 
 static int unknown_struct(struct srun *r, const char *name)
@@ -400,8 +380,6 @@ static int run(int argc, char **argv)
 	rc = parse(argc, argv, &r.o);
 	if (rc)
 		return rc < 0 ? cli_help(&hm_cmd_suggest) : rc;
-	if (r.o.no_cache)
-		setenv("HITMAP_NO_CACHE", "1", 1);
 	/* unreadable or malformed evidence or binary: 3 (reported already) */
 	rc = HM_EXIT_INPUT;
 	if (load_evidence_files(&r))

@@ -442,7 +442,7 @@ static int mutate(const char *path)
 
 static int load(const char *path, int how, hm_types **out)
 {
-	struct hm_load_opts o = { .variables = vars };
+	struct hm_load_opts o = { .sz = sizeof(o), .variables = vars };
 	hm_binary *bin;
 	hm_types *t;
 	int err;

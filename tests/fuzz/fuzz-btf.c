@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct hm_load_opts opts = { .variables = 1, .btf = 1, .no_cache = 1 };
+	struct hm_load_opts opts = { .sz = sizeof(opts), .variables = 1, .btf = 1 };
 	HM_OPTS(hm_layout_opts, lo, .cacheline_size = 64);
 	HM_OPTS(hm_print_opts, po, .cacheline_size = 64, .expand = 1, .annotate = 1);
 	static FILE *null;

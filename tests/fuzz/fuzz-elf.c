@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* no search of the file system for a debug file: a fuzzed debuglink
 	 * would make the run depend on the folder it runs in */
-	struct hm_load_opts opts = { .variables = 1, .no_cache = 1, .no_debuginfo_lookup = 1 };
+	struct hm_load_opts opts = { .sz = sizeof(opts), .variables = 1, .no_debuginfo_lookup = 1 };
 	HM_OPTS(hm_layout_opts, lo, .cacheline_size = 64);
 	hm_binary *bin;
 	const hm_type_id *ids;

@@ -11,9 +11,7 @@
 # Functions come from GCC's -aux-info on a file that includes every header
 # (the compiler's own list: macros, line breaks and attributes cannot fool
 # it); variables from the preprocessed headers, every `extern` statement that
-# is not a function.  Exports are `nm -D --defined-only`.  The symbols listed
-# in the map under the comment "used by the command until it uses only the
-# public API" are named in a note but not failed.
+# is not a function.  Exports are `nm -D --defined-only`.
 #
 # Exit status: 0 they agree, 1 they differ (every difference named), 2 bad
 # usage, 77 gcc or nm missing.
@@ -92,7 +90,6 @@ FILENAME ~ /\/pp$/ {
 }
 # ---- the version script
 FILENAME == mapf {
-	if (index($0, "used by the command until it uses only the public API")) { temp = 1; next }
 	if ($0 ~ /^[ \t]*local:/) { inglobal = 0; next }
 	if ($0 ~ /^[ \t]*global:/) { inglobal = 1; next }
 	if (!inglobal) next
@@ -100,7 +97,7 @@ FILENAME == mapf {
 	while (match(s, /[A-Za-z_][A-Za-z0-9_]*[ \t]*;/)) {
 		name = substr(s, RSTART, RLENGTH - 1); sub(/[ \t]+$/, "", name)
 		s = substr(s, RSTART + RLENGTH)
-		if (temp) cli[name] = 1; else listed[name] = 1
+		listed[name] = 1
 	}
 	next
 }
@@ -112,7 +109,6 @@ FILENAME == mapf {
 	exported[name] = 1; version[name] = ver; anyver = anyver || ver != ""
 }
 END {
-	n = 0
 	for (s in decl) {
 		if (s !~ /^hm_/) say(decl[s] ": " s " is declared without the hm_ prefix")
 		if (!(s in exported)) say(decl[s] ": " s " is declared but " lib " does not export it")
@@ -123,15 +119,10 @@ END {
 			if (anyver && version[s] !~ /^HITMAP_/) say(s " is exported without a HITMAP_ version node")
 			continue
 		}
-		if (s in cli) { tn[++n] = s; continue }
 		say(lib " exports " s ", which no public header declares" (s ~ /^hm_/ ? "" : " (and without the hm_ prefix)"))
 	}
 	for (s in listed)
 		if (!(s in decl)) say(map " lists " s ", which no public header declares")
-	for (i = 2; i <= n; i++)	# insertion sort: mawk has no asort
-		for (j = i; j > 1 && tn[j - 1] > tn[j]; j--) { x = tn[j]; tn[j] = tn[j - 1]; tn[j - 1] = x }
-	for (i = 1; i <= n; i++) note = note " " tn[i]
-	if (n) print "abi: note: " n " symbols exported for the command until it uses only the public API:" note
 	exit bad
 }
 ' "$tmp/aux" "$tmp/pp" "$map" "$tmp/nm" >"$tmp/msgs"

@@ -19,7 +19,7 @@ static void diag(void *ctx, enum hm_diag_level level, const char *msg)
 
 static int print_heat(const char *binary, const char *name, const char *profile)
 {
-	struct hm_load_opts lo = { 0 };
+	struct hm_load_opts lo = { .sz = sizeof(lo) };
 	const hm_profile_struct *ps;
 	hm_binary *bin = hm_binary_open(binary);
 	hm_types *t = NULL;

@@ -18,7 +18,12 @@
 #  - two runs started together on an empty cache both succeed with the same
 #    output and leave one whole file, no temporaries;
 #  - a rebuilt binary (other build-id; or the same build-id with other
-#    contents) never gets the old binary's types.
+#    contents) never gets the old binary's types;
+#  - the library writes only when its load options ask (typedump, which
+#    calls hm_types_load() directly): no options, or the cache without
+#    cache_write, leave the directory untouched, whole-file or -C; with
+#    cache_write the file lands in the cache_dir given; and a table read
+#    from the cache lists for -C exactly what a direct -C load lists.
 . "$top_srcdir/tests/lib.sh"
 require readelf binutils
 SRC="$TESTS_SRC/types"
@@ -181,4 +186,30 @@ assert_eq "1111111111111111.types 2222222222222222.types" "$(ls "$C" | tr '\n' '
 build_fixture "$T/v1.c" "$T/bin" $CC 5 -O0 -Wl,--build-id=0x2222222222222222
 "$HITMAP" layout "$T/bin" >"$T/v1b.txt" || fail "layout v1 again"
 assert_files_eq "$T/v1.txt" "$T/v1b.txt" "same build-id, other contents: old entry reused"
+
+# ---- the library's own defaults: no write unless asked ----
+DUMP="$top_builddir/tests/types/typedump"
+fx="$T/fx-lib"
+build_fixture "$SRC/fixture.c" "$fx" $CC 5 -O0
+bid=$(build_id "$fx")
+rm -rf "$XDG_CACHE_HOME" "$T/kc"
+"$DUMP" "$fx" >"$T/lib.all" || fail "typedump"
+"$DUMP" -C plain,misc "$fx" >"$T/lib.only" || fail "typedump -C"
+"$DUMP" -C plain,misc "$fx" >/dev/null || fail "typedump -C, twice"
+[ ! -e "$C" ] || [ -z "$(ls -A "$C")" ] || fail "a load without cache options wrote: $(ls -A "$C")"
+"$DUMP" -k "$T/kc" "$fx" >"$T/lib.k" || fail "typedump -k"
+"$DUMP" -k "$T/kc" -C plain,misc "$fx" >/dev/null || fail "typedump -k -C"
+"$DUMP" -k "$T/kc" -C plain,misc "$fx" >/dev/null || fail "typedump -k -C, twice"
+[ ! -e "$T/kc" ] || fail "a load without cache_write wrote: $(ls -A "$T/kc")"
+[ ! -e "$C" ] || [ -z "$(ls -A "$C")" ] || fail "a load with a cache_dir wrote elsewhere"
+assert_files_eq "$T/lib.all" "$T/lib.k" "typedump -k without a cache file"
+mkdir "$T/kc"
+"$DUMP" -K "$T/kc" "$fx" >"$T/lib.K" || fail "typedump -K"
+assert_eq "$bid.types" "$(ls -A "$T/kc")" "cache_dir after a whole-file load with cache_write"
+assert_files_eq "$T/lib.all" "$T/lib.K" "typedump -K"
+"$DUMP" -k "$T/kc" "$fx" >"$T/lib.hit" || fail "typedump -k, cached"
+assert_files_eq "$T/lib.all" "$T/lib.hit" "typedump from the cache"
+"$DUMP" -k "$T/kc" -C plain,misc "$fx" >"$T/lib.onlyhit" || fail "typedump -k -C, cached"
+assert_files_eq "$T/lib.only" "$T/lib.onlyhit" "-C from the cache lists what a direct -C load lists"
+assert_eq "$bid.types" "$(ls -A "$T/kc")" "cache_dir after reading"
 exit 0

@@ -17,6 +17,8 @@
  * and symbol NAME ("sym NAME 0xADDR SIZE"), then what hm_binary_object_at
  * and hm_binary_func_at find one byte into it.  -V: also global variables ("var NAME ADDR
  * DECLARATION").  -d: "TYPE|DECLARATOR" split form of each member too.
+ * -k DIR: use the type cache in DIR, reading only; -K DIR: reading and
+ * writing (default: no cache).
  * Exit 0, 2 (unknown -C name, with suggestions), 3 (load failure). */
 #include <errno.h>
 #include <stdio.h>
@@ -118,7 +120,7 @@ static void dump(const hm_types *t, hm_type_id id, int split)
 int main(int argc, char **argv)
 {
 	/* what the loader itself reads, never the type cache's copy */
-	struct hm_load_opts opts = { .no_cache = 1 };
+	struct hm_load_opts opts = { .sz = sizeof(opts) };
 	const char **only = NULL;
 	int list = 0, split = 0, oracle = 0, mem = 0, c, rc;
 	void *image = NULL;
@@ -127,7 +129,7 @@ int main(int argc, char **argv)
 	hm_types *t;
 
 	hm_set_diag(diag, NULL);
-	while ((c = getopt(argc, argv, "C:Vldoc:my:")) != -1) {
+	while ((c = getopt(argc, argv, "C:Vldoc:my:k:K:")) != -1) {
 		switch (c) {
 		case 'C': {
 			size_t n = 0;
@@ -146,11 +148,13 @@ int main(int argc, char **argv)
 		case 'c': count = optarg; break;
 		case 'm': mem = 1; break;
 		case 'y': sym = optarg; break;
+		case 'K': opts.cache_write = 1;	/* fall through */
+		case 'k': opts.cache = 1; opts.cache_dir = optarg; break;
 		default: return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: typedump [-C NAMES] [-V] [-l] [-d] [-o] [-c NAME] [-m] [-y SYM] FILE\n");
+		fprintf(stderr, "usage: typedump [-C NAMES] [-V] [-l] [-d] [-o] [-c NAME] [-m] [-y SYM] [-k|-K DIR] FILE\n");
 		return 2;
 	}
 	if (mem) {

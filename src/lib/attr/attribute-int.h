@@ -43,6 +43,7 @@ struct binent {
 	size_t nvars;
 	struct lines_table *lines;
 	int lines_err;
+	const struct hm_load_opts *load;	/* the owner's: how to load the types */
 };
 
 struct image {
@@ -108,6 +109,8 @@ struct hm_attr {
 	hm_arena rec_arena;
 	hm_strtab strs;
 	char *sysroot;		/* NULL: MMAP names as they are */
+	struct hm_load_opts load;	/* variables, plus hm_attr_set_load_opts() */
+	char *cache_dir;	/* load.cache_dir, owned */
 };
 
 /* attribute.c: read the PT_LOAD segments of b->bin. */

@@ -100,6 +100,8 @@ static struct binent *mismatch(hm_attr *a, const char *name, const char *why)
 
 	hm_diag(HM_DIAG_WARNING, "%s: %s: its samples stay unattributed", name, why);
 	b = calloc(1, sizeof(*b));
+	if (b)
+		b->load = &a->load;
 	if (!b || hm_grow((void **)&a->bins, &a->bins_cap, a->nbins + 1, sizeof(*a->bins))) {
 		free(b);
 		return NULL;
@@ -249,7 +251,9 @@ static struct binent *binary_for(hm_attr *a, const hm_perf_mmap *m)
 	if (!local[0] || stat(local, &st) || !S_ISREG(st.st_mode) || !is_elf(local) ||
 	    !(bin = hm_binary_open(local))) {
 		b = calloc(1, sizeof(*b));
-		if (!b || hm_grow((void **)&a->bins, &a->bins_cap, a->nbins + 1, sizeof(*a->bins))) {
+		if (b)
+		b->load = &a->load;
+	if (!b || hm_grow((void **)&a->bins, &a->bins_cap, a->nbins + 1, sizeof(*a->bins))) {
 			free(b);
 			return NULL;
 		}
@@ -265,6 +269,8 @@ static struct binent *binary_for(hm_attr *a, const hm_perf_mmap *m)
 		return mismatch(a, m->filename, why);
 	}
 	b = calloc(1, sizeof(*b));
+	if (b)
+		b->load = &a->load;
 	if (!b || hm_grow((void **)&a->bins, &a->bins_cap, a->nbins + 1, sizeof(*a->bins))) {
 		free(b);
 		hm_binary_close(bin);
@@ -1132,6 +1138,8 @@ static int profile_setup(hm_attr *a, const struct hm_profile_source *src)
 	size_t i;
 	int err;
 
+	if (src->load && (err = hm_attr_set_load_opts(a, src->load)))
+		return err;
 	for (i = 0; i < src->nr_binaries; i++)
 		if ((err = hm_attr_add_binary(a, src->binaries[i])))
 			return err;

@@ -14,6 +14,7 @@
 #include "attr/attribute-int.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "base/opts.h"
 
 const char *hm_attr_bucket_name(enum hm_attr_bucket b)
 {
@@ -23,6 +24,23 @@ const char *hm_attr_bucket_name(enum hm_attr_bucket b)
 	};
 
 	return b < HM_NR_BUCKETS ? names[b] : "?";
+}
+
+int hm_attr_set_load_opts(hm_attr *a, const struct hm_load_opts *opts)
+{
+	struct hm_load_opts o;
+	char *dir = NULL;
+
+	if (!a || HM_OPTS_TAKE(&o, opts, hm_load_opts))
+		return -EINVAL;
+	if (o.cache_dir && !(dir = strdup(o.cache_dir)))
+		return -ENOMEM;
+	free(a->cache_dir);
+	a->cache_dir = dir;
+	a->load.cache = o.cache;
+	a->load.cache_write = o.cache_write;
+	a->load.cache_dir = dir;
+	return 0;
 }
 
 hm_attr *hm_attr_new(void)
@@ -38,6 +56,7 @@ hm_attr *hm_attr_new(void)
 		return NULL;
 	}
 	a->kernel.pid = UINT32_MAX;
+	a->load = (struct hm_load_opts){ .sz = sizeof(a->load), .variables = 1 };
 	return a;
 }
 
@@ -60,6 +79,7 @@ void hm_attr_free(hm_attr *a)
 
 	if (!a)
 		return;
+	free(a->cache_dir);
 	for (i = 0; i < a->nbins; i++)
 		binent_free(a->bins[i]);
 	free(a->bins);
@@ -124,6 +144,8 @@ static struct binent *binent_add(hm_attr *a, const char *path, hm_binary *bin, i
 {
 	struct binent *b = calloc(1, sizeof(*b));
 
+	if (b)
+		b->load = &a->load;
 	if (!b || hm_grow((void **)&a->bins, &a->bins_cap, a->nbins + 1, sizeof(*a->bins))) {
 		free(b);
 		hm_binary_close(bin);
@@ -179,7 +201,7 @@ static int cmp_var(const void *pa, const void *pb)
 /* Load the types and the address-sorted variables of b, once. */
 static int binent_types(struct binent *b)
 {
-	struct hm_load_opts o = { .variables = 1 };
+	struct hm_load_opts o = *b->load;
 	size_t i, n;
 	int err;
 
@@ -196,7 +218,7 @@ static int binent_types(struct binent *b)
 		hm_binary *dbg = NULL;
 		enum hm_debug_source src;
 
-		err = hm_debuginfo_find(b->bin, NULL, &dbg, &src);
+		err = hm_debuginfo_find(b->bin, o.debuginfo, &dbg, &src);
 		hm_diag_divert(prev);
 		if (err || dbg == b->bin)
 			return b->types_err = -ENODATA;

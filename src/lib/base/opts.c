@@ -35,3 +35,16 @@ void *hm_opts_copy(void *dst, const void *opts, size_t sz, size_t known)
 	memcpy(dst, &sz, sizeof(sz));
 	return dst;
 }
+
+int hm_opts_take(void *dst, const void *opts, size_t sz, size_t known, const char *type)
+{
+	int rc = hm_opts_check(opts, sz, known, type);
+
+	if (rc)
+		return rc;
+	if (!hm_opts_copy(dst, opts, sz, known)) {
+		memset(dst, 0, known);
+		memcpy(dst, &known, sizeof(known));
+	}
+	return 0;
+}

@@ -26,10 +26,18 @@ int hm_opts_check(const void *opts, size_t sz, size_t known, const char *type);
  * returns dst, or NULL when opts is NULL. */
 void *hm_opts_copy(void *dst, const void *opts, size_t sz, size_t known);
 
+/* Both at once, for a function that reads its defaults from a local copy:
+ * dst (known bytes) = opts as above, or all zeros (sz set) when opts is NULL.
+ * 0, or -EINVAL after a diagnostic naming `type`. */
+int hm_opts_take(void *dst, const void *opts, size_t sz, size_t known, const char *type);
+
 #define HM_OPTS_VALID(opts, type) \
 	(hm_opts_check((opts), (opts) ? (opts)->sz : 0, sizeof(struct type), "struct " #type) == 0)
 #define HM_OPTS_COPY(dst, opts, type) \
 	((const struct type *)hm_opts_copy((dst), (opts), (opts) ? (opts)->sz : 0, \
 					   sizeof(struct type)))
+#define HM_OPTS_TAKE(dst, opts, type) \
+	hm_opts_take((dst), (opts), (opts) ? (opts)->sz : 0, sizeof(struct type), \
+		     "struct " #type)
 
 #endif

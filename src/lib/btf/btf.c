@@ -25,6 +25,7 @@
 #include "btf/btf.h"
 #include "base/diag.h"
 #include "types/types-int.h"
+#include "base/opts.h"
 
 #define BTF_HDR_MIN 24u
 #define MAX_CHAIN 64u		/* typedef/qualifier/array chains longer are corrupt */
@@ -1379,14 +1380,15 @@ int hm_btf_load_path(const char *path, hm_types *t, const struct hm_load_opts *o
 int hm_types_load_btf_file(const char *path, const struct hm_load_opts *opts,
 			   hm_types **out)
 {
+	struct hm_load_opts o;
 	hm_types *t;
 	int err;
 
-	if (!path || !out)
+	if (!path || !out || HM_OPTS_TAKE(&o, opts, hm_load_opts))
 		return -EINVAL;
 	if (!(t = hm_types_new()))
 		return -ENOMEM;
-	err = hm_btf_load_path(path, t, opts);
+	err = hm_btf_load_path(path, t, &o);
 	if (!err)
 		err = hm_types_check_chains(t, path);	/* load.c */
 	if (err) {

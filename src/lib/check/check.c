@@ -802,3 +802,63 @@ int hm_check(hm_binary *bin, const hm_types *t, const struct hm_check_opts *opts
 		return -EINVAL;
 	return check_run(bin, t, HM_OPTS_COPY(&o, opts, hm_check_opts), out);
 }
+
+int hm_check_profile_inputs(const hm_profile *p, struct hm_check_pair **pairs,
+			    size_t *nr_pairs, struct hm_check_hot **hot, size_t *nr_hot)
+{
+	size_t i, k, np = 0, nh = 0;
+	struct hm_check_pair *pv;
+	struct hm_check_hot *hv;
+
+	for (i = 0; i < p->nr_structs; i++) {
+		np += p->structs[i].nr_pairs;
+		nh += p->structs[i].nr_shared + p->structs[i].nr_fields;
+	}
+	pv = calloc(np + 1, sizeof(*pv));
+	hv = calloc(nh + 1, sizeof(*hv));
+	if (!pv || !hv) {
+		free(pv);
+		free(hv);
+		return -ENOMEM;
+	}
+	np = nh = 0;
+	for (i = 0; i < p->nr_structs; i++) {
+		const hm_profile_struct *s = &p->structs[i];
+
+		if (s->kind != HM_PROFILE_STRUCT)
+			continue;	/* scalar globals have no layout to check */
+		for (k = 0; k < s->nr_pairs; k++) {
+			const hm_profile_pair *q = &s->pairs[k];
+			struct hm_check_pair *o = &pv[np++];
+
+			o->object = s->name;
+			o->a = q->a;
+			o->b = q->b;
+			o->weight = q->hitm ? q->hitm : q->transfers ? q->transfers : q->samples;
+		}
+		for (k = 0; k < s->nr_shared; k++) {
+			struct hm_check_hot *o = &hv[nh++];
+
+			o->object = s->name;
+			o->path = s->shared[k].field;
+			o->weight = s->shared[k].hitm ? s->shared[k].hitm : s->shared[k].samples;
+			o->true_shared = 1;
+		}
+		for (k = 0; k < s->nr_fields; k++) {
+			const hm_profile_field *f = &s->fields[k];
+			struct hm_check_hot *o;
+
+			if (!f->c.samples && !f->c.reads && !f->c.writes)
+				continue;
+			o = &hv[nh++];
+			o->object = s->name;
+			o->path = f->path;
+			o->weight = f->c.samples;
+		}
+	}
+	*pairs = pv;
+	*nr_pairs = np;
+	*hot = hv;
+	*nr_hot = nh;
+	return 0;
+}

@@ -22,4 +22,23 @@ struct hm_json;
  * profile, the report and layout --json spell them alike. */
 void hm_profile_json_counts(struct hm_json *j, const hm_heat_counts *c);
 
+/* heat-member.c: whether profile path f is `path` or inside it
+ * ("slots[3].hits" is in "slots"; "" is the whole object). */
+int hm_profile_path_within(const char *f, const char *path);
+
+/* The heat of one member: its fields' counters summed, their CPUs as a
+ * multiset until hm_member_heat_cpus() sorts it and drops repeats.
+ * Zero-initialise; nomem records a failed allocation. */
+struct hm_member_heat {
+	hm_heat_counts c;
+	uint32_t *cpus;
+	size_t n, cap;
+	int nomem;
+};
+void hm_member_heat_add_path(struct hm_member_heat *h, const hm_profile_struct *ps,
+			     const char *path);
+void hm_member_heat_merge(struct hm_member_heat *d, const struct hm_member_heat *s);
+size_t hm_member_heat_cpus(struct hm_member_heat *h);
+void hm_member_heat_release(struct hm_member_heat *h);
+
 #endif

@@ -542,17 +542,6 @@ const hm_profile_field *hm_profile_find_field(const hm_profile_struct *s, const 
 }
 
 /* Whether field path f is `path` itself or one of its sub-fields / elements. */
-static int path_within(const char *f, const char *path)
-{
-	size_t n = strlen(path);
-
-	if (!n)
-		return 1;	/* "" is the whole object */
-	if (strncmp(f, path, n))
-		return 0;
-	return f[n] == 0 || f[n] == '.' || f[n] == '[';
-}
-
 size_t hm_profile_member_counts(const hm_profile_struct *s, const char *path,
 				hm_heat_counts *out)
 {
@@ -560,7 +549,7 @@ size_t hm_profile_member_counts(const hm_profile_struct *s, const char *path,
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; s && i < s->nr_fields; i++) {
-		if (!path_within(s->fields[i].path, path))
+		if (!hm_profile_path_within(s->fields[i].path, path))
 			continue;
 		heat_counts_add(out, &s->fields[i].c);
 		n++;
@@ -580,7 +569,7 @@ int hm_heat_field_label(const hm_profile_struct *s, const char *path, char *buf,
 	if (!hm_profile_member_counts(s, path, &c) || !c.samples)
 		return 0;
 	for (i = 0; i < s->nr_fields; i++)
-		if (path_within(s->fields[i].path, path) && s->fields[i].nr_cpus > cpus)
+		if (hm_profile_path_within(s->fields[i].path, path) && s->fields[i].nr_cpus > cpus)
 			cpus = s->fields[i].nr_cpus;
 	if (c.transfers || c.reads || c.writes)
 		w = snprintf(buf, len, "xfer %llu wr %llu cpus %zu",

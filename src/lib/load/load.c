@@ -1,14 +1,17 @@
 /* load: hm_types_load() — pick the debug-info source and finish the table. */
 #include "config.h"
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include "hitmap/types.h"
 #include "hitmap/debuginfo.h"
 #include "btf/btf.h"
 #include "base/diag.h"
+#include "base/util.h"
 #include "dwarf/dwarf-load.h"
 #include "load/typecache.h"
 #include "types/types-int.h"
+#include "base/opts.h"
 
 /* The struct/union/class a member holds by value (through typedefs,
  * qualifiers and arrays), or 0. */
@@ -176,19 +179,23 @@ out:
 /* A cached table passes the same checks as a loaded one (chains end, no
  * struct holds itself); failing them means a hostile cache file, not a
  * broken binary: quietly a miss. */
-static int cache_hit(hm_binary *bin, hm_types **out)
+static int cache_hit(hm_binary *bin, const char *dir, const struct hm_load_opts *opts,
+		     hm_types **out)
 {
 	struct hm_diag_count quiet = { 0 }, *prev;
 	hm_types *t;
 	int rc;
 
-	if (hm_typecache_read(bin, &t))
+	if (hm_typecache_read(bin, dir, &t))
 		return -ENOENT;
 	prev = hm_diag_divert(&quiet);
 	rc = hm_types_check_chains(t, hm_binary_path(bin));
 	hm_diag_divert(prev);
 	if (!rc && hm_types_memo_reset(t))
 		rc = -ENOMEM;	/* a miss too: the load that follows reports it */
+	/* the whole table is there, but a query for some structs lists those */
+	if (!rc && opts->only && hm_types_keep_structs(t, opts->only))
+		rc = -ENOMEM;
 	if (rc) {
 		hm_diag(HM_DIAG_DEBUG, "%s: type cache ignored: it fails the type checks",
 			hm_binary_path(bin));
@@ -199,23 +206,24 @@ static int cache_hit(hm_binary *bin, hm_types **out)
 	return 0;
 }
 
-int hm_types_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types **out)
+int hm_types_load(hm_binary *bin, const struct hm_load_opts *user, hm_types **out)
 {
-	static const struct hm_load_opts defaults;
-	const struct hm_load_opts full = { .variables = 1 };
+	struct hm_load_opts opts, full = { .sz = sizeof(full), .variables = 1 };
 	struct hm_diag_count quiet = { 0 }, *prev;
+	char dir[PATH_MAX];
 	hm_types *t = NULL;
 	int rc, use;
 
-	if (!bin || !out)
+	if (!bin || !out || HM_OPTS_TAKE(&opts, user, hm_load_opts))
 		return -EINVAL;
-	if (!opts)
-		opts = &defaults;
-	use = hm_typecache_usable(bin, opts);
-	if ((use & HM_TYPECACHE_READ) && !cache_hit(bin, out))
+	/* the full load looks for a stripped file's debug info where this one would */
+	full.debuginfo = opts.debuginfo;
+	full.no_debuginfo_lookup = opts.no_debuginfo_lookup;
+	use = hm_typecache_usable(bin, &opts, dir, sizeof(dir));
+	if ((use & HM_TYPECACHE_READ) && !cache_hit(bin, dir, &opts, out))
 		return 0;
-	if (!(use & HM_TYPECACHE_WRITE) || (opts->only && !hm_typecache_wanted(bin)))
-		return load_direct(bin, opts, out);
+	if (!(use & HM_TYPECACHE_WRITE) || (opts.only && !hm_typecache_wanted(bin, dir)))
+		return load_direct(bin, &opts, out);
 	/* A miss loads everything, so that this one run serves every later
 	 * query (a struct, the list, variables for report) — for named
 	 * structs only from the second query of a binary on (see
@@ -227,7 +235,11 @@ int hm_types_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types **ou
 	rc = load_direct(bin, &full, &t);
 	hm_diag_divert(prev);
 	if (!rc && !quiet.n[HM_DIAG_ERROR] && !quiet.n[HM_DIAG_WARNING]) {
-		hm_typecache_write(bin, t);
+		hm_typecache_write(bin, dir, t);
+		if (opts.only && hm_types_keep_structs(t, opts.only)) {
+			hm_types_free(t);
+			return -ENOMEM;
+		}
 		*out = t;
 		return 0;
 	}
@@ -235,5 +247,5 @@ int hm_types_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types **ou
 		hm_types_free(t);
 	hm_diag(HM_DIAG_DEBUG, "%s: not cached: the full load %s", hm_binary_path(bin),
 		rc ? "failed" : "had warnings");
-	return load_direct(bin, opts, out);
+	return load_direct(bin, &opts, out);
 }

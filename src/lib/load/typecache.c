@@ -62,40 +62,51 @@ struct cache_hdr {
 
 /* ---- where ---- */
 
-static int cache_dir(char *buf, size_t len, int create)
+int hm_types_default_cache_dir(char *buf, size_t len)
 {
 	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	int n;
 
 	/* the XDG spec: a relative XDG_CACHE_HOME is invalid, ignore it */
 	if (x && x[0] == '/')
-		n = snprintf(buf, len, "%s", x);
+		n = snprintf(buf, len, "%s/hitmap", x);
 	else if (home && home[0] == '/')
-		n = snprintf(buf, len, "%s/.cache", home);
+		n = snprintf(buf, len, "%s/.cache/hitmap", home);
 	else
 		return -ENOENT;
-	if (n < 0 || (size_t)n + sizeof("/hitmap") > len)
+	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
-	if (create && mkdir(buf, 0700) < 0 && errno != EEXIST)
-		return -errno;
-	strcat(buf, "/hitmap");
-	if (create && mkdir(buf, 0700) < 0 && errno != EEXIST)
+	return 0;
+}
+
+/* Create dir (and, for the default one, the XDG directory above it). */
+static int make_dir(const char *dir, int is_default)
+{
+	char parent[PATH_MAX];
+	char *slash;
+
+	if (is_default && strlen(dir) < sizeof(parent)) {
+		strcpy(parent, dir);
+		slash = strrchr(parent, '/');
+		if (slash && slash != parent) {
+			*slash = 0;
+			if (mkdir(parent, 0700) < 0 && errno != EEXIST)
+				return -errno;
+		}
+	}
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	return 0;
 }
 
-static int cache_path(hm_binary *bin, char *buf, size_t len)
+static int cache_path(hm_binary *bin, const char *dir, char *buf, size_t len)
 {
 	const char *id = hm_binary_build_id(bin);
-	size_t n;
 
 	if (!id || !*id || strlen(id) >= sizeof(((struct cache_hdr *)0)->build_id) ||
 	    strspn(id, "0123456789abcdef") != strlen(id))
 		return -ENOENT;
-	if (cache_dir(buf, len, 0))
-		return -ENOENT;
-	n = strlen(buf);
-	if (snprintf(buf + n, len - n, "/%s.types", id) >= (int)(len - n))
+	if (snprintf(buf, len, "%s/%s.types", dir, id) >= (int)len)
 		return -ENAMETOOLONG;
 	return 0;
 }
@@ -112,12 +123,12 @@ static int source_stat(hm_binary *bin, struct stat *st)
 	return 0;
 }
 
-int hm_typecache_wanted(hm_binary *bin)
+int hm_typecache_wanted(hm_binary *bin, const char *dir)
 {
 	char path[PATH_MAX], mark[PATH_MAX + 8];
 	int fd;
 
-	if (cache_path(bin, path, sizeof(path)) || !access(path, F_OK))
+	if (cache_path(bin, dir, path, sizeof(path)) || !access(path, F_OK))
 		return 1;
 	snprintf(mark, sizeof(mark), "%s.wanted", path);
 	if (!access(mark, F_OK))
@@ -128,20 +139,26 @@ int hm_typecache_wanted(hm_binary *bin)
 	return 0;
 }
 
-int hm_typecache_usable(hm_binary *bin, const struct hm_load_opts *opts)
+int hm_typecache_usable(hm_binary *bin, const struct hm_load_opts *opts, char *dir, size_t len)
 {
-	const char *env = getenv("HITMAP_NO_CACHE");
-	char dir[PATH_MAX], path[PATH_MAX];
+	char path[PATH_MAX];
 	struct stat st;
 
-	if (opts->btf || opts->no_cache || (env && *env && strcmp(env, "0")))
+	if (opts->btf || !opts->cache)
 		return 0;
 	if (!hm_binary_section(bin, ".debug_info", NULL) && !hm_binary_section(bin, ".BTF", NULL))
 		return 0;
-	if (cache_path(bin, path, sizeof(path)) || source_stat(bin, &st))
+	if (opts->cache_dir) {
+		if (!*opts->cache_dir || strlen(opts->cache_dir) >= len)
+			return 0;
+		strcpy(dir, opts->cache_dir);
+	} else if (hm_types_default_cache_dir(dir, len)) {
+		return 0;
+	}
+	if (cache_path(bin, dir, path, sizeof(path)) || source_stat(bin, &st))
 		return 0;
 	/* a cache someone else fills (read-only for us) still serves */
-	if (cache_dir(dir, sizeof(dir), 1) || access(dir, W_OK | X_OK))
+	if (!opts->cache_write || make_dir(dir, !opts->cache_dir) || access(dir, W_OK | X_OK))
 		return access(path, R_OK) ? 0 : HM_TYPECACHE_READ;
 	return HM_TYPECACHE_READ | HM_TYPECACHE_WRITE;
 }
@@ -481,7 +498,7 @@ static int write_file(const char *path, struct cache_hdr *h, const void *const *
 	return 0;
 }
 
-int hm_typecache_write(hm_binary *bin, const hm_types *t)
+int hm_typecache_write(hm_binary *bin, const char *dir, const hm_types *t)
 {
 	struct strmap m = { 0 };
 	struct cache_hdr h;
@@ -493,7 +510,7 @@ int hm_typecache_write(hm_binary *bin, const hm_types *t)
 	hm_variable *vars = NULL;
 	int err;
 
-	if ((err = cache_path(bin, path, sizeof(path))) || (err = make_header(bin, &h)))
+	if ((err = cache_path(bin, dir, path, sizeof(path))) || (err = make_header(bin, &h)))
 		return err;
 	types = enc_types(t, &m);
 	members = enc_members(t, &m);
@@ -745,14 +762,14 @@ static const char *read_file(int fd, hm_binary *bin, hm_types *t)
 	return NULL;
 }
 
-int hm_typecache_read(hm_binary *bin, hm_types **out)
+int hm_typecache_read(hm_binary *bin, const char *dir, hm_types **out)
 {
 	char path[PATH_MAX];
 	const char *why;
 	hm_types *t;
 	int fd;
 
-	if (cache_path(bin, path, sizeof(path)))
+	if (cache_path(bin, dir, path, sizeof(path)))
 		return -ENOENT;
 	/* O_NONBLOCK: a FIFO put there must not hang the open */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);

@@ -1,7 +1,9 @@
 /* Internal: the persistent type index.  A binary's whole type table (every
  * struct, variable and string) is saved under $XDG_CACHE_HOME/hitmap (else
  * ~/.cache/hitmap), named by the binary's build-id, so that later runs read
- * it back instead of walking the DWARF again.
+ * it back instead of walking the DWARF again.  Where, and whether it may be
+ * written, the caller's hm_load_opts say; `dir` below is the directory
+ * hm_typecache_usable() resolved.
  *
  * A cache file is only trusted after its header (magic, format, hitmap
  * version, record sizes, build-id, the source file's size and mtime) and a
@@ -15,13 +17,13 @@
 #include "hitmap/types.h"
 
 /* How loads of bin with opts may use the cache: 0 not at all (opts->btf,
- * opts->no_cache, HITMAP_NO_CACHE set to anything but "0" or "", no
- * build-id, no debug info, not a regular file); else HM_TYPECACHE_READ, plus
- * HM_TYPECACHE_WRITE when the cache directory exists or can be created and
- * is writable (without it, only an existing file is read). */
+ * no opts->cache, no build-id, no debug info, not a regular file); else
+ * HM_TYPECACHE_READ, plus HM_TYPECACHE_WRITE when opts->cache_write and the
+ * cache directory exists or can be created and is writable (without them,
+ * only an existing file is read).  The directory goes to dir[len]. */
 #define HM_TYPECACHE_READ 1
 #define HM_TYPECACHE_WRITE 2
-int hm_typecache_usable(hm_binary *bin, const struct hm_load_opts *opts);
+int hm_typecache_usable(hm_binary *bin, const struct hm_load_opts *opts, char *dir, size_t len);
 
 /* Whether a whole-table load of bin is worth its cost for a query that
  * asked for less (opts.only): yes when its cache file exists (stale or
@@ -29,14 +31,14 @@ int hm_typecache_usable(hm_binary *bin, const struct hm_load_opts *opts);
  * mark; otherwise no, and the mark is left for the next one.  A bisection
  * meets each build-id once and keeps the fast path; a second look at the
  * same binary builds the index. */
-int hm_typecache_wanted(hm_binary *bin);
+int hm_typecache_wanted(hm_binary *bin, const char *dir);
 
 /* Read bin's table from the cache.  0 and *out (the caller frees it with
  * hm_types_free()) on a hit; -ENOENT on a miss or an unusable file. */
-int hm_typecache_read(hm_binary *bin, hm_types **out);
+int hm_typecache_read(hm_binary *bin, const char *dir, hm_types **out);
 
 /* Save t (a full load of bin) to the cache.  Failures are not errors for the
  * caller (a debug diagnostic says why); returns 0 or a negative errno. */
-int hm_typecache_write(hm_binary *bin, const hm_types *t);
+int hm_typecache_write(hm_binary *bin, const char *dir, const hm_types *t);
 
 #endif

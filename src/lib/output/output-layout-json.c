@@ -5,7 +5,60 @@
 #include <stdio.h>
 #include "hitmap/output.h"
 #include "base/json.h"
+#include "base/util.h"
 #include "layout/layout-int.h"
+#include "output/output-int.h"
+#include "base/opts.h"
+
+/* The public face of the writer, for hooks. */
+struct hm_json_writer {
+	hm_json j;
+};
+
+void hm_json_writer_key(hm_json_writer *w, const char *key)
+{
+	hm_json_key(&w->j, key);
+}
+
+void hm_json_writer_string(hm_json_writer *w, const char *s)
+{
+	hm_json_string(&w->j, s);
+}
+
+void hm_json_writer_uint(hm_json_writer *w, uint64_t v)
+{
+	hm_json_uint(&w->j, v);
+}
+
+void hm_json_writer_bool(hm_json_writer *w, int v)
+{
+	hm_json_bool(&w->j, v);
+}
+
+void hm_json_writer_begin_object(hm_json_writer *w)
+{
+	hm_json_begin_object(&w->j);
+}
+
+void hm_json_writer_end_object(hm_json_writer *w)
+{
+	hm_json_end_object(&w->j);
+}
+
+void hm_json_writer_begin_array(hm_json_writer *w)
+{
+	hm_json_begin_array(&w->j);
+}
+
+void hm_json_writer_end_array(hm_json_writer *w)
+{
+	hm_json_end_array(&w->j);
+}
+
+hm_json *hm_json_writer_json(hm_json_writer *w)
+{
+	return &w->j;
+}
 
 static const char *kind_name(enum hm_type_kind k)
 {
@@ -20,9 +73,10 @@ static void json_type(hm_json *j, const hm_types *t, hm_type_id id)
 	hm_json_kstr(j, "type", n >= 0 ? buf : "?");
 }
 
-static void json_members(hm_json *j, const hm_layout *l, const hm_field *f, size_t nf,
-			 uint32_t first)
+static void json_members(hm_json_writer *w, const hm_layout *l, const hm_field *f, size_t nf,
+			 uint32_t first, hm_type_id asked, const struct hm_print_hooks *hk)
 {
+	hm_json *j = &w->j;
 	const hm_types *t = hm_layout_types(l);
 
 	hm_json_key(j, "members");
@@ -43,7 +97,9 @@ static void json_members(hm_json *j, const hm_layout *l, const hm_field *f, size
 		hm_json_kbool(j, "straddles", f[i].straddles);
 		hm_json_kuint(j, "alignment", al);
 		if (f[i].nr_children)
-			json_members(j, l, f, nf, i + 1);
+			json_members(w, l, f, nf, i + 1, asked, hk);
+		if (hk && hk->json_member)
+			hk->json_member(hk->ctx, l, asked, &f[i], w);
 		hm_json_end_object(j);
 	}
 	hm_json_end_array(j);
@@ -54,8 +110,10 @@ static const char *field_label(const hm_field *f)
 	return f->path ? f->path : f->name;
 }
 
-static void json_struct(hm_json *j, const hm_layout *l, const char *alias)
+static void json_struct(hm_json_writer *w, const hm_layout *l, const char *alias, hm_type_id asked,
+			const struct hm_print_hooks *hk)
 {
+	hm_json *j = &w->j;
 	const hm_types *t = hm_layout_types(l);
 	const hm_type *ty = hm_types_get(t, hm_layout_type(l));
 	const struct hm_layout_summary *s = hm_layout_summary(l);
@@ -72,7 +130,7 @@ static void json_struct(hm_json *j, const hm_layout *l, const char *alias)
 	hm_json_kuint(j, "cachelines", s->cachelines);
 	hm_json_kstr(j, "decl_file", ty->decl_file);
 	hm_json_kuint(j, "decl_line", ty->decl_line);
-	json_members(j, l, f, nf, nf ? 0 : HM_FIELD_NONE);
+	json_members(w, l, f, nf, nf ? 0 : HM_FIELD_NONE, asked, hk);
 	hm_json_key(j, "holes");
 	hm_json_begin_array(j);
 	for (size_t i = 0; i < nh; i++) {
@@ -110,6 +168,8 @@ static void json_struct(hm_json *j, const hm_layout *l, const char *alias)
 		hm_json_end_object(j);
 	}
 	hm_json_end_array(j);
+	if (hk && hk->json_struct)
+		hk->json_struct(hk->ctx, l, asked, w);
 	hm_json_end_object(j);
 }
 
@@ -130,25 +190,29 @@ static void json_list_entry(hm_json *j, const hm_types *t, hm_type_id id, unsign
 	hm_sholes_free(&h);
 }
 
-int hm_print_layouts_json(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
-			  const hm_type_id *ids, size_t n, int expand, int list)
+static int print_json(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
+		      const hm_type_id *ids, size_t n, int expand, int list,
+		      const struct hm_print_hooks *hk)
 {
 	HM_OPTS(hm_layout_opts, lo, .cacheline_size = bin->cacheline_size, .expand = !!expand);
 	unsigned line = bin->cacheline_size ? bin->cacheline_size : 64;
-	hm_json j;
+	hm_json_writer w;
+	hm_json *j = &w.j;
 
-	hm_json_init(&j, out, 1);
-	hm_json_begin_object(&j);
-	hm_json_kstr(&j, "schema", "hitmap/1");
-	hm_json_key(&j, "binary");
-	hm_json_begin_object(&j);
-	hm_json_kstr(&j, "path", bin->path);
-	hm_json_kstr(&j, "build_id", bin->build_id);
-	hm_json_kstr(&j, "arch", bin->arch);
-	hm_json_kuint(&j, "cacheline_size", line);
-	hm_json_end_object(&j);
-	hm_json_key(&j, "structs");
-	hm_json_begin_array(&j);
+	hm_json_init(j, out, 1);
+	hm_json_begin_object(j);
+	hm_json_kstr(j, "schema", "hitmap/1");
+	hm_json_key(j, "binary");
+	hm_json_begin_object(j);
+	hm_json_kstr(j, "path", bin->path);
+	hm_json_kstr(j, "build_id", bin->build_id);
+	hm_json_kstr(j, "arch", bin->arch);
+	hm_json_kuint(j, "cacheline_size", line);
+	hm_json_end_object(j);
+	if (hk && hk->json_top)
+		hk->json_top(hk->ctx, &w);
+	hm_json_key(j, "structs");
+	hm_json_begin_array(j);
 	for (size_t i = 0; i < n; i++) {
 		const hm_type *ty = hm_types_get(t, ids[i]);
 		const char *alias = NULL;
@@ -160,17 +224,34 @@ int hm_print_layouts_json(FILE *out, const struct hm_json_binary *bin, const hm_
 			id = hm_types_resolve(t, id);
 		}
 		if (list) {
-			json_list_entry(&j, t, id, line, alias);
+			json_list_entry(j, t, id, line, alias);
 			continue;
 		}
 		l = hm_layout_new(t, id, &lo);
 		if (!l)
 			return -errno;
-		json_struct(&j, l, alias);
+		json_struct(&w, l, alias, ids[i], hk);
 		hm_layout_free(l);
 	}
-	hm_json_end_array(&j);
-	hm_json_end_object(&j);
-	hm_json_finish(&j);
+	hm_json_end_array(j);
+	hm_json_end_object(j);
+	hm_json_finish(j);
 	return ferror(out) ? -EIO : 0;
+}
+
+int hm_print_layouts_json(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
+			  const hm_type_id *ids, size_t n, int expand, int list)
+{
+	return print_json(out, bin, t, ids, n, expand, list, NULL);
+}
+
+int hm_print_layouts_json_hooked(FILE *out, const struct hm_json_binary *bin,
+				 const hm_types *t, const hm_type_id *ids, size_t n, int expand,
+				 const struct hm_print_hooks *user)
+{
+	struct hm_print_hooks h;
+
+	if (!bin || HM_OPTS_TAKE(&h, user, hm_print_hooks))
+		return -EINVAL;
+	return print_json(out, bin, t, ids, n, expand, 0, &h);
 }

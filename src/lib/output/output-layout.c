@@ -16,8 +16,8 @@
 #include <string.h>
 #include "hitmap/output.h"
 #include "base/opts.h"
-#include "layout/layout-int.h"
 #include "base/util.h"
+#include "layout/layout-int.h"
 #include "types/declare.h"
 
 #define GROUP_BEGIN "__cacheline_group_begin__"
@@ -62,6 +62,16 @@ struct pctx {
 	unsigned line;
 	int annotate;
 	struct sb *b;
+	const struct hm_print_hooks *hooks;	/* NULL: none */
+	hm_type_id top;				/* the id the caller asked for */
+};
+
+/* Where hm_print_note() writes: after a member's line (a new line first),
+ * or before a closing line (a whole line). */
+struct hm_print_notes {
+	const struct pctx *c;
+	int indent;
+	int before_close;
 };
 
 struct pconf {
@@ -71,6 +81,11 @@ struct pconf {
 	uint32_t *cachelinep;
 	const char *suffix;
 	const char *prefix;
+	/* the path of this level's members (as hm_field.path) for the hooks;
+	 * NULL when nothing addresses them */
+	const char *path;
+	const char *member_path;	/* the member being printed's */
+	unsigned plevel;		/* hm_field.depth of this level's members */
 	unsigned emit_stats : 1;
 	unsigned expand : 1;
 	unsigned rel_offset : 1;
@@ -409,6 +424,7 @@ static void array_fp(const struct pctx *c, const hm_type *ty, const char *name,
 	if (ty->nr && (dims[0] == 0 || dims[0] == HM_DIM_FLEXIBLE) &&
 	    kind_of(c, elem) == HM_KIND_CONST)
 		elem = T(c, elem)->target;
+	conf->path = NULL;	/* an element has no member path */
 	type_fp(c, elem, name, conf, depth + 1);
 	for (uint32_t i = 0; i < ty->nr; i++) {
 		uint64_t n = dims[i] == HM_DIM_FLEXIBLE ? 0 : dims[i];
@@ -497,6 +513,7 @@ next:
 			}
 			snprintf(namebuf, n, "* %s", name ? name : "");
 			name = namebuf;
+			tc.path = NULL;	/* a pointee is not part of the object */
 			tc.rel_offset = 1;
 			tc.type_spacing -= 8;
 			tc.prefix = NULL;
@@ -642,6 +659,13 @@ static uint64_t member_fp(const struct pctx *c, const hm_member *m, uint64_t siz
 	if (union_member)
 		sc.union_member = 1;
 	sc.member_packed = 0;
+	/* an inline record's members: under this member's path, or its
+	 * parent's for an anonymous one */
+	if (c->hooks && sc.path) {
+		sc.path = m->name ? conf->member_path : conf->path;
+		if (++sc.plevel > 32)	/* hm_layout lists no deeper */
+			sc.path = NULL;
+	}
 	if (!(m->flags & HM_MEMBER_VIRTUAL_BASE))
 		cacheline_boundary(c, conf, off);
 	start = o->len;
@@ -920,6 +944,74 @@ static const char *access_word(uint32_t flags)
 	return NULL;
 }
 
+/* ---- hooks ---- */
+
+/* The path hm_layout gives member m at this level, or NULL (malloc'd). */
+static char *member_path(const struct pctx *c, const struct pconf *conf, const hm_member *m)
+{
+	const char *name = m->name;
+	char *p;
+
+	if (!c->hooks || !conf->path)
+		return NULL;
+	if (!name && (m->flags & HM_MEMBER_INHERITANCE)) {
+		const hm_type *st = T(c, hm_strip(c->t, m->type));
+
+		name = st ? st->name : NULL;
+	}
+	if (!name)
+		return NULL;
+	if (asprintf(&p, "%s%s%s", conf->path, *conf->path ? "." : "", name) < 0) {
+		c->b->err = -ENOMEM;
+		return NULL;
+	}
+	return p;
+}
+
+static void member_hook(const struct pctx *c, const struct pconf *conf, const hm_member *m,
+			const char *path, uint64_t off, uint64_t size)
+{
+	struct hm_print_notes n = { .c = c, .indent = conf->indent };
+	struct hm_print_member pm = { .member = m, .path = path, .offset = off, .size = size };
+
+	if (c->hooks && c->hooks->member_notes && !(m->flags & HM_MEMBER_STATIC) && !c->b->err)
+		c->hooks->member_notes(c->hooks->ctx, &pm, &n);
+}
+
+static void end_hook(const struct pctx *c, const struct pconf *conf, unsigned depth)
+{
+	struct hm_print_notes n = { .c = c, .indent = conf->indent, .before_close = 1 };
+
+	if (!depth && c->hooks && c->hooks->end_notes && !c->b->err)
+		c->hooks->end_notes(c->hooks->ctx, c->top, &n);
+}
+
+int hm_print_note(hm_print_notes *n, const char *fmt, ...)
+{
+	struct sb *o = n->c->b;
+	char *text;
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (len < 0) {
+		o->err = -ENOMEM;
+		return o->err;
+	}
+	if (!n->before_close)
+		sb_puts(o, "\n");
+	sb_tabs(o, n->indent);
+	sb_puts(o, HM_NOTE_PREFIX);
+	sb_puts(o, text);
+	sb_puts(o, " */");
+	if (n->before_close)
+		sb_puts(o, "\n");
+	free(text);
+	return o->err;
+}
+
 /* pahole's __class__fprintf. */
 static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, unsigned depth)
 {
@@ -1023,8 +1115,12 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 		cc.last_member = i + 1 == ty->nr;
 		cc.first_member = last == NULL;
 		cc.member_packed = !packed && !bf && !inh && member_misaligned(c, pos);
+		cc.member_path = member_path(c, &cc, pos);
 		sb_tabs(o, cc.indent);
 		off = member_fp(c, pos, h.m[i].size, 0, &cc, depth);
+		member_hook(c, &cc, pos, cc.member_path, off, h.m[i].size);
+		free((char *)cc.member_path);
+		cc.member_path = NULL;
 		note_straddle(c, &cc, pos, off, h.m[i].size);
 		note_group(c, &cc, mm, i);
 		pt = T(c, pos->type);
@@ -1067,6 +1163,7 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 		note_unterminated(c, &cc, ty);
 		class_stats(c, ty, &h, &s, &cc, members);
 	}
+	end_hook(c, &cc, depth);
 	sb_tabs(o, indent);
 	sb_puts(o, "}");
 	if (packed)
@@ -1129,26 +1226,33 @@ static void union_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 	for (uint32_t i = 0; i < ty->nr; i++) {
 		uint64_t size = hm_member_size(c->t, &mm[i]), off;
 
+		uc.member_path = member_path(c, &uc, &mm[i]);
 		sb_tabs(o, uc.indent);
 		off = member_fp(c, &mm[i], size, 1, &uc, depth);
+		member_hook(c, &uc, &mm[i], uc.member_path, off, size);
+		free((char *)uc.member_path);
+		uc.member_path = NULL;
 		note_straddle(c, &uc, &mm[i], off, size);
 		sb_puts(o, "\n");
 		*uc.cachelinep = initial;
 	}
 	if (uc.emit_stats)
 		union_stats(c, ty, &uc);
+	end_hook(c, &uc, depth);
 	sb_tabs(o, indent);
 	sb_printf(o, "}%s%s", uc.suffix ? " " : "", uc.suffix ? uc.suffix : "");
 }
 
-int hm_print_layout(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *uo)
+static int print_record(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *uo,
+			const struct hm_print_hooks *hooks)
 {
 	struct hm_print_opts oc;
 	const struct hm_print_opts *o;
 	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
 	struct sb b = { 0 };
-	struct pctx c = { .t = t, .b = &b };
-	struct pconf conf = { .type_spacing = 26, .name_spacing = 23, .emit_stats = 1 };
+	struct pctx c = { .t = t, .b = &b, .hooks = hooks, .top = id };
+	struct pconf conf = { .type_spacing = 26, .name_spacing = 23, .emit_stats = 1,
+			      .path = hooks ? "" : NULL };
 	int err = 0;
 
 	if (!HM_OPTS_VALID(uo, hm_print_opts))
@@ -1174,6 +1278,11 @@ int hm_print_layout(FILE *out, const hm_types *t, hm_type_id id, const struct hm
 		err = -EIO;
 	free(b.p);
 	return err;
+}
+
+int hm_print_layout(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
+{
+	return print_record(out, t, id, o, NULL);
 }
 
 /* pahole's typedef__fprintf. */
@@ -1249,14 +1358,16 @@ static void typedef_fp(const struct pctx *c, const hm_type *td, struct pconf *co
 	}
 }
 
-int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *uo)
+static int print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *uo,
+			 const struct hm_print_hooks *hooks)
 {
 	struct hm_print_opts oc;
 	const struct hm_print_opts *o;
 	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
 	struct sb b = { 0 };
-	struct pctx c = { .t = t, .b = &b };
-	struct pconf conf = { .type_spacing = 26, .name_spacing = 23, .emit_stats = 1 };
+	struct pctx c = { .t = t, .b = &b, .hooks = hooks, .top = id };
+	struct pconf conf = { .type_spacing = 26, .name_spacing = 23, .emit_stats = 1,
+			      .path = hooks ? "" : NULL };
 	int err = 0;
 
 	if (!HM_OPTS_VALID(uo, hm_print_opts))
@@ -1277,6 +1388,24 @@ int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct h
 		err = -EIO;
 	free(b.p);
 	return err;
+}
+
+int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
+{
+	return print_typedef(out, t, id, o, NULL);
+}
+
+int hm_print_layout_hooked(FILE *out, const hm_types *t, hm_type_id id,
+			   const struct hm_print_opts *o, const struct hm_print_hooks *user)
+{
+	struct hm_print_hooks h;
+	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
+
+	if (HM_OPTS_TAKE(&h, user, hm_print_hooks))
+		return -EINVAL;
+	if (ty && ty->kind == HM_KIND_TYPEDEF)
+		return print_typedef(out, t, id, o, &h);
+	return print_record(out, t, id, o, &h);
 }
 
 int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned line)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "hitmap/suggest.h"
 #include "base/util.h"
+#include "base/opts.h"
 
 struct hm_evidence {
 	hm_arena arena;
@@ -316,4 +317,34 @@ int hm_evidence_from_findings(const hm_findings *f, const char *name, const char
 	}
 	*out = ev;
 	return 0;
+}
+
+int hm_evidence_pick(const char *name, const struct hm_evidence_inputs *user,
+		     hm_evidence **out)
+{
+	struct hm_evidence_inputs in;
+	const hm_profile_struct *ps;
+	int err;
+
+	if (!name || !out || HM_OPTS_TAKE(&in, user, hm_evidence_inputs))
+		return -EINVAL;
+	if (!in.profile && !in.rules && !in.lint)
+		return -EINVAL;
+	ps = in.profile ? hm_profile_find_struct(in.profile, name) : NULL;
+	if (in.profile && (ps || (!in.rules && !in.lint))) {
+		if (ps)
+			return hm_evidence_from_profile(ps, in.profile_source, out);
+		*out = hm_evidence_new(name, HM_EVIDENCE_PROFILE, in.profile_source);
+		return *out ? 0 : -ENOMEM;
+	}
+	if (in.rules) {
+		if (!in.lint)
+			return hm_evidence_from_rules(in.rules, name, in.rules_source, out);
+		if ((err = hm_evidence_from_rules(in.rules, name, in.rules_source, out)))
+			return err;
+		if (!hm_evidence_empty(*out))
+			return 0;
+		hm_evidence_free(*out);
+	}
+	return hm_evidence_from_findings(in.lint, name, in.lint_source, out);
 }

@@ -88,6 +88,13 @@ int hm_types_dedup_insert(hm_types *t, hm_type_id id, uint64_t hash);
  * members (names, bit offsets, bit sizes): pahole's rule for printing a name
  * again. */
 int hm_types_note_struct(hm_types *t, hm_type_id id);
+
+/* Shrink the hm_types_structs() list of a whole table (read from the cache)
+ * to what a load of `only` lists: the structs so named, then every complete
+ * named record they reach through member, pointer, array, typedef and
+ * function types, in id order; the names dropped stay for
+ * hm_types_similar().  0 or -ENOMEM. */
+int hm_types_keep_structs(hm_types *t, const char *const *only);
 /* Record a typedef met by the walk (the first per name is the one found). */
 int hm_types_note_typedef(hm_types *t, hm_type_id id);
 

@@ -419,6 +419,89 @@ int hm_types_note_struct(hm_types *t, hm_type_id id)
 	return 0;
 }
 
+static int named_in(const char *const *only, const char *name)
+{
+	for (; name && *only; only++)
+		if (!strcmp(*only, name))
+			return 1;
+	return 0;
+}
+
+int hm_types_keep_structs(hm_types *t, const char *const *only)
+{
+	size_t n = t->types.n, nstack = 0, nkeep = 0;
+	unsigned char *seen = calloc(n ? n : 1, 1);
+	hm_type_id *stack = malloc((n ? n : 1) * sizeof(*stack));
+	hm_type_id *keep = malloc((t->structs.n ? t->structs.n : 1) * sizeof(*keep));
+	int err = 0;
+
+	if (!seen || !stack || !keep) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < t->structs.n; i++) {
+		hm_type_id id = t->structs.v[i];
+
+		if (!named_in(only, t->types.v[id].name))
+			continue;
+		keep[nkeep++] = id;
+		seen[id] = 1;
+		stack[nstack++] = id;
+	}
+	/* an explicit stack: input decides how deep types nest */
+	while (nstack) {
+		const hm_type *ty = &t->types.v[stack[--nstack]];
+		int rec = ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
+			  ty->kind == HM_KIND_CLASS;
+		const hm_member *m = rec ? hm_types_members(t, ty) : NULL;
+		const hm_type_id *pa = ty->kind == HM_KIND_FUNC ? hm_types_params(t, ty) : NULL;
+		hm_type_id refs[2] = { ty->target, ty->kind == HM_KIND_PTR_TO_MEMBER ?
+				       ty->containing : 0 };
+
+		for (size_t k = 0; k < 2; k++)
+			if (refs[k] && refs[k] < n && !seen[refs[k]]) {
+				seen[refs[k]] = 1;
+				stack[nstack++] = refs[k];
+			}
+		for (uint32_t k = 0; m && k < ty->nr; k++)
+			if (m[k].type && m[k].type < n && !seen[m[k].type]) {
+				seen[m[k].type] = 1;
+				stack[nstack++] = m[k].type;
+			}
+		for (uint32_t k = 0; pa && k < ty->nr; k++)
+			if (pa[k] && pa[k] < n && !seen[pa[k]]) {
+				seen[pa[k]] = 1;
+				stack[nstack++] = pa[k];
+			}
+	}
+	/* what drops out of the list still serves "did you mean", as the
+	 * loader's hints do for names it did not load */
+	for (size_t i = 0; i < t->structs.n && !err; i++) {
+		hm_type_id id = t->structs.v[i];
+
+		if (!seen[id] && hm_vec_push(t->hints, t->types.v[id].name) < 0)
+			err = -ENOMEM;
+	}
+	t->structs.n = 0;
+	t->struct_next.n = 0;
+	memset(t->listed.v, 0, t->listed.n);
+	memset(t->struct_slots, 0, t->nstruct_slots * sizeof(*t->struct_slots));
+	for (size_t i = 0; !err && i < nkeep; i++)
+		err = hm_types_note_struct(t, keep[i]);
+	for (size_t i = 1; !err && i < n; i++) {
+		const hm_type *ty = &t->types.v[i];
+
+		if (seen[i] && (ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
+				ty->kind == HM_KIND_CLASS) && !ty->declaration && ty->name)
+			err = hm_types_note_struct(t, (hm_type_id)i);
+	}
+out:
+	free(seen);
+	free(stack);
+	free(keep);
+	return err;
+}
+
 int hm_types_note_typedef(hm_types *t, hm_type_id id)
 {
 	const hm_type *ty = &t->types.v[id];
