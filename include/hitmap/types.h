@@ -149,6 +149,9 @@ struct hm_load_opts {
 	 * hitmap/debuginfo.h); NULL: the default places. */
 	const struct hm_debuginfo_opts *debuginfo;
 	unsigned no_debuginfo_lookup : 1;	/* only bin itself */
+	/* The base of a split BTF file (a kernel module's); NULL: for
+	 * /sys/kernel/btf/MODULE, /sys/kernel/btf/vmlinux. */
+	const char *btf_base;
 };
 
 /* The default cache directory: $XDG_CACHE_HOME/hitmap when XDG_CACHE_HOME is
@@ -173,8 +176,9 @@ int hm_types_default_cache_dir(char *buf, size_t len);
  * and leaves a BUILD-ID.types.wanted mark in the cache directory. */
 int hm_types_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types **out);
 
-/* Load a raw BTF file: /sys/kernel/btf/vmlinux, or a .BTF section saved with
- * objcopy (no ELF around it).  Errors as hm_types_load(); -EBADMSG also when
+/* Load a raw BTF file: /sys/kernel/btf/vmlinux, a module's split BTF
+ * (/sys/kernel/btf/MODULE, on top of opts->btf_base), or a .BTF section saved
+ * with objcopy (no ELF around it).  Errors as hm_types_load(); -EBADMSG also when
  * the file is not BTF.  *out is set only on success. */
 int hm_types_load_btf_file(const char *path, const struct hm_load_opts *opts,
 			   hm_types **out);

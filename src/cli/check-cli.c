@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hitmap/hitmap.h"
+#include "hitmap/debuginfo.h"
 #include "check-cli.h"
 
 /* Rule-file errors arrive already spelt "FILE:LINE:COL: error: ..." (the
@@ -23,6 +24,13 @@ static void diag(void *ctx, enum hm_diag_level level, const char *msg)
 		fprintf(stderr, "%s: %s\n", names[level], msg);
 }
 
+static int is_rules_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 6 && !strcmp(s + n - 6, ".rules");
+}
+
 int ccli_parse(struct ccli *a, int argc, char **argv, int nfiles)
 {
 	const struct hm_cmd *cmd = a->cmd;
@@ -37,17 +45,18 @@ int ccli_parse(struct ccli *a, int argc, char **argv, int nfiles)
 	}
 	if (rc)
 		return rc;
-	/* `--rules a.rules b.rules BINARY`: a shell glob after --rules leaves the
-	 * further rule files as leading operands. */
-	while (a->nrules && (a->accept & CCLI_RULES) && n - k > nfiles) {
+	/* `--rules a.rules b.rules [BINARY]`: a shell glob after --rules leaves
+	 * the further rule files as leading operands, told from the binary by
+	 * their name (the binary may be left out: the running kernel). */
+	while (a->nrules && (a->accept & CCLI_RULES) && k < n && is_rules_name(argv[1 + k])) {
 		if (a->nrules == CCLI_MAX)
 			return cli_usage_error(cmd, "too many --rules files");
 		a->rules[a->nrules++] = argv[1 + k++];
 	}
-	if (n - k != nfiles)
+	if (n - k != nfiles && n - k != nfiles - 1)
 		return cli_usage_error(cmd, nfiles == 1 ? "expected one BINARY" :
 				       "expected two binaries, OLD and NEW");
-	for (c = 0; c < nfiles; c++)
+	for (c = 0; c < n - k; c++)
 		a->files[c] = argv[1 + k + c];
 	a->nfiles = nfiles;
 	return 0;
@@ -90,7 +99,7 @@ int ccli_load_inputs(struct ccli *a, int need_all)
 		if (!(a->rs = hm_ruleset_new()))
 			return HM_EXIT_INPUT;
 		for (i = 0; i < a->nrules; i++) {
-			err = hm_ruleset_load(a->rs, a->rules[i]);
+			err = cli_rules_load(a->rs, a->rules[i]);
 			if (err == -ENOMEM)
 				return HM_EXIT_INPUT;
 			bad |= err != 0;
@@ -134,27 +143,36 @@ int ccli_load_inputs(struct ccli *a, int need_all)
 
 int ccli_open(struct ccli *a, const char *file, hm_binary **bin, hm_types **t)
 {
+	struct hm_debuginfo_opts dio;
 	struct hm_load_opts lo;
 	int err;
 
 	cli_load_opts(&lo, a->no_cache);
+	cli_debuginfo_opts(&a->dbg, &dio);
+	lo.debuginfo = &dio;
 	lo.only = a->only;
+	lo.btf_base = a->btf_base;
 	*t = NULL;
-	*bin = hm_binary_open(file);
-	if (!*bin)
-		return HM_EXIT_INPUT;	/* the library said why */
-	/* Only globals named: the symbol table is all that is needed. */
-	if (a->only && !a->only[0])
-		err = (*t = hm_types_new()) ? 0 : -ENOMEM;
-	else
-		err = hm_types_load(*bin, &lo, t);
-	if (err) {
-		hm_binary_close(*bin);
-		*bin = NULL;
-		return HM_EXIT_INPUT;
+	*bin = NULL;
+	if (!file) {
+		if (!a->kernel && !(a->kernel = cli_running_kernel(&dio)))
+			return HM_EXIT_INPUT;
+		file = a->kernel;
 	}
-	if (!a->line)
-		a->line = hm_binary_cacheline_size(*bin);
+	/* Only globals named: the symbol table is all that is needed. */
+	if (a->only && !a->only[0] && !hm_types_is_btf_file(file)) {
+		if (!(*bin = hm_binary_open(file)))
+			return HM_EXIT_INPUT;	/* the library said why */
+		if (!(*t = hm_types_new())) {
+			hm_binary_close(*bin);
+			*bin = NULL;
+			return HM_EXIT_INPUT;
+		}
+	} else if ((err = cli_open_types(file, &lo, bin, t))) {
+		return err;
+	}
+	if (!a->line)	/* raw BTF names no machine: x86-64's */
+		a->line = *bin ? hm_binary_cacheline_size(*bin) : 64;
 	return 0;
 }
 
@@ -180,7 +198,9 @@ void ccli_opts(struct ccli *a, struct hm_check_opts *o)
 
 int ccli_finish(struct ccli *a, hm_findings *f, const struct hm_check_stats *st)
 {
-	const char *inputs[3] = { a->files[0], a->nfiles > 1 ? a->files[1] : NULL, NULL };
+	const char *last = a->kernel ? a->kernel : a->files[a->nfiles - 1];
+	const char *inputs[3] = { a->nfiles > 1 ? a->files[0] : last,
+				  a->nfiles > 1 ? last : NULL, NULL };
 	struct hm_findings_meta m = {
 		.command = a->cmd->name, .inputs = inputs,
 		.fail_on = hm_severity_name(a->fail_on),
@@ -209,4 +229,6 @@ void ccli_free(struct ccli *a)
 	free(a->hot);
 	free(a->only);
 	free(a->all_ctypes);
+	free(a->dbg.dirs);
+	free(a->kernel);
 }

@@ -35,8 +35,12 @@ struct ccli {
 	int pair_lines, assume_aligned, lint, verbose, no_groups, no_lint, no_cache;
 	enum hm_severity fail_on;
 	enum hm_findings_format fmt;
-	const char *files[2];
+	const char *files[2];	/* NULL: the running kernel */
 	int nfiles;
+	struct cli_debuginfo dbg;	/* where a stripped binary's debug info is */
+	char *kernel;		/* the running kernel's file, when a FILE was left out */
+	int rules_dir;		/* check --rules-dir */
+	const char *btf_base;
 	/* loaded */
 	hm_ruleset *rs;
 	hm_profile *prof;
@@ -54,6 +58,7 @@ struct ccli {
 #define CCLI_OPT_CLASS_NAME OPT_CLASS_NAME(CCLI_A(names), CCLI_N(nnames), CCLI_MAX)
 #define CCLI_OPT_CACHELINE_SIZE OPT_CACHELINE_SIZE(CCLI_A(line))
 #define CCLI_OPT_NO_CACHE OPT_NO_CACHE(CCLI_A(no_cache))
+#define CCLI_OPT_DEBUGINFO OPT_DEBUGINFO(struct ccli, dbg), OPT_BTF_BASE(CCLI_A(btf_base))
 #define CCLI_OPT_OUTPUT \
 	OPT_JSON_AS(CCLI_A(fmt), HM_FINDINGS_JSON), \
 	OPT_SARIF_AS(CCLI_A(fmt), HM_FINDINGS_SARIF), \
@@ -74,8 +79,9 @@ struct ccli {
 	OPT_LIST(0, "contended-type", CCLI_A(ctypes), CCLI_N(nctypes), CCLI_MAX, "T", \
 		 "one more contention-prone type, \"T\" or \"struct T\" (repeatable)")
 
-/* Parse argv for a command taking `nfiles` files.  Returns 0 to go on, or an
- * exit status (HM_EXIT_OK after --help). */
+/* Parse argv for a command taking `nfiles` files, the last of which may be
+ * left out: it is then the running kernel.  Returns 0 to go on, or an exit
+ * status (HM_EXIT_OK after --help). */
 int ccli_parse(struct ccli *a, int argc, char **argv, int nfiles);
 
 /* Load --rules and --profile, and work out what the loader needs.  0 or an

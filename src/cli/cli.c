@@ -4,8 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "hitmap/debuginfo.h"
+#include "hitmap/rules.h"
+#include "hitmap/types.h"
 #include "cli.h"
 #include "options.h"
 #include "options.h"
@@ -147,4 +151,96 @@ void cli_load_opts(struct hm_load_opts *o, int no_cache)
 		return;
 	o->cache = 1;
 	o->cache_write = 1;
+}
+
+int cli_open_types(const char *file, const struct hm_load_opts *lo, hm_binary **bin,
+		   hm_types **t)
+{
+	int err;
+
+	*bin = NULL;
+	*t = NULL;
+	if (hm_types_is_btf_file(file)) {
+		/* raw BTF (/sys/kernel/btf/vmlinux): no ELF around it */
+		err = hm_types_load_btf_file(file, lo, t);
+	} else {
+		if (!(*bin = hm_binary_open(file)))
+			return HM_EXIT_INPUT;	/* the library said why */
+		err = hm_types_load(*bin, lo, t);
+	}
+	if (err) {
+		hm_binary_close(*bin);
+		*bin = NULL;
+		return err == -ENOMEM ? HM_EXIT_INPUT :
+		       cli_exit_for(err == -ENOENT ? -EBADMSG : err);
+	}
+	return 0;
+}
+
+const char *cli_rules_dir(void)
+{
+	const char *env = getenv("HITMAP_RULES_DIR");
+
+	return env && *env ? env : HM_RULES_DIR;
+}
+
+/* A rule file as named, else under the installed rules
+ * (`--rules linux/mm.rules`), so that the kernel's rules work outside the
+ * source tree.  A name found nowhere is returned as it is: the loader then
+ * says it cannot be read. */
+char *cli_rules_find(const char *name)
+{
+	char buf[4096];
+
+	if (name[0] != '/' && access(name, F_OK) &&
+	    (size_t)snprintf(buf, sizeof(buf), "%s/%s", cli_rules_dir(), name) < sizeof(buf) &&
+	    !access(buf, F_OK))
+		return strdup(buf);
+	return strdup(name);
+}
+
+static int is_rules_file(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 6 && !strcmp(d->d_name + n - 6, ".rules");
+}
+
+int cli_rules_load(hm_ruleset *rs, const char *arg)
+{
+	char *path = cli_rules_find(arg);
+	struct dirent **ents = NULL;
+	struct stat st;
+	int n, rc = 0, bad = 0;
+
+	if (!path)
+		return -ENOMEM;
+	if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+		rc = hm_ruleset_load(rs, path);
+		free(path);
+		return rc;
+	}
+	/* a folder of rule files (`--rules linux`): each, in name order */
+	n = scandir(path, &ents, is_rules_file, alphasort);
+	if (n < 0) {
+		cli_error("%s: %s", path, strerror(errno));
+		free(path);
+		return -errno;
+	}
+	if (!n)
+		cli_error("%s: no .rules files in this folder", path);
+	for (int i = 0; i < n && rc != -ENOMEM; i++) {
+		char file[4096];
+
+		if ((size_t)snprintf(file, sizeof(file), "%s/%s", path, ents[i]->d_name) >=
+		    sizeof(file))
+			continue;
+		rc = hm_ruleset_load(rs, file);
+		bad |= rc != 0;
+	}
+	for (int i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	free(path);
+	return rc == -ENOMEM ? rc : bad || !n ? -EBADMSG : 0;
 }

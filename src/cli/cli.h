@@ -4,6 +4,8 @@
 #define HM_CLI_H
 #include <stddef.h>
 #include <stdint.h>
+#include "hitmap/rules.h"
+#include "hitmap/types.h"
 #include "hitmap/types.h"
 
 enum {
@@ -39,6 +41,24 @@ extern int cli_verbose;
  * the error was printed. */
 struct hm_debuginfo_opts;
 char *cli_running_kernel(const struct hm_debuginfo_opts *dio);
+
+/* Load FILE's types: an ELF file (its DWARF, a separate debug file's, or
+ * its .BTF) or a raw BTF file such as /sys/kernel/btf/vmlinux (then *bin is
+ * NULL: no symbols, no machine).  0, or an exit status after the message;
+ * on failure nothing is left open. */
+int cli_open_types(const char *file, const struct hm_load_opts *lo, hm_binary **bin,
+		   hm_types **t);
+
+/* Where the installed rule files are: $HITMAP_RULES_DIR, else
+ * $(pkgdatadir)/rules. */
+const char *cli_rules_dir(void);
+/* NAME as given when it exists (or is absolute), else under cli_rules_dir()
+ * when there; malloc'ed, NULL when out of memory. */
+char *cli_rules_find(const char *name);
+/* Load rule file ARG (found as cli_rules_find() does) into rs, or every
+ * *.rules file of ARG when it is a folder.  The library's result (a
+ * message was given). */
+int cli_rules_load(hm_ruleset *rs, const char *arg);
 
 /* The library's lookup options from the command's --debug-dir, --buildid-dir
  * and --offline (struct cli_debuginfo, options.h). */

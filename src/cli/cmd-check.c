@@ -1,9 +1,50 @@
 /* hitmap check: rule files, kernel cacheline groups, profile pairs and
  * (optionally) lint, as a CI gate. */
 #include "config.h"
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "check-cli.h"
+
+/* --rules-dir: where `--rules NAME` looks after the name itself, and what is
+ * there (one folder level: rules/linux/mm.rules). */
+static int list_rules(void)
+{
+	const char *dir = cli_rules_dir();
+	struct dirent **sub;
+	int n;
+
+	printf("%s\n", dir);
+	n = scandir(dir, &sub, NULL, alphasort);
+	if (n < 0) {
+		cli_error("%s: %s (make install puts the rule files there)", dir,
+			  strerror(errno));
+		return HM_EXIT_INPUT;
+	}
+	for (int i = 0; i < n; i++) {
+		struct dirent **ents;
+		char path[4096];
+		int m;
+
+		if (sub[i]->d_name[0] != '.' &&
+		    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, sub[i]->d_name) < sizeof(path) &&
+		    (m = scandir(path, &ents, NULL, alphasort)) >= 0) {
+			for (int k = 0; k < m; k++) {
+				size_t len = strlen(ents[k]->d_name);
+
+				if (len > 6 && !strcmp(ents[k]->d_name + len - 6, ".rules"))
+					printf("  %s/%s\n", sub[i]->d_name, ents[k]->d_name);
+				free(ents[k]);
+			}
+			free(ents);
+		}
+		free(sub[i]);
+	}
+	free(sub);
+	return HM_EXIT_OK;
+}
 
 static int run(int argc, char **argv)
 {
@@ -19,6 +60,10 @@ static int run(int argc, char **argv)
 	rc = ccli_parse(&a, argc, argv, 1);
 	if (rc)
 		return rc < 0 ? HM_EXIT_OK : rc;
+	if (a.rules_dir) {
+		ccli_free(&a);
+		return list_rules();
+	}
 	/* Without lint only the named structs are needed: much faster on a kernel. */
 	rc = ccli_load_inputs(&a, a.lint && !a.nnames);
 	if (!rc)
@@ -47,7 +92,8 @@ out:
 
 static const struct cli_option options[] = {
 	OPT_LIST(0, "rules", CCLI_A(rules), CCLI_N(nrules), CCLI_MAX, "FILE",
-		 "a rule file (repeatable)"),
+		 "a rule file, or a folder of them (repeatable); a name not found as given "
+		 "is looked for among the installed rules (see --rules-dir)"),
 	CCLI_OPT_PROFILE,
 	OPT_BOOL(0, "lint", CCLI_A(lint), "also run 'hitmap lint' (loads every struct)"),
 	CCLI_OPT_CLASS_NAME,
@@ -59,19 +105,25 @@ static const struct cli_option options[] = {
 	OPT_FLAG(0, "no-groups", CCLI_A(no_groups), "skip the cacheline-group checks"),
 	OPT_BOOL('v', "verbose", CCLI_A(verbose), "report each passing rule as a note"),
 	CCLI_OPT_NO_CACHE,
+	CCLI_OPT_DEBUGINFO,
+	OPT_FLAG(0, "rules-dir", CCLI_A(rules_dir),
+		 "print the folder of the installed rule files (`--rules linux/mm.rules` "
+		 "and `--rules linux` look there) and list them"),
 	OPT_END(),
 };
 
 const struct hm_cmd hm_cmd_check = {
 	.name = "check",
 	.summary = "check layouts against rule files, groups and a profile (CI gate)",
-	.usage = (const char *const[]){ "[options] [--rules FILE]... [--profile P] BINARY", NULL },
+	.usage = (const char *const[]){ "[options] [--rules FILE]... [--profile P] [BINARY]", NULL },
 	.description =
 	"Check the struct layouts of BINARY against rule files (see hitmap-rules(5)),\n"
 	"the kernel's __cacheline_group_begin/end markers (members inside, aligned\n"
 	"groups starting a line; the spans are reported as notes) and, with --profile,\n"
 	"the field pairs a measured profile shows contending.  -C limits --lint and\n"
-	"the group checks to the structs it names.\n",
+	"the group checks to the structs it names.  BINARY is an ELF file (its DWARF,\n"
+	"a separate debug file's, or its .BTF) or a raw BTF file; without it, the\n"
+	"running kernel.\n",
 	.options = options,
 	.epilog =
 	"A struct whose alignment does not fix its position on the lines is judged by\n"

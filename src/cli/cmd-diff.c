@@ -27,7 +27,7 @@ static int run(int argc, char **argv)
 		goto out;
 	ccli_opts(&a, &o);
 	o.old_label = a.files[0];
-	o.new_label = a.files[1];
+	o.new_label = a.files[1] ? a.files[1] : a.kernel;
 	if (!(f = hm_findings_new())) {
 		rc = HM_EXIT_INPUT;
 		goto out;
@@ -63,15 +63,17 @@ static const struct cli_option options[] = {
 		 "contention-prone members newly sharing a line are not errors (only "
 		 "rules and the profile are)"),
 	CCLI_OPT_NO_CACHE,
+	CCLI_OPT_DEBUGINFO,
 	OPT_END(),
 };
 
 const struct hm_cmd hm_cmd_diff = {
 	.name = "diff",
 	.summary = "compare struct layouts of two builds; fail on regressions",
-	.usage = (const char *const[]){ "[options] OLD NEW", NULL },
+	.usage = (const char *const[]){ "[options] OLD [NEW]", NULL },
 	.description =
-	"Compare every struct present in both OLD and NEW (or those -C names): size and\n"
+	"Compare every struct present in both OLD and NEW (NEW left out: the running\n"
+	"kernel; either may be raw BTF) (or those -C names): size and\n"
 	"cacheline count, members whose offset or line changed, members added or\n"
 	"removed, member pairs that newly share a line or no longer do, members that\n"
 	"newly straddle a line, alignment lost or gained, cacheline-group spans.\n"

@@ -28,6 +28,7 @@ struct layout_args {
 	const char **binaries, **objects;
 	size_t nbin, nobj;
 	struct cli_debuginfo dbg;	/* where a stripped FILE's debug info is */
+	const char *btf_base;
 	int verbose;
 };
 
@@ -234,22 +235,11 @@ static int load_types(struct layout_args *a, hm_binary **bin, hm_types **t)
 	if (a->nnames)
 		lo.only = (const char *const *)a->names;
 	lo.btf = !!a->btf;
-	if (hm_types_is_btf_file(a->file)) {
-		/* raw BTF (/sys/kernel/btf/vmlinux): no ELF, no arch */
-		*bin = NULL;
-		if (!a->line)
-			a->line = 64;
-		err = hm_types_load_btf_file(a->file, &lo, t);
-	} else {
-		*bin = hm_binary_open(a->file);
-		if (!*bin)
-			return HM_EXIT_INPUT;
-		if (!a->line)
-			a->line = hm_binary_cacheline_size(*bin);
-		err = hm_types_load(*bin, &lo, t);
-	}
-	if (err)
-		return err == -ENOMEM ? HM_EXIT_INPUT : cli_exit_for(err == -ENOENT ? -EBADMSG : err);
+	lo.btf_base = a->btf_base;
+	if ((err = cli_open_types(a->file, &lo, bin, t)))
+		return err;
+	if (!a->line)	/* raw BTF names no machine: x86-64's */
+		a->line = *bin ? hm_binary_cacheline_size(*bin) : 64;
 	return 0;
 }
 
@@ -330,6 +320,7 @@ static const struct cli_option options[] = {
 		 "(tab-separated, like pahole --sizes plus cachelines)"),
 	OPT_JSON(A(json)),
 	OPT_BTF(A(btf)),
+	OPT_BTF_BASE(A(btf_base)),
 	OPT_NO_CACHE(A(no_cache)),
 	OPT_DEBUGINFO(struct layout_args, dbg),
 	OPT_VERBOSE_DEBUG(A(verbose)),

@@ -61,13 +61,14 @@ static const struct cli_option options[] = {
 	OPT_LIST(0, "rules", CCLI_A(rules), CCLI_N(nrules), CCLI_MAX, "FILE",
 		 "take 'contended-type' lines from a rule file (repeatable)"),
 	CCLI_OPT_NO_CACHE,
+	CCLI_OPT_DEBUGINFO,
 	OPT_END(),
 };
 
 const struct hm_cmd hm_cmd_lint = {
 	.name = "lint",
 	.summary = "find locks and atomics sharing cachelines, without samples",
-	.usage = (const char *const[]){ "[options] BINARY", NULL },
+	.usage = (const char *const[]){ "[options] [BINARY]", NULL },
 	.description =
 	"Report contention-prone members — locks (spinlock_t, raw_spinlock_t,\n"
 	"rwlock_t, struct mutex, struct rw_semaphore, seqcount_t, seqlock_t,\n"
@@ -76,7 +77,8 @@ const struct hm_cmd hm_cmd_lint = {
 	"arrays of them and structs containing them — that share a cacheline with each\n"
 	"other or with read-mostly members (pointers, const).  Findings are warnings,\n"
 	"ranked: two locks first, then a lock and an atomic, two atomics, then\n"
-	"read-mostly neighbours.  Without -C: every struct.\n",
+	"read-mostly neighbours.  Without -C: every struct.  BINARY may be raw BTF;\n"
+	"without it, the running kernel.\n",
 	.options = options,
 	.epilog =
 	"Unless --assume-aligned, a struct whose alignment does not fix its lines is\n"

@@ -7,6 +7,7 @@
 #include "hitmap/attribute.h"
 #include "hitmap/binary.h"
 #include "hitmap/check.h"
+#include "hitmap/debuginfo.h"
 #include "hitmap/heat.h"
 #include "hitmap/output.h"
 #include "hitmap/perfdata.h"
@@ -30,6 +31,9 @@ struct sopts {
 	size_t proposal;
 	struct hm_suggest_opts so;
 	const char *binary;
+	char *kernel;		/* BINARY found for the running kernel */
+	struct cli_debuginfo dbg;
+	const char *btf_base;
 	/* as parsed, before they go into names and so */
 	const char **cnames;
 	size_t ncnames;
@@ -84,9 +88,9 @@ static int parse(int argc, char **argv, struct sopts *o)
 	o->so.keep_size = !!o->keep_size;
 	o->so.assume_aligned = !!o->assume_aligned;
 	o->names_given = o->nnames > 0;
-	if (n != 1)
-		return cli_usage_error(cmd, !n ? "no BINARY given" : "one BINARY only");
-	o->binary = argv[1];
+	if (n > 1)
+		return cli_usage_error(cmd, "one BINARY only");
+	o->binary = n ? argv[1] : NULL;		/* NULL: the running kernel */
 	if (!o->profile && !o->input && !o->nrules && !o->lint)
 		return cli_usage_error(cmd, "no evidence: give --profile, -i, --rules or --lint");
 	if (!!o->profile + !!o->input > 1)
@@ -135,7 +139,7 @@ static int load_evidence_files(struct srun *r)
 		if (!(r->rules = hm_ruleset_new()))
 			return -ENOMEM;
 		for (size_t i = 0; i < o->nrules; i++)
-			if ((err = hm_ruleset_load(r->rules, o->rules[i])))
+			if ((err = cli_rules_load(r->rules, o->rules[i])))
 				return err;
 	}
 	return 0;
@@ -161,21 +165,24 @@ static int names_from_evidence(struct srun *r)
 static int load_types(struct srun *r)
 {
 	struct sopts *o = &r->o;
+	struct hm_debuginfo_opts dio;
 	struct hm_load_opts lo;
 	int err;
 
 	cli_load_opts(&lo, o->no_cache);
+	cli_debuginfo_opts(&o->dbg, &dio);
+	lo.debuginfo = &dio;
 	lo.only = o->nnames ? o->names : NULL;
-	if (!(r->bin = hm_binary_open(o->binary)))
-		return -errno;
-	if ((err = hm_types_load(r->bin, &lo, &r->types)))
+	lo.btf_base = o->btf_base;
+	if ((err = cli_open_types(o->binary, &lo, &r->bin, &r->types)))
 		return err;
-	if (!o->so.cacheline_size)
-		o->so.cacheline_size = hm_binary_cacheline_size(r->bin);
-	o->so.records_struct_align = hm_suggest_compiler_records_align(r->bin);
+	if (!o->so.cacheline_size)	/* raw BTF names no machine: x86-64's */
+		o->so.cacheline_size = r->bin ? hm_binary_cacheline_size(r->bin) : 64;
+	/* raw BTF is the kernel's, built by gcc */
+	o->so.records_struct_align = r->bin ? hm_suggest_compiler_records_align(r->bin) : 1;
 	if (!o->style_set)
-		o->so.style = hm_binary_symbol(r->bin, "linux_banner") ? HM_STYLE_KERNEL :
-			      HM_STYLE_GNU;
+		o->so.style = !r->bin || hm_binary_symbol(r->bin, "linux_banner") ?
+			      HM_STYLE_KERNEL : HM_STYLE_GNU;
 	return 0;
 }
 
@@ -369,6 +376,8 @@ static void srun_free(struct srun *r)
 	hm_profile_free(r->prof);
 	hm_types_free(r->types);
 	hm_binary_close(r->bin);
+	free(r->o.kernel);
+	free(r->o.dbg.dirs);
 }
 
 static int run(int argc, char **argv)
@@ -380,6 +389,15 @@ static int run(int argc, char **argv)
 	rc = parse(argc, argv, &r.o);
 	if (rc)
 		return rc < 0 ? cli_help(&hm_cmd_suggest) : rc;
+	if (!r.o.binary) {
+		struct hm_debuginfo_opts dio;
+
+		cli_debuginfo_opts(&r.o.dbg, &dio);
+		if (!(r.o.binary = r.o.kernel = cli_running_kernel(&dio))) {
+			rc = HM_EXIT_INPUT;
+			goto out;
+		}
+	}
 	/* unreadable or malformed evidence or binary: 3 (reported already) */
 	rc = HM_EXIT_INPUT;
 	if (load_evidence_files(&r))
@@ -449,6 +467,8 @@ static const struct cli_option options[] = {
 		   "where the declaring sources are (needed by --patch)"),
 	OPT_JSON(A(json)),
 	OPT_NO_CACHE(A(no_cache)),
+	OPT_DEBUGINFO(struct sopts, dbg),
+	OPT_BTF_BASE(A(btf_base)),
 	OPT_END(),
 };
 #undef A
@@ -457,7 +477,7 @@ static const struct cli_option options[] = {
 const struct hm_cmd hm_cmd_suggest = {
 	.name = "suggest",
 	.summary = "propose where contended members should go, with cost and patch",
-	.usage = (const char *const[]){ "[-C NAME...] EVIDENCE [options] BINARY", NULL },
+	.usage = (const char *const[]){ "[-C NAME...] EVIDENCE [options] [BINARY]", NULL },
 	.description =
 	"Propose placements for struct members that contend for a cacheline: line\n"
 	"alignment of a hot member (and of the one after it), moves to the top, into\n"

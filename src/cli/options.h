@@ -155,6 +155,11 @@ size_t cli_similar(const char *typed, const char *const *cands, size_t n, const 
 		 "build-id are kept in $XDG_CACHE_HOME/hitmap, default " \
 		 "~/.cache/hitmap; HITMAP_NO_CACHE=1 does the same)")
 
+#define OPT_BTF_BASE(field) \
+	OPT_STRING(0, "btf-base", field, "FILE", \
+		   "the base of a split BTF file (a kernel module's): a raw BTF file " \
+		   "(default for /sys/kernel/btf/MODULE: /sys/kernel/btf/vmlinux)")
+
 /* Attribution of perf.data samples, as `hitmap report` does it. */
 #define OPT_BINARIES(field, count, n) \
 	OPT_LIST(0, "binary", field, count, n, "FILE", \

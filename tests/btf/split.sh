@@ -44,4 +44,13 @@ assert_eq "btfcmp: $T/mod.btf: BTF: string section does not start with a NUL byt
 	fail "a mutation of the split blob crashed or misreported"
 assert_eq "mutations $((3 * $(wc -c <"$T/mod.btf")))" "$(cut -d' ' -f1,2 "$T/mut.out")" \
 	"mutation count (3 per byte)"
+# the command: --btf-base (a module's BTF on the kernel's) for layout and
+# the judges; pahole prints the DWARF of the same build
+"$HITMAP" layout -C mod_s "$T/mod" >"$T/mod.dwarf" || fail "layout of the split build's DWARF"
+"$HITMAP" layout -C mod_s --btf-base "$T/base.btf" "$T/mod.btf" >"$T/mod.split" ||
+	fail "layout --btf-base"
+assert_files_eq "$T/mod.dwarf" "$T/mod.split" "layout of split BTF vs DWARF"
+assert_exit 3 "split BTF without its base" "$HITMAP" layout -C mod_s "$T/mod.btf"
+grep -q "split BTF? it needs its base" "$T/err" || fail "no hint at the base: $(cat "$T/err")"
+assert_exit 0 "lint --btf-base" "$HITMAP" lint -C mod_s --btf-base "$T/base.btf" "$T/mod.btf"
 exit 0

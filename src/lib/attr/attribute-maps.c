@@ -244,6 +244,7 @@ static struct binent *binary_for(hm_attr *a, const hm_perf_mmap *m)
 		b->path = strdup(m->filename);
 		b->bin = bin;
 		b->dbg = found->bin;
+		b->load = &a->load;
 		if (!b->path || attr_binent_phdrs(b))
 			return NULL;
 		return b;

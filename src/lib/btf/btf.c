@@ -1377,10 +1377,13 @@ int hm_btf_load_path(const char *path, hm_types *t, const struct hm_load_opts *o
 	return hm_btf_load_split_path(NULL, path, t, o);
 }
 
+#define SYS_BTF "/sys/kernel/btf/"
+
 int hm_types_load_btf_file(const char *path, const struct hm_load_opts *opts,
 			   hm_types **out)
 {
 	struct hm_load_opts o;
+	const char *base;
 	hm_types *t;
 	int err;
 
@@ -1388,7 +1391,11 @@ int hm_types_load_btf_file(const char *path, const struct hm_load_opts *opts,
 		return -EINVAL;
 	if (!(t = hm_types_new()))
 		return -ENOMEM;
-	err = hm_btf_load_path(path, t, &o);
+	base = o.btf_base;
+	if (!base && !strncmp(path, SYS_BTF, sizeof(SYS_BTF) - 1) &&
+	    !strchr(path + sizeof(SYS_BTF) - 1, '/') && strcmp(path, SYS_BTF "vmlinux"))
+		base = SYS_BTF "vmlinux";	/* a loaded module's BTF is split on the kernel's */
+	err = base ? hm_btf_load_split_path(base, path, t, &o) : hm_btf_load_path(path, t, &o);
 	if (!err)
 		err = hm_types_check_chains(t, path);	/* load.c */
 	if (err) {
