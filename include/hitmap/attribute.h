@@ -69,8 +69,10 @@ hm_attr *hm_attr_new(void);
 void hm_attr_free(hm_attr *a);
 
 /* How the types of the binaries are loaded (hm_types_load()): the cache
- * fields of opts (cache, cache_write, cache_dir, copied) apply to every
- * binary whose types are loaded afterwards; `only` and `btf` are not used
+ * fields of opts (cache, cache_write, cache_dir, copied) and where stripped
+ * binaries' debug info is looked for (debuginfo, copied — the strings it
+ * points to must outlive a — and no_debuginfo_lookup) apply to every binary
+ * whose types are loaded afterwards; `only` and `btf` are not used
  * (attribution needs every struct and variable).  Without this call no
  * cache is used.  0, -EINVAL (bad opts.sz) or -ENOMEM. */
 int hm_attr_set_load_opts(hm_attr *a, const struct hm_load_opts *opts);

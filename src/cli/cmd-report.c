@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hitmap/attribute.h"
+#include "hitmap/debuginfo.h"
 #include "hitmap/heat.h"
 #include "hitmap/perfdata.h"
 #include "cli.h"
@@ -14,8 +15,11 @@ struct report_args {
 	const char *input, *vmlinux, *save, *sysroot;
 	const char **binaries, **objects;
 	size_t nbin, nobj;
-	int json, no_cache;
+	int json, no_cache, verbose;
 	struct hm_report_opts ro;
+	struct cli_debuginfo dbg;
+	struct hm_debuginfo_opts dio;	/* from dbg, for as long as the attribution */
+	char *kernel;		/* the running kernel's vmlinux, when it was recorded */
 };
 
 static int parse_args(int argc, char **argv, struct report_args *ra)
@@ -34,16 +38,19 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 		return cli_usage_error(&hm_cmd_report, "unexpected argument '%s'", argv[1]);
 	ra->ro.sz = sizeof(ra->ro);
 	ra->ro.input = ra->input;
+	cli_verbose = ra->verbose;
 	return 0;
 }
 
-static int setup(hm_attr *a, const struct report_args *ra)
+static int setup(hm_attr *a, struct report_args *ra)
 {
 	struct hm_load_opts lo;
 	size_t i;
 	int err;
 
 	cli_load_opts(&lo, ra->no_cache);
+	cli_debuginfo_opts(&ra->dbg, &ra->dio);
+	lo.debuginfo = &ra->dio;
 	if (hm_attr_set_load_opts(a, &lo))
 		return HM_EXIT_INPUT;
 	/* A missing or unreadable binary is bad input (3), not a usage error. */
@@ -62,6 +69,38 @@ static int setup(hm_attr *a, const struct report_args *ra)
 			return cli_exit_for(err);
 	}
 	return 0;
+}
+
+/* Without --vmlinux: the running kernel's vmlinux with DWARF, when the
+ * recording's kernel (its build-id in the perf.data) is the running one —
+ * never another kernel's file, whose addresses would name the wrong
+ * fields. */
+static int default_vmlinux(hm_attr *a, hm_perf_reader *r, struct report_args *ra)
+{
+	const hm_perf_build_id *ids;
+	size_t n = hm_perf_reader_build_ids(r, &ids);
+	char rec[41], *run = NULL, *path = NULL;
+	int is_btf = 0, rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!ids[i].filename || strcmp(ids[i].filename, "[kernel.kallsyms]") ||
+		    !ids[i].size)
+			continue;
+		for (unsigned k = 0; k < ids[i].size && k < 20; k++)
+			sprintf(rec + 2 * k, "%02x", ids[i].build_id[k]);
+		if (!(run = hm_kernel_build_id(NULL)) || strncmp(rec, run, strlen(run)))
+			break;
+		if (!hm_kernel_find(NULL, &ra->dio, &path, &is_btf) && !is_btf) {
+			fprintf(stderr, "hitmap: --vmlinux: the running kernel's, %s\n", path);
+			rc = hm_attr_set_vmlinux(a, path) ? HM_EXIT_INPUT : 0;
+			ra->kernel = path;
+			path = NULL;
+		}
+		break;
+	}
+	free(run);
+	free(path);
+	return rc;
 }
 
 static int output(hm_attr *a, hm_heat *h, const hm_report_stats *st,
@@ -116,6 +155,8 @@ static int run(int argc, char **argv)
 		rc = HM_EXIT_INPUT;
 		goto out;
 	}
+	if (!ra.vmlinux && (rc = default_vmlinux(a, r, &ra)))
+		goto out;
 	h = hm_heat_new(hm_attr_line_size(a));
 	if (!h) {
 		rc = HM_EXIT_INPUT;
@@ -133,6 +174,8 @@ out:
 	hm_attr_free(a);
 	free(ra.binaries);
 	free(ra.objects);
+	free(ra.dbg.dirs);
+	free(ra.kernel);
 	return rc;
 }
 
@@ -159,6 +202,8 @@ static const struct cli_option options[] = {
 		   "write the per-field heat as a profile for check and suggest "
 		   "(\"schema\": \"hitmap-profile/1\")"),
 	OPT_NO_CACHE(A(no_cache)),
+	OPT_DEBUGINFO(struct report_args, dbg),
+	OPT_VERBOSE_DEBUG(A(verbose)),
 	OPT_END(),
 };
 #undef A

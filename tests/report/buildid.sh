@@ -50,6 +50,18 @@ HOME=$T/home "$HITMAP" report -i "$T/pf.data" --json >"$T/n.json" 2>"$T/n.err" |
 assert_eq "None" "$(jq_py "$T/n.json" "field('g_big.a')")" "g_big.a without the debug file"
 grep -qF "$T/run/seed: no debug info: its samples are unattributed" "$T/n.err" ||
 	fail "no note for the stripped program: $(cat "$T/n.err")"
+# the same debug file under a private debug dir's build-id path, found by
+# the build-id of the program's mapping
+id=$(readelf -n "$T/run/seed" | sed -n 's/.*Build ID: *//p')
+mkdir -p "$T/dd/.build-id/$(echo "$id" | cut -c1-2)"
+cp "$T/dbg/renamed.debug" "$T/dd/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug"
+HOME=$T/home "$HITMAP" report -i "$T/pf.data" --debug-dir "$T/dd" --offline --json >"$T/dd.json" \
+	2>"$T/dd.err" || { cat "$T/dd.err" >&2; fail "report --debug-dir"; }
+for f in a b c; do
+	assert_eq "$(jq_py "$T/r.json" "field('g_big.$f')['counts']['samples']")" \
+		"$(jq_py "$T/dd.json" "field('g_big.$f')['counts']['samples']")" \
+		"g_big.$f through --debug-dir"
+done
 # another build under the program's name: a warning, its samples unattributed
 mkdir -p "$T/o"
 build_seed clang "$T/o/seed"

@@ -45,6 +45,23 @@ nm -S --defined-only "$dbg" | awk 'NF == 4 && $3 ~ /^[bBdDrR]$/' >"$T/nm"
 "$HITMAP" report -i "$T/pf.data" --json >"$T/r.json" 2>"$T/r.err" ||
 	{ cat "$T/r.err" >&2; fail "report"; }
 grep -q "libc.so.6: no debug info" "$T/r.err" && fail "libc's debug info was not found: $(cat "$T/r.err")"
+# -v says where it came from
+"$HITMAP" report -v -i "$T/pf.data" >/dev/null 2>"$T/v.err" || fail "report -v"
+grep -qF "hitmap: $libc: debug info from $dbg (build-id)" "$T/v.err" ||
+	grep -qF "debug info from $dbg (build-id)" "$T/v.err" ||
+	fail "report -v does not say where libc's debug info came from: $(cat "$T/v.err")"
+# the recording is of the running kernel (perf's build-id table): report
+# takes its vmlinux with DWARF when installed, and says so; never another's
+if perf buildid-list -i "$T/pf.data" 2>/dev/null | grep -q "^$(perf buildid-list -k 2>/dev/null) \[kernel.kallsyms\]$"; then
+	k=/usr/lib/debug/boot/vmlinux-$(uname -r)
+	if [ -r "$k" ]; then
+		grep -qxF "hitmap: --vmlinux: the running kernel's, $k" "$T/v.err" ||
+			fail "report does not take the running kernel's vmlinux: $(cat "$T/v.err")"
+	else
+		grep -q "^hitmap: --vmlinux:" "$T/v.err" &&
+			fail "report took a vmlinux that is not installed: $(cat "$T/v.err")"
+	fi
+fi
 python3 - "$T/r.json" "$T/nm" "$T/addrs" "$base" "$end" <<'EOP' || fail "libc attribution differs from nm"
 import json, re, sys
 d = json.load(open(sys.argv[1]))

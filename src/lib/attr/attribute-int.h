@@ -5,6 +5,7 @@
 #define HM_ATTRIBUTE_INT_H
 #include <stdint.h>
 #include "hitmap/attribute.h"
+#include "hitmap/debuginfo.h"
 #include "hitmap/binary.h"
 #include "hitmap/types.h"
 #include "base/util.h"
@@ -110,6 +111,7 @@ struct hm_attr {
 	hm_strtab strs;
 	char *sysroot;		/* NULL: MMAP names as they are */
 	struct hm_load_opts load;	/* variables, plus hm_attr_set_load_opts() */
+	struct hm_debuginfo_opts dio;	/* load.debuginfo points here when set */
 	char *cache_dir;	/* load.cache_dir, owned */
 };
 

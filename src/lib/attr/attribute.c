@@ -40,6 +40,13 @@ int hm_attr_set_load_opts(hm_attr *a, const struct hm_load_opts *opts)
 	a->load.cache = o.cache;
 	a->load.cache_write = o.cache_write;
 	a->load.cache_dir = dir;
+	a->load.no_debuginfo_lookup = o.no_debuginfo_lookup;
+	a->load.debuginfo = NULL;
+	if (o.debuginfo) {
+		if (HM_OPTS_TAKE(&a->dio, o.debuginfo, hm_debuginfo_opts))
+			return -EINVAL;
+		a->load.debuginfo = &a->dio;
+	}
 	return 0;
 }
 
