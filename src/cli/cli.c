@@ -131,6 +131,25 @@ char *cli_running_kernel(const struct hm_debuginfo_opts *dio)
 	return path;
 }
 
+/* A download from debuginfod can take minutes (a vmlinux is hundreds of
+ * megabytes): one line says it started, and on a terminal it counts. */
+static int progress(void *ctx, long done, long total)
+{
+	static int said;
+	int tty = isatty(2);
+
+	(void)ctx;
+	if (!said) {
+		said = 1;
+		fprintf(stderr, "hitmap: asking debuginfod (DEBUGINFOD_URLS) for debug info%s",
+			tty ? "" : "\n");
+	}
+	if (tty && total > 0)
+		fprintf(stderr, "\rhitmap: debuginfod: %ld of %ld KiB%s", done / 1024,
+			total / 1024, done >= total ? "\n" : "");
+	return 0;
+}
+
 void cli_debuginfo_opts(const struct cli_debuginfo *d, struct hm_debuginfo_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -139,6 +158,7 @@ void cli_debuginfo_opts(const struct cli_debuginfo *d, struct hm_debuginfo_opts 
 	o->ndebug_dirs = d->ndirs;
 	o->buildid_dir = d->buildid_dir;
 	o->offline = d->offline;
+	o->progress = progress;
 }
 
 void cli_load_opts(struct hm_load_opts *o, int no_cache)

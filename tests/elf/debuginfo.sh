@@ -81,6 +81,8 @@ if command -v debuginfod >/dev/null 2>&1; then
 		sleep 0.5
 	done
 	[ -n "$ok" ] || { kill "$srv"; cat "$T/srv.log" "$T/hm.err" >&2; fail "debuginfod: not found"; }
+	grep -q "^hitmap: asking debuginfod (DEBUGINFOD_URLS) for debug info" "$T/hm.err" ||
+		fail "no progress line while asking debuginfod: $(cat "$T/hm.err")"
 	same_as_pahole "debuginfod" "$T/stripped"
 	"$HITMAP" layout -v -C mm_struct "$T/stripped" >/dev/null 2>"$T/v"
 	grep -qF "(debuginfod)" "$T/v" || fail "-v does not name debuginfod: $(cat "$T/v")"
