@@ -117,6 +117,9 @@ struct hm_attr {
 
 /* attribute.c: read the PT_LOAD segments of b->bin. */
 int attr_binent_phdrs(struct binent *b);
+/* A new entry of a->bins (path copied; bin, NULL unless status is BIN_OK,
+ * owned by it, and closed when this fails).  NULL when out of memory. */
+struct binent *attr_binent_new(hm_attr *a, const char *path, hm_binary *bin, int status);
 
 /* attribute-maps.c */
 struct proc *attr_proc(hm_attr *a, uint32_t pid, int create);

@@ -96,20 +96,8 @@ static int same_build_id(const char *file_id, const char *rec_id)
 
 static struct binent *mismatch(hm_attr *a, const char *name, const char *why)
 {
-	struct binent *b;
-
 	hm_diag(HM_DIAG_WARNING, "%s: %s: its samples stay unattributed", name, why);
-	b = calloc(1, sizeof(*b));
-	if (b)
-		b->load = &a->load;
-	if (!b || hm_grow((void **)&a->bins, &a->bins_cap, a->nbins + 1, sizeof(*a->bins))) {
-		free(b);
-		return NULL;
-	}
-	b->path = strdup(name);
-	b->status = BIN_MISMATCH;
-	a->bins[a->nbins++] = b;
-	return b->path ? b : NULL;
+	return attr_binent_new(a, name, NULL, BIN_MISMATCH);
 }
 
 /* Mapped data files (locale archives, caches) are not ELF: check the magic
@@ -234,55 +222,20 @@ static struct binent *binary_for(hm_attr *a, const hm_perf_mmap *m)
 				 "file %s with the same build-id, which is not here", m->filename);
 			return mismatch(a, found->path, why);
 		}
-		b = calloc(1, sizeof(*b));
-		if (!b || hm_grow((void **)&a->bins, &a->bins_cap, a->nbins + 1, sizeof(*a->bins))) {
-			free(b);
-			hm_binary_close(bin);
-			return NULL;
-		}
-		a->bins[a->nbins++] = b;
-		b->path = strdup(m->filename);
-		b->bin = bin;
-		b->dbg = found->bin;
-		b->load = &a->load;
-		if (!b->path || attr_binent_phdrs(b))
-			return NULL;
+		if ((b = attr_binent_new(a, m->filename, bin, BIN_OK)))
+			b->dbg = found->bin;
 		return b;
 	}
 	if (!local[0] || stat(local, &st) || !S_ISREG(st.st_mode) || !is_elf(local) ||
-	    !(bin = hm_binary_open(local))) {
-		b = calloc(1, sizeof(*b));
-		if (b)
-		b->load = &a->load;
-	if (!b || hm_grow((void **)&a->bins, &a->bins_cap, a->nbins + 1, sizeof(*a->bins))) {
-			free(b);
-			return NULL;
-		}
-		b->path = strdup(m->filename);
-		b->status = BIN_MISSING;
-		a->bins[a->nbins++] = b;
-		return b->path ? b : NULL;
-	}
+	    !(bin = hm_binary_open(local)))
+		return attr_binent_new(a, m->filename, NULL, BIN_MISSING);
 	if (rec_id[0] && hm_binary_build_id(bin) && !same_build_id(hm_binary_build_id(bin), rec_id)) {
 		snprintf(why, sizeof(why), "build-id %s differs from the recorded %s",
 			 hm_binary_build_id(bin), rec_id);
 		hm_binary_close(bin);
 		return mismatch(a, m->filename, why);
 	}
-	b = calloc(1, sizeof(*b));
-	if (b)
-		b->load = &a->load;
-	if (!b || hm_grow((void **)&a->bins, &a->bins_cap, a->nbins + 1, sizeof(*a->bins))) {
-		free(b);
-		hm_binary_close(bin);
-		return NULL;
-	}
-	a->bins[a->nbins++] = b;
-	b->path = strdup(m->filename);
-	b->bin = bin;
-	if (!b->path || attr_binent_phdrs(b))
-		return NULL;
-	return b;
+	return attr_binent_new(a, m->filename, bin, BIN_OK);
 }
 
 /* Runtime − link address for a file mapping (start, pgoff, prot): the PT_LOAD

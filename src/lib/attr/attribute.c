@@ -147,7 +147,7 @@ int attr_binent_phdrs(struct binent *b)
 	return 0;
 }
 
-static struct binent *binent_add(hm_attr *a, const char *path, hm_binary *bin, int status)
+struct binent *attr_binent_new(hm_attr *a, const char *path, hm_binary *bin, int status)
 {
 	struct binent *b = calloc(1, sizeof(*b));
 
@@ -165,9 +165,17 @@ static struct binent *binent_add(hm_attr *a, const char *path, hm_binary *bin, i
 		binent_free(b);
 		return NULL;
 	}
-	if (bin && !a->line_size)
-		a->line_size = hm_binary_cacheline_size(bin);
 	a->bins[a->nbins++] = b;
+	return b;
+}
+
+/* A binary the user named: its machine decides the line size. */
+static struct binent *binent_add(hm_attr *a, const char *path, hm_binary *bin, int status)
+{
+	struct binent *b = attr_binent_new(a, path, bin, status);
+
+	if (b && bin && !a->line_size)
+		a->line_size = hm_binary_cacheline_size(bin);
 	return b;
 }
 

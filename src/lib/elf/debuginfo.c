@@ -135,6 +135,23 @@ static const char *perf_cache_dir(const struct hm_debuginfo_opts *o, char *buf, 
 	return buf;
 }
 
+/* PATH is bin's debug file when it is ELF with DWARF and bin's build-id. */
+static int build_id_match(const char *path, const char *hex, struct tried *t)
+{
+	hm_binary *b;
+	int ok;
+
+	tried_add(t, path);
+	if (!(b = open_quiet(path)))
+		return 0;
+	ok = same_build_id(b, hex) && has_dwarf(b);
+	if (!ok)
+		hm_diag(HM_DIAG_DEBUG, "%s: ignored: %s", path,
+			has_dwarf(b) ? "another build-id" : "no .debug_info");
+	hm_binary_close(b);
+	return ok;
+}
+
 /* The build-id places: each debug dir, then perf's cache (whose "debug"
  * entry is the debug file perf copied, "elf" the binary itself — which is
  * worth it only when it kept its DWARF). */
@@ -147,37 +164,19 @@ static char *find_by_build_id(const char *hex, const struct hm_debuginfo_opts *o
 	static const char *const cache_names[] = { "/debug", "/elf" };
 
 	for (size_t i = 0; i < nd; i++) {
-		hm_binary *b;
-
-		if (build_id_path(path, sizeof(path), dirs[i], hex, ".debug"))
-			continue;
-		tried_add(t, path);
-		if (!(b = open_quiet(path)))
-			continue;
-		if (same_build_id(b, hex) && has_dwarf(b)) {
-			hm_binary_close(b);
+		if (!build_id_path(path, sizeof(path), dirs[i], hex, ".debug") &&
+		    build_id_match(path, hex, t)) {
 			*src = HM_DEBUG_BUILD_ID;
 			return strdup(path);
 		}
-		hm_diag(HM_DIAG_DEBUG, "%s: ignored: %s", path,
-			has_dwarf(b) ? "another build-id" : "no .debug_info");
-		hm_binary_close(b);
 	}
 	if ((cache = perf_cache_dir(o, cbuf, sizeof(cbuf)))) {
 		for (size_t i = 0; i < 2; i++) {
-			hm_binary *b;
-
-			if (build_id_path(path, sizeof(path), cache, hex, cache_names[i]))
-				continue;
-			tried_add(t, path);
-			if (!(b = open_quiet(path)))
-				continue;
-			if (same_build_id(b, hex) && has_dwarf(b)) {
-				hm_binary_close(b);
+			if (!build_id_path(path, sizeof(path), cache, hex, cache_names[i]) &&
+			    build_id_match(path, hex, t)) {
 				*src = HM_DEBUG_PERF_CACHE;
 				return strdup(path);
 			}
-			hm_binary_close(b);
 		}
 	}
 	return NULL;

@@ -1243,8 +1243,12 @@ static void union_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 	sb_printf(o, "}%s%s", uc.suffix ? " " : "", uc.suffix ? uc.suffix : "");
 }
 
-static int print_record(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *uo,
-			const struct hm_print_hooks *hooks)
+static void typedef_fp(const struct pctx *c, const hm_type *td, struct pconf *conf);
+
+/* One printout: a struct, union or class, or a typedef (pahole prints the
+ * anonymous struct a typedef names, as its body). */
+static int print_top(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *uo,
+		     const struct hm_print_hooks *hooks)
 {
 	struct hm_print_opts oc;
 	const struct hm_print_opts *o;
@@ -1258,8 +1262,6 @@ static int print_record(FILE *out, const hm_types *t, hm_type_id id, const struc
 	if (!HM_OPTS_VALID(uo, hm_print_opts))
 		return -EINVAL;
 	o = HM_OPTS_COPY(&oc, uo, hm_print_opts);
-	if (!ty || !hm_kind_is_record(ty->kind) || ty->declaration)
-		return -EINVAL;
 	c.line = o && o->cacheline_size ? o->cacheline_size : 64;
 	c.annotate = o ? o->annotate : 0;
 	conf.expand = o ? o->expand : 0;
@@ -1267,7 +1269,9 @@ static int print_record(FILE *out, const hm_types *t, hm_type_id id, const struc
 		conf.name_spacing = 55;
 	else if (ty->kind == HM_KIND_UNION)
 		conf.name_spacing = 21;
-	if (ty->kind == HM_KIND_UNION)
+	if (ty->kind == HM_KIND_TYPEDEF)
+		typedef_fp(&c, ty, &conf);
+	else if (ty->kind == HM_KIND_UNION)
 		union_fp(&c, id, &conf, 0);
 	else
 		class_fp(&c, id, &conf, 0);
@@ -1278,6 +1282,16 @@ static int print_record(FILE *out, const hm_types *t, hm_type_id id, const struc
 		err = -EIO;
 	free(b.p);
 	return err;
+}
+
+static int print_record(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o,
+			const struct hm_print_hooks *hooks)
+{
+	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
+
+	if (!ty || !hm_kind_is_record(ty->kind) || ty->declaration)
+		return -EINVAL;
+	return print_top(out, t, id, o, hooks);
 }
 
 int hm_print_layout(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
@@ -1358,36 +1372,14 @@ static void typedef_fp(const struct pctx *c, const hm_type *td, struct pconf *co
 	}
 }
 
-static int print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *uo,
+static int print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o,
 			 const struct hm_print_hooks *hooks)
 {
-	struct hm_print_opts oc;
-	const struct hm_print_opts *o;
 	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
-	struct sb b = { 0 };
-	struct pctx c = { .t = t, .b = &b, .hooks = hooks, .top = id };
-	struct pconf conf = { .type_spacing = 26, .name_spacing = 23, .emit_stats = 1,
-			      .path = hooks ? "" : NULL };
-	int err = 0;
 
-	if (!HM_OPTS_VALID(uo, hm_print_opts))
-		return -EINVAL;
-	o = HM_OPTS_COPY(&oc, uo, hm_print_opts);
 	if (!ty || ty->kind != HM_KIND_TYPEDEF)
 		return -EINVAL;
-	c.line = o && o->cacheline_size ? o->cacheline_size : 64;
-	c.annotate = o ? o->annotate : 0;
-	conf.expand = o ? o->expand : 0;
-	if (conf.expand)
-		conf.name_spacing = 55;
-	typedef_fp(&c, ty, &conf);
-	sb_puts(&b, ";\n");
-	if (b.err)
-		err = b.err;
-	else if (fwrite(b.p, 1, b.len, out) != b.len)
-		err = -EIO;
-	free(b.p);
-	return err;
+	return print_top(out, t, id, o, hooks);
 }
 
 int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
