@@ -3,9 +3,9 @@
  *   scopedump FILE PC...      (PCs in hex, with or without 0x)
  *   scopedump -t FILE PC...   also time the index and the lookups (stderr)
  *
- * For each PC one line "pc 0xPC N", then one line per variable, innermost
- * scopes first:
- *   "  NAME KIND REG OFF param|local DEPTH FUNC TYPE"
+ * For each PC one line "pc 0xPC N FUNC DEPTH FNDEPTH" (the innermost scope,
+ * "- 0 0" when none), then one line per variable, innermost scopes first:
+ *   "  NAME KIND REG OFF param|local DEPTH FNDEPTH FUNC TYPE"
  * KIND is reg, breg, fbreg or addr; REG the DWARF register number (-1 for
  * none; for fbreg the frame base: "cfa" or its register); OFF decimal; TYPE
  * "*"-per-pointer-depth then "struct NAME" / "union NAME" / "class NAME" or
@@ -27,6 +27,13 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void diag(void *ctx, enum hm_diag_level level, const char *msg)
+{
+	(void)level;
+	(void)ctx;
+	fprintf(stderr, "%s\n", msg);
 }
 
 static const char *kind_name(enum hm_vloc_kind k)
@@ -58,6 +65,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: scopedump [-t] FILE PC...\n");
 		return 2;
 	}
+	hm_set_diag(diag, NULL);
 	bin = hm_binary_open(argv[argi]);
 	if (!bin) {
 		fprintf(stderr, "scopedump: cannot open %s\n", argv[argi]);
@@ -87,7 +95,20 @@ int main(int argc, char **argv)
 			hm_binary_close(bin);
 			return 3;
 		}
-		printf("pc 0x%llx %d\n", (unsigned long long)pc, n);
+		{
+			const char *fn = NULL;
+			unsigned d = 0, fd = 0;
+			int r = hm_scopes_scope_at(s, pc, &fn, &d, &fd);
+
+			if (r < 0) {
+				fprintf(stderr, "scopedump: %s: pc 0x%llx: %s\n", argv[argi],
+					(unsigned long long)pc, strerror(-r));
+				return 3;
+			}
+			/* scope_at may reuse nothing of hm_scopes_at's result */
+			printf("pc 0x%llx %d %s %u %u\n", (unsigned long long)pc, n,
+			       r && fn ? fn : "-", d, fd);
+		}
 		for (int k = 0; k < n; k++) {
 			char reg[16];
 
@@ -99,9 +120,9 @@ int main(int argc, char **argv)
 			} else {
 				snprintf(reg, sizeof(reg), "%d", v[k].reg);
 			}
-			printf("  %s %s %s %lld %s %u %s ", v[k].name, kind_name(v[k].kind), reg,
+			printf("  %s %s %s %lld %s %u %u %s ", v[k].name, kind_name(v[k].kind), reg,
 			       (long long)v[k].off, v[k].is_param ? "param" : "local", v[k].depth,
-			       v[k].func ? v[k].func : "?");
+			       v[k].fn_depth, v[k].func ? v[k].func : "?");
 			for (unsigned d = 0; d < v[k].ptr_depth; d++)
 				putchar('*');
 			if (v[k].record)

@@ -72,7 +72,7 @@ struct svar {
 struct scope {
 	const char *func;
 	int32_t parent;		/* -1 for a subprogram */
-	unsigned depth;
+	unsigned depth, fn_depth;
 	unsigned inlined : 1, fb_cfa : 1;
 	int fb_reg;
 	uint32_t var_first, nvars;
@@ -841,6 +841,7 @@ static int add_scope(hm_scopes *s, struct cu *c, Dwarf_Die die, Dwarf_Half tag, 
 		const struct scope *p = &c->scopes[parent];
 
 		sc.depth = p->depth + 1;
+		sc.fn_depth = tag == DW_TAG_inlined_subroutine ? sc.depth : p->fn_depth;
 		sc.fb_cfa = p->fb_cfa;
 		sc.fb_reg = p->fb_reg;
 		sc.inlined = p->inlined;
@@ -923,11 +924,17 @@ static int build_segs(hm_scopes *s, struct cu *c)
 		pts[np++] = s->iv[k].hi;
 	}
 	qsort(pts, np, sizeof(*pts), cmp_u64);
+	{
+		size_t w = 0;
+
+		for (size_t k = 0; k < np; k++)
+			if (!w || pts[w - 1] != pts[k])
+				pts[w++] = pts[k];
+		np = w;
+	}
 	for (size_t k = 0; k < np; k++) {
 		uint64_t p = pts[k];
 
-		if (k && pts[k - 1] == p)
-			continue;
 		while (top && stack[top - 1]->hi <= p)
 			top--;
 		for (; i < n && s->iv[i].lo == p; i++) {
@@ -1152,11 +1159,54 @@ static int emit(hm_scopes *s, const struct cu *c, uint64_t pc, size_t *n)
 			o->record_kind = v->record_kind;
 			o->record_size = v->record_size;
 			o->depth = p->depth;
+			o->fn_depth = p->fn_depth;
 		}
 		if (c->scopes[sc].parent >= sc)
 			break;	/* parents come first: never loop */
 	}
 	return 0;
+}
+
+/* The unit whose scopes cover pc (built), or NULL; *rc an error. */
+static struct cu *cu_at(hm_scopes *s, uint64_t pc, const struct seg **seg, int *rc)
+{
+	ptrdiff_t k = LAST_LE(s->cr, s->ncr, pc);
+
+	*rc = 0;
+	/* unit ranges rarely overlap; look back a little for one that does */
+	for (unsigned tries = 0; k >= 0 && tries < 16; k--, tries++) {
+		struct cu *c;
+		ptrdiff_t j;
+
+		if (pc >= s->cr[k].hi)
+			continue;
+		c = &s->cus[s->cr[k].cu];
+		if ((*rc = build_cu(s, c)))
+			return NULL;
+		j = LAST_LE(c->segs, c->nsegs, pc);
+		if (j >= 0 && pc < c->segs[j].hi) {
+			*seg = &c->segs[j];
+			return c;
+		}
+	}
+	return NULL;
+}
+
+int hm_scopes_scope_at(hm_scopes *s, uint64_t pc, const char **func, unsigned *depth,
+		       unsigned *fn_depth)
+{
+	const struct seg *g;
+	int rc;
+	struct cu *c = cu_at(s, pc, &g, &rc);
+	const struct scope *p;
+
+	if (!c)
+		return rc;
+	p = &c->scopes[g->scope];
+	*func = p->func;
+	*depth = p->depth;
+	*fn_depth = p->fn_depth;
+	return 1;
 }
 
 int hm_scopes_at(hm_scopes *s, uint64_t pc, const struct hm_scope_var **vars)

@@ -56,6 +56,8 @@ struct hm_scope_var {
 	uint64_t record_size;	/* byte size of that record, 0 if unknown */
 	unsigned depth;		/* scope depth: 0 subprogram, 1.. nested lexical blocks /
 				 * inlined subroutines; innermost = largest */
+	unsigned fn_depth;	/* depth of the subprogram (0) or inlined subroutine
+				 * whose body holds the variable's scope */
 };
 
 typedef struct hm_scopes hm_scopes;
@@ -73,5 +75,11 @@ void hm_scopes_free(hm_scopes *s);
  * or hm_scopes_free()), or a negative errno (-EBADMSG, reported, when the
  * unit holding pc is corrupt; -ENOMEM). */
 int hm_scopes_at(hm_scopes *s, uint64_t pc, const struct hm_scope_var **vars);
+
+/* The innermost scope at pc, located variables or not: its function (as
+ * hm_scope_var.func), depth and fn_depth.  1 when pc is in a scope, 0 when
+ * it is in none, or a negative errno as hm_scopes_at(). */
+int hm_scopes_scope_at(hm_scopes *s, uint64_t pc, const char **func, unsigned *depth,
+		       unsigned *fn_depth);
 
 #endif
