@@ -534,13 +534,30 @@ static Dwarf_Die ref_die(hm_scopes *s, Dwarf_Die die, Dwarf_Half at, int *err)
 	return r;
 }
 
-static const char *die_name(Dwarf_Die die)
+/* Every libdwarf call gets an error pointer: with NULL, 20210528 aborts
+ * the process on an error. */
+static const char *die_name(hm_scopes *s, Dwarf_Die die)
 {
+	Dwarf_Error e = NULL;
 	char *n = NULL;
 
-	if (dwarf_diename(die, &n, NULL) != DW_DLV_OK)
+	if (dwarf_diename(die, &n, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
 		return NULL;
+	}
 	return n;
+}
+
+static int has_attr(hm_scopes *s, Dwarf_Die die, Dwarf_Half at)
+{
+	Dwarf_Error e = NULL;
+	Dwarf_Bool has = 0;
+
+	if (dwarf_hasattr(die, at, &has, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		return 0;
+	}
+	return !!has;
 }
 
 /* die, or the first DIE its DW_AT_abstract_origin / DW_AT_specification
@@ -551,10 +568,9 @@ static Dwarf_Die with_attr(hm_scopes *s, Dwarf_Die die, Dwarf_Half at, int *own,
 
 	*own = 0;
 	for (unsigned hop = 0; hop < MAX_REF_HOPS; hop++) {
-		Dwarf_Bool has = 0;
 		Dwarf_Die next;
 
-		if (dwarf_hasattr(cur, at, &has, NULL) == DW_DLV_OK && has) {
+		if (has_attr(s, cur, at)) {
 			*own = cur != die;
 			return cur;
 		}
@@ -578,7 +594,7 @@ static const char *origin_name(hm_scopes *s, Dwarf_Die die, int *err)
 {
 	int own;
 	Dwarf_Die d = with_attr(s, die, DW_AT_name, &own, err);
-	const char *name = d ? die_name(d) : NULL;
+	const char *name = d ? die_name(s, d) : NULL;
 
 	if (own)
 		dwarf_dealloc_die(d);
@@ -594,9 +610,12 @@ static void var_type(hm_scopes *s, Dwarf_Die die, struct svar *v, int *err)
 		Dwarf_Half tag = 0;
 		Dwarf_Die next;
 		Dwarf_Unsigned size;
+		Dwarf_Error e = NULL;
 
-		if (dwarf_tag(cur, &tag, NULL) != DW_DLV_OK)
+		if (dwarf_tag(cur, &tag, &e) != DW_DLV_OK) {
+			hm_dwarf_free_error(s->dbg, e);
 			break;
+		}
 		switch (tag) {
 		case DW_TAG_pointer_type:
 		case DW_TAG_reference_type:
@@ -616,10 +635,11 @@ static void var_type(hm_scopes *s, Dwarf_Die die, struct svar *v, int *err)
 		case DW_TAG_structure_type:
 		case DW_TAG_union_type:
 		case DW_TAG_class_type:
-			v->record = die_name(cur);
+			v->record = die_name(s, cur);
 			v->record_kind = tag;
-			if (dwarf_bytesize(cur, &size, NULL) == DW_DLV_OK)
+			if (dwarf_bytesize(cur, &size, &e) == DW_DLV_OK)
 				v->record_size = size;
+			hm_dwarf_free_error(s->dbg, e);
 			break;
 		default:
 			break;
@@ -761,11 +781,10 @@ static int var_locs(hm_scopes *s, struct cu *c, Dwarf_Die die, struct svar *v)
 static int add_var(hm_scopes *s, struct cu *c, Dwarf_Die die, uint32_t scope, int is_param)
 {
 	struct svar v = { 0 };
-	Dwarf_Bool decl = 0;
 	Dwarf_Die typed;
 	int err = 0, rc, own;
 
-	if (dwarf_hasattr(die, DW_AT_declaration, &decl, NULL) == DW_DLV_OK && decl)
+	if (has_attr(s, die, DW_AT_declaration))
 		return 0;	/* `extern int x;` inside a function */
 	rc = var_locs(s, c, die, &v);
 	if (rc)
