@@ -31,6 +31,9 @@
 #ifndef DW_AT_rnglists_base
 #define DW_AT_rnglists_base 0x74
 #endif
+#ifndef DW_AT_loclists_base
+#define DW_AT_loclists_base 0x8c
+#endif
 #ifndef DW_AT_addr_base
 #define DW_AT_addr_base 0x73
 #endif
@@ -94,6 +97,8 @@ struct cu {
 	unsigned version, addr_size;
 	uint64_t base, addr_base, rnglists_base;
 	int has_rnglists_base;
+	uint64_t loclists_base;
+	int has_loclists_base;
 	int state;		/* 0 not built, 1 built, <0 error (negative errno) */
 	struct scope *scopes;
 	size_t nscopes, cscopes;
@@ -129,6 +134,12 @@ struct hm_scopes {
 	size_t niv, civ;
 	const unsigned char *ranges, *rnglists, *addr;
 	size_t ranges_sz, rnglists_sz, addr_sz;
+	const unsigned char *loc, *loclists;
+	size_t loc_sz, loclists_sz;
+	/* the tables of .debug_loclists: [start of offsets, end), checked */
+	struct range *lltab;
+	size_t nlltab, clltab;
+	int loclists_bad;
 };
 
 static int bad(hm_scopes *s, Dwarf_Error e, const char *what)
@@ -371,6 +382,175 @@ static int die_ranges(hm_scopes *s, const struct cu *c, Dwarf_Die die)
 	return add_range(s, lo, hi);
 }
 
+/* ---- location lists, checked before libdwarf reads them ----
+ *
+ * libdwarf 20210528 reads past its buffers (and crashes) on a location list
+ * offset or index that leads outside its table, so every list is walked
+ * here first, bounded, and only a well-formed one is handed to it. */
+
+/* The tables of .debug_loclists: 0, or -ENOMEM; a malformed header makes
+ * every DWARF 5 location list an error (s->loclists_bad). */
+static int loclists_tables(hm_scopes *s)
+{
+	size_t pos = 0, sz = s->loclists_sz;
+
+	while (s->loclists && pos < sz) {
+		uint64_t len, count, ver;
+		size_t end;
+
+		if (rd_u(s, s->loclists, sz, &pos, 4, &len) || len >= 0xfffffff0u ||
+		    len > sz - pos || len < 8) {
+			s->loclists_bad = 1;
+			return 0;
+		}
+		end = pos + len;
+		if (rd_u(s, s->loclists, sz, &pos, 2, &ver) || ver != 5 ||
+		    (pos += 2, rd_u(s, s->loclists, sz, &pos, 4, &count)) ||
+		    count > (end - pos) / 4) {
+			s->loclists_bad = 1;
+			return 0;
+		}
+		if (GROW(s, s->lltab, s->nlltab, s->clltab))
+			return -ENOMEM;
+		s->lltab[s->nlltab].lo = pos;	/* the offsets array; lists follow */
+		s->lltab[s->nlltab++].hi = end;
+		pos = end;
+	}
+	return 0;
+}
+
+static int skip_expr(const unsigned char *p, size_t end, size_t *pos)
+{
+	uint64_t n;
+
+	if (rd_uleb(p, end, pos, &n) || n > end - *pos)
+		return -1;
+	*pos += n;
+	return 0;
+}
+
+/* Whether the DWARF 5 list at off (or index idx, when is_index) is whole. */
+static int check_loclists(hm_scopes *s, const struct cu *c, uint64_t off, int is_index)
+{
+	const unsigned char *p = s->loclists;
+	const struct range *t = NULL;
+	unsigned w = c->addr_size;
+	size_t pos, end;
+	uint64_t a;
+
+	if (!p || s->loclists_bad)
+		return -1;
+	if (is_index) {
+		uint64_t base = c->has_loclists_base ? c->loclists_base : 12, rel;
+
+		for (size_t i = 0; i < s->nlltab && !t; i++)
+			if (s->lltab[i].lo == base)
+				t = &s->lltab[i];
+		/* the offset entry count is the 4 bytes before the offsets */
+		pos = base - 4;
+		if (!t || rd_u(s, p, t->hi, &pos, 4, &a) || off >= a)
+			return -1;
+		pos = base + off * 4;
+		if (rd_u(s, p, t->hi, &pos, 4, &rel))
+			return -1;
+		off = base + rel;
+	} else {
+		for (size_t i = 0; i < s->nlltab && !t; i++)
+			if (s->lltab[i].lo <= off && off < s->lltab[i].hi)
+				t = &s->lltab[i];
+	}
+	if (!t || off < t->lo || off >= t->hi)
+		return -1;
+	pos = off;
+	end = t->hi;
+	while (pos < end) {
+		uint64_t x, y;
+		unsigned kind = p[pos++];
+		int e;
+
+		switch (kind) {
+		case 0:		/* DW_LLE_end_of_list */
+			return 0;
+		case 1:		/* DW_LLE_base_addressx */
+			e = rd_uleb(p, end, &pos, &x) || debug_addr(s, c, x, &a);
+			break;
+		case 2:		/* DW_LLE_startx_endx */
+			e = rd_uleb(p, end, &pos, &x) || rd_uleb(p, end, &pos, &y) ||
+			    debug_addr(s, c, x, &a) || debug_addr(s, c, y, &a) ||
+			    skip_expr(p, end, &pos);
+			break;
+		case 3:		/* DW_LLE_startx_length */
+			e = rd_uleb(p, end, &pos, &x) || rd_uleb(p, end, &pos, &y) ||
+			    debug_addr(s, c, x, &a) || skip_expr(p, end, &pos);
+			break;
+		case 4:		/* DW_LLE_offset_pair */
+			e = rd_uleb(p, end, &pos, &x) || rd_uleb(p, end, &pos, &y) ||
+			    skip_expr(p, end, &pos);
+			break;
+		case 5:		/* DW_LLE_default_location */
+			e = skip_expr(p, end, &pos);
+			break;
+		case 6:		/* DW_LLE_base_address */
+			e = rd_u(s, p, end, &pos, w, &x);
+			break;
+		case 7:		/* DW_LLE_start_end */
+			e = rd_u(s, p, end, &pos, w, &x) || rd_u(s, p, end, &pos, w, &y) ||
+			    skip_expr(p, end, &pos);
+			break;
+		case 8:		/* DW_LLE_start_length */
+			e = rd_u(s, p, end, &pos, w, &x) || rd_uleb(p, end, &pos, &y) ||
+			    skip_expr(p, end, &pos);
+			break;
+		default:
+			return -1;
+		}
+		if (e)
+			return -1;
+	}
+	return -1;
+}
+
+/* Whether the DWARF 2-4 .debug_loc list at off is whole. */
+static int check_loc(hm_scopes *s, const struct cu *c, uint64_t off)
+{
+	uint64_t all = c->addr_size == 8 ? UINT64_MAX : UINT32_MAX;
+	size_t pos = off, sz = s->loc_sz;
+
+	if (!s->loc || off >= sz)
+		return -1;
+	for (;;) {
+		uint64_t a, b, n;
+
+		if (rd_u(s, s->loc, sz, &pos, c->addr_size, &a) ||
+		    rd_u(s, s->loc, sz, &pos, c->addr_size, &b))
+			return -1;
+		if (!a && !b)
+			return 0;
+		if (a == all)
+			continue;
+		if (rd_u(s, s->loc, sz, &pos, 2, &n) || n > sz - pos)
+			return -1;
+		pos += n;
+	}
+}
+
+/* 0 when attribute at of die is a single expression or a well-formed list
+ * (libdwarf may read it), -1 when it is a list that is not. */
+static int check_locattr(hm_scopes *s, const struct cu *c, Dwarf_Die die, Dwarf_Half at)
+{
+	uint64_t v;
+	Dwarf_Half form = 0;
+
+	if (attr_uval(s, die, at, &v, &form))
+		return 0;	/* exprloc, block: inside the DIE */
+	if (form == DW_FORM_loclistx)
+		return check_loclists(s, c, v, 1);
+	if (form == DW_FORM_sec_offset || ((form == DW_FORM_data4 || form == DW_FORM_data8) &&
+					    c->version < 4))
+		return c->version >= 5 ? check_loclists(s, c, v, 0) : check_loc(s, c, v);
+	return -1;	/* a constant is no location */
+}
+
 /* ---- open: the units' ranges ---- */
 
 static int cmp_curange(const void *a, const void *b)
@@ -411,6 +591,10 @@ static int add_cu(hm_scopes *s, Dwarf_Die cu_die, unsigned version, unsigned add
 		c->rnglists_base = v;
 		c->has_rnglists_base = 1;
 	}
+	if (!attr_uval(s, cu_die, DW_AT_loclists_base, &v, NULL)) {
+		c->loclists_base = v;
+		c->has_loclists_base = 1;
+	}
 	rc = die_ranges(s, c, cu_die);
 	if (rc)
 		return rc;
@@ -445,6 +629,10 @@ int hm_scopes_open(hm_binary *bin, hm_scopes **out)
 	s->ranges = hm_dwarf_obj_section(s->obj, ".debug_ranges", &s->ranges_sz);
 	s->rnglists = hm_dwarf_obj_section(s->obj, ".debug_rnglists", &s->rnglists_sz);
 	s->addr = hm_dwarf_obj_section(s->obj, ".debug_addr", &s->addr_sz);
+	s->loc = hm_dwarf_obj_section(s->obj, ".debug_loc", &s->loc_sz);
+	s->loclists = hm_dwarf_obj_section(s->obj, ".debug_loclists", &s->loclists_sz);
+	if ((rc = loclists_tables(s)))
+		goto fail;
 	for (;;) {
 		Dwarf_Half version, addr_size, unit_type;
 		Dwarf_Die cu_die = NULL;
@@ -498,6 +686,7 @@ void hm_scopes_free(hm_scopes *s)
 	free(s->out);
 	free(s->rg);
 	free(s->iv);
+	free(s->lltab);
 	hm_dwarf_close(s->dbg, s->obj);
 	free(s);
 }
@@ -733,6 +922,10 @@ static int var_locs(hm_scopes *s, struct cu *c, Dwarf_Die die, struct svar *v)
 		hm_dwarf_free_error(s->dbg, e);
 		return rc == DW_DLV_NO_ENTRY ? 1 : bad(s, NULL, "unreadable DW_AT_location");
 	}
+	if (check_locattr(s, c, die, DW_AT_location)) {
+		dwarf_dealloc_attribute(a);
+		return bad(s, NULL, "malformed location list");
+	}
 	rc = dwarf_get_loclist_c(a, &head, &count, &e);
 	dwarf_dealloc_attribute(a);
 	if (rc == DW_DLV_NO_ENTRY)
@@ -811,7 +1004,7 @@ static int add_var(hm_scopes *s, struct cu *c, Dwarf_Die die, uint32_t scope, in
 }
 
 /* The frame base of a subprogram: DW_OP_call_frame_cfa, or a register. */
-static void frame_base(hm_scopes *s, Dwarf_Die die, struct scope *sc)
+static void frame_base(hm_scopes *s, const struct cu *c, Dwarf_Die die, struct scope *sc)
 {
 	Dwarf_Attribute a;
 	Dwarf_Loc_Head_c head = NULL;
@@ -822,6 +1015,10 @@ static void frame_base(hm_scopes *s, Dwarf_Die die, struct scope *sc)
 	uint64_t o1, o2;
 
 	sc->fb_reg = -1;
+	/* a frame base that is a list (old gcc) says neither; a malformed
+	 * one is left to the variables' own locations to report */
+	if (check_locattr(s, c, die, DW_AT_frame_base))
+		return;
 	if (dwarf_attr(die, DW_AT_frame_base, &a, &e) != DW_DLV_OK) {
 		hm_dwarf_free_error(s->dbg, e);
 		return;
@@ -855,7 +1052,7 @@ static int add_scope(hm_scopes *s, struct cu *c, Dwarf_Die die, Dwarf_Half tag, 
 	if (tag == DW_TAG_subprogram) {
 		sc.parent = -1;
 		sc.func = origin_name(s, die, &err);
-		frame_base(s, die, &sc);
+		frame_base(s, c, die, &sc);
 	} else {
 		const struct scope *p = &c->scopes[parent];
 
