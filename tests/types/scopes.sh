@@ -9,13 +9,16 @@
 # (tests/types/scopes-cmp.py says how gdb's text is read).  A multi-location
 # symbol is compared in the range gdb prints that holds the PC.  Types: the
 # parameters of count_rx and word_len, pointer depth and record, against the
-# fixture's own declarations as gdb's `ptype` prints them.
+# fixture's own declarations as gdb's `ptype` prints them.  Corrupt DWARF
+# (bytes flipped in the sections the index reads, tests/types/scopes-mutate.py)
+# is an error or an answer, never a crash or a hang.
 . "$top_srcdir/tests/lib.sh"
 SD="$top_builddir/tests/types/scopedump"
 CMP="$top_srcdir/tests/types/scopes-cmp.py"
 require gdb
 require objdump binutils
 require python3
+require readelf binutils
 [ -x "$SD" ] || fail "$SD is not built (make check builds it)"
 
 FUNCS='count_rx|walk|sum_array|word_len|main|conn_total'
@@ -62,6 +65,11 @@ for cc in gcc clang; do
 				*) fail "$cc -O$o -gdwarf-$v: parameter types '$got', want '$want'" ;;
 				esac
 			done
+			if [ $o = 2 ]; then
+				out=$(python3 "$top_srcdir/tests/types/scopes-mutate.py" "$SD" "$b" \
+					$v 60 "$T" $pcs) || { echo "$out" >&2; fail "$cc -O$o -gdwarf-$v: corrupt DWARF"; }
+				echo "$cc -O$o -gdwarf-$v corrupt: $(echo "$out" | tail -1)"
+			fi
 			n=$((n + 1))
 		done
 	done
