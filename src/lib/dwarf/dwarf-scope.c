@@ -64,7 +64,8 @@ struct sloc {			/* where a variable is over [lo, hi) */
 struct svar {
 	const char *name;
 	uint32_t scope, loc_first, nloc;
-	unsigned is_param : 1;
+	unsigned is_param : 1, has_toff : 1, has_origin : 1;
+	uint64_t toff, origin;	/* own type; the origin naming the rest */
 	unsigned ptr_depth;
 	const char *record;
 	int record_kind;
@@ -74,6 +75,8 @@ struct svar {
 
 struct scope {
 	const char *func;
+	uint64_t origin;	/* of func, when has_origin */
+	unsigned has_origin : 1;
 	int32_t parent;		/* -1 for a subprogram */
 	unsigned depth, fn_depth;
 	unsigned inlined : 1, fb_cfa : 1;
@@ -139,6 +142,8 @@ struct hm_scopes {
 	/* the tables of .debug_loclists: [start of offsets, end), checked */
 	struct range *lltab;
 	size_t nlltab, clltab;
+	struct memo *memo;
+	size_t nmemo, cmemo;
 	int loclists_bad;
 };
 
@@ -429,6 +434,25 @@ static int skip_expr(const unsigned char *p, size_t end, size_t *pos)
 	return 0;
 }
 
+/* The .debug_loclists table holding offset off (tables are in section
+ * order, so sorted), or NULL. */
+static const struct range *lltab_at(const hm_scopes *s, uint64_t off)
+{
+	size_t lo = 0, hi = s->nlltab;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->lltab[mid].lo <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || off >= s->lltab[lo - 1].hi)
+		return NULL;
+	return &s->lltab[lo - 1];
+}
+
 /* Whether the DWARF 5 list at off (or index idx, when is_index) is whole. */
 static int check_loclists(hm_scopes *s, const struct cu *c, uint64_t off, int is_index)
 {
@@ -443,9 +467,9 @@ static int check_loclists(hm_scopes *s, const struct cu *c, uint64_t off, int is
 	if (is_index) {
 		uint64_t base = c->has_loclists_base ? c->loclists_base : 12, rel;
 
-		for (size_t i = 0; i < s->nlltab && !t; i++)
-			if (s->lltab[i].lo == base)
-				t = &s->lltab[i];
+		t = lltab_at(s, base);
+		if (t && t->lo != base)
+			t = NULL;
 		/* the offset entry count is the 4 bytes before the offsets */
 		pos = base - 4;
 		if (!t || rd_u(s, p, t->hi, &pos, 4, &a) || off >= a)
@@ -455,9 +479,7 @@ static int check_loclists(hm_scopes *s, const struct cu *c, uint64_t off, int is
 			return -1;
 		off = base + rel;
 	} else {
-		for (size_t i = 0; i < s->nlltab && !t; i++)
-			if (s->lltab[i].lo <= off && off < s->lltab[i].hi)
-				t = &s->lltab[i];
+		t = lltab_at(s, off);
 	}
 	if (!t || off < t->lo || off >= t->hi)
 		return -1;
@@ -687,41 +709,12 @@ void hm_scopes_free(hm_scopes *s)
 	free(s->rg);
 	free(s->iv);
 	free(s->lltab);
+	free(s->memo);
 	hm_dwarf_close(s->dbg, s->obj);
 	free(s);
 }
 
 /* ---- one unit's scope tree ---- */
-
-/* The DIE a reference attribute names, in this file; NULL when absent or
- * in another file (dwz's DW_FORM_GNU_ref_alt, type signatures). */
-static Dwarf_Die ref_die(hm_scopes *s, Dwarf_Die die, Dwarf_Half at, int *err)
-{
-	Dwarf_Attribute a;
-	Dwarf_Error e = NULL;
-	Dwarf_Half f = 0;
-	Dwarf_Off off;
-	Dwarf_Die r = NULL;
-	int rc = dwarf_attr(die, at, &a, &e);
-
-	if (rc != DW_DLV_OK) {
-		hm_dwarf_free_error(s->dbg, e);
-		return NULL;
-	}
-	if (dwarf_whatform(a, &f, &e) != DW_DLV_OK || f == DW_FORM_ref_sig8 || f == 0x1f20 ||
-	    f == 0x1c || f == 0x24 || dwarf_global_formref(a, &off, &e) != DW_DLV_OK) {
-		hm_dwarf_free_error(s->dbg, e);
-		dwarf_dealloc_attribute(a);
-		return NULL;
-	}
-	dwarf_dealloc_attribute(a);
-	if (dwarf_offdie_b(s->dbg, off, 1, &r, &e) != DW_DLV_OK) {
-		hm_dwarf_free_error(s->dbg, e);
-		*err = 1;
-		return NULL;
-	}
-	return r;
-}
 
 /* Every libdwarf call gets an error pointer: with NULL, 20210528 aborts
  * the process on an error. */
@@ -749,94 +742,312 @@ static int has_attr(hm_scopes *s, Dwarf_Die die, Dwarf_Half at)
 	return !!has;
 }
 
-/* die, or the first DIE its DW_AT_abstract_origin / DW_AT_specification
- * chain leads to, that has attribute at; *own says the caller frees it. */
-static Dwarf_Die with_attr(hm_scopes *s, Dwarf_Die die, Dwarf_Half at, int *own, int *err)
+/* ---- names and types, memoised by DIE offset ----
+ *
+ * Inlined instances name their abstract origins, and variables share a
+ * handful of types: the walk of a unit notes what its abstract instances
+ * and top-level types say, and each origin's name and each type chain is
+ * resolved from those notes once, not once per use (dwarf_offdie_b() is
+ * what a unit's walk would otherwise spend its time in).  The notes are
+ * dropped once the unit is built. */
+
+enum { MEMO_NAME = 1, MEMO_TYPEOF, MEMO_TYPE, MEMO_STEP };
+
+struct memo {
+	uint64_t key;		/* offset << 3 | MEMO_*; 0: empty */
+	const char *name;	/* MEMO_NAME: the name; MEMO_TYPE, _STEP: the record */
+	uint64_t off;		/* MEMO_TYPEOF, _STEP: the (next) type DIE's offset */
+	int has;		/* MEMO_TYPEOF, _STEP: there is one */
+	int tag;		/* MEMO_STEP: the type DIE's tag */
+	unsigned ptr_depth;
+	int record_kind;
+	uint64_t record_size;
+};
+
+static struct memo *memo_get(hm_scopes *s, uint64_t off, unsigned kind, int *fresh)
 {
-	Dwarf_Die cur = die;
+	uint64_t key = off << 3 | kind;
+	size_t i;
 
-	*own = 0;
-	for (unsigned hop = 0; hop < MAX_REF_HOPS; hop++) {
-		Dwarf_Die next;
+	if (s->nmemo * 2 >= s->cmemo) {
+		size_t n = s->cmemo ? s->cmemo * 2 : 1024;
+		struct memo *m = calloc(n, sizeof(*m));
 
-		if (has_attr(s, cur, at)) {
-			*own = cur != die;
-			return cur;
-		}
-		next = ref_die(s, cur, DW_AT_abstract_origin, err);
-		if (!next)
-			next = ref_die(s, cur, DW_AT_specification, err);
-		if (cur != die)
-			dwarf_dealloc_die(cur);
-		if (!next)
+		if (!m)
 			return NULL;
-		cur = next;
+		for (size_t k = 0; k < s->cmemo; k++) {
+			if (!s->memo[k].key)
+				continue;
+			for (i = hm_hash_u64(s->memo[k].key) & (n - 1); m[i].key; i = (i + 1) & (n - 1))
+				;
+			m[i] = s->memo[k];
+		}
+		free(s->memo);
+		s->memo = m;
+		s->cmemo = n;
 	}
-	if (cur != die)
-		dwarf_dealloc_die(cur);
-	return NULL;
+	for (i = hm_hash_u64(key) & (s->cmemo - 1); s->memo[i].key; i = (i + 1) & (s->cmemo - 1))
+		if (s->memo[i].key == key) {
+			*fresh = 0;
+			return &s->memo[i];
+		}
+	s->memo[i].key = key;
+	s->nmemo++;
+	*fresh = 1;
+	return &s->memo[i];
 }
+
+/* The offset of the DIE a reference attribute names, in this file: 0, 1
+ * when absent or in another file (dwz's DW_FORM_GNU_ref_alt, signatures). */
+static int ref_off(hm_scopes *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Error e = NULL;
+	Dwarf_Half f = 0;
+	Dwarf_Off off;
+	int rc = dwarf_attr(die, at, &a, &e);
+
+	if (rc != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		return 1;
+	}
+	if (dwarf_whatform(a, &f, &e) != DW_DLV_OK || f == DW_FORM_ref_sig8 || f == 0x1f20 ||
+	    f == 0x1c || f == 0x24 || dwarf_global_formref(a, &off, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		dwarf_dealloc_attribute(a);
+		return 1;
+	}
+	dwarf_dealloc_attribute(a);
+	*out = off;
+	return 0;
+}
+
+/* The DIE die's DW_AT_abstract_origin or DW_AT_specification names. */
+static int origin_off(hm_scopes *s, Dwarf_Die die, uint64_t *off)
+{
+	return ref_off(s, die, DW_AT_abstract_origin, off) &&
+	       ref_off(s, die, DW_AT_specification, off);
+}
+
+static const char *origin_name_at(hm_scopes *s, uint64_t off, unsigned hops, int *err);
+static int typeof_at(hm_scopes *s, uint64_t off, unsigned hops, uint64_t *toff, int *err);
 
 /* The name of die, or of its abstract origin or specification (a pointer
  * into the section data, valid while the index is open). */
-static const char *origin_name(hm_scopes *s, Dwarf_Die die, int *err)
+static const char *origin_name_hops(hm_scopes *s, Dwarf_Die die, unsigned hops, int *err)
 {
-	int own;
-	Dwarf_Die d = with_attr(s, die, DW_AT_name, &own, err);
-	const char *name = d ? die_name(s, d) : NULL;
+	const char *name = die_name(s, die);
+	uint64_t off;
 
-	if (own)
-		dwarf_dealloc_die(d);
+	if (name || hops >= MAX_REF_HOPS || origin_off(s, die, &off))
+		return name;
+	return origin_name_at(s, off, hops + 1, err);
+}
+
+static const char *origin_name_at(hm_scopes *s, uint64_t off, unsigned hops, int *err)
+{
+	int fresh;
+	struct memo *m = memo_get(s, off, MEMO_NAME, &fresh);
+	Dwarf_Error e = NULL;
+	Dwarf_Die d;
+	const char *name;
+
+	if (!m) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if (!fresh)
+		return m->name;
+	if (dwarf_offdie_b(s->dbg, off, 1, &d, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		*err = -EBADMSG;
+		return NULL;
+	}
+	name = origin_name_hops(s, d, hops, err);
+	dwarf_dealloc_die(d);
+	/* the table may have grown meanwhile */
+	m = memo_get(s, off, MEMO_NAME, &fresh);
+	if (m)
+		m->name = name;
 	return name;
 }
 
-/* Resolve the type of die (its DW_AT_type) into v. */
-static void var_type(hm_scopes *s, Dwarf_Die die, struct svar *v, int *err)
+/* The offset of die's type, from it or its origin: 0, 1 when none. */
+static int typeof_die(hm_scopes *s, Dwarf_Die die, unsigned hops, uint64_t *toff, int *err)
 {
-	Dwarf_Die cur = ref_die(s, die, DW_AT_type, err);
+	uint64_t off;
 
-	for (unsigned hop = 0; cur && hop < MAX_TYPE_HOPS; hop++) {
-		Dwarf_Half tag = 0;
-		Dwarf_Die next;
-		Dwarf_Unsigned size;
-		Dwarf_Error e = NULL;
+	if (!ref_off(s, die, DW_AT_type, toff))
+		return 0;
+	if (hops >= MAX_REF_HOPS || origin_off(s, die, &off))
+		return 1;
+	return typeof_at(s, off, hops + 1, toff, err);
+}
 
-		if (dwarf_tag(cur, &tag, &e) != DW_DLV_OK) {
-			hm_dwarf_free_error(s->dbg, e);
-			break;
+static int typeof_at(hm_scopes *s, uint64_t off, unsigned hops, uint64_t *toff, int *err)
+{
+	int fresh, rc;
+	struct memo *m = memo_get(s, off, MEMO_TYPEOF, &fresh);
+	Dwarf_Error e = NULL;
+	Dwarf_Die d;
+
+	if (!m) {
+		*err = -ENOMEM;
+		return 1;
+	}
+	if (!fresh) {
+		*toff = m->off;
+		return !m->has;
+	}
+	if (dwarf_offdie_b(s->dbg, off, 1, &d, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		*err = -EBADMSG;
+		return 1;
+	}
+	rc = typeof_die(s, d, hops, toff, err);
+	dwarf_dealloc_die(d);
+	m = memo_get(s, off, MEMO_TYPEOF, &fresh);
+	if (m) {
+		m->has = !rc;
+		m->off = rc ? 0 : *toff;
+	}
+	return rc;
+}
+
+static int is_modifier(int tag)
+{
+	switch (tag) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+	case DW_TAG_typedef:
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_atomic_type:
+	case DW_TAG_immutable_type:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int is_record_tag(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
+/* What a type DIE says: its tag, the type it modifies, a record's name and
+ * size. */
+static void type_fill(hm_scopes *s, Dwarf_Die die, int tag, struct memo *st)
+{
+	Dwarf_Error e = NULL;
+	Dwarf_Unsigned size;
+
+	st->tag = tag;
+	if (is_modifier(tag)) {
+		st->has = !ref_off(s, die, DW_AT_type, &st->off);
+	} else if (is_record_tag(tag)) {
+		st->name = die_name(s, die);
+		if (dwarf_bytesize(die, &size, &e) == DW_DLV_OK)
+			st->record_size = size;
+		hm_dwarf_free_error(s->dbg, e);
+	}
+}
+
+/* Note a unit's top-level type DIE, so that variables' types resolve
+ * without looking DIEs up by offset. */
+static int note_type(hm_scopes *s, Dwarf_Die die, uint64_t off, int tag)
+{
+	int fresh;
+	struct memo *m;
+
+	if (!is_modifier(tag) && !is_record_tag(tag))
+		return 0;
+	if (!(m = memo_get(s, off, MEMO_STEP, &fresh)))
+		return -ENOMEM;
+	if (fresh)
+		type_fill(s, die, tag, m);
+	return 0;
+}
+
+static int type_step(hm_scopes *s, uint64_t off, struct memo *st)
+{
+	int fresh;
+	struct memo *m = memo_get(s, off, MEMO_STEP, &fresh);
+	Dwarf_Error e = NULL;
+	Dwarf_Half tag = 0;
+	Dwarf_Die d;
+
+	if (!m)
+		return -ENOMEM;
+	if (!fresh) {
+		*st = *m;
+		return 0;
+	}
+	if (dwarf_offdie_b(s->dbg, off, 1, &d, &e) != DW_DLV_OK ||
+	    dwarf_tag(d, &tag, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		return -EBADMSG;
+	}
+	type_fill(s, d, tag, m);
+	dwarf_dealloc_die(d);
+	*st = *m;
+	return 0;
+}
+
+/* Resolve the type at offset off (typedefs, qualifiers, pointers) into v. */
+static void var_type(hm_scopes *s, uint64_t off, struct svar *v, int *err)
+{
+	int fresh;
+	struct memo *m = memo_get(s, off, MEMO_TYPE, &fresh), r = { 0 };
+	uint64_t cur = off;
+
+	if (!m) {
+		*err = -ENOMEM;
+		return;
+	}
+	if (!fresh)
+		goto out;
+	for (unsigned hop = 0; hop < MAX_TYPE_HOPS; hop++) {
+		struct memo st;
+		int rc = type_step(s, cur, &st);
+
+		if (rc) {
+			*err = rc;
+			return;
 		}
-		switch (tag) {
-		case DW_TAG_pointer_type:
-		case DW_TAG_reference_type:
-		case DW_TAG_rvalue_reference_type:
-			v->ptr_depth++;
-			/* fall through */
-		case DW_TAG_typedef:
-		case DW_TAG_const_type:
-		case DW_TAG_volatile_type:
-		case DW_TAG_restrict_type:
-		case DW_TAG_atomic_type:
-		case DW_TAG_immutable_type:
-			next = ref_die(s, cur, DW_AT_type, err);
-			dwarf_dealloc_die(cur);
-			cur = next;
+		if (is_modifier(st.tag)) {
+			if (st.tag == DW_TAG_pointer_type || st.tag == DW_TAG_reference_type ||
+			    st.tag == DW_TAG_rvalue_reference_type)
+				r.ptr_depth++;
+			if (!st.has)
+				break;	/* void */
+			cur = st.off;
 			continue;
-		case DW_TAG_structure_type:
-		case DW_TAG_union_type:
-		case DW_TAG_class_type:
-			v->record = die_name(s, cur);
-			v->record_kind = tag;
-			if (dwarf_bytesize(cur, &size, &e) == DW_DLV_OK)
-				v->record_size = size;
-			hm_dwarf_free_error(s->dbg, e);
-			break;
-		default:
-			break;
+		}
+		if (is_record_tag(st.tag)) {
+			r.name = st.name;
+			r.record_kind = st.tag;
+			r.record_size = st.record_size;
 		}
 		break;
 	}
-	if (cur)
-		dwarf_dealloc_die(cur);
+	/* type_step() may have grown the table */
+	if (!(m = memo_get(s, off, MEMO_TYPE, &fresh))) {
+		*err = -ENOMEM;
+		return;
+	}
+	m->ptr_depth = r.ptr_depth;
+	m->name = r.name;
+	m->record_kind = r.record_kind;
+	m->record_size = r.record_size;
+out:
+	v->ptr_depth = m->ptr_depth;
+	v->record = m->name;
+	v->record_kind = m->record_kind;
+	v->record_size = m->record_size;
 }
 
 /* Decode one location description; 0 when it is one hitmap reports. */
@@ -974,26 +1185,20 @@ static int var_locs(hm_scopes *s, struct cu *c, Dwarf_Die die, struct svar *v)
 static int add_var(hm_scopes *s, struct cu *c, Dwarf_Die die, uint32_t scope, int is_param)
 {
 	struct svar v = { 0 };
-	Dwarf_Die typed;
-	int err = 0, rc, own;
+	int err = 0, rc;
 
 	if (has_attr(s, die, DW_AT_declaration))
 		return 0;	/* `extern int x;` inside a function */
 	rc = var_locs(s, c, die, &v);
 	if (rc)
 		return rc > 0 ? 0 : rc;
-	v.name = origin_name(s, die, &err);
-	if (!v.name) {
-		c->nlocs = v.loc_first;
-		return err ? bad(s, NULL, "reference to a missing DIE") : 0;
-	}
-	typed = with_attr(s, die, DW_AT_type, &own, &err);
-	if (typed)
-		var_type(s, typed, &v, &err);
-	if (own)
-		dwarf_dealloc_die(typed);
-	if (err)
-		return bad(s, NULL, "reference to a missing DIE");
+	/* names and types are resolved once the unit is walked: most
+	 * origins are DIEs the walk notes (note_die()) on its way */
+	v.name = die_name(s, die);
+	v.has_toff = !ref_off(s, die, DW_AT_type, &v.toff);
+	if (!v.name || !v.has_toff)
+		v.has_origin = !origin_off(s, die, &v.origin);
+	(void)err;
 	v.scope = scope;
 	v.is_param = is_param;
 	v.order = c->nvars;
@@ -1051,7 +1256,9 @@ static int add_scope(hm_scopes *s, struct cu *c, Dwarf_Die die, Dwarf_Half tag, 
 	sc.fb_reg = -1;
 	if (tag == DW_TAG_subprogram) {
 		sc.parent = -1;
-		sc.func = origin_name(s, die, &err);
+		sc.func = die_name(s, die);
+		if (!sc.func)
+			sc.has_origin = !origin_off(s, die, &sc.origin);
 		frame_base(s, c, die, &sc);
 	} else {
 		const struct scope *p = &c->scopes[parent];
@@ -1064,7 +1271,9 @@ static int add_scope(hm_scopes *s, struct cu *c, Dwarf_Die die, Dwarf_Half tag, 
 		sc.func = p->func;
 		if (tag == DW_TAG_inlined_subroutine) {
 			sc.inlined = 1;
-			sc.func = origin_name(s, die, &err);
+			sc.func = die_name(s, die);
+			if (!sc.func)
+				sc.has_origin = !origin_off(s, die, &sc.origin);
 		}
 	}
 	if (err)
@@ -1082,6 +1291,73 @@ static int add_scope(hm_scopes *s, struct cu *c, Dwarf_Die die, Dwarf_Half tag, 
 	}
 	return c->nscopes++;
 }
+
+/* Note what die itself says of its name and type, for the DIEs that name
+ * it as their origin. */
+static int note_die(hm_scopes *s, Dwarf_Die die, uint64_t off)
+{
+	const char *name = die_name(s, die);
+	uint64_t toff;
+	struct memo *m;
+	int fresh;
+
+	if (name) {
+		if (!(m = memo_get(s, off, MEMO_NAME, &fresh)))
+			return -ENOMEM;
+		if (fresh)
+			m->name = name;
+	}
+	if (!ref_off(s, die, DW_AT_type, &toff)) {
+		if (!(m = memo_get(s, off, MEMO_TYPEOF, &fresh)))
+			return -ENOMEM;
+		if (fresh) {
+			m->has = 1;
+			m->off = toff;
+		}
+	}
+	return 0;
+}
+
+/* Names and types of the unit's variables and functions, from their
+ * origins; variables left without a name are dropped. */
+static int resolve_cu(hm_scopes *s, struct cu *c)
+{
+	int err = 0;
+	size_t w = 0;
+
+	for (size_t i = 0; i < c->nscopes && !err; i++) {
+		struct scope *sc = &c->scopes[i];
+
+		if (!sc->func && sc->has_origin)
+			sc->func = origin_name_at(s, sc->origin, 1, &err);
+		/* a lexical block's function is its parent's (parents first) */
+		if (!sc->func && sc->parent >= 0 && !sc->has_origin &&
+		    c->scopes[sc->parent].fn_depth == sc->fn_depth)
+			sc->func = c->scopes[sc->parent].func;
+	}
+	for (size_t i = 0; i < c->nvars && !err; i++) {
+		struct svar v = c->vars[i];
+
+		if (!v.name && v.has_origin)
+			v.name = origin_name_at(s, v.origin, 1, &err);
+		if (!v.name)
+			continue;
+		if (!v.has_toff && v.has_origin)
+			v.has_toff = !typeof_at(s, v.origin, 1, &v.toff, &err);
+		if (v.has_toff && !err)
+			var_type(s, v.toff, &v, &err);
+		c->vars[w++] = v;
+	}
+	if (err == -ENOMEM)
+		return err;
+	if (err)
+		return bad(s, NULL, "reference to a missing DIE");
+	c->nvars = w;
+	return 0;
+}
+
+#define SKIP (-2)		/* frame scope: do not walk the children */
+#define ABSTRACT (-3)		/* frame scope: in an abstract instance, note names */
 
 struct frame {
 	Dwarf_Die die;		/* the next DIE to look at on this level */
@@ -1200,7 +1476,7 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 		Dwarf_Die die = f->die, sib = NULL, kid = NULL;
 		Dwarf_Half tag = 0;
 		Dwarf_Off off = 0;
-		int32_t scope = -2;	/* the scope to walk the children in; -2: skip them */
+		int32_t scope = SKIP;	/* the scope to walk the children in */
 
 		if (!die) {
 			top--;
@@ -1221,16 +1497,26 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 		case DW_TAG_subprogram:
 		case DW_TAG_lexical_block:
 		case DW_TAG_inlined_subroutine:
+			if (tag == DW_TAG_subprogram && (rc = note_die(s, die, off)))
+				break;
+			if (f->scope == ABSTRACT) {
+				scope = ABSTRACT;
+				break;
+			}
 			if (tag != DW_TAG_subprogram && f->scope < 0)
 				break;
 			if ((rc = die_ranges(s, c, die)))
 				break;
 			if (!s->nrg) {
 				/* gdb reads a block without PC ranges as part of
-				 * the enclosing one; a subprogram or inlined
-				 * subroutine without them has no code */
+				 * the enclosing one; an inlined subroutine without
+				 * them has no code; a subprogram without them is
+				 * an abstract instance (or a declaration), whose
+				 * variables name those of its concrete ones */
 				if (tag == DW_TAG_lexical_block)
 					scope = f->scope;
+				else if (tag == DW_TAG_subprogram)
+					scope = ABSTRACT;
 				break;
 			}
 			rc = add_scope(s, c, die, tag, f->scope);
@@ -1243,15 +1529,31 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 			if (f->scope < 0)
 				scope = -1;
 			break;
+		case DW_TAG_pointer_type:
+		case DW_TAG_reference_type:
+		case DW_TAG_rvalue_reference_type:
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type:
+		case DW_TAG_immutable_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+		case DW_TAG_class_type:
+			rc = note_type(s, die, off, tag);
+			break;
 		case DW_TAG_variable:
 		case DW_TAG_formal_parameter:
 			if (f->scope >= 0)
 				rc = add_var(s, c, die, f->scope, tag == DW_TAG_formal_parameter);
+			else if (f->scope == ABSTRACT)
+				rc = note_die(s, die, off);
 			break;
 		default:
 			break;
 		}
-		if (!rc && scope != -2) {
+		if (!rc && scope != SKIP) {
 			int r = dwarf_child(die, &kid, &e);
 
 			if (r == DW_DLV_ERROR)
@@ -1284,7 +1586,7 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 			dwarf_dealloc_die(st[top - 1].die);
 		top--;
 	}
-	if (rc)
+	if (rc || (rc = resolve_cu(s, c)))
 		return rc;
 	/* each scope's variables in one run, in DIE order */
 	qsort(c->vars, c->nvars, sizeof(*c->vars), cmp_var);
@@ -1305,6 +1607,12 @@ static int build_cu(hm_scopes *s, struct cu *c)
 	if (c->state)
 		return c->state < 0 ? c->state : 0;
 	rc = walk_cu(s, c);
+	/* what the memo holds is the unit's own DIEs, almost always: keep
+	 * the memory it costs to one unit's worth */
+	if (s->nmemo) {
+		memset(s->memo, 0, s->cmemo * sizeof(*s->memo));
+		s->nmemo = 0;
+	}
 	if (rc) {
 		cu_free(c);
 		c->scopes = NULL, c->vars = NULL, c->locs = NULL, c->segs = NULL;
