@@ -1,6 +1,7 @@
 /* Fixture for tests/types/scopes.sh: struct pointers in registers, locals,
- * a lexical block, an inlined static function, a loop over an array of
- * structs, a pointer computed into a register. */
+ * a lexical block, an inlined static function (with a static local, which
+ * its inlined instances may not repeat), a loop over an array of structs,
+ * a pointer computed into a register. */
 struct conn {
 	long rx_bytes, tx_bytes;
 	int state;
@@ -19,6 +20,9 @@ volatile long sink;
 
 static inline long conn_total(const struct conn *c)
 {
+	static long totals;
+
+	totals++;
 	return c->rx_bytes + c->tx_bytes;
 }
 

@@ -113,6 +113,11 @@ struct cu {
 	size_t nsegs;
 };
 
+struct astat {
+	uint64_t sub, var;	/* abstract subprogram, variable DIE offsets */
+	struct svar v;
+};
+
 struct curange {
 	uint64_t lo, hi;
 	uint32_t cu;
@@ -133,6 +138,7 @@ struct hm_scopes {
 	/* scratch */
 	struct range *rg;
 	size_t nrg, crg;
+	int rg_present;		/* the DIE has PC range attributes (maybe empty) */
 	struct ivl *iv;
 	size_t niv, civ;
 	const unsigned char *ranges, *rnglists, *addr;
@@ -144,6 +150,10 @@ struct hm_scopes {
 	size_t nlltab, clltab;
 	struct memo *memo;
 	size_t nmemo, cmemo;
+	/* the unit's abstract instances' variables with a location of their
+	 * own (static locals), for the concrete instances that omit them */
+	struct astat *astat;
+	size_t nastat, castat;
 	int loclists_bad;
 };
 
@@ -355,10 +365,12 @@ static int die_ranges(hm_scopes *s, const struct cu *c, Dwarf_Die die)
 	int rc;
 
 	s->nrg = 0;
+	s->rg_present = 0;
 	rc = attr_uval(s, die, DW_AT_ranges, &v, &form);
 	if (rc < 0)
 		return bad(s, NULL, "unreadable DW_AT_ranges");
 	if (!rc) {
+		s->rg_present = 1;
 		if (c->version < 5)
 			return read_ranges(s, c, v);
 		if (form == DW_FORM_rnglistx) {
@@ -377,6 +389,7 @@ static int die_ranges(hm_scopes *s, const struct cu *c, Dwarf_Die die)
 		return 0;
 	if (rc != DW_DLV_OK)
 		return bad(s, e, "unreadable DW_AT_low_pc");
+	s->rg_present = 1;
 	rc = dwarf_highpc_b(die, &hi, &form, &cls, &e);
 	if (rc == DW_DLV_NO_ENTRY)
 		return 0;
@@ -710,6 +723,7 @@ void hm_scopes_free(hm_scopes *s)
 	free(s->iv);
 	free(s->lltab);
 	free(s->memo);
+	free(s->astat);
 	hm_dwarf_close(s->dbg, s->obj);
 	free(s);
 }
@@ -751,13 +765,14 @@ static int has_attr(hm_scopes *s, Dwarf_Die die, Dwarf_Half at)
  * what a unit's walk would otherwise spend its time in).  The notes are
  * dropped once the unit is built. */
 
-enum { MEMO_NAME = 1, MEMO_TYPEOF, MEMO_TYPE, MEMO_STEP };
+enum { MEMO_NAME = 1, MEMO_TYPEOF, MEMO_TYPE, MEMO_STEP, MEMO_LOC };
 
 struct memo {
 	uint64_t key;		/* offset << 3 | MEMO_*; 0: empty */
 	const char *name;	/* MEMO_NAME: the name; MEMO_TYPE, _STEP: the record */
 	uint64_t off;		/* MEMO_TYPEOF, _STEP: the (next) type DIE's offset */
-	int has;		/* MEMO_TYPEOF, _STEP: there is one */
+	int has;		/* MEMO_TYPEOF, _STEP: there is one; MEMO_LOC: the
+				 * DIE has a DW_AT_location */
 	int tag;		/* MEMO_STEP: the type DIE's tag */
 	unsigned ptr_depth;
 	int record_kind;
@@ -1190,14 +1205,18 @@ static int add_var(hm_scopes *s, struct cu *c, Dwarf_Die die, uint32_t scope, in
 	if (has_attr(s, die, DW_AT_declaration))
 		return 0;	/* `extern int x;` inside a function */
 	rc = var_locs(s, c, die, &v);
-	if (rc)
-		return rc > 0 ? 0 : rc;
+	if (rc < 0)
+		return rc;
 	/* names and types are resolved once the unit is walked: most
 	 * origins are DIEs the walk notes (note_die()) on its way */
 	v.name = die_name(s, die);
 	v.has_toff = !ref_off(s, die, DW_AT_type, &v.toff);
-	if (!v.name || !v.has_toff)
+	if (!v.name || !v.has_toff || rc)
 		v.has_origin = !origin_off(s, die, &v.origin);
+	/* no location of its own: a static local of an inlined function has
+	 * it in the abstract instance only (gdb takes it from there too) */
+	if (rc && !v.has_origin)
+		return 0;
 	(void)err;
 	v.scope = scope;
 	v.is_param = is_param;
@@ -1257,8 +1276,7 @@ static int add_scope(hm_scopes *s, struct cu *c, Dwarf_Die die, Dwarf_Half tag, 
 	if (tag == DW_TAG_subprogram) {
 		sc.parent = -1;
 		sc.func = die_name(s, die);
-		if (!sc.func)
-			sc.has_origin = !origin_off(s, die, &sc.origin);
+		sc.has_origin = !origin_off(s, die, &sc.origin);
 		frame_base(s, c, die, &sc);
 	} else {
 		const struct scope *p = &c->scopes[parent];
@@ -1272,8 +1290,7 @@ static int add_scope(hm_scopes *s, struct cu *c, Dwarf_Die die, Dwarf_Half tag, 
 		if (tag == DW_TAG_inlined_subroutine) {
 			sc.inlined = 1;
 			sc.func = die_name(s, die);
-			if (!sc.func)
-				sc.has_origin = !origin_off(s, die, &sc.origin);
+			sc.has_origin = !origin_off(s, die, &sc.origin);
 		}
 	}
 	if (err)
@@ -1315,7 +1332,106 @@ static int note_die(hm_scopes *s, Dwarf_Die die, uint64_t off)
 			m->off = toff;
 		}
 	}
+	if (has_attr(s, die, DW_AT_location)) {
+		if (!(m = memo_get(s, off, MEMO_LOC, &fresh)))
+			return -ENOMEM;
+		m->has = 1;
+	}
 	return 0;
+}
+
+/* The locations of v from its origin, when the walk noted it has one. */
+static int origin_locs(hm_scopes *s, struct cu *c, struct svar *v)
+{
+	int fresh, rc;
+	struct memo *m = memo_get(s, v->origin, MEMO_LOC, &fresh);
+	Dwarf_Error e = NULL;
+	Dwarf_Die d;
+
+	if (!m)
+		return -ENOMEM;
+	if (!m->has)
+		return 0;
+	if (dwarf_offdie_b(s->dbg, v->origin, 1, &d, &e) != DW_DLV_OK)
+		return bad(s, e, "reference to a missing DIE");
+	rc = var_locs(s, c, d, v);
+	dwarf_dealloc_die(d);
+	return rc < 0 ? rc : 0;
+}
+
+/* A variable of an abstract instance with a location of its own: a static
+ * local.  gdb counts it in scope in every concrete instance (inlined or
+ * out of line) of the function, also where the instance has no DIE for it. */
+static int note_static(hm_scopes *s, struct cu *c, Dwarf_Die die, uint64_t off, uint64_t sub)
+{
+	struct astat a = { 0 };
+	int rc;
+
+	if (!has_attr(s, die, DW_AT_location) || has_attr(s, die, DW_AT_declaration))
+		return 0;
+	rc = var_locs(s, c, die, &a.v);
+	if (rc)
+		return rc < 0 ? rc : 0;
+	a.v.name = die_name(s, die);
+	a.v.has_toff = !ref_off(s, die, DW_AT_type, &a.v.toff);
+	if (!a.v.name)
+		return 0;
+	a.sub = sub;
+	a.var = off;
+	if (GROW(s, s->astat, s->nastat, s->castat))
+		return -ENOMEM;
+	s->astat[s->nastat++] = a;
+	return 0;
+}
+
+/* Add the static locals of abstract instances to the concrete instances
+ * that have no DIE of their own for them. */
+static int inherit_statics(hm_scopes *s, struct cu *c)
+{
+	uint32_t *fn;
+	int err = 0;
+
+	if (!s->nastat || !c->nscopes)
+		return 0;
+	fn = malloc(c->nscopes * sizeof(*fn));
+	if (!fn)
+		return -ENOMEM;
+	/* each scope's function body: the subprogram or inlined subroutine */
+	for (size_t i = 0; i < c->nscopes; i++)
+		fn[i] = c->scopes[i].depth == c->scopes[i].fn_depth || c->scopes[i].parent < 0 ?
+			i : fn[c->scopes[i].parent];
+	for (size_t k = 0; k < s->nastat && !err; k++) {
+		const struct astat *a = &s->astat[k];
+
+		for (size_t i = 0; i < c->nscopes && !err; i++) {
+			const struct scope *sc = &c->scopes[i];
+			struct svar v;
+			size_t j;
+
+			if (fn[i] != i || !sc->has_origin || sc->origin != a->sub)
+				continue;
+			for (j = 0; j < c->nvars; j++)
+				if (c->vars[j].has_origin && c->vars[j].origin == a->var &&
+				    fn[c->vars[j].scope] == i)
+					break;
+			if (j < c->nvars)
+				continue;
+			v = a->v;
+			v.scope = i;
+			v.is_param = 0;
+			v.order = c->nvars;
+			if (v.has_toff)
+				var_type(s, v.toff, &v, &err);
+			if (GROW(s, c->vars, c->nvars, c->cvars))
+				err = -ENOMEM;
+			else
+				c->vars[c->nvars++] = v;
+		}
+	}
+	free(fn);
+	if (err == -ENOMEM)
+		return err;
+	return err ? bad(s, NULL, "reference to a missing DIE") : 0;
 }
 
 /* Names and types of the unit's variables and functions, from their
@@ -1331,13 +1447,20 @@ static int resolve_cu(hm_scopes *s, struct cu *c)
 		if (!sc->func && sc->has_origin)
 			sc->func = origin_name_at(s, sc->origin, 1, &err);
 		/* a lexical block's function is its parent's (parents first) */
-		if (!sc->func && sc->parent >= 0 && !sc->has_origin &&
-		    c->scopes[sc->parent].fn_depth == sc->fn_depth)
+		if (!sc->func && sc->parent >= 0 && sc->depth != sc->fn_depth)
 			sc->func = c->scopes[sc->parent].func;
 	}
 	for (size_t i = 0; i < c->nvars && !err; i++) {
 		struct svar v = c->vars[i];
 
+		if (!v.nloc && v.has_origin) {
+			int rc = origin_locs(s, c, &v);
+
+			if (rc)
+				return rc;
+		}
+		if (!v.nloc)
+			continue;
 		if (!v.name && v.has_origin)
 			v.name = origin_name_at(s, v.origin, 1, &err);
 		if (!v.name)
@@ -1353,7 +1476,7 @@ static int resolve_cu(hm_scopes *s, struct cu *c)
 	if (err)
 		return bad(s, NULL, "reference to a missing DIE");
 	c->nvars = w;
-	return 0;
+	return inherit_statics(s, c);
 }
 
 #define SKIP (-2)		/* frame scope: do not walk the children */
@@ -1363,6 +1486,7 @@ struct frame {
 	Dwarf_Die die;		/* the next DIE to look at on this level */
 	int32_t scope;		/* the scope its variables belong to, -1 none */
 	Dwarf_Off last;		/* offset of the previous DIE on this level */
+	uint64_t abs_sub;	/* ABSTRACT: the abstract subprogram's offset */
 };
 
 static int cmp_var(const void *a, const void *b)
@@ -1461,6 +1585,7 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 	int rc = 0;
 
 	s->niv = 0;
+	s->nastat = 0;
 	if (dwarf_offdie_b(s->dbg, c->die_off, 1, &cu_die, &e) != DW_DLV_OK)
 		return bad(s, e, "unreadable unit");
 	rc = dwarf_child(cu_die, &child, &e);
@@ -1469,7 +1594,7 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 		return 0;
 	if (rc != DW_DLV_OK)
 		return bad(s, e, "unreadable unit");
-	st[top++] = (struct frame){ child, -1, c->die_off };
+	st[top++] = (struct frame){ child, -1, c->die_off, 0 };
 	rc = 0;
 	while (top) {
 		struct frame *f = &st[top - 1];
@@ -1508,12 +1633,14 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 			if ((rc = die_ranges(s, c, die)))
 				break;
 			if (!s->nrg) {
-				/* gdb reads a block without PC ranges as part of
-				 * the enclosing one; an inlined subroutine without
+				/* gdb reads a block without PC range attributes as
+				 * part of the enclosing one, and drops one whose
+				 * ranges are empty (code the linker discarded is
+				 * at 0); an inlined subroutine without
 				 * them has no code; a subprogram without them is
 				 * an abstract instance (or a declaration), whose
 				 * variables name those of its concrete ones */
-				if (tag == DW_TAG_lexical_block)
+				if (tag == DW_TAG_lexical_block && !s->rg_present)
 					scope = f->scope;
 				else if (tag == DW_TAG_subprogram)
 					scope = ABSTRACT;
@@ -1547,8 +1674,9 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 		case DW_TAG_formal_parameter:
 			if (f->scope >= 0)
 				rc = add_var(s, c, die, f->scope, tag == DW_TAG_formal_parameter);
-			else if (f->scope == ABSTRACT)
-				rc = note_die(s, die, off);
+			else if (f->scope == ABSTRACT && !(rc = note_die(s, die, off)) &&
+				 tag == DW_TAG_variable)
+				rc = note_static(s, c, die, off, f->abs_sub);
 			break;
 		default:
 			break;
@@ -1578,7 +1706,9 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 				rc = bad(s, NULL, "DIEs nested too deep");
 				break;
 			}
-			st[top++] = (struct frame){ kid, scope, off };
+			st[top++] = (struct frame){ kid, scope, off,
+						    scope == ABSTRACT && tag == DW_TAG_subprogram ?
+						    off : f->abs_sub };
 		}
 	}
 	while (top) {

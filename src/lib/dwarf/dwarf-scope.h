@@ -5,7 +5,11 @@
  * in (or points through) that register, as perf's data-type profiling does.
  * This index answers from the subprograms, lexical blocks and inlined
  * subroutines of the main file's full compile units (dwz partial units and
- * split DWARF .dwo files are not read for scopes).
+ * split DWARF .dwo files are not read for scopes), as gdb reads them:
+ * names, types and (for static locals) locations that a concrete instance
+ * leaves to its DW_AT_abstract_origin or DW_AT_specification are taken
+ * from there; a lexical block without PC range attributes belongs to the
+ * enclosing scope, one whose ranges are empty has no code.
  *
  * Register numbers are DWARF's (x86-64: 0 rax 1 rdx 2 rcx 3 rbx 4 rsi 5 rdi
  * 6 rbp 7 rsp 8-15 r8-r15, 16 RIP). */
