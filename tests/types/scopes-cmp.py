@@ -16,8 +16,10 @@ holding the PC) is one of
 or none (optimized out, constants, entry values, pieces, longer
 expressions, no range holding the PC); hitmap must report exactly the located
 ones, name for name, and none of the others.  Prints one line per
-disagreement and a summary "pcs P outside O vars V located L mismatches M"
-(O: PCs in no function, padding, not compared); exit 1 on
+disagreement and a summary "pcs P outside O vars V located L multi U
+mismatches M" (O: PCs in no function, padding, not compared; U: located
+symbols that gdb prints as multi-location, resolved by the range holding
+the PC as hitmap resolves location lists); exit 1 on
 any mismatch."""
 import re
 import sys
@@ -76,6 +78,9 @@ def desc_loc(first, rest):
     return None
 
 
+MULTI = [0]  # located symbols gdb prints as multi-location
+
+
 def parse_gdb(text):
     """{pc: [(name, loc or None)]}"""
     out = {}
@@ -105,6 +110,8 @@ def parse_gdb(text):
             if cur is not None and rng[0] <= pc < rng[1]:
                 loc = desc_loc(cur[0], cur[1:])
             out[pc].append((name, loc))
+            if loc is not None:
+                MULTI[0] += 1
         else:
             out[pc].append((name, desc_loc(head, lines[1:])))
 
@@ -183,8 +190,8 @@ def main():
             if w != g:
                 bad += 1
                 print("pc 0x%x %s: gdb %s hitmap %s" % (pc, name, w, g))
-    print("pcs %d outside %d vars %d located %d mismatches %d" %
-          (len(gdb), outside, nv, nl, bad))
+    print("pcs %d outside %d vars %d located %d multi %d mismatches %d" %
+          (len(gdb), outside, nv, nl, MULTI[0], bad))
     return 1 if bad else 0
 
 
