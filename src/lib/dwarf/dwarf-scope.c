@@ -14,6 +14,8 @@
 #include <string.h>
 #include "dwarf/dwarf-scope.h"
 #include "dwarf/dwarf-compat.h"
+#include "dwarf/dwarf-x3.h"
+#include "dwarf/dwline.h"
 #include "base/diag.h"
 #include "base/util.h"
 
@@ -30,6 +32,9 @@
 #endif
 #ifndef DW_AT_rnglists_base
 #define DW_AT_rnglists_base 0x74
+#endif
+#ifndef DW_AT_str_offsets_base
+#define DW_AT_str_offsets_base 0x72
 #endif
 #ifndef DW_AT_loclists_base
 #define DW_AT_loclists_base 0x8c
@@ -102,6 +107,7 @@ struct cu {
 	int has_rnglists_base;
 	uint64_t loclists_base;
 	int has_loclists_base;
+	uint64_t stroff_base;	/* DW_AT_str_offsets_base (8 without one) */
 	int state;		/* 0 not built, 1 built, <0 error (negative errno) */
 	struct scope *scopes;
 	size_t nscopes, cscopes;
@@ -155,6 +161,11 @@ struct hm_scopes {
 	struct astat *astat;
 	size_t nastat, castat;
 	int loclists_bad;
+	/* the abbreviations were rewritten for three-byte index forms
+	 * (dwarf-x3.h): such names are read here, from these sections */
+	int x3;
+	struct hm_dwl_secs strs;
+	const struct cu *cur;	/* the unit being walked */
 };
 
 static int bad(hm_scopes *s, Dwarf_Error e, const char *what)
@@ -626,6 +637,7 @@ static int add_cu(hm_scopes *s, Dwarf_Die cu_die, unsigned version, unsigned add
 		c->rnglists_base = v;
 		c->has_rnglists_base = 1;
 	}
+	c->stroff_base = attr_uval(s, cu_die, DW_AT_str_offsets_base, &v, NULL) ? 8 : v;
 	if (!attr_uval(s, cu_die, DW_AT_loclists_base, &v, NULL)) {
 		c->loclists_base = v;
 		c->has_loclists_base = 1;
@@ -665,6 +677,11 @@ int hm_scopes_open(hm_binary *bin, hm_scopes **out)
 	s->rnglists = hm_dwarf_obj_section(s->obj, ".debug_rnglists", &s->rnglists_sz);
 	s->addr = hm_dwarf_obj_section(s->obj, ".debug_addr", &s->addr_sz);
 	s->loc = hm_dwarf_obj_section(s->obj, ".debug_loc", &s->loc_sz);
+	s->x3 = hm_dwarf_widened(s->obj);
+	s->strs.big_endian = s->big;
+	s->strs.str = hm_dwarf_obj_section(s->obj, ".debug_str", &s->strs.nstr);
+	s->strs.str_offsets = hm_dwarf_obj_section(s->obj, ".debug_str_offsets",
+						   &s->strs.nstr_offsets);
 	s->loclists = hm_dwarf_obj_section(s->obj, ".debug_loclists", &s->loclists_sz);
 	if ((rc = loclists_tables(s)))
 		goto fail;
@@ -732,15 +749,55 @@ void hm_scopes_free(hm_scopes *s)
 
 /* Every libdwarf call gets an error pointer: with NULL, 20210528 aborts
  * the process on an error. */
+/* A name given with DW_FORM_strx3, which dwarf-x3.h splits into
+ * (HM_AT_X3_LOW, DW_FORM_data2) and (DW_AT_name, DW_FORM_data1). */
+static const char *x3_name(hm_scopes *s, Dwarf_Die die)
+{
+	Dwarf_Attribute *list = NULL;
+	Dwarf_Signed n = 0;
+	Dwarf_Error e = NULL;
+	const char *name = NULL;
+	uint64_t low = 0;
+	int pending = 0;
+
+	if (!s->cur || dwarf_attrlist(die, &list, &n, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		return NULL;
+	}
+	for (Dwarf_Signed i = 0; i < n; i++) {
+		Dwarf_Half at = 0;
+		Dwarf_Unsigned v = 0;
+
+		if (dwarf_whatattr(list[i], &at, &e) != DW_DLV_OK ||
+		    dwarf_formudata(list[i], &v, &e) != DW_DLV_OK) {
+			hm_dwarf_free_error(s->dbg, e);
+			e = NULL;
+			pending = 0;
+		} else if (at == HM_AT_X3_LOW) {
+			low = v;
+			pending = 1;
+		} else {
+			if (pending && at == DW_AT_name && !name)
+				name = hm_dwl_strx(&s->strs, s->cur->stroff_base, 4,
+						   hm_x3_index(low, v, s->big));
+			pending = 0;
+		}
+		dwarf_dealloc_attribute(list[i]);
+	}
+	dwarf_dealloc(s->dbg, list, DW_DLA_LIST);
+	return name;
+}
+
 static const char *die_name(hm_scopes *s, Dwarf_Die die)
 {
 	Dwarf_Error e = NULL;
 	char *n = NULL;
+	int rc = dwarf_diename(die, &n, &e);
 
-	if (dwarf_diename(die, &n, &e) != DW_DLV_OK) {
+	if (rc == DW_DLV_ERROR)
 		hm_dwarf_free_error(s->dbg, e);
-		return NULL;
-	}
+	if (rc != DW_DLV_OK)
+		return s->x3 ? x3_name(s, die) : NULL;
 	return n;
 }
 
@@ -1586,6 +1643,7 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 
 	s->niv = 0;
 	s->nastat = 0;
+	s->cur = c;
 	if (dwarf_offdie_b(s->dbg, c->die_off, 1, &cu_die, &e) != DW_DLV_OK)
 		return bad(s, e, "unreadable unit");
 	rc = dwarf_child(cu_die, &child, &e);
