@@ -19,6 +19,7 @@ struct hm_dwarf_obj {
 	size_t *sizes;		/* a copy's size when it differs, by index */
 	int widened;		/* .debug_abbrev was rewritten (dwarf-x3.h) */
 	size_t nsec;
+	unsigned flags;		/* HM_DWARF_* */
 #ifdef DW_LIBDWARF_VERSION_MAJOR
 	Dwarf_Obj_Access_Interface_a iface;
 #else
@@ -162,8 +163,9 @@ static int get_data(struct hm_dwarf_obj *o, size_t idx, Dwarf_Small **out, int *
 /* The debug sections the type loader reads.  libdwarf is shown no others:
  * it parses some eagerly (20210528 loads .debug_rnglists with every unit and
  * double-frees on a corrupt one), and types never need ranges, locations
- * lists, frames or macros. */
-static int wanted_section(const char *n)
+ * lists, frames or macros.  The scope index (HM_DWARF_LOCATIONS) needs
+ * location lists too; it reads ranges itself. */
+static int wanted_section(const struct hm_dwarf_obj *o, const char *n)
 {
 	static const char *const keep[] = {
 		"info", "abbrev", "str", "line", "line_str", "str_offsets", "addr",
@@ -181,6 +183,9 @@ static int wanted_section(const char *n)
 	len = strlen(base);
 	if (len > 4 && !strcmp(base + len - 4, ".dwo"))
 		len -= 4;
+	if ((o->flags & HM_DWARF_LOCATIONS) &&
+	    ((len == 3 && !strncmp(base, "loc", 3)) || (len == 8 && !strncmp(base, "loclists", 8))))
+		return 1;
 	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
 		if (strlen(keep[i]) == len && !strncmp(base, keep[i], len))
 			return 1;
@@ -195,7 +200,7 @@ static int fill_info(struct hm_dwarf_obj *o, size_t idx, GElf_Shdr *sh, const ch
 	if (!scn || !gelf_getshdr(scn, sh))
 		return DW_DLV_NO_ENTRY;
 	*name = idx ? hm_binary_section_name(o->bin, idx) : "";
-	if (!*name || !wanted_section(*name))
+	if (!*name || !wanted_section(o, *name))
 		*name = "";
 	*size = sh->sh_type == SHT_NOBITS ? 0 : sh->sh_size;
 	if (o->sizes[idx]) {
@@ -416,6 +421,12 @@ static int widen_x3(struct hm_dwarf_obj *o)
 
 int hm_dwarf_open(hm_binary *bin, Dwarf_Debug *dbg, struct hm_dwarf_obj **out)
 {
+	return hm_dwarf_open_flags(bin, 0, dbg, out);
+}
+
+int hm_dwarf_open_flags(hm_binary *bin, unsigned flags, Dwarf_Debug *dbg,
+			struct hm_dwarf_obj **out)
+{
 	struct hm_dwarf_obj *o;
 	Dwarf_Error err = NULL;
 	int rc, found = 0;
@@ -441,6 +452,7 @@ int hm_dwarf_open(hm_binary *bin, Dwarf_Debug *dbg, struct hm_dwarf_obj **out)
 	if (!o)
 		return -ENOMEM;
 	o->bin = bin;
+	o->flags = flags;
 	o->elf = hm_binary_elf(bin);
 	o->nsec = hm_binary_section_count(bin);
 	o->rel = hm_binary_elf_type(bin) == ET_REL;
@@ -633,4 +645,45 @@ int hm_dwarf_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *sib, Dwarf_Error
 #else
 	return dwarf_siblingof_b(dbg, die, 1, sib, err);
 #endif
+}
+
+int hm_dwarf_loc_entry(Dwarf_Loc_Head_c head, uint64_t i, struct hm_dwarf_lle *e,
+		       Dwarf_Error *err)
+{
+	Dwarf_Small kind = 0, source = 0;
+	Dwarf_Unsigned rlo = 0, rhi = 0, nops = 0, eoff = 0, doff = 0;
+	Dwarf_Bool noaddr = 0;
+	Dwarf_Addr lo = 0, hi = 0;
+	Dwarf_Locdesc_c desc = NULL;
+	int rc;
+
+	rc = dwarf_get_locdesc_entry_d(head, i, &kind, &rlo, &rhi, &noaddr, &lo, &hi, &nops,
+				       &desc, &source, &eoff, &doff, err);
+	if (rc != DW_DLV_OK)
+		return rc;
+	e->kind = kind;
+	e->source = source;
+	e->raw_lo = rlo;
+	e->lo = lo;
+	e->hi = hi;
+	e->nops = nops;
+	e->desc = desc;
+	e->no_addr = !!noaddr;
+	return DW_DLV_OK;
+}
+
+int hm_dwarf_loc_op(Dwarf_Locdesc_c desc, uint64_t i, unsigned *op, uint64_t *op1,
+		    uint64_t *op2, Dwarf_Error *err)
+{
+	Dwarf_Small atom = 0;
+	Dwarf_Unsigned o1 = 0, o2 = 0, o3 = 0, r1, r2, r3, br;
+	int rc = dwarf_get_location_op_value_d(desc, i, &atom, &o1, &o2, &o3, &r1, &r2, &r3,
+					       &br, err);
+
+	if (rc != DW_DLV_OK)
+		return rc;
+	*op = atom;
+	*op1 = o1;
+	*op2 = o2;
+	return DW_DLV_OK;
 }

@@ -36,6 +36,11 @@
  * already.  Returns 0, -ENODATA (no .debug_info), -EBADMSG or -ENOMEM. */
 struct hm_dwarf_obj;
 int hm_dwarf_open(hm_binary *bin, Dwarf_Debug *dbg, struct hm_dwarf_obj **obj);
+/* hm_dwarf_open() with HM_DWARF_LOCATIONS: libdwarf is shown .debug_loc and
+ * .debug_loclists too (the scope index reads location lists). */
+#define HM_DWARF_LOCATIONS 1u
+int hm_dwarf_open_flags(hm_binary *bin, unsigned flags, Dwarf_Debug *dbg,
+			struct hm_dwarf_obj **obj);
 void hm_dwarf_close(Dwarf_Debug dbg, struct hm_dwarf_obj *obj);
 /* Section `name` as libdwarf reads it: relocated in an ET_REL file, the
  * rewritten abbreviations (dwarf-x3.h).  NULL if absent or empty; valid
@@ -63,5 +68,22 @@ void hm_dwarf_free_error(Dwarf_Debug dbg, Dwarf_Error err);
 /* The next sibling of die (a non-NULL DIE of .debug_info); DW_DLV_* like
  * libdwarf.  Uses DW_AT_sibling when present, so subtrees are skipped. */
 int hm_dwarf_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *sib, Dwarf_Error *err);
+
+/* Entry i of a location description list from dwarf_get_loclist_c():
+ * kind is the DW_LLE_* (or DW_LLEX_*) value, source 0 for a single
+ * expression, 1 for .debug_loc, 2 for .debug_loclists; lo, hi the
+ * addresses libdwarf computed (base addresses applied); no_addr when an
+ * index into .debug_addr could not be resolved. */
+struct hm_dwarf_lle {
+	unsigned kind, source;
+	uint64_t raw_lo, lo, hi, nops;
+	Dwarf_Locdesc_c desc;
+	int no_addr;
+};
+int hm_dwarf_loc_entry(Dwarf_Loc_Head_c head, uint64_t i, struct hm_dwarf_lle *e,
+		       Dwarf_Error *err);
+/* Operator i of a location description: the DW_OP_* and its operands. */
+int hm_dwarf_loc_op(Dwarf_Locdesc_c desc, uint64_t i, unsigned *op, uint64_t *op1,
+		    uint64_t *op2, Dwarf_Error *err);
 
 #endif

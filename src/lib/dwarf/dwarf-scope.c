@@ -1,0 +1,1949 @@
+/* Which variables and parameters are where at a PC (dwarf-scope.h).
+ *
+ * hm_scopes_open() reads only the compile units' headers and PC ranges
+ * (cheap even for a vmlinux); the first lookup of a PC in a unit walks that
+ * unit's subprograms, lexical blocks and inlined subroutines once, decodes
+ * the locations of their variables and flattens the nested PC ranges into
+ * sorted, disjoint segments naming the innermost scope, so every later
+ * lookup is two binary searches and a walk up the scope's parents.
+ * Ranges (.debug_ranges, .debug_rnglists) are read here, bounded; location
+ * lists through libdwarf. */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dwarf/dwarf-scope.h"
+#include "dwarf/dwarf-compat.h"
+#include "dwarf/dwarf-x3.h"
+#include "dwarf/dwline.h"
+#include "base/diag.h"
+#include "base/util.h"
+
+#define MAX_SCOPE_DEPTH 256	/* nesting of DIEs walked; deeper is corrupt */
+#define MAX_REF_HOPS 16		/* abstract_origin / specification chains */
+#define MAX_TYPE_HOPS 64	/* typedef / qualifier / pointer chains */
+#define MAX_LOC_ENTRIES (1u << 20)
+
+#ifndef DW_FORM_rnglistx
+#define DW_FORM_rnglistx 0x23
+#endif
+#ifndef DW_FORM_loclistx
+#define DW_FORM_loclistx 0x22
+#endif
+#ifndef DW_AT_rnglists_base
+#define DW_AT_rnglists_base 0x74
+#endif
+#ifndef DW_AT_str_offsets_base
+#define DW_AT_str_offsets_base 0x72
+#endif
+#ifndef DW_AT_loclists_base
+#define DW_AT_loclists_base 0x8c
+#endif
+#ifndef DW_AT_addr_base
+#define DW_AT_addr_base 0x73
+#endif
+#ifndef DW_TAG_immutable_type
+#define DW_TAG_immutable_type 0x4b
+#endif
+#ifndef DW_OP_entry_value
+#define DW_OP_entry_value 0xa3
+#endif
+#ifndef DW_OP_GNU_entry_value
+#define DW_OP_GNU_entry_value 0xf3
+#endif
+#ifndef DW_LLE_default_location
+#define DW_LLE_default_location 0x05
+#endif
+
+struct range {
+	uint64_t lo, hi;
+};
+
+struct sloc {			/* where a variable is over [lo, hi) */
+	uint64_t lo, hi;
+	int64_t off;
+	int reg;
+	enum hm_vloc_kind kind;
+};
+
+struct svar {
+	const char *name;
+	uint32_t scope, loc_first, nloc;
+	unsigned is_param : 1, has_toff : 1, has_origin : 1;
+	uint64_t toff, origin;	/* own type; the origin naming the rest */
+	unsigned ptr_depth;
+	const char *record;
+	int record_kind;
+	uint64_t record_size;
+	uint32_t order;		/* DIE order, for a stable sort by scope */
+};
+
+struct scope {
+	const char *func;
+	uint64_t origin;	/* of func, when has_origin */
+	unsigned has_origin : 1;
+	int32_t parent;		/* -1 for a subprogram */
+	unsigned depth, fn_depth;
+	unsigned inlined : 1, fb_cfa : 1;
+	int fb_reg;
+	uint32_t var_first, nvars;
+};
+
+struct seg {			/* [lo, hi): innermost scope */
+	uint64_t lo, hi;
+	uint32_t scope;
+};
+
+struct ivl {			/* a scope's range, for building segments */
+	uint64_t lo, hi;
+	uint32_t scope;
+	unsigned depth;
+};
+
+struct cu {
+	uint64_t die_off;
+	unsigned version, addr_size;
+	uint64_t base, addr_base, rnglists_base;
+	int has_rnglists_base;
+	uint64_t loclists_base;
+	int has_loclists_base;
+	uint64_t stroff_base;	/* DW_AT_str_offsets_base (8 without one) */
+	int state;		/* 0 not built, 1 built, <0 error (negative errno) */
+	struct scope *scopes;
+	size_t nscopes, cscopes;
+	struct svar *vars;
+	size_t nvars, cvars;
+	struct sloc *locs;
+	size_t nlocs, clocs;
+	struct seg *segs;
+	size_t nsegs;
+};
+
+struct astat {
+	uint64_t sub, var;	/* abstract subprogram, variable DIE offsets */
+	struct svar v;
+};
+
+struct curange {
+	uint64_t lo, hi;
+	uint32_t cu;
+};
+
+struct hm_scopes {
+	hm_binary *bin;
+	const char *path;
+	Dwarf_Debug dbg;
+	struct hm_dwarf_obj *obj;
+	int big;
+	struct cu *cus;
+	size_t ncus, ccus;
+	struct curange *cr;
+	size_t ncr, ccr;
+	struct hm_scope_var *out;
+	size_t cout;
+	/* scratch */
+	struct range *rg;
+	size_t nrg, crg;
+	int rg_present;		/* the DIE has PC range attributes (maybe empty) */
+	struct ivl *iv;
+	size_t niv, civ;
+	const unsigned char *ranges, *rnglists, *addr;
+	size_t ranges_sz, rnglists_sz, addr_sz;
+	const unsigned char *loc, *loclists;
+	size_t loc_sz, loclists_sz;
+	/* the tables of .debug_loclists: [start of offsets, end), checked */
+	struct range *lltab;
+	size_t nlltab, clltab;
+	struct memo *memo;
+	size_t nmemo, cmemo;
+	/* the unit's abstract instances' variables with a location of their
+	 * own (static locals), for the concrete instances that omit them */
+	struct astat *astat;
+	size_t nastat, castat;
+	int loclists_bad;
+	/* the abbreviations were rewritten for three-byte index forms
+	 * (dwarf-x3.h): such names are read here, from these sections */
+	int x3;
+	struct hm_dwl_secs strs;
+	const struct cu *cur;	/* the unit being walked */
+};
+
+static int bad(hm_scopes *s, Dwarf_Error e, const char *what)
+{
+	hm_diag(HM_DIAG_ERROR, "%s: corrupt DWARF: %s%s%s", s->path, what, e ? ": " : "",
+		e ? dwarf_errmsg(e) : "");
+	hm_dwarf_free_error(s->dbg, e);
+	return -EBADMSG;
+}
+
+#define GROW(s, arr, n, cap)							\
+	hm_grow((void **)&(arr), &(cap), (n) + 1, sizeof(*(arr)))
+
+/* ---- reading sections, bounded ---- */
+
+static int rd_u(const hm_scopes *s, const unsigned char *p, size_t sz, size_t *pos, unsigned w,
+		uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (*pos > sz || sz - *pos < w)
+		return -1;
+	for (unsigned i = 0; i < w; i++)
+		x |= (uint64_t)p[*pos + (s->big ? w - 1 - i : i)] << (8 * i);
+	*pos += w;
+	*v = x;
+	return 0;
+}
+
+static int rd_uleb(const unsigned char *p, size_t sz, size_t *pos, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	for (unsigned shift = 0; *pos < sz; shift += 7) {
+		unsigned char b = p[(*pos)++];
+
+		if (shift < 64)
+			x |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*v = x;
+			return 0;
+		}
+		if (shift > 70)
+			return -1;
+	}
+	return -1;
+}
+
+static int debug_addr(hm_scopes *s, const struct cu *c, uint64_t idx, uint64_t *a)
+{
+	size_t pos;
+
+	if (!s->addr || idx > s->addr_sz / c->addr_size)
+		return -1;
+	pos = c->addr_base + idx * c->addr_size;
+	return rd_u(s, s->addr, s->addr_sz, &pos, c->addr_size, a);
+}
+
+static int add_range(hm_scopes *s, uint64_t lo, uint64_t hi)
+{
+	/* an empty range, or code the linker discarded (address 0 in a
+	 * linked file), covers nothing */
+	if (lo >= hi || lo == 0)
+		return 0;
+	if (GROW(s, s->rg, s->nrg, s->crg))
+		return -ENOMEM;
+	s->rg[s->nrg].lo = lo;
+	s->rg[s->nrg++].hi = hi;
+	return 0;
+}
+
+/* DWARF 2-4 .debug_ranges at off. */
+static int read_ranges(hm_scopes *s, const struct cu *c, uint64_t off)
+{
+	uint64_t base = c->base, all = c->addr_size == 8 ? UINT64_MAX : UINT32_MAX;
+	size_t pos = off;
+
+	if (!s->ranges || off >= s->ranges_sz)
+		return bad(s, NULL, "DW_AT_ranges past .debug_ranges");
+	for (;;) {
+		uint64_t a, b;
+
+		if (rd_u(s, s->ranges, s->ranges_sz, &pos, c->addr_size, &a) ||
+		    rd_u(s, s->ranges, s->ranges_sz, &pos, c->addr_size, &b))
+			return bad(s, NULL, "unterminated range list in .debug_ranges");
+		if (!a && !b)
+			return 0;
+		if (a == all) {
+			base = b;
+			continue;
+		}
+		if (add_range(s, base + a, base + b))
+			return -ENOMEM;
+	}
+}
+
+/* DWARF 5 .debug_rnglists at off. */
+static int read_rnglists(hm_scopes *s, const struct cu *c, uint64_t off)
+{
+	const unsigned char *p = s->rnglists;
+	size_t sz = s->rnglists_sz, pos = off;
+	uint64_t base = c->base;
+	unsigned w = c->addr_size;
+
+	if (!p || off >= sz)
+		return bad(s, NULL, "DW_AT_ranges past .debug_rnglists");
+	while (pos < sz) {
+		uint64_t a, b, lo, hi;
+		unsigned kind = p[pos++];
+		int e = 0;
+
+		switch (kind) {
+		case 0:		/* DW_RLE_end_of_list */
+			return 0;
+		case 1:		/* DW_RLE_base_addressx */
+			e = rd_uleb(p, sz, &pos, &a) || debug_addr(s, c, a, &base);
+			break;
+		case 2:		/* DW_RLE_startx_endx */
+			e = rd_uleb(p, sz, &pos, &a) || rd_uleb(p, sz, &pos, &b) ||
+			    debug_addr(s, c, a, &lo) || debug_addr(s, c, b, &hi);
+			if (!e && add_range(s, lo, hi))
+				return -ENOMEM;
+			break;
+		case 3:		/* DW_RLE_startx_length */
+			e = rd_uleb(p, sz, &pos, &a) || rd_uleb(p, sz, &pos, &b) ||
+			    debug_addr(s, c, a, &lo);
+			if (!e && add_range(s, lo, lo + b))
+				return -ENOMEM;
+			break;
+		case 4:		/* DW_RLE_offset_pair */
+			e = rd_uleb(p, sz, &pos, &a) || rd_uleb(p, sz, &pos, &b);
+			if (!e && add_range(s, base + a, base + b))
+				return -ENOMEM;
+			break;
+		case 5:		/* DW_RLE_base_address */
+			e = rd_u(s, p, sz, &pos, w, &base);
+			break;
+		case 6:		/* DW_RLE_start_end */
+			e = rd_u(s, p, sz, &pos, w, &lo) || rd_u(s, p, sz, &pos, w, &hi);
+			if (!e && add_range(s, lo, hi))
+				return -ENOMEM;
+			break;
+		case 7:		/* DW_RLE_start_length */
+			e = rd_u(s, p, sz, &pos, w, &lo) || rd_uleb(p, sz, &pos, &b);
+			if (!e && add_range(s, lo, lo + b))
+				return -ENOMEM;
+			break;
+		default:
+			return bad(s, NULL, "unknown range list entry in .debug_rnglists");
+		}
+		if (e)
+			return bad(s, NULL, "malformed range list in .debug_rnglists");
+	}
+	return bad(s, NULL, "unterminated range list in .debug_rnglists");
+}
+
+/* An attribute's value as a number (constants, section offsets, indexes). */
+static int attr_uval(hm_scopes *s, Dwarf_Die die, Dwarf_Half at, uint64_t *v, Dwarf_Half *form)
+{
+	Dwarf_Attribute a;
+	Dwarf_Error e = NULL;
+	Dwarf_Unsigned u = 0;
+	Dwarf_Off o = 0;
+	Dwarf_Half f = 0;
+	int rc = dwarf_attr(die, at, &a, &e);
+
+	if (rc != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		return rc == DW_DLV_NO_ENTRY ? 1 : -1;
+	}
+	if (dwarf_whatform(a, &f, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		dwarf_dealloc_attribute(a);
+		return -1;
+	}
+	e = NULL;
+	if (f == DW_FORM_sec_offset || f == DW_FORM_data4 || f == DW_FORM_data8) {
+		rc = dwarf_global_formref(a, &o, &e);
+		u = o;
+		if (rc != DW_DLV_OK) {
+			hm_dwarf_free_error(s->dbg, e);
+			e = NULL;
+			rc = dwarf_formudata(a, &u, &e);
+		}
+	} else {
+		rc = dwarf_formudata(a, &u, &e);
+	}
+	hm_dwarf_free_error(s->dbg, e);
+	dwarf_dealloc_attribute(a);
+	if (rc != DW_DLV_OK)
+		return -1;
+	*v = u;
+	if (form)
+		*form = f;
+	return 0;
+}
+
+/* The PC ranges of die into s->rg (emptied first): DW_AT_ranges, or
+ * DW_AT_low_pc with DW_AT_high_pc.  0 (no ranges is not an error), or a
+ * negative errno after reporting. */
+static int die_ranges(hm_scopes *s, const struct cu *c, Dwarf_Die die)
+{
+	Dwarf_Error e = NULL;
+	Dwarf_Addr lo, hi;
+	Dwarf_Half form;
+	enum Dwarf_Form_Class cls;
+	uint64_t v;
+	int rc;
+
+	s->nrg = 0;
+	s->rg_present = 0;
+	rc = attr_uval(s, die, DW_AT_ranges, &v, &form);
+	if (rc < 0)
+		return bad(s, NULL, "unreadable DW_AT_ranges");
+	if (!rc) {
+		s->rg_present = 1;
+		if (c->version < 5)
+			return read_ranges(s, c, v);
+		if (form == DW_FORM_rnglistx) {
+			uint64_t b = c->has_rnglists_base ? c->rnglists_base : 12, off;
+			size_t pos = b + v * 4;
+
+			/* 32-bit DWARF: offsets of 4 bytes, from the table's base */
+			if (!s->rnglists || rd_u(s, s->rnglists, s->rnglists_sz, &pos, 4, &off))
+				return bad(s, NULL, "DW_FORM_rnglistx past .debug_rnglists");
+			v = b + off;
+		}
+		return read_rnglists(s, c, v);
+	}
+	rc = dwarf_lowpc(die, &lo, &e);
+	if (rc == DW_DLV_NO_ENTRY)
+		return 0;
+	if (rc != DW_DLV_OK)
+		return bad(s, e, "unreadable DW_AT_low_pc");
+	s->rg_present = 1;
+	rc = dwarf_highpc_b(die, &hi, &form, &cls, &e);
+	if (rc == DW_DLV_NO_ENTRY)
+		return 0;
+	if (rc != DW_DLV_OK)
+		return bad(s, e, "unreadable DW_AT_high_pc");
+	if (cls == DW_FORM_CLASS_CONSTANT)
+		hi += lo;
+	return add_range(s, lo, hi);
+}
+
+/* ---- location lists, checked before libdwarf reads them ----
+ *
+ * libdwarf 20210528 reads past its buffers (and crashes) on a location list
+ * offset or index that leads outside its table, so every list is walked
+ * here first, bounded, and only a well-formed one is handed to it. */
+
+/* The tables of .debug_loclists: 0, or -ENOMEM; a malformed header makes
+ * every DWARF 5 location list an error (s->loclists_bad). */
+static int loclists_tables(hm_scopes *s)
+{
+	size_t pos = 0, sz = s->loclists_sz;
+
+	while (s->loclists && pos < sz) {
+		uint64_t len, count, ver;
+		size_t end;
+
+		if (rd_u(s, s->loclists, sz, &pos, 4, &len) || len >= 0xfffffff0u ||
+		    len > sz - pos || len < 8) {
+			s->loclists_bad = 1;
+			return 0;
+		}
+		end = pos + len;
+		if (rd_u(s, s->loclists, sz, &pos, 2, &ver) || ver != 5 ||
+		    (pos += 2, rd_u(s, s->loclists, sz, &pos, 4, &count)) ||
+		    count > (end - pos) / 4) {
+			s->loclists_bad = 1;
+			return 0;
+		}
+		if (GROW(s, s->lltab, s->nlltab, s->clltab))
+			return -ENOMEM;
+		s->lltab[s->nlltab].lo = pos;	/* the offsets array; lists follow */
+		s->lltab[s->nlltab++].hi = end;
+		pos = end;
+	}
+	return 0;
+}
+
+static int skip_expr(const unsigned char *p, size_t end, size_t *pos)
+{
+	uint64_t n;
+
+	if (rd_uleb(p, end, pos, &n) || n > end - *pos)
+		return -1;
+	*pos += n;
+	return 0;
+}
+
+/* The .debug_loclists table holding offset off (tables are in section
+ * order, so sorted), or NULL. */
+static const struct range *lltab_at(const hm_scopes *s, uint64_t off)
+{
+	size_t lo = 0, hi = s->nlltab;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->lltab[mid].lo <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || off >= s->lltab[lo - 1].hi)
+		return NULL;
+	return &s->lltab[lo - 1];
+}
+
+/* Whether the DWARF 5 list at off (or index idx, when is_index) is whole. */
+static int check_loclists(hm_scopes *s, const struct cu *c, uint64_t off, int is_index)
+{
+	const unsigned char *p = s->loclists;
+	const struct range *t = NULL;
+	unsigned w = c->addr_size;
+	size_t pos, end;
+	uint64_t a;
+
+	if (!p || s->loclists_bad)
+		return -1;
+	if (is_index) {
+		uint64_t base = c->has_loclists_base ? c->loclists_base : 12, rel;
+
+		t = lltab_at(s, base);
+		if (t && t->lo != base)
+			t = NULL;
+		/* the offset entry count is the 4 bytes before the offsets */
+		pos = base - 4;
+		if (!t || rd_u(s, p, t->hi, &pos, 4, &a) || off >= a)
+			return -1;
+		pos = base + off * 4;
+		if (rd_u(s, p, t->hi, &pos, 4, &rel))
+			return -1;
+		off = base + rel;
+	} else {
+		t = lltab_at(s, off);
+	}
+	if (!t || off < t->lo || off >= t->hi)
+		return -1;
+	pos = off;
+	end = t->hi;
+	while (pos < end) {
+		uint64_t x, y;
+		unsigned kind = p[pos++];
+		int e;
+
+		switch (kind) {
+		case 0:		/* DW_LLE_end_of_list */
+			return 0;
+		case 1:		/* DW_LLE_base_addressx */
+			e = rd_uleb(p, end, &pos, &x) || debug_addr(s, c, x, &a);
+			break;
+		case 2:		/* DW_LLE_startx_endx */
+			e = rd_uleb(p, end, &pos, &x) || rd_uleb(p, end, &pos, &y) ||
+			    debug_addr(s, c, x, &a) || debug_addr(s, c, y, &a) ||
+			    skip_expr(p, end, &pos);
+			break;
+		case 3:		/* DW_LLE_startx_length */
+			e = rd_uleb(p, end, &pos, &x) || rd_uleb(p, end, &pos, &y) ||
+			    debug_addr(s, c, x, &a) || skip_expr(p, end, &pos);
+			break;
+		case 4:		/* DW_LLE_offset_pair */
+			e = rd_uleb(p, end, &pos, &x) || rd_uleb(p, end, &pos, &y) ||
+			    skip_expr(p, end, &pos);
+			break;
+		case 5:		/* DW_LLE_default_location */
+			e = skip_expr(p, end, &pos);
+			break;
+		case 6:		/* DW_LLE_base_address */
+			e = rd_u(s, p, end, &pos, w, &x);
+			break;
+		case 7:		/* DW_LLE_start_end */
+			e = rd_u(s, p, end, &pos, w, &x) || rd_u(s, p, end, &pos, w, &y) ||
+			    skip_expr(p, end, &pos);
+			break;
+		case 8:		/* DW_LLE_start_length */
+			e = rd_u(s, p, end, &pos, w, &x) || rd_uleb(p, end, &pos, &y) ||
+			    skip_expr(p, end, &pos);
+			break;
+		default:
+			return -1;
+		}
+		if (e)
+			return -1;
+	}
+	return -1;
+}
+
+/* Whether the DWARF 2-4 .debug_loc list at off is whole. */
+static int check_loc(hm_scopes *s, const struct cu *c, uint64_t off)
+{
+	uint64_t all = c->addr_size == 8 ? UINT64_MAX : UINT32_MAX;
+	size_t pos = off, sz = s->loc_sz;
+
+	if (!s->loc || off >= sz)
+		return -1;
+	for (;;) {
+		uint64_t a, b, n;
+
+		if (rd_u(s, s->loc, sz, &pos, c->addr_size, &a) ||
+		    rd_u(s, s->loc, sz, &pos, c->addr_size, &b))
+			return -1;
+		if (!a && !b)
+			return 0;
+		if (a == all)
+			continue;
+		if (rd_u(s, s->loc, sz, &pos, 2, &n) || n > sz - pos)
+			return -1;
+		pos += n;
+	}
+}
+
+/* 0 when attribute at of die is a single expression or a well-formed list
+ * (libdwarf may read it), -1 when it is a list that is not. */
+static int check_locattr(hm_scopes *s, const struct cu *c, Dwarf_Die die, Dwarf_Half at)
+{
+	uint64_t v;
+	Dwarf_Half form = 0;
+
+	if (attr_uval(s, die, at, &v, &form))
+		return 0;	/* exprloc, block: inside the DIE */
+	if (form == DW_FORM_loclistx)
+		return check_loclists(s, c, v, 1);
+	if (form == DW_FORM_sec_offset || ((form == DW_FORM_data4 || form == DW_FORM_data8) &&
+					    c->version < 4))
+		return c->version >= 5 ? check_loclists(s, c, v, 0) : check_loc(s, c, v);
+	return -1;	/* a constant is no location */
+}
+
+/* ---- open: the units' ranges ---- */
+
+static int cmp_curange(const void *a, const void *b)
+{
+	const struct curange *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int add_cu(hm_scopes *s, Dwarf_Die cu_die, unsigned version, unsigned addr_size)
+{
+	Dwarf_Error e = NULL;
+	Dwarf_Off off;
+	Dwarf_Addr lo;
+	struct cu *c;
+	uint64_t v;
+	int rc;
+
+	if (dwarf_dieoffset(cu_die, &off, &e) != DW_DLV_OK)
+		return bad(s, e, "unreadable unit");
+	if (GROW(s, s->cus, s->ncus, s->ccus))
+		return -ENOMEM;
+	c = &s->cus[s->ncus];
+	memset(c, 0, sizeof(*c));
+	c->die_off = off;
+	c->version = version;
+	c->addr_size = addr_size == 4 ? 4 : 8;
+	rc = dwarf_lowpc(cu_die, &lo, &e);
+	if (rc == DW_DLV_ERROR)
+		return bad(s, e, "unreadable DW_AT_low_pc of a unit");
+	if (rc == DW_DLV_OK)
+		c->base = lo;
+	if (!attr_uval(s, cu_die, DW_AT_addr_base, &v, NULL))
+		c->addr_base = v;
+	else
+		c->addr_base = 8;	/* past a DWARF 5 .debug_addr header */
+	if (!attr_uval(s, cu_die, DW_AT_rnglists_base, &v, NULL)) {
+		c->rnglists_base = v;
+		c->has_rnglists_base = 1;
+	}
+	c->stroff_base = attr_uval(s, cu_die, DW_AT_str_offsets_base, &v, NULL) ? 8 : v;
+	if (!attr_uval(s, cu_die, DW_AT_loclists_base, &v, NULL)) {
+		c->loclists_base = v;
+		c->has_loclists_base = 1;
+	}
+	rc = die_ranges(s, c, cu_die);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < s->nrg; i++) {
+		if (GROW(s, s->cr, s->ncr, s->ccr))
+			return -ENOMEM;
+		s->cr[s->ncr].lo = s->rg[i].lo;
+		s->cr[s->ncr].hi = s->rg[i].hi;
+		s->cr[s->ncr++].cu = s->ncus;
+	}
+	s->ncus++;
+	return 0;
+}
+
+int hm_scopes_open(hm_binary *bin, hm_scopes **out)
+{
+	hm_scopes *s = calloc(1, sizeof(*s));
+	Dwarf_Error e = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return -ENOMEM;
+	s->bin = bin;
+	s->path = hm_binary_path(bin);
+	s->big = hm_binary_big_endian(bin) == 1;
+	rc = hm_dwarf_open_flags(bin, HM_DWARF_LOCATIONS, &s->dbg, &s->obj);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	s->ranges = hm_dwarf_obj_section(s->obj, ".debug_ranges", &s->ranges_sz);
+	s->rnglists = hm_dwarf_obj_section(s->obj, ".debug_rnglists", &s->rnglists_sz);
+	s->addr = hm_dwarf_obj_section(s->obj, ".debug_addr", &s->addr_sz);
+	s->loc = hm_dwarf_obj_section(s->obj, ".debug_loc", &s->loc_sz);
+	s->x3 = hm_dwarf_widened(s->obj);
+	s->strs.big_endian = s->big;
+	s->strs.str = hm_dwarf_obj_section(s->obj, ".debug_str", &s->strs.nstr);
+	s->strs.str_offsets = hm_dwarf_obj_section(s->obj, ".debug_str_offsets",
+						   &s->strs.nstr_offsets);
+	s->loclists = hm_dwarf_obj_section(s->obj, ".debug_loclists", &s->loclists_sz);
+	if ((rc = loclists_tables(s)))
+		goto fail;
+	for (;;) {
+		Dwarf_Half version, addr_size, unit_type;
+		Dwarf_Die cu_die = NULL;
+		Dwarf_Half tag = 0;
+
+		rc = hm_dwarf_next_cu(s->dbg, &version, &addr_size, &unit_type, &cu_die, &e);
+		if (rc == DW_DLV_NO_ENTRY)
+			break;
+		if (rc != DW_DLV_OK) {
+			rc = bad(s, e, "unreadable unit header");
+			goto fail;
+		}
+		/* full units only: partial units (dwz) and skeletons (split
+		 * DWARF) keep their scopes elsewhere */
+		rc = dwarf_tag(cu_die, &tag, &e);
+		if (rc != DW_DLV_OK) {
+			dwarf_dealloc_die(cu_die);
+			rc = bad(s, e, "unreadable unit");
+			goto fail;
+		}
+		rc = tag == DW_TAG_compile_unit ? add_cu(s, cu_die, version, addr_size) : 0;
+		dwarf_dealloc_die(cu_die);
+		if (rc)
+			goto fail;
+	}
+	if (s->ncr)
+		qsort(s->cr, s->ncr, sizeof(*s->cr), cmp_curange);
+	*out = s;
+	return 0;
+fail:
+	hm_scopes_free(s);
+	return rc;
+}
+
+static void cu_free(struct cu *c)
+{
+	free(c->scopes);
+	free(c->vars);
+	free(c->locs);
+	free(c->segs);
+}
+
+void hm_scopes_free(hm_scopes *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->ncus; i++)
+		cu_free(&s->cus[i]);
+	free(s->cus);
+	free(s->cr);
+	free(s->out);
+	free(s->rg);
+	free(s->iv);
+	free(s->lltab);
+	free(s->memo);
+	free(s->astat);
+	hm_dwarf_close(s->dbg, s->obj);
+	free(s);
+}
+
+/* ---- one unit's scope tree ---- */
+
+/* Every libdwarf call gets an error pointer: with NULL, 20210528 aborts
+ * the process on an error. */
+/* A name given with DW_FORM_strx3, which dwarf-x3.h splits into
+ * (HM_AT_X3_LOW, DW_FORM_data2) and (DW_AT_name, DW_FORM_data1). */
+static const char *x3_name(hm_scopes *s, Dwarf_Die die)
+{
+	Dwarf_Attribute *list = NULL;
+	Dwarf_Signed n = 0;
+	Dwarf_Error e = NULL;
+	const char *name = NULL;
+	uint64_t low = 0;
+	int pending = 0;
+
+	if (!s->cur || dwarf_attrlist(die, &list, &n, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		return NULL;
+	}
+	for (Dwarf_Signed i = 0; i < n; i++) {
+		Dwarf_Half at = 0;
+		Dwarf_Unsigned v = 0;
+
+		if (dwarf_whatattr(list[i], &at, &e) != DW_DLV_OK ||
+		    dwarf_formudata(list[i], &v, &e) != DW_DLV_OK) {
+			hm_dwarf_free_error(s->dbg, e);
+			e = NULL;
+			pending = 0;
+		} else if (at == HM_AT_X3_LOW) {
+			low = v;
+			pending = 1;
+		} else {
+			if (pending && at == DW_AT_name && !name)
+				name = hm_dwl_strx(&s->strs, s->cur->stroff_base, 4,
+						   hm_x3_index(low, v, s->big));
+			pending = 0;
+		}
+		dwarf_dealloc_attribute(list[i]);
+	}
+	dwarf_dealloc(s->dbg, list, DW_DLA_LIST);
+	return name;
+}
+
+static const char *die_name(hm_scopes *s, Dwarf_Die die)
+{
+	Dwarf_Error e = NULL;
+	char *n = NULL;
+	int rc = dwarf_diename(die, &n, &e);
+
+	if (rc == DW_DLV_ERROR)
+		hm_dwarf_free_error(s->dbg, e);
+	if (rc != DW_DLV_OK)
+		return s->x3 ? x3_name(s, die) : NULL;
+	return n;
+}
+
+static int has_attr(hm_scopes *s, Dwarf_Die die, Dwarf_Half at)
+{
+	Dwarf_Error e = NULL;
+	Dwarf_Bool has = 0;
+
+	if (dwarf_hasattr(die, at, &has, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		return 0;
+	}
+	return !!has;
+}
+
+/* ---- names and types, memoised by DIE offset ----
+ *
+ * Inlined instances name their abstract origins, and variables share a
+ * handful of types: the walk of a unit notes what its abstract instances
+ * and top-level types say, and each origin's name and each type chain is
+ * resolved from those notes once, not once per use (dwarf_offdie_b() is
+ * what a unit's walk would otherwise spend its time in).  The notes are
+ * dropped once the unit is built. */
+
+enum { MEMO_NAME = 1, MEMO_TYPEOF, MEMO_TYPE, MEMO_STEP, MEMO_LOC };
+
+struct memo {
+	uint64_t key;		/* offset << 3 | MEMO_*; 0: empty */
+	const char *name;	/* MEMO_NAME: the name; MEMO_TYPE, _STEP: the record */
+	uint64_t off;		/* MEMO_TYPEOF, _STEP: the (next) type DIE's offset */
+	int has;		/* MEMO_TYPEOF, _STEP: there is one; MEMO_LOC: the
+				 * DIE has a DW_AT_location */
+	int tag;		/* MEMO_STEP: the type DIE's tag */
+	unsigned ptr_depth;
+	int record_kind;
+	uint64_t record_size;
+};
+
+static struct memo *memo_get(hm_scopes *s, uint64_t off, unsigned kind, int *fresh)
+{
+	uint64_t key = off << 3 | kind;
+	size_t i;
+
+	if (s->nmemo * 2 >= s->cmemo) {
+		size_t n = s->cmemo ? s->cmemo * 2 : 1024;
+		struct memo *m = calloc(n, sizeof(*m));
+
+		if (!m)
+			return NULL;
+		for (size_t k = 0; k < s->cmemo; k++) {
+			if (!s->memo[k].key)
+				continue;
+			for (i = hm_hash_u64(s->memo[k].key) & (n - 1); m[i].key; i = (i + 1) & (n - 1))
+				;
+			m[i] = s->memo[k];
+		}
+		free(s->memo);
+		s->memo = m;
+		s->cmemo = n;
+	}
+	for (i = hm_hash_u64(key) & (s->cmemo - 1); s->memo[i].key; i = (i + 1) & (s->cmemo - 1))
+		if (s->memo[i].key == key) {
+			*fresh = 0;
+			return &s->memo[i];
+		}
+	s->memo[i].key = key;
+	s->nmemo++;
+	*fresh = 1;
+	return &s->memo[i];
+}
+
+/* The offset of the DIE a reference attribute names, in this file: 0, 1
+ * when absent or in another file (dwz's DW_FORM_GNU_ref_alt, signatures). */
+static int ref_off(hm_scopes *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Error e = NULL;
+	Dwarf_Half f = 0;
+	Dwarf_Off off;
+	int rc = dwarf_attr(die, at, &a, &e);
+
+	if (rc != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		return 1;
+	}
+	if (dwarf_whatform(a, &f, &e) != DW_DLV_OK || f == DW_FORM_ref_sig8 || f == 0x1f20 ||
+	    f == 0x1c || f == 0x24 || dwarf_global_formref(a, &off, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		dwarf_dealloc_attribute(a);
+		return 1;
+	}
+	dwarf_dealloc_attribute(a);
+	*out = off;
+	return 0;
+}
+
+/* The DIE die's DW_AT_abstract_origin or DW_AT_specification names. */
+static int origin_off(hm_scopes *s, Dwarf_Die die, uint64_t *off)
+{
+	return ref_off(s, die, DW_AT_abstract_origin, off) &&
+	       ref_off(s, die, DW_AT_specification, off);
+}
+
+static const char *origin_name_at(hm_scopes *s, uint64_t off, unsigned hops, int *err);
+static int typeof_at(hm_scopes *s, uint64_t off, unsigned hops, uint64_t *toff, int *err);
+
+/* The name of die, or of its abstract origin or specification (a pointer
+ * into the section data, valid while the index is open). */
+static const char *origin_name_hops(hm_scopes *s, Dwarf_Die die, unsigned hops, int *err)
+{
+	const char *name = die_name(s, die);
+	uint64_t off;
+
+	if (name || hops >= MAX_REF_HOPS || origin_off(s, die, &off))
+		return name;
+	return origin_name_at(s, off, hops + 1, err);
+}
+
+static const char *origin_name_at(hm_scopes *s, uint64_t off, unsigned hops, int *err)
+{
+	int fresh;
+	struct memo *m = memo_get(s, off, MEMO_NAME, &fresh);
+	Dwarf_Error e = NULL;
+	Dwarf_Die d;
+	const char *name;
+
+	if (!m) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if (!fresh)
+		return m->name;
+	if (dwarf_offdie_b(s->dbg, off, 1, &d, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		*err = -EBADMSG;
+		return NULL;
+	}
+	name = origin_name_hops(s, d, hops, err);
+	dwarf_dealloc_die(d);
+	/* the table may have grown meanwhile */
+	m = memo_get(s, off, MEMO_NAME, &fresh);
+	if (m)
+		m->name = name;
+	return name;
+}
+
+/* The offset of die's type, from it or its origin: 0, 1 when none. */
+static int typeof_die(hm_scopes *s, Dwarf_Die die, unsigned hops, uint64_t *toff, int *err)
+{
+	uint64_t off;
+
+	if (!ref_off(s, die, DW_AT_type, toff))
+		return 0;
+	if (hops >= MAX_REF_HOPS || origin_off(s, die, &off))
+		return 1;
+	return typeof_at(s, off, hops + 1, toff, err);
+}
+
+static int typeof_at(hm_scopes *s, uint64_t off, unsigned hops, uint64_t *toff, int *err)
+{
+	int fresh, rc;
+	struct memo *m = memo_get(s, off, MEMO_TYPEOF, &fresh);
+	Dwarf_Error e = NULL;
+	Dwarf_Die d;
+
+	if (!m) {
+		*err = -ENOMEM;
+		return 1;
+	}
+	if (!fresh) {
+		*toff = m->off;
+		return !m->has;
+	}
+	if (dwarf_offdie_b(s->dbg, off, 1, &d, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		*err = -EBADMSG;
+		return 1;
+	}
+	rc = typeof_die(s, d, hops, toff, err);
+	dwarf_dealloc_die(d);
+	m = memo_get(s, off, MEMO_TYPEOF, &fresh);
+	if (m) {
+		m->has = !rc;
+		m->off = rc ? 0 : *toff;
+	}
+	return rc;
+}
+
+static int is_modifier(int tag)
+{
+	switch (tag) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+	case DW_TAG_typedef:
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_atomic_type:
+	case DW_TAG_immutable_type:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int is_record_tag(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
+/* What a type DIE says: its tag, the type it modifies, a record's name and
+ * size. */
+static void type_fill(hm_scopes *s, Dwarf_Die die, int tag, struct memo *st)
+{
+	Dwarf_Error e = NULL;
+	Dwarf_Unsigned size;
+
+	st->tag = tag;
+	if (is_modifier(tag)) {
+		st->has = !ref_off(s, die, DW_AT_type, &st->off);
+	} else if (is_record_tag(tag)) {
+		st->name = die_name(s, die);
+		if (dwarf_bytesize(die, &size, &e) == DW_DLV_OK)
+			st->record_size = size;
+		hm_dwarf_free_error(s->dbg, e);
+	}
+}
+
+/* Note a unit's top-level type DIE, so that variables' types resolve
+ * without looking DIEs up by offset. */
+static int note_type(hm_scopes *s, Dwarf_Die die, uint64_t off, int tag)
+{
+	int fresh;
+	struct memo *m;
+
+	if (!is_modifier(tag) && !is_record_tag(tag))
+		return 0;
+	if (!(m = memo_get(s, off, MEMO_STEP, &fresh)))
+		return -ENOMEM;
+	if (fresh)
+		type_fill(s, die, tag, m);
+	return 0;
+}
+
+static int type_step(hm_scopes *s, uint64_t off, struct memo *st)
+{
+	int fresh;
+	struct memo *m = memo_get(s, off, MEMO_STEP, &fresh);
+	Dwarf_Error e = NULL;
+	Dwarf_Half tag = 0;
+	Dwarf_Die d;
+
+	if (!m)
+		return -ENOMEM;
+	if (!fresh) {
+		*st = *m;
+		return 0;
+	}
+	if (dwarf_offdie_b(s->dbg, off, 1, &d, &e) != DW_DLV_OK ||
+	    dwarf_tag(d, &tag, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		return -EBADMSG;
+	}
+	type_fill(s, d, tag, m);
+	dwarf_dealloc_die(d);
+	*st = *m;
+	return 0;
+}
+
+/* Resolve the type at offset off (typedefs, qualifiers, pointers) into v. */
+static void var_type(hm_scopes *s, uint64_t off, struct svar *v, int *err)
+{
+	int fresh;
+	struct memo *m = memo_get(s, off, MEMO_TYPE, &fresh), r = { 0 };
+	uint64_t cur = off;
+
+	if (!m) {
+		*err = -ENOMEM;
+		return;
+	}
+	if (!fresh)
+		goto out;
+	for (unsigned hop = 0; hop < MAX_TYPE_HOPS; hop++) {
+		struct memo st;
+		int rc = type_step(s, cur, &st);
+
+		if (rc) {
+			*err = rc;
+			return;
+		}
+		if (is_modifier(st.tag)) {
+			if (st.tag == DW_TAG_pointer_type || st.tag == DW_TAG_reference_type ||
+			    st.tag == DW_TAG_rvalue_reference_type)
+				r.ptr_depth++;
+			if (!st.has)
+				break;	/* void */
+			cur = st.off;
+			continue;
+		}
+		if (is_record_tag(st.tag)) {
+			r.name = st.name;
+			r.record_kind = st.tag;
+			r.record_size = st.record_size;
+		}
+		break;
+	}
+	/* type_step() may have grown the table */
+	if (!(m = memo_get(s, off, MEMO_TYPE, &fresh))) {
+		*err = -ENOMEM;
+		return;
+	}
+	m->ptr_depth = r.ptr_depth;
+	m->name = r.name;
+	m->record_kind = r.record_kind;
+	m->record_size = r.record_size;
+out:
+	v->ptr_depth = m->ptr_depth;
+	v->record = m->name;
+	v->record_kind = m->record_kind;
+	v->record_size = m->record_size;
+}
+
+/* Decode one location description; 0 when it is one hitmap reports. */
+static int decode_loc(hm_scopes *s, Dwarf_Die die, Dwarf_Locdesc_c desc, uint64_t nops,
+		      struct sloc *l)
+{
+	unsigned op[2];
+	uint64_t o1[2], o2[2];
+	Dwarf_Error e = NULL;
+
+	if (nops == 0 || nops > 2)
+		return -1;
+	for (uint64_t i = 0; i < nops; i++)
+		if (hm_dwarf_loc_op(desc, i, &op[i], &o1[i], &o2[i], &e) != DW_DLV_OK) {
+			hm_dwarf_free_error(s->dbg, e);
+			return -1;
+		}
+	l->reg = -1;
+	l->off = 0;
+	if (nops == 2) {
+		/* a value computed from a register: DW_OP_bregN off, DW_OP_stack_value */
+		if (op[1] != DW_OP_stack_value)
+			return -1;
+		if (op[0] >= DW_OP_breg0 && op[0] <= DW_OP_breg31) {
+			l->reg = op[0] - DW_OP_breg0;
+			l->off = (int64_t)o1[0];
+		} else if (op[0] == DW_OP_bregx) {
+			l->reg = (int)o1[0];
+			l->off = (int64_t)o2[0];
+		} else {
+			return -1;
+		}
+		l->kind = HM_VLOC_REG;
+		return 0;
+	}
+	if (op[0] >= DW_OP_reg0 && op[0] <= DW_OP_reg31) {
+		l->kind = HM_VLOC_REG;
+		l->reg = op[0] - DW_OP_reg0;
+	} else if (op[0] == DW_OP_regx) {
+		l->kind = HM_VLOC_REG;
+		l->reg = (int)o1[0];
+	} else if (op[0] >= DW_OP_breg0 && op[0] <= DW_OP_breg31) {
+		l->kind = HM_VLOC_BREG;
+		l->reg = op[0] - DW_OP_breg0;
+		l->off = (int64_t)o1[0];
+	} else if (op[0] == DW_OP_bregx) {
+		l->kind = HM_VLOC_BREG;
+		l->reg = (int)o1[0];
+		l->off = (int64_t)o2[0];
+	} else if (op[0] == DW_OP_fbreg) {
+		l->kind = HM_VLOC_FBREG;
+		l->off = (int64_t)o1[0];
+	} else if (op[0] == DW_OP_addr) {
+		l->kind = HM_VLOC_ADDR;
+		l->off = (int64_t)o1[0];
+	} else if (op[0] == DW_OP_addrx || op[0] == DW_OP_GNU_addr_index) {
+		Dwarf_Addr a;
+
+		if (dwarf_debug_addr_index_to_addr(die, o1[0], &a, &e) != DW_DLV_OK) {
+			hm_dwarf_free_error(s->dbg, e);
+			return -1;
+		}
+		l->kind = HM_VLOC_ADDR;
+		l->off = (int64_t)a;
+	} else {
+		return -1;	/* entry values, constants, implicit values, ... */
+	}
+	if (l->reg < -1 || l->reg > 4096)
+		return -1;
+	return 0;
+}
+
+/* The locations of a variable DIE into c->locs. 1 when it has none. */
+static int var_locs(hm_scopes *s, struct cu *c, Dwarf_Die die, struct svar *v)
+{
+	Dwarf_Attribute a;
+	Dwarf_Error e = NULL;
+	Dwarf_Loc_Head_c head = NULL;
+	Dwarf_Unsigned count = 0;
+	int rc = dwarf_attr(die, DW_AT_location, &a, &e);
+
+	if (rc != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		return rc == DW_DLV_NO_ENTRY ? 1 : bad(s, NULL, "unreadable DW_AT_location");
+	}
+	if (check_locattr(s, c, die, DW_AT_location)) {
+		dwarf_dealloc_attribute(a);
+		return bad(s, NULL, "malformed location list");
+	}
+	rc = dwarf_get_loclist_c(a, &head, &count, &e);
+	dwarf_dealloc_attribute(a);
+	if (rc == DW_DLV_NO_ENTRY)
+		return 1;
+	if (rc != DW_DLV_OK)
+		return bad(s, e, "unreadable location list");
+	if (count > MAX_LOC_ENTRIES) {
+		dwarf_loc_head_c_dealloc(head);
+		return bad(s, NULL, "location list too long");
+	}
+	v->loc_first = c->nlocs;
+	for (Dwarf_Unsigned i = 0; i < count; i++) {
+		struct hm_dwarf_lle le;
+		struct sloc l;
+
+		if (hm_dwarf_loc_entry(head, i, &le, &e) != DW_DLV_OK) {
+			dwarf_loc_head_c_dealloc(head);
+			return bad(s, e, "unreadable location list entry");
+		}
+		/* entries without an expression (base addresses, the end, an
+		 * empty expression: optimized out there), the default location,
+		 * addresses libdwarf could not resolve: nothing known */
+		if (!le.nops || le.no_addr || (le.source == 2 && le.kind == DW_LLE_default_location))
+			continue;
+		if (le.source == 0) {
+			le.lo = 0;
+			le.hi = UINT64_MAX;
+		} else if (le.lo >= le.hi) {
+			continue;
+		}
+		if (decode_loc(s, die, le.desc, le.nops, &l))
+			continue;
+		l.lo = le.lo;
+		l.hi = le.hi;
+		if (GROW(s, c->locs, c->nlocs, c->clocs)) {
+			dwarf_loc_head_c_dealloc(head);
+			return -ENOMEM;
+		}
+		c->locs[c->nlocs++] = l;
+	}
+	dwarf_loc_head_c_dealloc(head);
+	v->nloc = c->nlocs - v->loc_first;
+	return v->nloc ? 0 : 1;
+}
+
+static int add_var(hm_scopes *s, struct cu *c, Dwarf_Die die, uint32_t scope, int is_param)
+{
+	struct svar v = { 0 };
+	int err = 0, rc;
+
+	if (has_attr(s, die, DW_AT_declaration))
+		return 0;	/* `extern int x;` inside a function */
+	rc = var_locs(s, c, die, &v);
+	if (rc < 0)
+		return rc;
+	/* names and types are resolved once the unit is walked: most
+	 * origins are DIEs the walk notes (note_die()) on its way */
+	v.name = die_name(s, die);
+	v.has_toff = !ref_off(s, die, DW_AT_type, &v.toff);
+	if (!v.name || !v.has_toff || rc)
+		v.has_origin = !origin_off(s, die, &v.origin);
+	/* no location of its own: a static local of an inlined function has
+	 * it in the abstract instance only (gdb takes it from there too) */
+	if (rc && !v.has_origin)
+		return 0;
+	(void)err;
+	v.scope = scope;
+	v.is_param = is_param;
+	v.order = c->nvars;
+	if (GROW(s, c->vars, c->nvars, c->cvars))
+		return -ENOMEM;
+	c->vars[c->nvars++] = v;
+	return 0;
+}
+
+/* The frame base of a subprogram: DW_OP_call_frame_cfa, or a register. */
+static void frame_base(hm_scopes *s, const struct cu *c, Dwarf_Die die, struct scope *sc)
+{
+	Dwarf_Attribute a;
+	Dwarf_Loc_Head_c head = NULL;
+	Dwarf_Unsigned count = 0;
+	Dwarf_Error e = NULL;
+	struct hm_dwarf_lle le;
+	unsigned op;
+	uint64_t o1, o2;
+
+	sc->fb_reg = -1;
+	/* a frame base that is a list (old gcc) says neither; a malformed
+	 * one is left to the variables' own locations to report */
+	if (check_locattr(s, c, die, DW_AT_frame_base))
+		return;
+	if (dwarf_attr(die, DW_AT_frame_base, &a, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		return;
+	}
+	if (dwarf_get_loclist_c(a, &head, &count, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(s->dbg, e);
+		dwarf_dealloc_attribute(a);
+		return;
+	}
+	dwarf_dealloc_attribute(a);
+	if (count == 1 && hm_dwarf_loc_entry(head, 0, &le, &e) == DW_DLV_OK && le.source == 0 &&
+	    le.nops == 1 && hm_dwarf_loc_op(le.desc, 0, &op, &o1, &o2, &e) == DW_DLV_OK) {
+		if (op == DW_OP_call_frame_cfa)
+			sc->fb_cfa = 1;
+		else if (op >= DW_OP_reg0 && op <= DW_OP_reg31)
+			sc->fb_reg = op - DW_OP_reg0;
+		else if (op == DW_OP_regx)
+			sc->fb_reg = (int)o1;
+	}
+	hm_dwarf_free_error(s->dbg, e);
+	dwarf_loc_head_c_dealloc(head);
+}
+
+static int add_scope(hm_scopes *s, struct cu *c, Dwarf_Die die, Dwarf_Half tag, int32_t parent)
+{
+	struct scope sc = { 0 };
+	int err = 0;
+
+	sc.parent = parent;
+	sc.fb_reg = -1;
+	if (tag == DW_TAG_subprogram) {
+		sc.parent = -1;
+		sc.func = die_name(s, die);
+		sc.has_origin = !origin_off(s, die, &sc.origin);
+		frame_base(s, c, die, &sc);
+	} else {
+		const struct scope *p = &c->scopes[parent];
+
+		sc.depth = p->depth + 1;
+		sc.fn_depth = tag == DW_TAG_inlined_subroutine ? sc.depth : p->fn_depth;
+		sc.fb_cfa = p->fb_cfa;
+		sc.fb_reg = p->fb_reg;
+		sc.inlined = p->inlined;
+		sc.func = p->func;
+		if (tag == DW_TAG_inlined_subroutine) {
+			sc.inlined = 1;
+			sc.func = die_name(s, die);
+			sc.has_origin = !origin_off(s, die, &sc.origin);
+		}
+	}
+	if (err)
+		return bad(s, NULL, "reference to a missing DIE");
+	if (GROW(s, c->scopes, c->nscopes, c->cscopes))
+		return -ENOMEM;
+	c->scopes[c->nscopes] = sc;
+	for (size_t i = 0; i < s->nrg; i++) {
+		if (GROW(s, s->iv, s->niv, s->civ))
+			return -ENOMEM;
+		s->iv[s->niv].lo = s->rg[i].lo;
+		s->iv[s->niv].hi = s->rg[i].hi;
+		s->iv[s->niv].scope = c->nscopes;
+		s->iv[s->niv++].depth = sc.depth;
+	}
+	return c->nscopes++;
+}
+
+/* Note what die itself says of its name and type, for the DIEs that name
+ * it as their origin. */
+static int note_die(hm_scopes *s, Dwarf_Die die, uint64_t off)
+{
+	const char *name = die_name(s, die);
+	uint64_t toff;
+	struct memo *m;
+	int fresh;
+
+	if (name) {
+		if (!(m = memo_get(s, off, MEMO_NAME, &fresh)))
+			return -ENOMEM;
+		if (fresh)
+			m->name = name;
+	}
+	if (!ref_off(s, die, DW_AT_type, &toff)) {
+		if (!(m = memo_get(s, off, MEMO_TYPEOF, &fresh)))
+			return -ENOMEM;
+		if (fresh) {
+			m->has = 1;
+			m->off = toff;
+		}
+	}
+	if (has_attr(s, die, DW_AT_location)) {
+		if (!(m = memo_get(s, off, MEMO_LOC, &fresh)))
+			return -ENOMEM;
+		m->has = 1;
+	}
+	return 0;
+}
+
+/* The locations of v from its origin, when the walk noted it has one. */
+static int origin_locs(hm_scopes *s, struct cu *c, struct svar *v)
+{
+	int fresh, rc;
+	struct memo *m = memo_get(s, v->origin, MEMO_LOC, &fresh);
+	Dwarf_Error e = NULL;
+	Dwarf_Die d;
+
+	if (!m)
+		return -ENOMEM;
+	if (!m->has)
+		return 0;
+	if (dwarf_offdie_b(s->dbg, v->origin, 1, &d, &e) != DW_DLV_OK)
+		return bad(s, e, "reference to a missing DIE");
+	rc = var_locs(s, c, d, v);
+	dwarf_dealloc_die(d);
+	return rc < 0 ? rc : 0;
+}
+
+/* A variable of an abstract instance with a location of its own: a static
+ * local.  gdb counts it in scope in every concrete instance (inlined or
+ * out of line) of the function, also where the instance has no DIE for it. */
+static int note_static(hm_scopes *s, struct cu *c, Dwarf_Die die, uint64_t off, uint64_t sub)
+{
+	struct astat a = { 0 };
+	int rc;
+
+	if (!has_attr(s, die, DW_AT_location) || has_attr(s, die, DW_AT_declaration))
+		return 0;
+	rc = var_locs(s, c, die, &a.v);
+	if (rc)
+		return rc < 0 ? rc : 0;
+	a.v.name = die_name(s, die);
+	a.v.has_toff = !ref_off(s, die, DW_AT_type, &a.v.toff);
+	if (!a.v.name)
+		return 0;
+	a.sub = sub;
+	a.var = off;
+	if (GROW(s, s->astat, s->nastat, s->castat))
+		return -ENOMEM;
+	s->astat[s->nastat++] = a;
+	return 0;
+}
+
+/* Add the static locals of abstract instances to the concrete instances
+ * that have no DIE of their own for them. */
+static int inherit_statics(hm_scopes *s, struct cu *c)
+{
+	uint32_t *fn;
+	int err = 0;
+
+	if (!s->nastat || !c->nscopes)
+		return 0;
+	fn = malloc(c->nscopes * sizeof(*fn));
+	if (!fn)
+		return -ENOMEM;
+	/* each scope's function body: the subprogram or inlined subroutine */
+	for (size_t i = 0; i < c->nscopes; i++)
+		fn[i] = c->scopes[i].depth == c->scopes[i].fn_depth || c->scopes[i].parent < 0 ?
+			i : fn[c->scopes[i].parent];
+	for (size_t k = 0; k < s->nastat && !err; k++) {
+		const struct astat *a = &s->astat[k];
+
+		for (size_t i = 0; i < c->nscopes && !err; i++) {
+			const struct scope *sc = &c->scopes[i];
+			struct svar v;
+			size_t j;
+
+			if (fn[i] != i || !sc->has_origin || sc->origin != a->sub)
+				continue;
+			for (j = 0; j < c->nvars; j++)
+				if (c->vars[j].has_origin && c->vars[j].origin == a->var &&
+				    fn[c->vars[j].scope] == i)
+					break;
+			if (j < c->nvars)
+				continue;
+			v = a->v;
+			v.scope = i;
+			v.is_param = 0;
+			v.order = c->nvars;
+			if (v.has_toff)
+				var_type(s, v.toff, &v, &err);
+			if (GROW(s, c->vars, c->nvars, c->cvars))
+				err = -ENOMEM;
+			else
+				c->vars[c->nvars++] = v;
+		}
+	}
+	free(fn);
+	if (err == -ENOMEM)
+		return err;
+	return err ? bad(s, NULL, "reference to a missing DIE") : 0;
+}
+
+/* Names and types of the unit's variables and functions, from their
+ * origins; variables left without a name are dropped. */
+static int resolve_cu(hm_scopes *s, struct cu *c)
+{
+	int err = 0;
+	size_t w = 0;
+
+	for (size_t i = 0; i < c->nscopes && !err; i++) {
+		struct scope *sc = &c->scopes[i];
+
+		if (!sc->func && sc->has_origin)
+			sc->func = origin_name_at(s, sc->origin, 1, &err);
+		/* a lexical block's function is its parent's (parents first) */
+		if (!sc->func && sc->parent >= 0 && sc->depth != sc->fn_depth)
+			sc->func = c->scopes[sc->parent].func;
+	}
+	for (size_t i = 0; i < c->nvars && !err; i++) {
+		struct svar v = c->vars[i];
+
+		if (!v.nloc && v.has_origin) {
+			int rc = origin_locs(s, c, &v);
+
+			if (rc)
+				return rc;
+		}
+		if (!v.nloc)
+			continue;
+		if (!v.name && v.has_origin)
+			v.name = origin_name_at(s, v.origin, 1, &err);
+		if (!v.name)
+			continue;
+		if (!v.has_toff && v.has_origin)
+			v.has_toff = !typeof_at(s, v.origin, 1, &v.toff, &err);
+		if (v.has_toff && !err)
+			var_type(s, v.toff, &v, &err);
+		c->vars[w++] = v;
+	}
+	if (err == -ENOMEM)
+		return err;
+	if (err)
+		return bad(s, NULL, "reference to a missing DIE");
+	c->nvars = w;
+	return inherit_statics(s, c);
+}
+
+#define SKIP (-2)		/* frame scope: do not walk the children */
+#define ABSTRACT (-3)		/* frame scope: in an abstract instance, note names */
+
+struct frame {
+	Dwarf_Die die;		/* the next DIE to look at on this level */
+	int32_t scope;		/* the scope its variables belong to, -1 none */
+	Dwarf_Off last;		/* offset of the previous DIE on this level */
+	uint64_t abs_sub;	/* ABSTRACT: the abstract subprogram's offset */
+};
+
+static int cmp_var(const void *a, const void *b)
+{
+	const struct svar *x = a, *y = b;
+
+	if (x->scope != y->scope)
+		return x->scope < y->scope ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int cmp_ivl(const void *a, const void *b)
+{
+	const struct ivl *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	return x->hi > y->hi ? -1 : x->hi < y->hi;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Flatten the scopes' nested ranges into disjoint segments, each naming the
+ * innermost scope covering it. */
+static int build_segs(hm_scopes *s, struct cu *c)
+{
+	size_t n = s->niv, np = 0, top = 0, i = 0;
+	uint64_t *pts;
+	struct ivl **stack;
+
+	if (!n)
+		return 0;
+	qsort(s->iv, n, sizeof(*s->iv), cmp_ivl);
+	pts = malloc(2 * n * sizeof(*pts));
+	stack = malloc(n * sizeof(*stack));
+	c->segs = malloc(2 * n * sizeof(*c->segs));
+	if (!pts || !stack || !c->segs) {
+		free(pts);
+		free(stack);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < n; k++) {
+		pts[np++] = s->iv[k].lo;
+		pts[np++] = s->iv[k].hi;
+	}
+	qsort(pts, np, sizeof(*pts), cmp_u64);
+	{
+		size_t w = 0;
+
+		for (size_t k = 0; k < np; k++)
+			if (!w || pts[w - 1] != pts[k])
+				pts[w++] = pts[k];
+		np = w;
+	}
+	for (size_t k = 0; k < np; k++) {
+		uint64_t p = pts[k];
+
+		while (top && stack[top - 1]->hi <= p)
+			top--;
+		for (; i < n && s->iv[i].lo == p; i++) {
+			while (top && stack[top - 1]->hi <= p)
+				top--;
+			stack[top++] = &s->iv[i];
+		}
+		if (top && k + 1 < np) {
+			struct seg *last = c->nsegs ? &c->segs[c->nsegs - 1] : NULL;
+			uint64_t hi = pts[k + 1];
+
+			if (last && last->hi == p && last->scope == stack[top - 1]->scope) {
+				last->hi = hi;
+			} else if (c->nsegs < 2 * n) {
+				c->segs[c->nsegs].lo = p;
+				c->segs[c->nsegs].hi = hi;
+				c->segs[c->nsegs++].scope = stack[top - 1]->scope;
+			}
+		}
+	}
+	free(pts);
+	free(stack);
+	return 0;
+}
+
+static int walk_cu(hm_scopes *s, struct cu *c)
+{
+	struct frame st[MAX_SCOPE_DEPTH];
+	unsigned top = 0;
+	Dwarf_Error e = NULL;
+	Dwarf_Die cu_die = NULL, child = NULL;
+	int rc = 0;
+
+	s->niv = 0;
+	s->nastat = 0;
+	s->cur = c;
+	if (dwarf_offdie_b(s->dbg, c->die_off, 1, &cu_die, &e) != DW_DLV_OK)
+		return bad(s, e, "unreadable unit");
+	rc = dwarf_child(cu_die, &child, &e);
+	dwarf_dealloc_die(cu_die);
+	if (rc == DW_DLV_NO_ENTRY)
+		return 0;
+	if (rc != DW_DLV_OK)
+		return bad(s, e, "unreadable unit");
+	st[top++] = (struct frame){ child, -1, c->die_off, 0 };
+	rc = 0;
+	while (top) {
+		struct frame *f = &st[top - 1];
+		Dwarf_Die die = f->die, sib = NULL, kid = NULL;
+		Dwarf_Half tag = 0;
+		Dwarf_Off off = 0;
+		int32_t scope = SKIP;	/* the scope to walk the children in */
+
+		if (!die) {
+			top--;
+			continue;
+		}
+		if (dwarf_dieoffset(die, &off, &e) != DW_DLV_OK || dwarf_tag(die, &tag, &e) != DW_DLV_OK) {
+			rc = bad(s, e, "unreadable DIE");
+			break;
+		}
+		/* sibling chains must move forward: a DW_AT_sibling pointing
+		 * back would loop */
+		if (off <= f->last) {
+			rc = bad(s, NULL, "DIE siblings out of order");
+			break;
+		}
+		f->last = off;
+		switch (tag) {
+		case DW_TAG_subprogram:
+		case DW_TAG_lexical_block:
+		case DW_TAG_inlined_subroutine:
+			if (tag == DW_TAG_subprogram && (rc = note_die(s, die, off)))
+				break;
+			if (f->scope == ABSTRACT) {
+				scope = ABSTRACT;
+				break;
+			}
+			if (tag != DW_TAG_subprogram && f->scope < 0)
+				break;
+			if ((rc = die_ranges(s, c, die)))
+				break;
+			if (!s->nrg) {
+				/* gdb reads a block without PC range attributes as
+				 * part of the enclosing one, and drops one whose
+				 * ranges are empty (code the linker discarded is
+				 * at 0); an inlined subroutine without
+				 * them has no code; a subprogram without them is
+				 * an abstract instance (or a declaration), whose
+				 * variables name those of its concrete ones */
+				if (tag == DW_TAG_lexical_block && !s->rg_present)
+					scope = f->scope;
+				else if (tag == DW_TAG_subprogram)
+					scope = ABSTRACT;
+				break;
+			}
+			rc = add_scope(s, c, die, tag, f->scope);
+			if (rc >= 0) {
+				scope = rc;
+				rc = 0;
+			}
+			break;
+		case DW_TAG_namespace:
+			if (f->scope < 0)
+				scope = -1;
+			break;
+		case DW_TAG_pointer_type:
+		case DW_TAG_reference_type:
+		case DW_TAG_rvalue_reference_type:
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type:
+		case DW_TAG_immutable_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+		case DW_TAG_class_type:
+			rc = note_type(s, die, off, tag);
+			break;
+		case DW_TAG_variable:
+		case DW_TAG_formal_parameter:
+			if (f->scope >= 0)
+				rc = add_var(s, c, die, f->scope, tag == DW_TAG_formal_parameter);
+			else if (f->scope == ABSTRACT && !(rc = note_die(s, die, off)) &&
+				 tag == DW_TAG_variable)
+				rc = note_static(s, c, die, off, f->abs_sub);
+			break;
+		default:
+			break;
+		}
+		if (!rc && scope != SKIP) {
+			int r = dwarf_child(die, &kid, &e);
+
+			if (r == DW_DLV_ERROR)
+				rc = bad(s, e, "unreadable DIE");
+		}
+		if (!rc) {
+			int r = hm_dwarf_sibling(s->dbg, die, &sib, &e);
+
+			if (r == DW_DLV_ERROR)
+				rc = bad(s, e, "unreadable DIE");
+		}
+		dwarf_dealloc_die(die);
+		f->die = sib;
+		if (rc) {
+			if (kid)
+				dwarf_dealloc_die(kid);
+			break;
+		}
+		if (kid) {
+			if (top == MAX_SCOPE_DEPTH) {
+				dwarf_dealloc_die(kid);
+				rc = bad(s, NULL, "DIEs nested too deep");
+				break;
+			}
+			st[top++] = (struct frame){ kid, scope, off,
+						    scope == ABSTRACT && tag == DW_TAG_subprogram ?
+						    off : f->abs_sub };
+		}
+	}
+	while (top) {
+		if (st[top - 1].die)
+			dwarf_dealloc_die(st[top - 1].die);
+		top--;
+	}
+	if (rc || (rc = resolve_cu(s, c)))
+		return rc;
+	/* each scope's variables in one run, in DIE order */
+	qsort(c->vars, c->nvars, sizeof(*c->vars), cmp_var);
+	for (size_t i = 0; i < c->nvars; i++) {
+		struct scope *sc = &c->scopes[c->vars[i].scope];
+
+		if (!sc->nvars)
+			sc->var_first = i;
+		sc->nvars++;
+	}
+	return build_segs(s, c);
+}
+
+static int build_cu(hm_scopes *s, struct cu *c)
+{
+	int rc;
+
+	if (c->state)
+		return c->state < 0 ? c->state : 0;
+	rc = walk_cu(s, c);
+	/* what the memo holds is the unit's own DIEs, almost always: keep
+	 * the memory it costs to one unit's worth */
+	if (s->nmemo) {
+		memset(s->memo, 0, s->cmemo * sizeof(*s->memo));
+		s->nmemo = 0;
+	}
+	if (rc) {
+		cu_free(c);
+		c->scopes = NULL, c->vars = NULL, c->locs = NULL, c->segs = NULL;
+		c->nscopes = c->nvars = c->nlocs = c->nsegs = 0;
+		c->cscopes = c->cvars = c->clocs = 0;
+		c->state = rc;
+		return rc;
+	}
+	c->state = 1;
+	return 0;
+}
+
+/* ---- lookups ---- */
+
+/* The last element of a sorted array whose lo <= pc, or -1. */
+#define LAST_LE(arr, n, pc)						\
+	({								\
+		size_t lo_ = 0, hi_ = (n);				\
+		while (lo_ < hi_) {					\
+			size_t mid_ = lo_ + (hi_ - lo_) / 2;		\
+			if ((arr)[mid_].lo <= (pc))			\
+				lo_ = mid_ + 1;				\
+			else						\
+				hi_ = mid_;				\
+		}							\
+		(ptrdiff_t)lo_ - 1;					\
+	})
+
+static int emit(hm_scopes *s, const struct cu *c, uint64_t pc, size_t *n)
+{
+	ptrdiff_t k = LAST_LE(c->segs, c->nsegs, pc);
+	int32_t sc;
+
+	if (k < 0 || pc >= c->segs[k].hi)
+		return 0;
+	for (sc = c->segs[k].scope; sc >= 0; sc = c->scopes[sc].parent) {
+		const struct scope *p = &c->scopes[sc];
+
+		for (uint32_t i = 0; i < p->nvars; i++) {
+			const struct svar *v = &c->vars[p->var_first + i];
+			const struct sloc *l = NULL;
+			struct hm_scope_var *o;
+
+			for (uint32_t j = 0; j < v->nloc; j++) {
+				const struct sloc *x = &c->locs[v->loc_first + j];
+
+				if (x->lo <= pc && pc < x->hi) {
+					l = x;
+					break;
+				}
+			}
+			if (!l)
+				continue;
+			if (GROW(s, s->out, *n, s->cout))
+				return -ENOMEM;
+			o = &s->out[(*n)++];
+			o->name = v->name;
+			o->func = p->func;
+			o->is_param = v->is_param;
+			o->inlined = p->inlined;
+			o->fb_cfa = p->fb_cfa;
+			o->kind = l->kind;
+			o->reg = l->reg;
+			o->off = l->off;
+			o->fb_reg = l->kind == HM_VLOC_FBREG ? p->fb_reg : -1;
+			o->ptr_depth = v->ptr_depth;
+			o->record = v->record;
+			o->record_kind = v->record_kind;
+			o->record_size = v->record_size;
+			o->depth = p->depth;
+			o->fn_depth = p->fn_depth;
+		}
+		if (c->scopes[sc].parent >= sc)
+			break;	/* parents come first: never loop */
+	}
+	return 0;
+}
+
+/* The unit whose scopes cover pc (built), or NULL; *rc an error. */
+static struct cu *cu_at(hm_scopes *s, uint64_t pc, const struct seg **seg, int *rc)
+{
+	ptrdiff_t k = LAST_LE(s->cr, s->ncr, pc);
+
+	*rc = 0;
+	/* unit ranges rarely overlap; look back a little for one that does */
+	for (unsigned tries = 0; k >= 0 && tries < 16; k--, tries++) {
+		struct cu *c;
+		ptrdiff_t j;
+
+		if (pc >= s->cr[k].hi)
+			continue;
+		c = &s->cus[s->cr[k].cu];
+		if ((*rc = build_cu(s, c)))
+			return NULL;
+		j = LAST_LE(c->segs, c->nsegs, pc);
+		if (j >= 0 && pc < c->segs[j].hi) {
+			*seg = &c->segs[j];
+			return c;
+		}
+	}
+	return NULL;
+}
+
+int hm_scopes_scope_at(hm_scopes *s, uint64_t pc, const char **func, unsigned *depth,
+		       unsigned *fn_depth)
+{
+	const struct seg *g;
+	int rc;
+	struct cu *c = cu_at(s, pc, &g, &rc);
+	const struct scope *p;
+
+	if (!c)
+		return rc;
+	p = &c->scopes[g->scope];
+	*func = p->func;
+	*depth = p->depth;
+	*fn_depth = p->fn_depth;
+	return 1;
+}
+
+int hm_scopes_at(hm_scopes *s, uint64_t pc, const struct hm_scope_var **vars)
+{
+	ptrdiff_t k = LAST_LE(s->cr, s->ncr, pc);
+	size_t n = 0;
+
+	*vars = NULL;
+	/* unit ranges rarely overlap; look back a little for one that does */
+	for (unsigned tries = 0; k >= 0 && tries < 16; k--, tries++) {
+		struct cu *c;
+		int rc;
+
+		if (pc >= s->cr[k].hi)
+			continue;
+		c = &s->cus[s->cr[k].cu];
+		rc = build_cu(s, c);
+		if (rc)
+			return rc;
+		rc = emit(s, c, pc, &n);
+		if (rc)
+			return rc;
+		if (n)
+			break;
+	}
+	*vars = s->out;
+	return (int)n;
+}

@@ -1,0 +1,89 @@
+/* Internal: which variables and parameters are where at a PC, from DWARF.
+ *
+ * Type attribution from the instruction takes the base register of a
+ * sampled memory access and asks which variable in scope at that PC lives
+ * in (or points through) that register, as perf's data-type profiling does.
+ * This index answers from the subprograms, lexical blocks and inlined
+ * subroutines of the main file's full compile units (dwz partial units and
+ * split DWARF .dwo files are not read for scopes), as gdb reads them:
+ * names, types and (for static locals) locations that a concrete instance
+ * leaves to its DW_AT_abstract_origin or DW_AT_specification are taken
+ * from there; a lexical block without PC range attributes belongs to the
+ * enclosing scope, one whose ranges are empty has no code.
+ *
+ * Register numbers are DWARF's (x86-64: 0 rax 1 rdx 2 rcx 3 rbx 4 rsi 5 rdi
+ * 6 rbp 7 rsp 8-15 r8-r15, 16 RIP). */
+#ifndef HM_DWARF_SCOPE_H
+#define HM_DWARF_SCOPE_H
+#include <stdint.h>
+#include "hitmap/binary.h"
+
+/* Where a variable is at the PC asked for:
+ *  HM_VLOC_REG    its value is register reg + off.  off is 0 for DW_OP_regN /
+ *                 DW_OP_regx (the variable is in the register); non-zero only
+ *                 for DW_OP_bregN off, DW_OP_stack_value (a value computed
+ *                 from a register: a pointer variable whose value is reg + off,
+ *                 so for a pointer, reg holds the pointer minus off).
+ *  HM_VLOC_BREG   it is in memory at reg + off (DW_OP_bregN off alone).
+ *  HM_VLOC_FBREG  it is in memory at the frame base + off (DW_OP_fbreg); what
+ *                 the frame base is: fb_cfa (DW_OP_call_frame_cfa) or fb_reg.
+ *  HM_VLOC_ADDR   it is in memory at address off (DW_OP_addr, DW_OP_addrx).
+ * A variable whose location at the PC is anything else is not reported:
+ * pieces (DW_OP_piece, DW_OP_bit_piece: parts in different places),
+ * DW_OP_entry_value (the value the register had on entry: nothing says the
+ * register still holds it at the PC), implicit values and constants, longer
+ * expressions (DW_OP_deref, arithmetic), an empty location (optimized out). */
+enum hm_vloc_kind { HM_VLOC_REG, HM_VLOC_BREG, HM_VLOC_FBREG, HM_VLOC_ADDR };
+
+struct hm_scope_var {
+	const char *name;	/* variable or parameter name (owned by the index) */
+	const char *func;	/* the enclosing subprogram's name (or the inlined
+				 * subroutine's abstract origin name) */
+	unsigned is_param : 1, inlined : 1;
+	/* the frame base of the enclosing subprogram is DW_OP_call_frame_cfa
+	 * (gcc's): FBREG offsets are then from the CFA */
+	unsigned fb_cfa : 1;
+	enum hm_vloc_kind kind;
+	int reg;		/* REG, BREG: the register; -1 otherwise */
+	int64_t off;		/* see enum hm_vloc_kind */
+	int fb_reg;		/* FBREG: the frame base is register fb_reg (DW_OP_regN,
+				 * clang's), -1 when it is the CFA or something else */
+	/* the variable's type, spelt so the caller can find it in its hm_types
+	 * table: pointer depth (0: the variable is the object itself, 1: a
+	 * pointer to it, ...; C++ references count as pointers) and the name
+	 * and kind of the struct/union/class at the end of the chain (typedefs,
+	 * qualifiers resolved); NULL record name when the type ends in no named
+	 * record (void *, int, an anonymous struct) */
+	unsigned ptr_depth;
+	const char *record;	/* "mm_struct", or NULL */
+	int record_kind;	/* DW_TAG_structure_type, _union_type, _class_type; 0 if none */
+	uint64_t record_size;	/* byte size of that record, 0 if unknown */
+	unsigned depth;		/* scope depth: 0 subprogram, 1.. nested lexical blocks /
+				 * inlined subroutines; innermost = largest */
+	unsigned fn_depth;	/* depth of the subprogram (0) or inlined subroutine
+				 * whose body holds the variable's scope */
+};
+
+typedef struct hm_scopes hm_scopes;
+
+/* Build an index of bin's subprograms and their scopes: the compile units'
+ * PC ranges now, a unit's scope tree when a PC first falls in it.
+ * Returns 0, -ENODATA without .debug_info (nothing reported), -EBADMSG
+ * (reported, naming the file) or -ENOMEM. */
+int hm_scopes_open(hm_binary *bin, hm_scopes **out);
+void hm_scopes_free(hm_scopes *s);
+
+/* Every variable and parameter in scope at link-time address pc whose
+ * location is known at pc (see enum hm_vloc_kind), innermost scopes first.
+ * Returns the count (>= 0) and *vars (owned by s, valid until the next call
+ * or hm_scopes_free()), or a negative errno (-EBADMSG, reported, when the
+ * unit holding pc is corrupt; -ENOMEM). */
+int hm_scopes_at(hm_scopes *s, uint64_t pc, const struct hm_scope_var **vars);
+
+/* The innermost scope at pc, located variables or not: its function (as
+ * hm_scope_var.func), depth and fn_depth.  1 when pc is in a scope, 0 when
+ * it is in none, or a negative errno as hm_scopes_at(). */
+int hm_scopes_scope_at(hm_scopes *s, uint64_t pc, const char **func, unsigned *depth,
+		       unsigned *fn_depth);
+
+#endif

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Flip bytes in the debug sections of a binary and run scopedump on it.
+
+usage: scopes-mutate.py SCOPEDUMP BINARY SEED RUNS SCRATCH PC...
+
+Each run changes one to four bytes of one of .debug_info, .debug_abbrev,
+.debug_addr, .debug_loc, .debug_loclists, .debug_ranges, .debug_rnglists
+(what the scope index reads), chosen by the seed, and looks up every PC.
+scopedump must exit 0 or 3 (corrupt DWARF, reported) within 10 seconds:
+never crash, never loop.  Prints the failing runs and "runs N errors E
+failures F"; exit 1 on any failure."""
+import random
+import subprocess
+import sys
+
+sd, path, seed, runs, scratch = sys.argv[1:6]
+pcs = sys.argv[6:]
+data = open(path, "rb").read()
+out = subprocess.run(["readelf", "-SW", path], capture_output=True, text=True, check=True).stdout
+WANT = (".debug_info", ".debug_abbrev", ".debug_addr", ".debug_loc", ".debug_loclists",
+        ".debug_ranges", ".debug_rnglists")
+secs = {}
+for line in out.splitlines():
+    f = line.replace("[ ", "[").split()
+    if len(f) > 6 and f[1] in WANT:
+        secs[f[1]] = (int(f[4], 16), int(f[5], 16))
+rnd = random.Random(int(seed))
+errors = failures = 0
+for run in range(int(runs)):
+    name = rnd.choice(sorted(secs))
+    off, size = secs[name]
+    b = bytearray(data)
+    for _ in range(rnd.randint(1, 4)):
+        b[off + rnd.randrange(size)] = rnd.randrange(256)
+    mut = "%s/mut-%d" % (scratch, run)
+    open(mut, "wb").write(b)
+    try:
+        r = subprocess.run([sd, mut] + pcs, capture_output=True, timeout=10)
+        rc = r.returncode
+    except subprocess.TimeoutExpired:
+        rc = "timeout"
+    if rc == 3:
+        errors += 1
+    if rc not in (0, 3):
+        failures += 1
+        print("run %d (%s): exit %s (kept %s)" % (run, name, rc, mut))
+    else:
+        subprocess.run(["rm", "-f", mut])
+print("runs %s errors %d failures %d" % (runs, errors, failures))
+sys.exit(1 if failures else 0)
