@@ -90,7 +90,7 @@ static void text_member(void *vx, const struct hm_print_member *m, hm_print_note
 static void text_end(void *vx, hm_type_id id, hm_print_notes *n)
 {
 	struct heat_ctx *x = vx;
-	struct hm_layout_opts lo = { .cacheline_size = x->line, .expand = 1 };
+	HM_OPTS(hm_layout_opts, lo, .cacheline_size = x->line, .expand = 1);
 	const hm_type *ty = hm_types_get(x->t, id);
 	const char *name = ty && ty->name ? ty->name : "?";
 	const hm_profile_struct *ps = x->ps;
@@ -197,7 +197,7 @@ static void json_member(void *vx, const hm_layout *l, hm_type_id id, const hm_fi
 static void json_struct(void *vx, const hm_layout *l, hm_type_id id, hm_json_writer *w)
 {
 	struct heat_ctx *x = vx;
-	struct hm_layout_opts lo = { .cacheline_size = x->line, .expand = 1 };
+	HM_OPTS(hm_layout_opts, lo, .cacheline_size = x->line, .expand = 1);
 	struct hm_member_heat h = { 0 };
 	hm_json *j = hm_json_writer_json(w);
 	const hm_profile_struct *ps = entry(x, id);
