@@ -5,9 +5,12 @@ offsetof, sizeof) and perf script's sample addresses; compared with the
 JSON report.
 
 heap-oracle.py PROGRAM_OUTPUT ADDRS REPORT_JSON [--all-in-objects]
-  ADDRS: one data address (hex) per sample, as perf script -F addr prints.
+  ADDRS: one sample a line, as perf script -F ip,sym,addr prints it: the
+  data address first, the IP's function last.  A stack object counts only
+  the samples of its own function (its frame's memory is reused by others).
 Prints one line per check that failed and exits 1, or prints a summary."""
 import json
+import re
 import sys
 
 out, addrs_file, report = sys.argv[1:4]
@@ -21,19 +24,25 @@ for line in open(out):
     elif w[0] == "size":
         sizes[w[1]] = int(w[2])
     elif w[0] == "object":
-        objects.append((w[1], int(w[2], 16)))
+        objects.append((w[1], int(w[2], 16), None))
+    elif w[0] == "stack":
+        # a struct variable in a frame: named "function:variable"
+        objects.append((w[1], int(w[2], 16), w[3]))
     elif w[0] == "raw":
         raw = int(w[1], 16)
 
 want = {}  # (object, path) -> samples
 outside = 0
 for line in open(addrs_file):
-    a = int(line.split()[0], 16)
-    for s, base in objects:
+    w = line.split()
+    a, func = int(w[0], 16), w[-1].split(".")[0]
+    for s, base, name in objects:
+        if name and func != name.split(":")[0]:
+            continue
         if base <= a < base + sizes[s]:
             off = a - base
             f = [n for n, o, z in fields[s] if o <= off < o + z]
-            key = ("%s@0x%x" % (s, base), f[0] if f else "(padding)")
+            key = (name or "%s@0x%x" % (s, base), f[0] if f else "(padding)")
             want[key] = want.get(key, 0) + 1
             break
     else:
@@ -46,7 +55,8 @@ for l in d["lines"]:
     for f in l["fields"]:
         if f["strategy"] != "instruction":
             continue
-        k = (f["object"], f["path"])
+        # an array member's element: "pad[123]" is in "pad"
+        k = (f["object"], re.sub(r"\[\d+\]$", "", f["path"]))
         got[k] = got.get(k, 0) + f["counts"]["samples"]
         if raw is not None and f["address"] <= raw < f["address"] + f["size"]:
             bad.append("raw page attributed: %s.%s" % k)

@@ -71,6 +71,31 @@ __attribute__((noinline)) static void wipe(void *p, size_t n)
 		c[i] = 0;
 }
 
+/* A struct on the stack, deeper than anything before it ran (the dynamic
+ * loader's frames reach some 40 KiB), so the first store to x, two pages
+ * above the frame's bottom, faults on a fresh stack page; its address
+ * escapes so the store stays. */
+struct deep {
+	char lo[8192];
+	long x;
+	char pad[256 * 1024];
+};
+
+__attribute__((noinline)) static void show(struct deep *d)
+{
+	printf("stack deep %p deep_write:d\n", (void *)d);
+	fflush(stdout);
+}
+
+__attribute__((noinline)) static void deep_write(void)
+{
+	struct deep d;
+
+	show(&d);
+	d.x = 1;
+	__asm__ volatile("" : : "r"(&d) : "memory");
+}
+
 static void *page_obj(void)
 {
 	void *p = NULL;
@@ -108,6 +133,10 @@ int main(int argc, char **argv)
 	FIELD(flow, drops);
 	FIELD(pair, head);
 	FIELD(pair, tail);
+	FIELD(deep, lo);
+	FIELD(deep, x);
+	FIELD(deep, pad);
+	printf("size deep %zu\n", sizeof(struct deep));
 	printf("size flow %zu\n", sizeof(struct flow));
 	printf("size pair %zu\n", sizeof(struct pair));
 	printf("object flow %p\n", (void *)a);
@@ -125,5 +154,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < NARR; i++)
 		fill((struct pair *)((char *)arr + i * PAGE), 1);
 	wipe(raw, 8);
+	deep_write();
 	return 0;
 }

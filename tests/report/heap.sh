@@ -5,7 +5,8 @@
 # pointer), one object per page.  Real recordings: page faults (perf record
 # -c 1 -d -e page-faults: the IP is the access) and hardware watchpoints
 # (hitmap record --watch: the IP is the instruction after the access).
-# Oracles: the fixture's printout (object addresses, offsetof, sizeof) and
+# A struct on the stack is named function:variable.  Oracles: the
+# fixture's printout (object addresses, offsetof, sizeof) and
 # perf script's sample addresses (tests/report/heap-oracle.py); objdump for
 # the decoded instruction and its memory operand.
 . "$top_srcdir/tests/lib.sh"
@@ -63,7 +64,7 @@ for cc in gcc clang; do
 			cat "$T/rec.err" >&2
 			fail "perf record failed"
 		fi
-		perf script -i "$T/pf.data" -F addr 2>/dev/null >"$T/addrs"
+		perf script -i "$T/pf.data" -F ip,sym,addr 2>/dev/null >"$T/addrs"
 		"$HITMAP" report -i "$T/pf.data" --json >"$T/r.json" 2>"$T/r.err" ||
 			{ cat "$T/r.err" >&2; fail "$cc $opt: report"; }
 		python3 "$RSRC/heap-oracle.py" "$T/out" "$T/addrs" "$T/r.json" ||
@@ -85,6 +86,7 @@ for opt in -O0 -O2; do
 	build_fixture "$RSRC/heap.c" "$bin" $cc 5 $opt
 	setarch -R "$bin" >"$T/out1" || fail "heap run"
 	set -- $(awk '/^object/ { print $3 }' "$T/out1")
+	[ $# -eq 8 ] || fail "heap printed $# objects, want 8"
 	rx=$(hex $(($1 + 24))); tx=$(hex $(($2 + 32))); drops=$(hex $(($4 + 56)))
 	tail=$(hex $(($5 + 8)))
 	set +e
@@ -101,8 +103,9 @@ for opt in -O0 -O2; do
 	fi
 	assert_eq "$(grep '^object' "$T/out1")" "$(grep '^object' "$T/out2")" \
 		"$opt: object addresses of two runs under setarch -R"
-	perf script -i "$T/w.data" -F addr 2>/dev/null >"$T/addrs"
-	assert_eq 4 "$(sort -u "$T/addrs" | wc -l)" "$opt: watched fields with samples"
+	perf script -i "$T/w.data" -F ip,sym,addr 2>/dev/null >"$T/addrs"
+	assert_eq 4 "$(awk '{ print $1 }' "$T/addrs" | sort -u | wc -l)" \
+		"$opt: watched fields with samples"
 	"$HITMAP" report -i "$T/w.data" --json >"$T/r.json" 2>"$T/r.err" ||
 		{ cat "$T/r.err" >&2; fail "$opt: watch report"; }
 	python3 "$RSRC/heap-oracle.py" "$T/out2" "$T/addrs" "$T/r.json" --all-in-objects ||

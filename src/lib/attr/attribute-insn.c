@@ -139,6 +139,75 @@ static int binent_scopes(struct binent *b)
 	return b->scopes_err;
 }
 
+/* The frame address (CFA-relative) register reg holds at pc, if tracking
+ * knows it. */
+static int frame_reg(struct binent *b, uint64_t func, uint64_t pc, int reg, int64_t *at)
+{
+	struct hm_tval v;
+
+	if (hm_insn_track(b->insn, func, pc, reg, NULL, NULL, &v) || v.kind != HM_TV_STACK)
+		return 0;
+	*at = v.off;
+	return 1;
+}
+
+/* An access into the frame at CFA + cfa_off: the struct variable there
+ * (a local of record type, ptr_depth 0), named "function:variable".  1
+ * when r is decided (attributed, or a reason), 0 to go on. */
+static int stack_object(hm_attr *a, struct binent *b, uint64_t func, struct insn_res *r,
+			int64_t cfa_off)
+{
+	const struct hm_scope_var *vars;
+	char name[300];
+	int n, i;
+
+	n = hm_scopes_at(b->scopes, r->access_pc, &vars);
+	for (i = 0; i < n; i++) {
+		const struct hm_scope_var *x = &vars[i];
+		int64_t start, base;
+
+		if (x->ptr_depth || !x->record || !x->record_size)
+			continue;
+		if (x->kind == HM_VLOC_FBREG && x->fb_cfa)
+			start = x->off;
+		else if (x->kind == HM_VLOC_FBREG && x->fb_reg >= 0 && x->fb_reg < HM_REG_IP &&
+			 frame_reg(b, func, r->access_pc, x->fb_reg, &base))
+			start = base + x->off;
+		else if (x->kind == HM_VLOC_BREG && x->reg >= 0 && x->reg < HM_REG_IP &&
+			 frame_reg(b, func, r->access_pc, x->reg, &base))
+			start = base + x->off;
+		else
+			continue;
+		if (cfa_off < start || (uint64_t)(cfa_off - start) >= x->record_size)
+			continue;
+		snprintf(name, sizeof(name), "%s:%s", x->func ? x->func : "?", x->name);
+		r->stack = 1;
+		r->var = hm_strtab_intern(&a->strs, x->name);
+		r->func = x->func ? hm_strtab_intern(&a->strs, x->func) : NULL;
+		r->object = hm_strtab_intern(&a->strs, name);
+		r->var_kind = x->kind;
+		r->var_reg = x->kind == HM_VLOC_BREG ? x->reg : x->fb_reg;
+		r->var_off = x->off;
+		r->var_pc = r->access_pc;
+		r->sname = hm_strtab_intern(&a->strs, x->record);
+		r->off = cfa_off - start;
+		if (!r->var || !r->object || !r->sname) {
+			r->bucket = HM_NR_BUCKETS;
+			return 1;
+		}
+		r->bucket = find_record(b, x->record, x->record_size, &r->type);
+		if (r->bucket != HM_ATTR_INSN)
+			return 1;
+		r->ssize = hm_types_sizeof(b->types, r->type);
+		attr_describe(b->types, r->type, (uint64_t)r->off, &r->foff, &r->fsize, &r->path,
+			      &a->strs);
+		if (!r->path)
+			r->bucket = HM_NR_BUCKETS;
+		return 1;
+	}
+	return 0;
+}
+
 /* Resolve (b, pc, trap) into r: every field of r but the key. */
 static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, struct insn_res *r)
 {
@@ -190,6 +259,8 @@ static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, stru
 		return;
 	}
 	r->track = v;
+	if (v.kind == HM_TV_STACK && stack_object(a, b, f->addr, r, v.off + r->insn.mem.disp))
+		return;
 	if (v.kind != HM_TV_VAR) {
 		r->bucket = got == 2 || v.untyped ? HM_UNATTR_UNTYPED : HM_UNATTR_NO_VAR;
 		return;
@@ -264,8 +335,12 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 	out->kind = HM_PROFILE_STRUCT;
 	out->ssize = r->ssize;
 	out->obj_base = addr - (uint64_t)r->off;
-	snprintf(obj, sizeof(obj), "%s@0x%" PRIx64, r->sname, out->obj_base);
-	out->object = hm_strtab_intern(&a->strs, obj);
+	if (r->stack) {
+		out->object = r->object;	/* "function:variable", every frame */
+	} else {
+		snprintf(obj, sizeof(obj), "%s@0x%" PRIx64, r->sname, out->obj_base);
+		out->object = hm_strtab_intern(&a->strs, obj);
+	}
 	out->path = r->path;
 	out->foff = r->foff;
 	out->fsize = r->fsize;

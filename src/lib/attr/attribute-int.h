@@ -54,11 +54,13 @@ struct insn_res {
 	uint64_t pc;		/* the sample's link IP */
 	uint8_t trap;		/* the sample IP is after the access (breakpoint) */
 	unsigned decoded : 1;	/* insn is valid */
+	unsigned stack : 1;	/* a struct variable in the frame, named object */
 	enum hm_attr_bucket bucket;	/* HM_ATTR_INSN or why not */
 	uint64_t access_pc;	/* the instruction that made the access */
 	struct hm_insn insn;
 	struct hm_tval track;	/* what the base register was built from */
 	const char *var, *func;	/* the variable and its function */
+	const char *object;	/* stack: "function:variable" */
 	int var_kind, var_reg;	/* its location (enum hm_vloc_kind) */
 	int64_t var_off;
 	uint64_t var_pc;	/* where it held the pointer */

@@ -810,9 +810,16 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 		if (!x)
 			return -ENOMEM;
 		if (!x->valid || x->gen != a->gen) {
+			const hm_perf_event *sev = sample_event(info, s);
 			int fresh = !x->valid;
+			/* Which instruction the IP is (SPECS.md): breakpoints
+			 * trap after the access, and so does PEBS with
+			 * precise_ip 1; page faults, precise_ip >= 2, IBS and
+			 * SPE give the access itself. */
+			int trap = sev && (sev->type == PERF_TYPE_BREAKPOINT ||
+					   (sev->precise_ip == 1 && sev->type != PERF_TYPE_SOFTWARE));
 
-			r = resolve_ip_slow(a, s, addr, h, has_ds, is_bp, e, x);
+			r = resolve_ip_slow(a, s, addr, h, has_ds, trap, e, x);
 			if (r < 0)
 				return r;
 			run->ipx.n += fresh;

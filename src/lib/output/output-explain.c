@@ -91,6 +91,9 @@ static void print_track(FILE *out, struct binent *b, const struct insn_res *r)
 		fprintf(out, "  base register: %%%s = the stack slot CFA%+" PRId64 " loaded at 0x%" PRIx64
 			" %+" PRId64 ", tracked through\n", base, v->slot, v->at, v->off);
 		break;
+	case HM_TV_STACK:
+		fprintf(out, "  base register: %%%s = the frame address CFA%+" PRId64 "\n", base, v->off);
+		return;
 	default:
 		fprintf(out, "  base register: %%%s: not tracked (a write tracking does not model)\n",
 			base);
@@ -136,11 +139,12 @@ static void explain_one(FILE *out, hm_attr *a, struct binent *b, uint64_t pc, in
 			r->var_reg >= 0 ? "%" : "", r->var_reg >= 0 ? hm_insn_reg_name(r->var_reg) : "",
 			r->var_off, r->var_pc);
 	if (r->sname)
-		fprintf(out, "  type: struct %s * (%" PRIu64 " bytes), offset %" PRId64 "\n", r->sname,
+		fprintf(out, "  type: %s%s%s (%" PRIu64 " bytes), offset %" PRId64 "\n",
+			r->stack ? "the struct " : "struct ", r->sname, r->stack ? " itself" : " *",
 			r->ssize, r->off);
 	if (r->bucket == HM_ATTR_INSN)
-		fprintf(out, "  field: %s.%s (offset %" PRIu64 ", %" PRIu64 " bytes)\n", r->sname,
-			r->path, r->foff, r->fsize);
+		fprintf(out, "  field: %s.%s (offset %" PRIu64 ", %" PRIu64 " bytes)\n",
+			r->stack ? r->object : r->sname, r->path, r->foff, r->fsize);
 	else
 		fprintf(out, "  unattributed: %s\n", hm_attr_bucket_name(r->bucket));
 }
