@@ -16,6 +16,7 @@ struct slot {
 };
 
 struct walk {
+	hm_insn_ctx *c;
 	struct hm_tval st[HM_NR_REGS];
 	struct slot slots[NSLOTS];
 	unsigned nslots;
@@ -182,6 +183,8 @@ static void apply(struct walk *w, const struct hm_insn *in)
 			st[SP].off += 8;
 		return;
 	case HM_OP_CALL:
+		if (hm_insn_call_keeps(w->c, in))
+			return;
 		for (i = 0; i < sizeof(caller_saved) / sizeof(caller_saved[0]); i++)
 			forget(&st[caller_saved[i]]);
 		return;
@@ -204,6 +207,7 @@ int hm_insn_track(hm_insn_ctx *c, uint64_t func, uint64_t pc, int reg, hm_track_
 	if (reg < 0 || reg >= HM_REG_IP || pc < func)
 		return -ENOENT;
 	memset(&w, 0, sizeof(w));
+	w.c = c;
 	w.type = type;
 	w.ctx = ctx;
 	for (r = 0; r < HM_REG_IP; r++) {

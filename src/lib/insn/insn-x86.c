@@ -141,6 +141,8 @@ static void classify(const cs_insn *ci, struct hm_insn *o)
 	switch (ci->id) {
 	case X86_INS_CALL:
 		o->op = HM_OP_CALL;
+		if (x->op_count == 1 && op[0].type == X86_OP_IMM)
+			o->imm = op[0].imm;	/* the target, for insn_call_keeps() */
 		return;
 	case X86_INS_RET:
 		o->op = HM_OP_RET;

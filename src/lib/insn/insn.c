@@ -146,6 +146,18 @@ found:
 	return m->err;
 }
 
+int hm_insn_call_keeps(hm_insn_ctx *c, const struct hm_insn *call)
+{
+	const hm_symbol *f;
+
+	if (call->op != HM_OP_CALL || !call->imm)
+		return 0;
+	f = hm_binary_func_at(c->bin, (uint64_t)call->imm);
+	return f && f->addr == (uint64_t)call->imm &&
+	       (!strcmp(f->name, "__fentry__") || !strcmp(f->name, "mcount") ||
+		!strcmp(f->name, "__mcount"));
+}
+
 int hm_insn_prev(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
 {
 	const hm_symbol *f = hm_binary_func_at(c->bin, pc - 1);

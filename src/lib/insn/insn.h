@@ -65,7 +65,7 @@ struct hm_insn {
 	uint32_t regs_read, regs_written;	/* bit N: DWARF register N */
 	enum hm_insn_op op;
 	int8_t dst, src;	/* for op */
-	int64_t imm;
+	int64_t imm;		/* ADD_IMM: the constant; CALL: the direct target, or 0 */
 };
 
 typedef struct hm_insn_ctx hm_insn_ctx;
@@ -83,6 +83,10 @@ int hm_insn_decode(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out);
  * from the start of the function containing pc: 0, or -ENOENT (no function
  * symbol, or no instruction boundary at pc). */
 int hm_insn_prev(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out);
+
+/* Whether a call keeps every register: the profiling hooks compilers put
+ * first in a function (__fentry__, mcount), which save what they use. */
+int hm_insn_call_keeps(hm_insn_ctx *c, const struct hm_insn *call);
 
 /* Register names for messages: "rdi", "rip", "?" */
 const char *hm_insn_reg_name(int reg);

@@ -56,11 +56,13 @@ static void print_mem(FILE *out, const struct hm_insn *in)
 		if (m->disp)
 			fprintf(out, "%s0x%" PRIx64, m->disp < 0 ? "-" : "",
 				m->disp < 0 ? -(uint64_t)m->disp : (uint64_t)m->disp);
-		fprintf(out, "(%s%s", m->base >= 0 ? "%" : "",
-			m->base >= 0 ? hm_insn_reg_name(m->base) : "");
-		if (m->index >= 0)
-			fprintf(out, ",%%%s,%u", hm_insn_reg_name(m->index), m->scale);
-		fputc(')', out);
+		if (m->base >= 0 || m->index >= 0) {
+			fprintf(out, "(%s%s", m->base >= 0 ? "%" : "",
+				m->base >= 0 ? hm_insn_reg_name(m->base) : "");
+			if (m->index >= 0)
+				fprintf(out, ",%%%s,%u", hm_insn_reg_name(m->index), m->scale);
+			fputc(')', out);
+		}
 	}
 	fprintf(out, ", %u bytes, %s%s\n", m->size,
 		m->access == (HM_ACC_READ | HM_ACC_WRITE) ? "read-modify-write"
