@@ -15,7 +15,7 @@ import sys
 
 out, addrs_file, report = sys.argv[1:4]
 all_in = "--all-in-objects" in sys.argv[4:]
-fields, sizes, objects, raw = {}, {}, [], None
+fields, sizes, objects, unnamed = {}, {}, [], []
 for line in open(out):
     w = line.split()
     if w[0] == "field":
@@ -28,8 +28,8 @@ for line in open(out):
     elif w[0] == "stack":
         # a struct variable in a frame: named "function:variable"
         objects.append((w[1], int(w[2], 16), w[3]))
-    elif w[0] == "raw":
-        raw = int(w[1], 16)
+    elif w[0] in ("raw", "dup"):
+        unnamed.append(int(w[1], 16))
 
 want = {}  # (object, path) -> samples
 outside = 0
@@ -58,8 +58,9 @@ for l in d["lines"]:
         # an array member's element: "pad[123]" is in "pad"
         k = (f["object"], re.sub(r"\[\d+\]$", "", f["path"]))
         got[k] = got.get(k, 0) + f["counts"]["samples"]
-        if raw is not None and f["address"] <= raw < f["address"] + f["size"]:
-            bad.append("raw page attributed: %s.%s" % k)
+        for u in unnamed:
+            if f["address"] <= u < f["address"] + f["size"]:
+                bad.append("page 0x%x attributed: %s.%s" % (u, k[0], k[1]))
 for k, n in sorted(want.items()):
     if got.get(k) != n:
         bad.append("%s.%s: %s samples attributed, want %d" % (k[0], k[1], got.get(k), n))

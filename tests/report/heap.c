@@ -96,6 +96,16 @@ __attribute__((noinline)) static void deep_write(void)
 	__asm__ volatile("" : : "r"(&d) : "memory");
 }
 
+/* heap-dup.c defines another struct token; this one is in the DWARF
+ * through token_seen. */
+struct token {
+	long value;
+	long extra;
+};
+
+struct token *token_seen;
+void dup_touch(struct token *t);
+
 static void *page_obj(void)
 {
 	void *p = NULL;
@@ -110,7 +120,7 @@ int main(int argc, char **argv)
 {
 	struct flow *a = page_obj(), *b = page_obj(), *c = page_obj(), *d;
 	struct pair *arr;
-	char *raw;
+	char *raw, *dup;
 	size_t i;
 
 	d = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -120,6 +130,7 @@ int main(int argc, char **argv)
 	arr = mmap(NULL, (size_t)NARR * PAGE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	raw = page_obj();
+	dup = page_obj();
 	if (arr == MAP_FAILED)
 		return 1;
 #define FIELD(s, f) \
@@ -146,6 +157,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < NARR; i++)
 		printf("object pair %p\n", (void *)((char *)arr + i * PAGE));
 	printf("raw %p\n", (void *)raw);
+	printf("dup %p\n", (void *)dup);
 	fflush(stdout);
 	bump(a);
 	add_tx(b, (unsigned long)argc);
@@ -154,6 +166,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < NARR; i++)
 		fill((struct pair *)((char *)arr + i * PAGE), 1);
 	wipe(raw, 8);
+	token_seen = (struct token *)dup;
+	dup_touch(token_seen);
 	deep_write();
 	return 0;
 }

@@ -5,7 +5,8 @@
 # pointer), one object per page.  Real recordings: page faults (perf record
 # -c 1 -d -e page-faults: the IP is the access) and hardware watchpoints
 # (hitmap record --watch: the IP is the instruction after the access).
-# A struct on the stack is named function:variable.  Oracles: the
+# A struct on the stack is named function:variable; a struct name with two
+# definitions (tests/report/heap-dup.c) names nothing.  Oracles: the
 # fixture's printout (object addresses, offsetof, sizeof) and
 # perf script's sample addresses (tests/report/heap-oracle.py); objdump for
 # the decoded instruction and its memory operand.
@@ -56,7 +57,7 @@ for cc in gcc clang; do
 	require $cc $cc
 	for opt in -O0 -O2; do
 		bin="$T/heap$cc$opt"
-		build_fixture "$RSRC/heap.c" "$bin" $cc 5 $opt
+		build_fixture "$RSRC/heap.c" "$bin" $cc 5 $opt "$RSRC/heap-dup.c"
 		if ! perf record -q -d -c 1 -e page-faults -o "$T/pf.data" -- "$bin" \
 			>"$T/out" 2>"$T/rec.err"; then
 			grep -qi "not supported\|permission" "$T/rec.err" &&
@@ -74,6 +75,9 @@ for cc in gcc clang; do
 		why=$(jq_py "$T/r.json" "sum(d['buckets'][k] for k in ('no-insn', 'no-mem-operand',
 		      'no-variable', 'untyped-pointer', 'offset-outside-type', 'ambiguous-type'))")
 		[ "$why" -ge 1 ] || fail "$cc $opt: no sample left unattributed with a reason"
+		# The dup page is written through heap-dup.c's struct token.
+		assert_eq 1 "$(jq_py "$T/r.json" "d['buckets']['ambiguous-type']")" \
+			"$cc $opt: samples of an ambiguous struct name"
 		check_insns "$bin" "$T/pf.data"
 	done
 done
@@ -83,7 +87,7 @@ done
 cc=gcc
 for opt in -O0 -O2; do
 	bin="$T/heapw$opt"
-	build_fixture "$RSRC/heap.c" "$bin" $cc 5 $opt
+	build_fixture "$RSRC/heap.c" "$bin" $cc 5 $opt "$RSRC/heap-dup.c"
 	setarch -R "$bin" >"$T/out1" || fail "heap run"
 	set -- $(awk '/^object/ { print $3 }' "$T/out1")
 	[ $# -eq 8 ] || fail "heap printed $# objects, want 8"
