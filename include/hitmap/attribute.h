@@ -44,16 +44,28 @@ enum hm_attr_bucket {
 	HM_UNATTR_STACK,		/* a thread's stack */
 	HM_UNATTR_HEAP,			/* heap or anonymous memory: object unknown */
 	HM_UNATTR_KERNEL_NO_VMLINUX,	/* kernel address and no --vmlinux */
+	/* Attribution by instruction, for samples the address path leaves in
+	 * no-map, stack or heap-unknown (listed last: the older values keep
+	 * their numbers): */
+	HM_ATTR_INSN,			/* attributed: the sampled instruction's typed pointer */
+	HM_UNATTR_NO_INSN,		/* no instruction bytes at the IP (or none before it) */
+	HM_UNATTR_NO_MEMOP,		/* no memory operand tracking can follow */
+	HM_UNATTR_NO_VAR,		/* no variable in scope holds the base register */
+	HM_UNATTR_UNTYPED,		/* the variable is no pointer to a named record */
+	HM_UNATTR_OFFSET,		/* the operand's offset is outside the record */
+	HM_UNATTR_AMBIGUOUS,		/* the record's name has several definitions */
 	HM_NR_BUCKETS
 };
 
 /* "global", "object", "no-addr", "no-map", "no-binary", "build-id-mismatch",
- * "no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux". */
+ * "no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux",
+ * "instruction", "no-insn", "no-mem-operand", "no-variable",
+ * "untyped-pointer", "offset-outside-type", "ambiguous-type". */
 const char *hm_attr_bucket_name(enum hm_attr_bucket b);
 
 typedef struct hm_attribution {
 	enum hm_attr_bucket bucket;
-	/* The rest only for HM_ATTR_GLOBAL / HM_ATTR_OBJECT: */
+	/* The rest only for HM_ATTR_GLOBAL / HM_ATTR_OBJECT / HM_ATTR_INSN: */
 	const char *sname;		/* profile key (see heat.h) */
 	enum hm_profile_kind kind;
 	uint64_t ssize;
@@ -120,6 +132,13 @@ typedef struct hm_report_stats {
 /* Read every record of r, attribute every sample, count into h, then finish h.
  * 0, or a negative errno (a malformed file: the reader's diagnostic). */
 int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st);
+
+/* `report --explain`: print to out how the instruction at `where` (a link
+ * address in hex, or FUNC+OFF) of the first --binary (else the vmlinux)
+ * resolves by instruction, under both readings of a sample IP (the access
+ * itself; the instruction after it).  0, -EINVAL (no binary, bad syntax),
+ * -ENOENT (no such symbol), -EIO. */
+int hm_attr_explain(FILE *out, hm_attr *a, const char *where);
 
 /* "hitm", "watch" or "addr": what the samples could tell. */
 const char *hm_report_kind(const hm_report_stats *st);

@@ -177,6 +177,10 @@ typedef struct hm_heat_access {
 	unsigned bp_w : 1;
 	unsigned bp_rw : 1;
 	unsigned mapped : 1;	/* perf would find a map for addr (c2c's nomap) */
+	/* How the object was found ("global", "object", "instruction": the
+	 * attribution bucket's name), a static string kept as is; NULL:
+	 * not said.  Taken from the access that creates the row. */
+	const char *strategy;
 } hm_heat_access;
 
 /* line_size: a power of two (0 = 64). */

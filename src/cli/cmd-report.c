@@ -12,7 +12,7 @@
 #include "options.h"
 
 struct report_args {
-	const char *input, *vmlinux, *save, *sysroot;
+	const char *input, *vmlinux, *save, *sysroot, *explain;
 	const char **binaries, **objects;
 	size_t nbin, nobj;
 	int json, no_cache, verbose;
@@ -110,7 +110,8 @@ static int output(hm_attr *a, hm_heat *h, const hm_report_stats *st,
 	int err;
 
 	if (ra->save) {
-		uint64_t att = st->buckets[HM_ATTR_GLOBAL] + st->buckets[HM_ATTR_OBJECT];
+		uint64_t att = st->buckets[HM_ATTR_GLOBAL] + st->buckets[HM_ATTR_OBJECT] +
+			       st->buckets[HM_ATTR_INSN];
 
 		p = hm_heat_profile(h, ra->input, hm_report_kind(st), st->samples, att);
 		if (!p)
@@ -150,6 +151,14 @@ static int run(int argc, char **argv)
 	}
 	if ((rc = setup(a, &ra)))
 		goto out;
+	if (ra.explain) {
+		err = hm_attr_explain(stdout, a, ra.explain);
+		if (fflush(stdout) && !err)
+			err = -EIO;
+		rc = err == -EINVAL || err == -ENOENT ? HM_EXIT_USAGE : err ? HM_EXIT_INPUT
+								: HM_EXIT_OK;
+		goto out;
+	}
 	r = hm_perf_reader_open(ra.input);
 	if (!r) {
 		rc = HM_EXIT_INPUT;
@@ -201,6 +210,9 @@ static const struct cli_option options[] = {
 	OPT_STRING(0, "save-profile", A(save), "OUT",
 		   "write the per-field heat as a profile for check and suggest "
 		   "(\"schema\": \"hitmap-profile/1\")"),
+	OPT_STRING(0, "explain", A(explain), "IP",
+		   "show how the instruction at IP (hex link address or FUNC+OFF in the "
+		   "first --binary) is attributed, and read no perf.data"),
 	OPT_NO_CACHE(A(no_cache)),
 	OPT_DEBUGINFO(struct report_args, dbg),
 	OPT_VERBOSE_DEBUG(A(verbose)),

@@ -9,6 +9,7 @@
 #include "hitmap/binary.h"
 #include "hitmap/types.h"
 #include "base/util.h"
+#include "insn/insn.h"
 
 #define ATTR_CACHE 32768	/* direct-mapped (binary, link address) → attribution */
 
@@ -25,6 +26,7 @@ struct var_ref {
 };
 
 struct lines_table;
+struct hm_scopes;
 
 struct binent {
 	char *path;		/* as named by the recording or the user */
@@ -45,6 +47,34 @@ struct binent {
 	struct lines_table *lines;
 	int lines_err;
 	const struct hm_load_opts *load;	/* the owner's: how to load the types */
+	hm_insn_ctx *insn;	/* attribution by instruction: decoder, once */
+	int insn_err;
+	struct hm_scopes *scopes;	/* and the variables in scope */
+	int scopes_err;
+};
+
+/* How one (binary, IP, rule) resolves by instruction (attribute-insn.c). */
+struct insn_res {
+	const struct binent *bin;
+	uint64_t pc;		/* the sample's link IP */
+	uint8_t trap;		/* the sample IP is after the access (breakpoint) */
+	unsigned decoded : 1;	/* insn is valid */
+	unsigned stack : 1;	/* a struct variable in the frame, named object */
+	enum hm_attr_bucket bucket;	/* HM_ATTR_INSN or why not */
+	uint64_t access_pc;	/* the instruction that made the access */
+	struct hm_insn insn;
+	struct hm_tval track;	/* what the base register was built from */
+	const char *var, *func;	/* the variable and its function */
+	const char *object;	/* stack: "function:variable" */
+	int var_kind, var_reg;	/* its location (enum hm_vloc_kind) */
+	int64_t var_off;
+	uint64_t var_pc;	/* where it held the pointer */
+	const char *sname;	/* its pointee record */
+	hm_type_id type;
+	uint64_t ssize;
+	int64_t off;		/* the access's offset in the record */
+	const char *path;	/* the field there */
+	uint64_t foff, fsize;
 };
 
 struct image {
@@ -113,6 +143,8 @@ struct hm_attr {
 	struct hm_load_opts load;	/* variables, plus hm_attr_set_load_opts() */
 	struct hm_debuginfo_opts dio;	/* load.debuginfo points here when set */
 	char *cache_dir;	/* load.cache_dir, owned */
+	struct insn_res **ires;	/* open addressing, ires_slots; in rec_arena */
+	size_t nires, ires_slots;
 };
 
 /* attribute.c: read the PT_LOAD segments of b->bin. */
@@ -120,6 +152,24 @@ int attr_binent_phdrs(struct binent *b);
 /* A new entry of a->bins (path copied; bin, NULL unless status is BIN_OK,
  * owned by it, and closed when this fails).  NULL when out of memory. */
 struct binent *attr_binent_new(hm_attr *a, const char *path, hm_binary *bin, int status);
+
+/* attribute.c: load b's types and variables, once (0 or negative errno). */
+int attr_binent_types(struct binent *b);
+/* attribute.c: the deepest field of type id at byte off: its offset and size,
+ * and its path interned in strs (NULL: out of memory). */
+void attr_describe(const hm_types *t, hm_type_id id, uint64_t off, uint64_t *foff,
+		   uint64_t *fsize, const char **path, hm_strtab *strs);
+
+/* attribute-insn.c: the memoised resolution of (b, link pc, trap), NULL when
+ * out of memory. */
+const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t pc, int trap);
+/* attribute-insn.c: attribute sample s at addr by its instruction, when the
+ * address path found nothing (trap: the IP is after the access).  Returns
+ * 1 attributed, 0 not (out->bucket set only when the strategy had an
+ * answer: a reason bucket), -ENOMEM. */
+int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
+		      hm_attribution *out);
+void attr_insn_free(struct binent *b);
 
 /* attribute-maps.c */
 struct proc *attr_proc(hm_attr *a, uint32_t pid, int create);

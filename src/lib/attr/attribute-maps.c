@@ -295,6 +295,27 @@ static int add_image(struct proc *p, struct binent *b, uint64_t bias)
 
 static int add_anon(struct proc *p, const hm_perf_mmap *m, enum hm_attr_bucket bucket)
 {
+	uint64_t s = m->start, e = m->start + m->len;
+	size_t i, j;
+
+	/* perf.data has no munmap: a file that is not ELF (ld.so.cache) is
+	 * often unmapped and its range reused by anonymous memory, which then
+	 * replaces the file's range.  An ELF image's extent stays: its own
+	 * .bss is mapped anonymously inside it. */
+	for (i = j = 0; i < p->nimages; i++) {
+		struct image *im = &p->images[i];
+
+		if (!im->bin->nloads && s < im->end && e > im->start) {
+			if (s <= im->start && e >= im->end)
+				continue;	/* covered: gone */
+			if (s <= im->start)
+				im->start = e;
+			else if (e >= im->end)
+				im->end = s;
+		}
+		p->images[j++] = *im;
+	}
+	p->nimages = j;
 	if (hm_grow((void **)&p->anon, &p->anon_cap, p->nanon + 1, sizeof(*p->anon)))
 		return -ENOMEM;
 	p->anon[p->nanon++] = (struct anon){ m->start, m->start + m->len, bucket };
@@ -425,6 +446,23 @@ struct fast_ent {
 	uint32_t pid, gen;
 	struct heat_row *row;	/* NULL: not counted in heat */
 	uint8_t bucket, mapped, valid;
+	uint8_t by_ip;		/* the address alone names nothing: see struct ipx_ent */
+};
+
+/* Samples whose address the address path leaves unattributed (no map,
+ * stack, heap) are named by their instruction, so their memo is keyed by
+ * address and IP: open addressing like fast_tab, emptied at FAST_MAX
+ * entries. */
+struct ipx_ent {
+	uint64_t addr, ip;
+	uint32_t pid, gen;
+	struct heat_row *row;
+	uint8_t bucket, valid;
+};
+
+struct ipx_tab {
+	struct ipx_ent *v;
+	size_t mask, n;
 };
 
 struct fast_tab {
@@ -482,6 +520,7 @@ struct run {
 	struct order ord;
 	struct pending later;
 	struct fast_tab fast;
+	struct ipx_tab ipx;
 	struct ip_ent *ips;
 	/* Samples read, not yet counted, in smp[0 .. nbatch - 1]; the reader
 	 * fills them in place (no copy), runs of them at a time. */
@@ -605,7 +644,12 @@ static int resolve_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_heat *
 	e->bucket = (uint8_t)at.bucket;
 	e->row = NULL;
 	e->mapped = has_data_src ? (uint8_t)hm_attr_mapped(a, s, addr) : 1;
-	if (r || (has_data_src && addr)) {
+	e->by_ip = 0;
+	if (!r && (s->has & HM_HAS_IP) &&
+	    (at.bucket == HM_UNATTR_NO_MAP || at.bucket == HM_UNATTR_STACK ||
+	     at.bucket == HM_UNATTR_HEAP)) {
+		e->by_ip = 1;
+	} else if (r || (has_data_src && addr)) {
 		if (r) {
 			acc.sname = at.sname;
 			acc.kind = at.kind;
@@ -615,6 +659,7 @@ static int resolve_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_heat *
 			acc.path = at.path;
 			acc.foff = at.foff;
 			acc.fsize = at.fsize;
+			acc.strategy = hm_attr_bucket_name(at.bucket);
 		}
 		acc.addr = addr;
 		e->row = heat_row_of(h, &acc);
@@ -625,6 +670,94 @@ static int resolve_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_heat *
 	e->pid = s->pid;
 	e->gen = a->gen;
 	e->valid = 1;
+	return 0;
+}
+
+static size_t ipx_hash(uint64_t addr, uint64_t ip, uint32_t pid)
+{
+	return fast_hash(addr ^ (ip * 0xc2b2ae3d27d4eb4full), pid);
+}
+
+static int ipx_init(struct ipx_tab *t, size_t slots)
+{
+	t->v = calloc(slots, sizeof(*t->v));
+	t->mask = slots - 1;
+	t->n = 0;
+	return t->v ? 0 : -ENOMEM;
+}
+
+static struct ipx_ent *ipx_find(struct ipx_tab *t, uint64_t addr, uint64_t ip, uint32_t pid)
+{
+	size_t j;
+
+	for (j = ipx_hash(addr, ip, pid) & t->mask; t->v[j].valid; j = (j + 1) & t->mask)
+		if (t->v[j].addr == addr && t->v[j].ip == ip && t->v[j].pid == pid)
+			return &t->v[j];
+	return &t->v[j];
+}
+
+/* A free or matching entry for (addr, ip, pid), the table grown (or, at
+ * FAST_MAX slots, emptied) first when it is three quarters full. */
+static struct ipx_ent *ipx_slot(struct ipx_tab *t, uint64_t addr, uint64_t ip, uint32_t pid)
+{
+	struct ipx_ent *x = ipx_find(t, addr, ip, pid);
+	struct ipx_tab n;
+	size_t i;
+
+	if (x->valid || 4 * (t->n + 1) <= 3 * (t->mask + 1))
+		return x;
+	if (t->mask + 1 >= FAST_MAX) {
+		memset(t->v, 0, (t->mask + 1) * sizeof(*t->v));
+		t->n = 0;
+		return ipx_find(t, addr, ip, pid);
+	}
+	if (ipx_init(&n, 2 * (t->mask + 1)))
+		return NULL;
+	for (i = 0; i <= t->mask; i++)
+		if (t->v[i].valid) {
+			*ipx_find(&n, t->v[i].addr, t->v[i].ip, t->v[i].pid) = t->v[i];
+			n.n++;
+		}
+	free(t->v);
+	*t = n;
+	return ipx_find(t, addr, ip, pid);
+}
+
+/* Attribute a sample by its instruction (e: its address entry, by_ip). */
+static int resolve_ip_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_heat *h,
+			   int has_data_src, int trap, const struct fast_ent *e,
+			   struct ipx_ent *x)
+{
+	hm_heat_access acc = { 0 };
+	hm_attribution at = { .bucket = (enum hm_attr_bucket)e->bucket };
+	int r = attr_resolve_insn(a, s, addr, trap, &at);
+
+	if (r < 0)
+		return r;
+	x->bucket = (uint8_t)at.bucket;
+	x->row = NULL;
+	if (r || (has_data_src && addr)) {
+		if (r) {
+			acc.sname = at.sname;
+			acc.kind = at.kind;
+			acc.ssize = at.ssize;
+			acc.object = at.object;
+			acc.obj_base = at.obj_base;
+			acc.path = at.path;
+			acc.foff = at.foff;
+			acc.fsize = at.fsize;
+			acc.strategy = hm_attr_bucket_name(at.bucket);
+		}
+		acc.addr = addr;
+		x->row = heat_row_of(h, &acc);
+		if (!x->row)
+			return -ENOMEM;
+	}
+	x->addr = addr;
+	x->ip = s->ip;
+	x->pid = s->pid;
+	x->gen = a->gen;
+	x->valid = 1;
 	return 0;
 }
 
@@ -662,6 +795,8 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 	int is_bp = ev && ev->type == PERF_TYPE_BREAKPOINT;
 	hm_heat_access acc;	/* heat_count() reads only what is set below */
 	struct fast_ent *e;
+	struct heat_row *row;
+	uint8_t bucket;
 	int r;
 
 	e = hint && hint->valid && hint->addr == addr && hint->pid == s->pid
@@ -687,15 +822,40 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 			return 0;
 		}
 	}
+	bucket = e->bucket;
+	row = e->row;
+	if (e->by_ip) {
+		struct ipx_ent *x = ipx_slot(&run->ipx, addr, s->ip, s->pid);
+
+		if (!x)
+			return -ENOMEM;
+		if (!x->valid || x->gen != a->gen) {
+			const hm_perf_event *sev = sample_event(info, s);
+			int fresh = !x->valid;
+			/* Which instruction the IP is (SPECS.md): breakpoints
+			 * trap after the access, and so does PEBS with
+			 * precise_ip 1; page faults, precise_ip >= 2, IBS and
+			 * SPE give the access itself. */
+			int trap = sev && (sev->type == PERF_TYPE_BREAKPOINT ||
+					   (sev->precise_ip == 1 && sev->type != PERF_TYPE_SOFTWARE));
+
+			r = resolve_ip_slow(a, s, addr, h, has_ds, trap, e, x);
+			if (r < 0)
+				return r;
+			run->ipx.n += fresh;
+		}
+		bucket = x->bucket;
+		row = x->row;
+	}
 	st->samples++;
-	st->buckets[e->bucket]++;
+	st->buckets[bucket]++;
 	if (has_ds)
 		st->datasrc_samples++;
 	else if (is_bp)
 		st->watch_samples++;
 	else
 		st->addr_samples++;
-	if (!e->row)
+	if (!row)
 		return 0;
 	acc.addr = addr;
 	acc.ip = s->ip;
@@ -716,7 +876,7 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 	acc.bp_w = is_bp && ev->bp_type == HW_BREAKPOINT_W;
 	acc.bp_rw = is_bp && ev->bp_type != HW_BREAKPOINT_W;
 	acc.mapped = e->mapped;
-	return heat_count(h, e->row, &acc);
+	return heat_count(h, row, &acc);
 }
 
 /* Samples are counted in batches: memory latency, not arithmetic, bounds
@@ -1049,7 +1209,7 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	a->reader = r;
-	if (fast_init(&run.fast, FAST_MIN) || !run.ips)
+	if (fast_init(&run.fast, FAST_MIN) || ipx_init(&run.ipx, 256) || !run.ips)
 		err = -ENOMEM;
 	heat_watch_events(h, hm_perf_reader_info(r));
 	/* After a read error the run fails: the samples still waiting are not
@@ -1068,6 +1228,7 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 	order_free(&run.ord);
 	free(run.later.v);
 	free(run.fast.v);
+	free(run.ipx.v);
 	free(run.ips);
 	a->reader = NULL;	/* the caller closes it */
 	heat_watch_events(h, NULL);
@@ -1125,7 +1286,8 @@ int hm_profile_from_perf(const struct hm_profile_source *src, hm_profile **out)
 		err = hm_attr_run(a, r, h, &st);
 	if (!err) {
 		p = hm_heat_profile(h, src->perf_data, hm_report_kind(&st), st.samples,
-				    st.buckets[HM_ATTR_GLOBAL] + st.buckets[HM_ATTR_OBJECT]);
+				    st.buckets[HM_ATTR_GLOBAL] + st.buckets[HM_ATTR_OBJECT] +
+				    st.buckets[HM_ATTR_INSN]);
 		if (p)
 			*out = p;
 		else

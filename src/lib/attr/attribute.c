@@ -21,6 +21,8 @@ const char *hm_attr_bucket_name(enum hm_attr_bucket b)
 	static const char *const names[HM_NR_BUCKETS] = {
 		"global", "object", "no-addr", "no-map", "no-binary", "build-id-mismatch",
 		"no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux",
+		"instruction", "no-insn", "no-mem-operand", "no-variable", "untyped-pointer",
+		"offset-outside-type", "ambiguous-type",
 	};
 
 	return b < HM_NR_BUCKETS ? names[b] : "?";
@@ -73,6 +75,7 @@ static void binent_free(struct binent *b)
 	free(b->loads);
 	free(b->vars);
 	hm_lines_table_free(b->lines);
+	attr_insn_free(b);
 	hm_types_free(b->types);
 	if (b->own_dbg)
 		hm_binary_close(b->dbg);
@@ -99,6 +102,7 @@ void hm_attr_free(hm_attr *a)
 	free(a->objects);
 	free(a->cache);
 	free(a->recs);
+	free(a->ires);
 	hm_arena_free(&a->rec_arena);
 	hm_strtab_free(&a->strs);
 	free(a->sysroot);
@@ -214,7 +218,7 @@ static int cmp_var(const void *pa, const void *pb)
 }
 
 /* Load the types and the address-sorted variables of b, once. */
-static int binent_types(struct binent *b)
+int attr_binent_types(struct binent *b)
 {
 	struct hm_load_opts o = *b->load;
 	size_t i, n;
@@ -298,7 +302,7 @@ static int find_type(hm_attr *a, const char *name, struct binent **where, hm_typ
 	for (i = 0; i < a->nbins; i++) {
 		struct binent *b = a->bins[i];
 
-		if (!b->user || binent_types(b))
+		if (!b->user || attr_binent_types(b))
 			continue;
 		*id = hm_types_find_struct(b->types, name);
 		if (*id) {
@@ -478,6 +482,18 @@ static void describe(const hm_types *t, hm_type_id id, uint64_t off, struct desc
 		d->fsize = 1;
 }
 
+void attr_describe(const hm_types *t, hm_type_id id, uint64_t off, uint64_t *foff,
+		   uint64_t *fsize, const char **path, hm_strtab *strs)
+{
+	struct desc d = { .len = 0 };
+
+	describe(t, id, off, &d);
+	d.path[d.len] = 0;
+	*foff = d.foff;
+	*fsize = d.fsize;
+	*path = hm_strtab_intern(strs, d.path);
+}
+
 /* Attribution of link address x inside variable v of binary b (bias 0). */
 static void describe_var(hm_attr *a, struct binent *b, const hm_variable *v, uint64_t x,
 			 struct cached *c)
@@ -541,7 +557,7 @@ static void resolve_link(hm_attr *a, struct binent *b, uint64_t x, struct cached
 		c->bucket = HM_UNATTR_NO_BINARY;
 		return;
 	}
-	if (binent_types(b)) {
+	if (attr_binent_types(b)) {
 		if (!b->warned_types) {
 			b->warned_types = 1;
 			hm_diag(HM_DIAG_NOTE, "%s: no debug info: its samples are "

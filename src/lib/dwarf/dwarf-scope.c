@@ -1615,9 +1615,15 @@ static int build_segs(hm_scopes *s, struct cu *c)
 				top--;
 			stack[top++] = &s->iv[i];
 		}
-		if (top && k + 1 < np) {
+		size_t nx = k + 1;
+
+		/* the next distinct point: one function's end is often the
+		 * next one's start */
+		while (nx < np && pts[nx] == p)
+			nx++;
+		if (top && nx < np) {
 			struct seg *last = c->nsegs ? &c->segs[c->nsegs - 1] : NULL;
-			uint64_t hi = pts[k + 1];
+			uint64_t hi = pts[nx];
 
 			if (last && last->hi == p && last->scope == stack[top - 1]->scope) {
 				last->hi = hi;

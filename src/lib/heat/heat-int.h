@@ -70,6 +70,7 @@ struct heat_row {
 	const char *sname;	/* NULL: address not attributed */
 	const char *object;	/* variable name or "TYPE@0xADDR"; NULL if unattributed */
 	const char *path;
+	const char *strategy;	/* hm_heat_access.strategy */
 	enum hm_profile_kind kind;
 	uint64_t ssize, obj_base, foff, fsize;
 	struct heat_row *next;	/* next row of the same line, by offset */

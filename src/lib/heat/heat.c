@@ -362,6 +362,7 @@ static struct heat_row *get_row(hm_heat *h, const hm_heat_access *a)
 	if ((a->sname && !r->sname) || (a->object && !r->object) || !r->path)
 		return NULL;
 	r->kind = a->kind;
+	r->strategy = a->strategy;
 	r->ssize = a->ssize;
 	r->obj_base = a->sname ? a->obj_base : line;
 	r->foff = a->sname ? a->foff : 0;

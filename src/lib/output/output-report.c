@@ -201,19 +201,23 @@ static void evidence(const struct heat_line *l, const hm_report_stats *st, char 
 
 static void print_header(FILE *out, const hm_report_stats *st, const struct hm_report_opts *o)
 {
-	uint64_t attributed = st->buckets[HM_ATTR_GLOBAL] + st->buckets[HM_ATTR_OBJECT];
+	uint64_t attributed = st->buckets[HM_ATTR_GLOBAL] + st->buckets[HM_ATTR_OBJECT] +
+			      st->buckets[HM_ATTR_INSN];
 	static const char *const kinds[] = { "memory samples with data source (HITM data)",
 					     "watchpoint samples", "address samples" };
 	int i, first = 1, col = 0;
 
 	fprintf(out, "hitmap report: %s\n", o->input ? o->input : "-");
 	fprintf(out, "%" PRIu64 " %s\n", st->samples, kinds[data_kind(st)]);
-	fprintf(out, "attributed: %" PRIu64 " (global %" PRIu64 ", object %" PRIu64 ")\n",
+	fprintf(out, "attributed: %" PRIu64 " (global %" PRIu64 ", object %" PRIu64,
 		attributed, st->buckets[HM_ATTR_GLOBAL], st->buckets[HM_ATTR_OBJECT]);
+	if (st->buckets[HM_ATTR_INSN])
+		fprintf(out, ", instruction %" PRIu64, st->buckets[HM_ATTR_INSN]);
+	fputs(")\n", out);
 	for (i = HM_UNATTR_NO_ADDR; i < HM_NR_BUCKETS; i++) {
 		char item[64];
 
-		if (!st->buckets[i])
+		if (!st->buckets[i] || i == HM_ATTR_INSN)
 			continue;
 		snprintf(item, sizeof(item), "%s %" PRIu64, hm_attr_bucket_name(i), st->buckets[i]);
 		if (first) {
@@ -448,6 +452,7 @@ static void json_row(hm_json *j, hm_attr *a, const struct heat_row *r, uint64_t 
 	hm_json_kstr(j, "object", r->object);
 	hm_json_kstr(j, "struct", r->kind == HM_PROFILE_STRUCT ? r->sname : NULL);
 	hm_json_kstr(j, "path", r->sname ? r->path : NULL);
+	hm_json_kstr(j, "strategy", r->sname ? r->strategy : NULL);
 	hm_json_kuint(j, "address", r->obj_base + r->foff);
 	hm_json_kuint(j, "offset", r->foff);
 	hm_json_kint(j, "line_offset", (int64_t)(r->obj_base + r->foff - line));

@@ -1,0 +1,354 @@
+/* Attribution by instruction: a sample the address path leaves unattributed
+ * (heap, anonymous memory, the stack, no mapping) is named from the
+ * instruction that made the access — its memory operand, the register
+ * tracked back to a typed variable in scope (DWARF), the variable's pointee
+ * record and the operand's offset into it.  Resolved once per (binary, IP,
+ * rule) and memoised: the cost grows with distinct IPs, not samples. */
+#include "config.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hitmap/attribute.h"
+#include "attr/attribute-int.h"
+#include "dwarf/dwarf-scope.h"
+#include "insn/insn.h"
+#include "base/util.h"
+
+static uint64_t ires_hash(const struct binent *b, uint64_t pc, int trap)
+{
+	return hm_hash_u64(pc * 2 + (uint64_t)trap) ^ hm_hash_u64((uintptr_t)b);
+}
+
+static int ires_grow(hm_attr *a)
+{
+	size_t n = a->ires_slots ? a->ires_slots * 2 : 256, i, j;
+	struct insn_res **t = calloc(n, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < a->ires_slots; i++) {
+		struct insn_res *r = a->ires[i];
+
+		if (!r)
+			continue;
+		for (j = ires_hash(r->bin, r->pc, r->trap) & (n - 1); t[j]; j = (j + 1) & (n - 1))
+			;
+		t[j] = r;
+	}
+	free(a->ires);
+	a->ires = t;
+	a->ires_slots = n;
+	return 0;
+}
+
+/* The record named `name` of size `size` in b's types: 0 and *id, or the
+ * bucket that says why not. */
+static enum hm_attr_bucket find_record(struct binent *b, const char *name, uint64_t size,
+				       hm_type_id *id)
+{
+	const hm_type_id *ids;
+	size_t n = hm_types_structs(b->types, &ids), i, seen = 0;
+
+	*id = HM_TYPE_NONE;
+	for (i = 0; i < n; i++) {
+		const hm_type *ty = hm_types_get(b->types, ids[i]);
+
+		if (!ty || !ty->name || strcmp(ty->name, name))
+			continue;
+		if (!seen++)
+			*id = ids[i];
+	}
+	if (!*id)
+		return HM_UNATTR_UNTYPED;
+	/* Two different definitions of one name: which one this pointer
+	 * means is not known here. */
+	if (seen > 1)
+		return HM_UNATTR_AMBIGUOUS;
+	if (size && hm_types_sizeof(b->types, *id) != size)
+		return HM_UNATTR_AMBIGUOUS;
+	return HM_ATTR_INSN;
+}
+
+/* Whether value v (a register at v->at, or a stack slot loaded at v->at)
+ * is what a variable in scope there holds (see hm_track_type_fn): the
+ * innermost such variable wins. */
+struct typing {
+	hm_attr *a;
+	hm_scopes *s;
+};
+
+static int type_value(void *ctx, const struct hm_tval *v, struct hm_tvar *out, int64_t *delta)
+{
+	const struct typing *t = ctx;
+	const struct hm_scope_var *vars;
+	int n, i, untyped = 0;
+
+	n = hm_scopes_at(t->s, v->at, &vars);
+	for (i = 0; i < n; i++) {
+		const struct hm_scope_var *x = &vars[i];
+
+		if (v->kind == HM_TV_REG && x->kind == HM_VLOC_REG && x->reg == v->reg) {
+			/* The variable's value is reg + x->off. */
+			*delta = -x->off;
+		} else if (v->kind == HM_TV_SLOT &&
+			   ((x->kind == HM_VLOC_FBREG && x->fb_cfa && x->off == v->slot) ||
+			    (x->kind == HM_VLOC_FBREG && x->fb_reg == 6 && v->fb_known &&
+			     v->fb_off + x->off == v->slot) ||
+			    (x->kind == HM_VLOC_BREG && x->reg == v->slot_base &&
+			     x->off == v->slot_disp))) {
+			*delta = 0;
+		} else {
+			continue;
+		}
+		if (x->ptr_depth != 1 || !x->record) {
+			untyped = 1;
+			continue;
+		}
+		out->name = hm_strtab_intern(&t->a->strs, x->name);
+		out->func = x->func ? hm_strtab_intern(&t->a->strs, x->func) : NULL;
+		out->record = hm_strtab_intern(&t->a->strs, x->record);
+		if (!out->name || !out->record)
+			return 0;
+		out->record_size = x->record_size;
+		out->loc_kind = x->kind;
+		out->loc_reg = x->reg;
+		out->loc_off = x->off;
+		out->pc = v->at;
+		return 1;
+	}
+	return untyped ? 2 : 0;
+}
+
+static int binent_insn(struct binent *b)
+{
+	if (b->insn || b->insn_err)
+		return b->insn_err;
+	b->insn = hm_insn_ctx_new(b->bin);
+	if (!b->insn)
+		return b->insn_err = -errno;
+	return 0;
+}
+
+static int binent_scopes(struct binent *b)
+{
+	if (b->scopes || b->scopes_err)
+		return b->scopes_err;
+	b->scopes_err = hm_scopes_open(b->bin, &b->scopes);
+	return b->scopes_err;
+}
+
+/* The frame address (CFA-relative) register reg holds at pc, if tracking
+ * knows it. */
+static int frame_reg(struct binent *b, uint64_t func, uint64_t pc, int reg, int64_t *at)
+{
+	struct hm_tval v;
+
+	if (hm_insn_track(b->insn, func, pc, reg, NULL, NULL, &v) || v.kind != HM_TV_STACK)
+		return 0;
+	*at = v.off;
+	return 1;
+}
+
+/* An access into the frame at CFA + cfa_off: the struct variable there
+ * (a local of record type, ptr_depth 0), named "function:variable".  1
+ * when r is decided (attributed, or a reason), 0 to go on. */
+static int stack_object(hm_attr *a, struct binent *b, uint64_t func, struct insn_res *r,
+			int64_t cfa_off)
+{
+	const struct hm_scope_var *vars;
+	char name[300];
+	int n, i;
+
+	n = hm_scopes_at(b->scopes, r->access_pc, &vars);
+	for (i = 0; i < n; i++) {
+		const struct hm_scope_var *x = &vars[i];
+		int64_t start, base;
+
+		if (x->ptr_depth || !x->record || !x->record_size)
+			continue;
+		if (x->kind == HM_VLOC_FBREG && x->fb_cfa)
+			start = x->off;
+		else if (x->kind == HM_VLOC_FBREG && x->fb_reg >= 0 && x->fb_reg < HM_REG_IP &&
+			 frame_reg(b, func, r->access_pc, x->fb_reg, &base))
+			start = base + x->off;
+		else if (x->kind == HM_VLOC_BREG && x->reg >= 0 && x->reg < HM_REG_IP &&
+			 frame_reg(b, func, r->access_pc, x->reg, &base))
+			start = base + x->off;
+		else
+			continue;
+		if (cfa_off < start || (uint64_t)(cfa_off - start) >= x->record_size)
+			continue;
+		snprintf(name, sizeof(name), "%s:%s", x->func ? x->func : "?", x->name);
+		r->stack = 1;
+		r->var = hm_strtab_intern(&a->strs, x->name);
+		r->func = x->func ? hm_strtab_intern(&a->strs, x->func) : NULL;
+		r->object = hm_strtab_intern(&a->strs, name);
+		r->var_kind = x->kind;
+		r->var_reg = x->kind == HM_VLOC_BREG ? x->reg : x->fb_reg;
+		r->var_off = x->off;
+		r->var_pc = r->access_pc;
+		r->sname = hm_strtab_intern(&a->strs, x->record);
+		r->off = cfa_off - start;
+		if (!r->var || !r->object || !r->sname) {
+			r->bucket = HM_NR_BUCKETS;
+			return 1;
+		}
+		r->bucket = find_record(b, x->record, x->record_size, &r->type);
+		if (r->bucket != HM_ATTR_INSN)
+			return 1;
+		r->ssize = hm_types_sizeof(b->types, r->type);
+		attr_describe(b->types, r->type, (uint64_t)r->off, &r->foff, &r->fsize, &r->path,
+			      &a->strs);
+		if (!r->path)
+			r->bucket = HM_NR_BUCKETS;
+		return 1;
+	}
+	return 0;
+}
+
+/* Resolve (b, pc, trap) into r: every field of r but the key. */
+static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, struct insn_res *r)
+{
+	const hm_symbol *f;
+	struct typing t;
+	struct hm_tvar var;
+	struct hm_tval v;
+	int64_t delta = 0;
+	int err, got;
+
+	r->bucket = HM_UNATTR_NO_INSN;
+	r->access_pc = pc;
+	if (binent_insn(b))
+		return;
+	if (trap) {
+		err = hm_insn_prev(b->insn, pc, &r->insn);
+		if (err)
+			return;
+		r->access_pc = r->insn.pc;
+	} else if (hm_insn_decode(b->insn, pc, &r->insn)) {
+		return;
+	}
+	r->decoded = 1;
+	if (!r->insn.has_mem || r->insn.mem.base < 0 || r->insn.mem.base == HM_REG_IP ||
+	    r->insn.mem.index >= 0 || r->insn.mem.seg) {
+		/* No operand, or one whose address needs what tracking does
+		 * not give: an index register, RIP-relative (a global: the
+		 * address path's), %fs/%gs-relative (TLS, per-CPU). */
+		r->bucket = HM_UNATTR_NO_MEMOP;
+		return;
+	}
+	f = hm_binary_func_at(b->bin, r->access_pc);
+	if (binent_scopes(b) || attr_binent_types(b) || !f) {
+		r->bucket = HM_UNATTR_NO_VAR;
+		return;
+	}
+	/* First what DWARF says of the base register at the access itself,
+	 * then what tracking finds it was built from. */
+	t = (struct typing){ a, b->scopes };
+	v = (struct hm_tval){ .kind = HM_TV_REG, .reg = r->insn.mem.base, .at = r->access_pc };
+	got = type_value(&t, &v, &var, &delta);
+	if (got == 1) {
+		v.kind = HM_TV_VAR;
+		v.var = var;
+		v.off = delta;
+	} else if (hm_insn_track(b->insn, f->addr, r->access_pc, r->insn.mem.base, type_value,
+				 &t, &v)) {
+		r->bucket = got == 2 ? HM_UNATTR_UNTYPED : HM_UNATTR_NO_VAR;
+		return;
+	}
+	r->track = v;
+	if (v.kind == HM_TV_STACK && stack_object(a, b, f->addr, r, v.off + r->insn.mem.disp))
+		return;
+	if (v.kind != HM_TV_VAR) {
+		r->bucket = got == 2 || v.untyped ? HM_UNATTR_UNTYPED : HM_UNATTR_NO_VAR;
+		return;
+	}
+	r->var = v.var.name;
+	r->func = v.var.func;
+	r->var_kind = v.var.loc_kind;
+	r->var_reg = v.var.loc_reg;
+	r->var_off = v.var.loc_off;
+	r->var_pc = v.var.pc;
+	r->sname = v.var.record;
+	r->off = v.off + r->insn.mem.disp;
+	r->bucket = find_record(b, v.var.record, v.var.record_size, &r->type);
+	if (r->bucket != HM_ATTR_INSN)
+		return;
+	r->ssize = hm_types_sizeof(b->types, r->type);
+	if (r->off < 0 || (uint64_t)r->off >= r->ssize) {
+		r->bucket = HM_UNATTR_OFFSET;
+		return;
+	}
+	attr_describe(b->types, r->type, (uint64_t)r->off, &r->foff, &r->fsize, &r->path,
+		      &a->strs);
+	if (!r->path || !r->sname || !r->var)
+		r->bucket = HM_NR_BUCKETS;
+}
+
+const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t pc, int trap)
+{
+	struct insn_res *r;
+	size_t j;
+
+	if (2 * (a->nires + 1) > a->ires_slots && ires_grow(a))
+		return NULL;
+	for (j = ires_hash(b, pc, trap) & (a->ires_slots - 1); a->ires[j];
+	     j = (j + 1) & (a->ires_slots - 1))
+		if (a->ires[j]->bin == b && a->ires[j]->pc == pc && a->ires[j]->trap == trap)
+			return a->ires[j];
+	r = hm_arena_alloc(&a->rec_arena, sizeof(*r));
+	if (!r)
+		return NULL;
+	memset(r, 0, sizeof(*r));
+	r->bin = b;
+	r->pc = pc;
+	r->trap = (uint8_t)trap;
+	resolve_ip(a, b, pc, trap, r);
+	a->ires[j] = r;
+	a->nires++;
+	return r;
+}
+
+int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
+		      hm_attribution *out)
+{
+	const struct insn_res *r;
+	struct binent *b;
+	uint64_t link;
+	char obj[300];
+
+	if (!(s->has & HM_HAS_IP) || hm_attr_ip(a, s, (const void **)&b, &link))
+		return 0;
+	/* A binary without DWARF has no variables to name: the address
+	 * path's bucket stands. */
+	if (b->status != BIN_OK || !hm_binary_section(b->bin, ".debug_info", NULL))
+		return 0;
+	r = attr_insn_lookup(a, b, link, trap);
+	if (!r || r->bucket == HM_NR_BUCKETS)
+		return -ENOMEM;
+	out->bucket = r->bucket;
+	if (r->bucket != HM_ATTR_INSN)
+		return 0;
+	out->sname = r->sname;
+	out->kind = HM_PROFILE_STRUCT;
+	out->ssize = r->ssize;
+	out->obj_base = addr - (uint64_t)r->off;
+	if (r->stack) {
+		out->object = r->object;	/* "function:variable", every frame */
+	} else {
+		snprintf(obj, sizeof(obj), "%s@0x%" PRIx64, r->sname, out->obj_base);
+		out->object = hm_strtab_intern(&a->strs, obj);
+	}
+	out->path = r->path;
+	out->foff = r->foff;
+	out->fsize = r->fsize;
+	return out->object ? 1 : -ENOMEM;
+}
+
+void attr_insn_free(struct binent *b)
+{
+	hm_insn_ctx_free(b->insn);
+	hm_scopes_free(b->scopes);
+}

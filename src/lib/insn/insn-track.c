@@ -1,0 +1,229 @@
+/* Register tracking: the value in a register at an instruction, as a typed
+ * variable, a register or stack slot read earlier, plus a constant (see
+ * insn.h). */
+#include "config.h"
+#include <errno.h>
+#include <string.h>
+#include "insn/insn.h"
+
+#define SP 7
+#define FP 6
+#define NSLOTS 16	/* stack slots remembered: a frame's spilled pointers */
+
+struct slot {
+	int64_t at;	/* CFA-relative */
+	struct hm_tval v;
+};
+
+struct walk {
+	hm_insn_ctx *c;
+	struct hm_tval st[HM_NR_REGS];
+	struct slot slots[NSLOTS];
+	unsigned nslots;
+	hm_track_type_fn type;
+	void *ctx;
+};
+
+static void step(struct hm_tval *v, uint64_t pc)
+{
+	if (v->nsteps < HM_TRACK_STEPS) {
+		v->steps[v->nsteps++] = pc;
+		return;
+	}
+	memmove(v->steps, v->steps + 1, (HM_TRACK_STEPS - 1) * sizeof(v->steps[0]));
+	v->steps[HM_TRACK_STEPS - 1] = pc;
+}
+
+/* Ask the typing function about v, read at pc: a typed variable replaces
+ * it. */
+static void type_it(struct walk *w, struct hm_tval *v)
+{
+	struct hm_tvar var;
+	int64_t delta = 0;
+	int r;
+
+	if (!w->type)
+		return;
+	r = w->type(w->ctx, v, &var, &delta);
+	if (r == 1) {
+		v->kind = HM_TV_VAR;
+		v->var = var;
+		v->off += delta;
+	} else if (r == 2) {
+		v->untyped = 1;
+	}
+}
+
+/* The value of register r read at pc: a live register becomes "r at pc". */
+static struct hm_tval read_reg(struct walk *w, int r, uint64_t pc)
+{
+	struct hm_tval v = w->st[r];
+
+	if (v.kind == HM_TV_REG && !v.at) {
+		v.at = pc;
+		type_it(w, &v);
+		if (v.kind == HM_TV_VAR)
+			w->st[r] = v;	/* typed once, kept */
+	}
+	return v;
+}
+
+static void forget(struct hm_tval *v)
+{
+	memset(v, 0, sizeof(*v));
+}
+
+/* The CFA-relative address of a memory operand into the frame, or 0 with
+ * *ok clear. */
+static int64_t frame_addr(const struct walk *w, const struct hm_insn *in, int *ok)
+{
+	const struct hm_insn_mem *m = &in->mem;
+
+	*ok = in->has_mem && m->index < 0 && m->base >= 0 && m->base < HM_REG_IP && !m->seg &&
+	      w->st[m->base].kind == HM_TV_STACK;
+	return *ok ? w->st[m->base].off + m->disp : 0;
+}
+
+static struct slot *slot_of(struct walk *w, int64_t at, int create)
+{
+	unsigned i;
+
+	for (i = 0; i < w->nslots; i++)
+		if (w->slots[i].at == at)
+			return &w->slots[i];
+	if (!create)
+		return NULL;
+	if (w->nslots == NSLOTS)
+		memmove(w->slots, w->slots + 1, (NSLOTS - 1) * sizeof(w->slots[0]));
+	else
+		w->nslots++;
+	w->slots[w->nslots - 1].at = at;
+	return &w->slots[w->nslots - 1];
+}
+
+static void apply(struct walk *w, const struct hm_insn *in)
+{
+	static const int caller_saved[] = { 0, 1, 2, 4, 5, 8, 9, 10, 11 };
+	struct hm_tval *st = w->st, v;
+	struct slot *sl;
+	int64_t fa;
+	unsigned i;
+	int r, ok;
+
+	fa = frame_addr(w, in, &ok);
+	/* Any other write into a remembered slot forgets it. */
+	if (ok && (in->mem.access & HM_ACC_WRITE) && in->op != HM_OP_STORE &&
+	    (sl = slot_of(w, fa, 0)))
+		forget(&sl->v);
+	switch (in->op) {
+	case HM_OP_MOV_RR:
+		v = read_reg(w, in->src, in->pc);
+		step(&v, in->pc);
+		st[in->dst] = v;
+		return;
+	case HM_OP_LEA:
+		if (in->mem.base >= 0 && in->mem.base < HM_REG_IP) {
+			v = read_reg(w, in->mem.base, in->pc);
+			v.off += in->mem.disp;
+			step(&v, in->pc);
+		} else {
+			forget(&v);
+		}
+		st[in->dst] = v;
+		return;
+	case HM_OP_ADD_IMM:
+		v = read_reg(w, in->dst, in->pc);
+		if (v.kind != HM_TV_UNKNOWN) {
+			v.off += in->imm;
+			step(&v, in->pc);
+		}
+		st[in->dst] = v;
+		return;
+	case HM_OP_STORE:
+		if (ok) {
+			v = read_reg(w, in->src, in->pc);
+			step(&v, in->pc);
+			slot_of(w, fa, 1)->v = v;
+		}
+		return;
+	case HM_OP_LOAD:
+		forget(&v);
+		if (ok) {
+			v.kind = HM_TV_SLOT;
+			v.slot = fa;
+			v.slot_base = in->mem.base;
+			v.slot_disp = in->mem.disp;
+			v.at = in->pc;
+			if (st[FP].kind == HM_TV_STACK) {
+				v.fb_known = 1;
+				v.fb_off = st[FP].off;
+			}
+			type_it(w, &v);
+			/* Untyped there: what was stored in the slot, if known
+			 * (a pointer spilled at -O0, reloaded to be used). */
+			sl = slot_of(w, fa, 0);
+			if (v.kind != HM_TV_VAR && sl && sl->v.kind != HM_TV_UNKNOWN) {
+				unsigned untyped = v.untyped;
+
+				v = sl->v;
+				v.untyped |= untyped;
+			}
+			step(&v, in->pc);
+		}
+		st[in->dst] = v;
+		return;
+	case HM_OP_PUSH:
+		if (st[SP].kind == HM_TV_STACK)
+			st[SP].off -= 8;
+		return;
+	case HM_OP_POP:
+		if (in->dst >= 0 && in->dst < HM_REG_IP)
+			forget(&st[in->dst]);
+		if (st[SP].kind == HM_TV_STACK)
+			st[SP].off += 8;
+		return;
+	case HM_OP_CALL:
+		if (hm_insn_call_keeps(w->c, in))
+			return;
+		for (i = 0; i < sizeof(caller_saved) / sizeof(caller_saved[0]); i++)
+			forget(&st[caller_saved[i]]);
+		return;
+	default:
+		for (r = 0; r < HM_REG_IP; r++)
+			if (in->regs_written & (1u << r))
+				forget(&st[r]);
+		return;
+	}
+}
+
+int hm_insn_track(hm_insn_ctx *c, uint64_t func, uint64_t pc, int reg, hm_track_type_fn type,
+		  void *ctx, struct hm_tval *out)
+{
+	struct walk w;
+	struct hm_insn in;
+	uint64_t at;
+	int r, err;
+
+	if (reg < 0 || reg >= HM_REG_IP || pc < func)
+		return -ENOENT;
+	memset(&w, 0, sizeof(w));
+	w.c = c;
+	w.type = type;
+	w.ctx = ctx;
+	for (r = 0; r < HM_REG_IP; r++) {
+		w.st[r].kind = HM_TV_REG;
+		w.st[r].reg = (int8_t)r;
+	}
+	w.st[SP].kind = HM_TV_STACK;
+	w.st[SP].off = -8;
+	for (at = func; at < pc; at += in.len) {
+		err = hm_insn_decode(c, at, &in);
+		if (err)
+			return err;
+		apply(&w, &in);
+	}
+	if (at != pc)
+		return -ENOENT;
+	*out = w.st[reg];
+	return 0;
+}

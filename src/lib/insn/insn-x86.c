@@ -1,0 +1,259 @@
+/* x86-64 through capstone: operands, registers as DWARF numbers, and the
+ * instructions register tracking models. */
+#include "config.h"
+#include <capstone/capstone.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "insn/insn.h"
+
+struct insn_arch {
+	csh h, att;
+	cs_insn *ci;	/* one decoded instruction, reused */
+};
+
+struct insn_arch *insn_arch_open(unsigned machine)
+{
+	struct insn_arch *a;
+
+	if (machine != EM_X86_64) {
+		errno = ENOTSUP;
+		return NULL;
+	}
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &a->h) != CS_ERR_OK) {
+		free(a);
+		errno = ENOMEM;
+		return NULL;
+	}
+	cs_option(a->h, CS_OPT_DETAIL, CS_OPT_ON);
+	/* The text in AT&T syntax, as objdump and gdb print it, from a second
+	 * handle: in AT&T mode capstone also reverses the operands of the
+	 * detail, which classify() reads in Intel order. */
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &a->att) != CS_ERR_OK) {
+		cs_close(&a->h);
+		free(a);
+		errno = ENOMEM;
+		return NULL;
+	}
+	cs_option(a->att, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	a->ci = cs_malloc(a->h);
+	if (!a->ci) {
+		cs_close(&a->h);
+		cs_close(&a->att);
+		free(a);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return a;
+}
+
+void insn_arch_close(struct insn_arch *a)
+{
+	if (!a)
+		return;
+	cs_free(a->ci, 1);
+	cs_close(&a->h);
+	cs_close(&a->att);
+	free(a);
+}
+
+/* A general-purpose register of any width → its DWARF number; whether the
+ * name is the full 64-bit register in *full. */
+static int dwreg(unsigned r, int *full)
+{
+	static const struct { unsigned q, d, w, b, h; } gpr[16] = {
+		{ X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL, X86_REG_AH },
+		{ X86_REG_RDX, X86_REG_EDX, X86_REG_DX, X86_REG_DL, X86_REG_DH },
+		{ X86_REG_RCX, X86_REG_ECX, X86_REG_CX, X86_REG_CL, X86_REG_CH },
+		{ X86_REG_RBX, X86_REG_EBX, X86_REG_BX, X86_REG_BL, X86_REG_BH },
+		{ X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL, 0 },
+		{ X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL, 0 },
+		{ X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL, 0 },
+		{ X86_REG_RSP, X86_REG_ESP, X86_REG_SP, X86_REG_SPL, 0 },
+		{ X86_REG_R8, X86_REG_R8D, X86_REG_R8W, X86_REG_R8B, 0 },
+		{ X86_REG_R9, X86_REG_R9D, X86_REG_R9W, X86_REG_R9B, 0 },
+		{ X86_REG_R10, X86_REG_R10D, X86_REG_R10W, X86_REG_R10B, 0 },
+		{ X86_REG_R11, X86_REG_R11D, X86_REG_R11W, X86_REG_R11B, 0 },
+		{ X86_REG_R12, X86_REG_R12D, X86_REG_R12W, X86_REG_R12B, 0 },
+		{ X86_REG_R13, X86_REG_R13D, X86_REG_R13W, X86_REG_R13B, 0 },
+		{ X86_REG_R14, X86_REG_R14D, X86_REG_R14W, X86_REG_R14B, 0 },
+		{ X86_REG_R15, X86_REG_R15D, X86_REG_R15W, X86_REG_R15B, 0 },
+	};
+	int i;
+
+	if (full)
+		*full = 0;
+	if (r == X86_REG_INVALID)
+		return HM_REG_NONE;
+	if (r == X86_REG_RIP || r == X86_REG_EIP) {
+		if (full)
+			*full = 1;
+		return HM_REG_IP;
+	}
+	for (i = 0; i < 16; i++) {
+		if (r == gpr[i].q) {
+			if (full)
+				*full = 1;
+			return i;
+		}
+		if (r == gpr[i].d || r == gpr[i].w || r == gpr[i].b || (gpr[i].h && r == gpr[i].h))
+			return i;
+	}
+	return HM_REG_NONE;
+}
+
+const char *insn_arch_reg_name(int reg)
+{
+	static const char *const names[HM_NR_REGS] = {
+		"rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp", "r8", "r9",
+		"r10", "r11", "r12", "r13", "r14", "r15", "rip",
+	};
+
+	return reg >= 0 && reg < HM_NR_REGS ? names[reg] : "?";
+}
+
+static void reg_bits(const cs_regs r, uint8_t n, uint32_t *bits)
+{
+	uint8_t i;
+
+	for (i = 0; i < n; i++) {
+		int d = dwreg(r[i], NULL);
+
+		if (d >= 0)
+			*bits |= 1u << d;
+	}
+}
+
+/* What tracking needs of the few instructions it models. */
+static void classify(const cs_insn *ci, struct hm_insn *o)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	const cs_x86_op *op = x->operands;
+	int f0 = 0, f1 = 0;
+
+	o->op = HM_OP_OTHER;
+	o->dst = o->src = HM_REG_NONE;
+	switch (ci->id) {
+	case X86_INS_CALL:
+		o->op = HM_OP_CALL;
+		if (x->op_count == 1 && op[0].type == X86_OP_IMM)
+			o->imm = op[0].imm;	/* the target, for insn_call_keeps() */
+		return;
+	case X86_INS_RET:
+		o->op = HM_OP_RET;
+		return;
+	case X86_INS_PUSH:
+		o->op = HM_OP_PUSH;
+		return;
+	case X86_INS_POP:
+		if (x->op_count == 1 && op[0].type == X86_OP_REG)
+			o->dst = (int8_t)dwreg(op[0].reg, &f0);
+		o->op = HM_OP_POP;
+		return;
+	}
+	if (ci->id == X86_INS_MOV && x->op_count == 2 && op[0].type == X86_OP_MEM &&
+	    op[0].size == 8 && op[1].type == X86_OP_REG) {
+		o->src = (int8_t)dwreg(op[1].reg, &f1);
+		if (o->src >= 0 && o->src < HM_REG_IP && f1)
+			o->op = HM_OP_STORE;
+		else
+			o->src = HM_REG_NONE;
+		return;
+	}
+	if (x->op_count != 2 || op[0].type != X86_OP_REG)
+		return;
+	o->dst = (int8_t)dwreg(op[0].reg, &f0);
+	if (o->dst < 0 || o->dst == HM_REG_IP || !f0) {
+		o->dst = HM_REG_NONE;
+		return;
+	}
+	switch (ci->id) {
+	case X86_INS_MOV:
+		if (op[1].type == X86_OP_REG) {
+			o->src = (int8_t)dwreg(op[1].reg, &f1);
+			if (o->src >= 0 && f1)
+				o->op = HM_OP_MOV_RR;
+		} else if (op[1].type == X86_OP_MEM && op[1].size == 8) {
+			o->op = HM_OP_LOAD;
+		}
+		break;
+	case X86_INS_LEA:
+		if (op[1].type == X86_OP_MEM && op[1].mem.index == X86_REG_INVALID &&
+		    op[1].mem.base != X86_REG_INVALID)
+			o->op = HM_OP_LEA;
+		break;
+	case X86_INS_ADD:
+	case X86_INS_SUB:
+		if (op[1].type == X86_OP_IMM) {
+			o->op = HM_OP_ADD_IMM;
+			o->imm = ci->id == X86_INS_SUB ? -op[1].imm : op[1].imm;
+		}
+		break;
+	}
+}
+
+int insn_arch_decode(struct insn_arch *a, const uint8_t *bytes, size_t n, uint64_t pc,
+		     struct hm_insn *o)
+{
+	const uint8_t *code = bytes;
+	uint64_t addr = pc;
+	size_t left = n;
+	cs_insn *ci = a->ci;
+	const cs_x86 *x;
+	cs_regs rr, rw;
+	uint8_t nr = 0, nw = 0, i;
+
+	memset(o, 0, sizeof(*o));
+	o->mem.base = o->mem.index = HM_REG_NONE;
+	if (!cs_disasm_iter(a->h, &code, &left, &addr, ci))
+		return -EBADMSG;
+	x = &ci->detail->x86;
+	o->pc = pc;
+	o->len = (uint8_t)ci->size;
+	memcpy(o->bytes, ci->bytes, ci->size < sizeof(o->bytes) ? ci->size : sizeof(o->bytes));
+	o->id = ci->id;
+	{
+		cs_insn *t = NULL;
+
+		if (cs_disasm(a->att, bytes, n, pc, 1, &t) == 1)
+			snprintf(o->text, sizeof(o->text), "%s%s%s", t->mnemonic,
+				 t->op_str[0] ? " " : "", t->op_str);
+		if (t)
+			cs_free(t, 1);
+	}
+	o->lock = x->prefix[0] == X86_PREFIX_LOCK;
+	for (i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+
+		/* lea computes an address and accesses nothing; nop has
+		 * memory operands it never touches. */
+		if (op->type != X86_OP_MEM || ci->id == X86_INS_LEA || ci->id == X86_INS_NOP)
+			continue;
+		o->has_mem = 1;
+		o->mem.base = (int8_t)dwreg(op->mem.base, NULL);
+		o->mem.index = (int8_t)dwreg(op->mem.index, NULL);
+		o->mem.scale = (uint8_t)op->mem.scale;
+		o->mem.disp = op->mem.disp;
+		o->mem.size = op->size;
+		o->mem.access = (uint8_t)(((op->access & CS_AC_READ) ? HM_ACC_READ : 0) |
+					  ((op->access & CS_AC_WRITE) ? HM_ACC_WRITE : 0));
+		if (op->mem.segment == X86_REG_FS)
+			o->mem.seg = HM_SEG_FS;
+		else if (op->mem.segment == X86_REG_GS)
+			o->mem.seg = HM_SEG_GS;
+		if (o->mem.base == HM_REG_IP)
+			o->mem.abs = pc + ci->size + (uint64_t)op->mem.disp;
+		break;
+	}
+	if (cs_regs_access(a->h, ci, rr, &nr, rw, &nw) == CS_ERR_OK) {
+		reg_bits(rr, nr, &o->regs_read);
+		reg_bits(rw, nw, &o->regs_written);
+	}
+	classify(ci, o);
+	return 0;
+}

@@ -1,0 +1,177 @@
+/* The instruction at a link address: bytes from the executable segments,
+ * decoded once per address (memo), and the instruction before an address
+ * (decoding forward from the function's start). */
+#include "config.h"
+#include <errno.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include "insn/insn.h"
+#include "base/util.h"
+
+struct xseg {
+	uint64_t vaddr, filesz;
+	const uint8_t *bytes;
+};
+
+struct memo {
+	uint64_t pc;
+	int err;		/* 0: insn valid */
+	struct hm_insn insn;
+	unsigned used : 1;
+};
+
+struct hm_insn_ctx {
+	const hm_binary *bin;
+	struct insn_arch *arch;
+	struct xseg *segs;
+	size_t nsegs;
+	struct memo *memo;	/* open addressing */
+	size_t nmemo, memo_slots;
+};
+
+hm_insn_ctx *hm_insn_ctx_new(const hm_binary *bin)
+{
+	Elf *elf = hm_binary_elf(bin);
+	hm_insn_ctx *c;
+	const char *file;
+	size_t fsize = 0, n = 0, i;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->bin = bin;
+	c->arch = insn_arch_open(hm_binary_machine(bin));
+	if (!c->arch) {
+		int e = errno;
+
+		free(c);
+		errno = e;
+		return NULL;
+	}
+	file = elf ? elf_rawfile(elf, &fsize) : NULL;
+	if (file && !elf_getphdrnum(elf, &n) && n) {
+		c->segs = calloc(n, sizeof(*c->segs));
+		if (!c->segs) {
+			hm_insn_ctx_free(c);
+			errno = ENOMEM;
+			return NULL;
+		}
+		for (i = 0; i < n; i++) {
+			GElf_Phdr ph;
+
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+			    !(ph.p_flags & PF_X) || ph.p_offset > fsize ||
+			    ph.p_filesz > fsize - ph.p_offset)
+				continue;
+			c->segs[c->nsegs++] = (struct xseg){ ph.p_vaddr, ph.p_filesz,
+							     (const uint8_t *)file + ph.p_offset };
+		}
+	}
+	return c;
+}
+
+void hm_insn_ctx_free(hm_insn_ctx *c)
+{
+	if (!c)
+		return;
+	insn_arch_close(c->arch);
+	free(c->segs);
+	free(c->memo);
+	free(c);
+}
+
+const char *hm_insn_reg_name(int reg)
+{
+	return insn_arch_reg_name(reg);
+}
+
+static int memo_grow(hm_insn_ctx *c)
+{
+	size_t n = c->memo_slots ? c->memo_slots * 2 : 256, i, j;
+	struct memo *t = calloc(n, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < c->memo_slots; i++) {
+		if (!c->memo[i].used)
+			continue;
+		for (j = hm_hash_u64(c->memo[i].pc) & (n - 1); t[j].used; j = (j + 1) & (n - 1))
+			;
+		t[j] = c->memo[i];
+	}
+	free(c->memo);
+	c->memo = t;
+	c->memo_slots = n;
+	return 0;
+}
+
+static int decode_raw(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsegs; i++) {
+		const struct xseg *s = &c->segs[i];
+
+		if (pc - s->vaddr < s->filesz) {
+			uint64_t off = pc - s->vaddr, n = s->filesz - off;
+
+			return insn_arch_decode(c->arch, s->bytes + off, n > 16 ? 16 : (size_t)n,
+						pc, out);
+		}
+	}
+	return -ENOENT;
+}
+
+int hm_insn_decode(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
+{
+	struct memo *m;
+	size_t j;
+
+	if (2 * (c->nmemo + 1) > c->memo_slots && memo_grow(c))
+		return -ENOMEM;
+	for (j = hm_hash_u64(pc) & (c->memo_slots - 1); c->memo[j].used;
+	     j = (j + 1) & (c->memo_slots - 1))
+		if (c->memo[j].pc == pc)
+			goto found;
+	m = &c->memo[j];
+	m->used = 1;
+	m->pc = pc;
+	m->err = decode_raw(c, pc, &m->insn);
+	c->nmemo++;
+found:
+	m = &c->memo[j];
+	if (!m->err)
+		*out = m->insn;
+	return m->err;
+}
+
+int hm_insn_call_keeps(hm_insn_ctx *c, const struct hm_insn *call)
+{
+	const hm_symbol *f;
+
+	if (call->op != HM_OP_CALL || !call->imm)
+		return 0;
+	f = hm_binary_func_at(c->bin, (uint64_t)call->imm);
+	return f && f->addr == (uint64_t)call->imm &&
+	       (!strcmp(f->name, "__fentry__") || !strcmp(f->name, "mcount") ||
+		!strcmp(f->name, "__mcount"));
+}
+
+int hm_insn_prev(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
+{
+	const hm_symbol *f = hm_binary_func_at(c->bin, pc - 1);
+	uint64_t at;
+	int err;
+
+	if (!f || pc <= f->addr)
+		return -ENOENT;
+	for (at = f->addr; at < pc; at += out->len) {
+		err = hm_insn_decode(c, at, out);
+		if (err)
+			return err;
+		if (at + out->len == pc)
+			return 0;
+	}
+	return -ENOENT;
+}

@@ -1,0 +1,165 @@
+/* insn: the machine instruction at a link-time address of a binary, decoded
+ * into what attribution needs — its length and text, its memory operand, the
+ * registers it reads and writes (DWARF numbers) and, for the few
+ * instructions register tracking models, what it does to them.
+ *
+ * The bytes come from the binary's executable PT_LOAD segment containing the
+ * address (the file mapped by hm_binary, never copied).  Decoding is
+ * memoised per address: the cost grows with the distinct addresses asked
+ * for, not with how often.  Only insn-x86.c knows an instruction set; an arm64
+ * decoder is another file behind the same insn_arch functions.
+ *
+ * Ownership: hm_insn_ctx_new() returns a context freed with
+ * hm_insn_ctx_free(); it borrows the binary, which must outlive it.  A
+ * struct hm_insn is a copy the caller owns.
+ */
+#ifndef HM_INSN_H
+#define HM_INSN_H
+#include <stddef.h>
+#include <stdint.h>
+#include "hitmap/binary.h"
+
+/* DWARF register numbers (x86-64 psABI): 0 rax 1 rdx 2 rcx 3 rbx 4 rsi 5 rdi
+ * 6 rbp 7 rsp 8-15 r8-r15, 16 the return address column (rip here). */
+#define HM_REG_NONE -1
+#define HM_REG_IP 16
+#define HM_NR_REGS 17
+
+enum hm_insn_seg { HM_SEG_NONE = 0, HM_SEG_FS, HM_SEG_GS };
+
+enum { HM_ACC_READ = 1, HM_ACC_WRITE = 2 };
+
+struct hm_insn_mem {
+	int8_t base, index;	/* DWARF registers, HM_REG_NONE; base HM_REG_IP when RIP-relative */
+	uint8_t scale;
+	uint8_t seg;		/* enum hm_insn_seg */
+	uint8_t size;		/* bytes accessed */
+	uint8_t access;		/* HM_ACC_READ | HM_ACC_WRITE (both: read-modify-write) */
+	int64_t disp;
+	uint64_t abs;		/* RIP-relative: the link address it names */
+};
+
+/* What register tracking (insn-track.c) models; everything else only
+ * clobbers the registers it writes. */
+enum hm_insn_op {
+	HM_OP_OTHER = 0,
+	HM_OP_MOV_RR,		/* dst = src (full width) */
+	HM_OP_LEA,		/* dst = mem.base + mem.disp (no index) */
+	HM_OP_ADD_IMM,		/* dst += imm (sub: imm negated) */
+	HM_OP_LOAD,		/* dst = full-width load from mem */
+	HM_OP_STORE,		/* full-width store of src to mem */
+	HM_OP_PUSH,		/* sp -= 8 */
+	HM_OP_POP,		/* dst = load, sp += 8 */
+	HM_OP_CALL,		/* clobbers the caller-saved registers */
+	HM_OP_RET,
+};
+
+struct hm_insn {
+	uint64_t pc;
+	uint8_t len;
+	uint8_t bytes[16];
+	unsigned id;		/* the decoder's mnemonic id */
+	char text[192];		/* "lock add qword ptr [rdi], 1" */
+	unsigned has_mem : 1, lock : 1;
+	struct hm_insn_mem mem;
+	uint32_t regs_read, regs_written;	/* bit N: DWARF register N */
+	enum hm_insn_op op;
+	int8_t dst, src;	/* for op */
+	int64_t imm;		/* ADD_IMM: the constant; CALL: the direct target, or 0 */
+};
+
+typedef struct hm_insn_ctx hm_insn_ctx;
+
+/* NULL + errno: ENOTSUP (no decoder for the binary's machine), ENOMEM. */
+hm_insn_ctx *hm_insn_ctx_new(const hm_binary *bin);
+void hm_insn_ctx_free(hm_insn_ctx *c);
+
+/* Decode the instruction at link address pc into *out.  0; -ENOENT when pc
+ * is in no executable segment's file bytes; -EBADMSG when the bytes there do
+ * not decode; -ENOMEM. */
+int hm_insn_decode(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out);
+
+/* The instruction that ends at pc (the one before it), found by decoding
+ * from the start of the function containing pc: 0, or -ENOENT (no function
+ * symbol, or no instruction boundary at pc). */
+int hm_insn_prev(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out);
+
+/* Whether a call keeps every register: the profiling hooks compilers put
+ * first in a function (__fentry__, mcount), which save what they use. */
+int hm_insn_call_keeps(hm_insn_ctx *c, const struct hm_insn *call);
+
+/* Register names for messages: "rdi", "rip", "?" */
+const char *hm_insn_reg_name(int reg);
+
+/* ---- the instruction set, behind these (insn-x86.c) ---- */
+struct insn_arch;
+struct insn_arch *insn_arch_open(unsigned machine);
+void insn_arch_close(struct insn_arch *a);
+/* Decode one instruction from bytes[0 .. n - 1] at pc: 0 or -EBADMSG. */
+int insn_arch_decode(struct insn_arch *a, const uint8_t *bytes, size_t n, uint64_t pc,
+		     struct hm_insn *out);
+const char *insn_arch_reg_name(int reg);
+
+
+/* ---- register tracking (insn-track.c) ----
+ *
+ * What a register holds at an instruction, found by walking the function
+ * from its start to that instruction in address order (as perf's
+ * instruction tracking does: no control flow, so a value set on another
+ * path is not seen).  Modelled: full-width register moves, lea off(reg),
+ * add/sub of a constant, stores of a register to the stack frame and loads
+ * back, push/pop; a call forgets the caller-saved registers, any other
+ * write forgets its register.  Whenever a value is first read from a
+ * register or a stack slot, the caller's typing function is asked whether a
+ * variable holds it there: from then on the value is "that variable + a
+ * constant", whatever registers and slots it moves through. */
+enum hm_tval_kind {
+	HM_TV_UNKNOWN = 0,
+	HM_TV_REG,		/* register reg as it was at pc at, + off */
+	HM_TV_SLOT,		/* the 8 bytes loaded at pc at from the stack slot at
+				 * CFA + slot (slot_disp(slot_base) in the instruction), + off */
+	HM_TV_STACK,		/* an address in the frame: CFA + off */
+	HM_TV_VAR,		/* the pointer held by variable var, + off */
+};
+
+/* A variable holding a pointer to a record, as the typing function names
+ * it (strings owned by its owner). */
+struct hm_tvar {
+	const char *name, *func, *record;
+	uint64_t record_size;
+	int loc_kind, loc_reg;	/* its location, as the typing function spells it */
+	int64_t loc_off;
+	uint64_t pc;		/* where it held the value */
+};
+
+#define HM_TRACK_STEPS 8
+
+struct hm_tval {
+	enum hm_tval_kind kind;
+	int8_t reg;		/* REG */
+	int8_t slot_base;	/* SLOT: the load's base register */
+	unsigned fb_known : 1;	/* SLOT: fb_off is rbp's value then, CFA-relative */
+	unsigned untyped : 1;	/* a variable held it, of no pointer-to-record type */
+	int64_t off;
+	int64_t slot, slot_disp, fb_off;
+	uint64_t at;		/* REG, SLOT: where the value was read; 0 = still live */
+	struct hm_tvar var;	/* VAR */
+	uint64_t steps[HM_TRACK_STEPS];	/* the last instructions that built it, in order */
+	unsigned nsteps;
+};
+
+/* The typing function: whether a variable of a pointer-to-record type holds
+ * value v (HM_TV_REG or HM_TV_SLOT, read at v->at) there.  1: *var filled,
+ * and the value is the variable's pointer + *delta; 2: a variable holds it,
+ * of another type; 0: none. */
+typedef int (*hm_track_type_fn)(void *ctx, const struct hm_tval *v, struct hm_tvar *var,
+				int64_t *delta);
+
+/* What register reg holds just before the instruction at pc of the function
+ * starting at func (the CFA is rsp + 8 there).  HM_TV_REG with at 0: reg
+ * itself, unchanged since the start.  type may be NULL.  0, or -ENOENT /
+ * -EBADMSG when the walk does not land on pc. */
+int hm_insn_track(hm_insn_ctx *c, uint64_t func, uint64_t pc, int reg, hm_track_type_fn type,
+		  void *ctx, struct hm_tval *out);
+
+#endif

@@ -1,0 +1,181 @@
+/* `hitmap report --explain IP`: how one instruction address resolves by
+ * instruction, step by step, under both readings of a sample IP. */
+#include "config.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hitmap/attribute.h"
+#include "attr/attribute-int.h"
+#include "dwarf/dwarf-scope.h"
+#include "base/diag.h"
+
+/* "0x401000", "401000" or "FUNC+0xOFF" / "FUNC" → a link address. */
+static int parse_where(const hm_binary *bin, const char *where, uint64_t *pc)
+{
+	const char *plus = strchr(where, '+');
+	char name[256], *end;
+	const hm_symbol *f;
+	uint64_t off = 0;
+	size_t n;
+
+	errno = 0;
+	*pc = strtoull(where, &end, 16);
+	if (!errno && !*end && end != where)
+		return 0;
+	n = plus ? (size_t)(plus - where) : strlen(where);
+	if (!n || n >= sizeof(name))
+		return hm_fail(EINVAL, "explain '%s': expected ADDR or FUNC+OFF", where);
+	memcpy(name, where, n);
+	name[n] = 0;
+	if (plus) {
+		errno = 0;
+		off = strtoull(plus + 1, &end, 0);
+		if (errno || *end || end == plus + 1)
+			return hm_fail(EINVAL, "explain '%s': bad offset '%s'", where, plus + 1);
+	}
+	f = hm_binary_symbol(bin, name);
+	if (!f)
+		return hm_fail(ENOENT, "explain '%s': no symbol '%s' in %s", where, name,
+			       hm_binary_path(bin));
+	*pc = f->addr + off;
+	return 0;
+}
+
+static void print_mem(FILE *out, const struct hm_insn *in)
+{
+	const struct hm_insn_mem *m = &in->mem;
+	static const char *const segs[] = { "", "%fs:", "%gs:" };
+
+	fprintf(out, "  memory operand: %s", segs[m->seg]);
+	if (m->base == HM_REG_IP)
+		fprintf(out, "%s0x%" PRIx64 "(%%rip) = 0x%" PRIx64, m->disp < 0 ? "-" : "",
+			m->disp < 0 ? -(uint64_t)m->disp : (uint64_t)m->disp, m->abs);
+	else {
+		if (m->disp)
+			fprintf(out, "%s0x%" PRIx64, m->disp < 0 ? "-" : "",
+				m->disp < 0 ? -(uint64_t)m->disp : (uint64_t)m->disp);
+		if (m->base >= 0 || m->index >= 0) {
+			fprintf(out, "(%s%s", m->base >= 0 ? "%" : "",
+				m->base >= 0 ? hm_insn_reg_name(m->base) : "");
+			if (m->index >= 0)
+				fprintf(out, ",%%%s,%u", hm_insn_reg_name(m->index), m->scale);
+			fputc(')', out);
+		}
+	}
+	fprintf(out, ", %u bytes, %s%s\n", m->size,
+		m->access == (HM_ACC_READ | HM_ACC_WRITE) ? "read-modify-write"
+		: m->access & HM_ACC_WRITE ? "write" : "read",
+		in->lock ? ", lock prefix" : "");
+}
+
+static void print_track(FILE *out, struct binent *b, const struct insn_res *r)
+{
+	const struct hm_tval *v = &r->track;
+	const char *base = hm_insn_reg_name(r->insn.mem.base);
+	unsigned i;
+
+	switch (v->kind) {
+	case HM_TV_VAR:
+		fprintf(out, "  base register: %%%s = %s %+" PRId64 "%s\n", base, v->var.name, v->off,
+			v->nsteps ? ", tracked through" : " (its location at the access)");
+		break;
+	case HM_TV_REG:
+		fprintf(out, "  base register: %%%s = %%%s", base, hm_insn_reg_name(v->reg));
+		if (v->at)
+			fprintf(out, " at 0x%" PRIx64, v->at);
+		else
+			fputs(" at the function's entry", out);
+		fprintf(out, " %+" PRId64 "%s\n", v->off, v->nsteps ? ", tracked through" : "");
+		break;
+	case HM_TV_SLOT:
+		fprintf(out, "  base register: %%%s = the stack slot CFA%+" PRId64 " loaded at 0x%" PRIx64
+			" %+" PRId64 ", tracked through\n", base, v->slot, v->at, v->off);
+		break;
+	case HM_TV_STACK:
+		fprintf(out, "  base register: %%%s = the frame address CFA%+" PRId64 "\n", base, v->off);
+		return;
+	default:
+		fprintf(out, "  base register: %%%s: not tracked (a write tracking does not model)\n",
+			base);
+		return;
+	}
+	for (i = 0; i < v->nsteps; i++) {
+		struct hm_insn s;
+
+		if (!hm_insn_decode(b->insn, v->steps[i], &s))
+			fprintf(out, "    0x%" PRIx64 ": %s\n", s.pc, s.text);
+	}
+}
+
+static void explain_one(FILE *out, hm_attr *a, struct binent *b, uint64_t pc, int trap)
+{
+	static const char *const kinds[] = { "in register", "at breg", "at fbreg", "at address" };
+	const struct insn_res *r = attr_insn_lookup(a, b, pc, trap);
+	unsigned i;
+
+	fprintf(out, "rule %s: %s\n", trap ? "trap-after" : "access",
+		trap ? "the IP is the instruction after the access (data breakpoint)"
+		     : "the IP is the access (page fault, PEBS, IBS, SPE)");
+	if (!r) {
+		fprintf(out, "  out of memory\n");
+		return;
+	}
+	if (r->decoded) {
+		fprintf(out, "  instruction: 0x%" PRIx64 ":", r->insn.pc);
+		for (i = 0; i < r->insn.len; i++)
+			fprintf(out, " %02x", r->insn.bytes[i]);
+		fprintf(out, "  %s\n", r->insn.text);
+		if (r->insn.has_mem)
+			print_mem(out, &r->insn);
+		else
+			fprintf(out, "  memory operand: none\n");
+		if (r->insn.has_mem && r->bucket != HM_UNATTR_NO_MEMOP)
+			print_track(out, b, r);
+	}
+	if (r->var)
+		fprintf(out, "  variable: %s%s%s, %s %s%s%+" PRId64 " at 0x%" PRIx64 "\n",
+			r->func ? r->func : "", r->func ? ":" : "", r->var,
+			r->var_kind >= 0 && r->var_kind < 4 ? kinds[r->var_kind] : "?",
+			r->var_reg >= 0 ? "%" : "", r->var_reg >= 0 ? hm_insn_reg_name(r->var_reg) : "",
+			r->var_off, r->var_pc);
+	if (r->sname)
+		fprintf(out, "  type: %s%s%s (%" PRIu64 " bytes), offset %" PRId64 "\n",
+			r->stack ? "the struct " : "struct ", r->sname, r->stack ? " itself" : " *",
+			r->ssize, r->off);
+	if (r->bucket == HM_ATTR_INSN)
+		fprintf(out, "  field: %s.%s (offset %" PRIu64 ", %" PRIu64 " bytes)\n",
+			r->stack ? r->object : r->sname, r->path, r->foff, r->fsize);
+	else
+		fprintf(out, "  unattributed: %s\n", hm_attr_bucket_name(r->bucket));
+}
+
+int hm_attr_explain(FILE *out, hm_attr *a, const char *where)
+{
+	struct binent *b = NULL;
+	uint64_t pc;
+	size_t i;
+	int err;
+
+	for (i = 0; i < a->nbins && !b; i++)
+		if (a->bins[i]->user && a->bins[i]->status == BIN_OK && a->bins[i] != a->vmlinux)
+			b = a->bins[i];
+	if (!b)
+		b = a->vmlinux;
+	if (!b)
+		return hm_fail(EINVAL, "explain '%s': no binary given", where);
+	err = parse_where(b->bin, where, &pc);
+	if (err)
+		return err;
+	fprintf(out, "%s: 0x%" PRIx64, b->path, pc);
+	{
+		char label[400];
+
+		hm_attr_code_label(a, b, pc, pc, label, sizeof(label));
+		fprintf(out, " %s\n", label);
+	}
+	explain_one(out, a, b, pc, 0);
+	explain_one(out, a, b, pc, 1);
+	return ferror(out) ? -EIO : 0;
+}

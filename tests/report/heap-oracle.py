@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Oracle for tests/report/heap.sh: what every sample inside a heap object
+must be attributed to, from the fixture's own printout (object addresses,
+offsetof, sizeof) and perf script's sample addresses; compared with the
+JSON report.
+
+heap-oracle.py PROGRAM_OUTPUT ADDRS REPORT_JSON [--all-in-objects]
+  ADDRS: one sample a line, as perf script -F ip,sym,addr prints it: the
+  data address first, the IP's function last.  A stack object counts only
+  the samples of its own function (its frame's memory is reused by others).
+Prints one line per check that failed and exits 1, or prints a summary."""
+import json
+import re
+import sys
+
+out, addrs_file, report = sys.argv[1:4]
+all_in = "--all-in-objects" in sys.argv[4:]
+fields, sizes, objects, unnamed = {}, {}, [], []
+for line in open(out):
+    w = line.split()
+    if w[0] == "field":
+        s, f = w[1].split(".")
+        fields.setdefault(s, []).append((f, int(w[2]), int(w[3])))
+    elif w[0] == "size":
+        sizes[w[1]] = int(w[2])
+    elif w[0] == "object":
+        objects.append((w[1], int(w[2], 16), None))
+    elif w[0] == "stack":
+        # a struct variable in a frame: named "function:variable"
+        objects.append((w[1], int(w[2], 16), w[3]))
+    elif w[0] in ("raw", "dup"):
+        unnamed.append(int(w[1], 16))
+
+want = {}  # (object, path) -> samples
+outside = 0
+for line in open(addrs_file):
+    w = line.split()
+    a, func = int(w[0], 16), w[-1].split(".")[0]
+    for s, base, name in objects:
+        if name and func != name.split(":")[0]:
+            continue
+        if base <= a < base + sizes[s]:
+            off = a - base
+            f = [n for n, o, z in fields[s] if o <= off < o + z]
+            key = (name or "%s@0x%x" % (s, base), f[0] if f else "(padding)")
+            want[key] = want.get(key, 0) + 1
+            break
+    else:
+        outside += 1
+
+d = json.load(open(report))
+got = {}
+bad = []
+for l in d["lines"]:
+    for f in l["fields"]:
+        if f["strategy"] != "instruction":
+            continue
+        # an array member's element: "pad[123]" is in "pad"
+        k = (f["object"], re.sub(r"\[\d+\]$", "", f["path"]))
+        got[k] = got.get(k, 0) + f["counts"]["samples"]
+        for u in unnamed:
+            if f["address"] <= u < f["address"] + f["size"]:
+                bad.append("page 0x%x attributed: %s.%s" % (u, k[0], k[1]))
+for k, n in sorted(want.items()):
+    if got.get(k) != n:
+        bad.append("%s.%s: %s samples attributed, want %d" % (k[0], k[1], got.get(k), n))
+for k, n in sorted(got.items()):
+    if k not in want:
+        bad.append("%s.%s: %d samples attributed, in no object" % (k[0], k[1], n))
+inobj = sum(want.values())
+b = d["buckets"]
+if b["instruction"] != inobj:
+    bad.append("instruction bucket %d, want %d (samples in objects)" % (b["instruction"], inobj))
+if sum(b.values()) != d["samples"]:
+    bad.append("buckets sum to %d, samples %d" % (sum(b.values()), d["samples"]))
+if all_in and outside:
+    bad.append("%d samples outside the objects" % outside)
+for m in bad:
+    print(m)
+if bad:
+    sys.exit(1)
+print("%d samples in %d fields attributed; %d elsewhere" % (inobj, len(want), outside))
