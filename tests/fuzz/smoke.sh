@@ -50,7 +50,10 @@ for t in $targets; do
 	for f in "$src/tests/robust/repro/$t"-*; do
 		[ -f "$f" ] && cp "$f" "$work/corpus-$t/"
 	done
-	if "$build/tests/fuzz/fuzz-$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+	# -timeout: the reproducers of exponential input (btf-expand-explode)
+	# print up to the 16 MiB cap, about 5 s of CPU under ASan and coverage:
+	# twice that on a busy machine must not read as a hang
+	if "$build/tests/fuzz/fuzz-$t" -max_total_time="$secs" -timeout=30 -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="$work/art-$t/" "$work/corpus-$t" \
 		>"$work/fuzz-$t.log" 2>&1; then
 		echo "smoke: fuzz-$t: $(grep -E '^#[0-9]+.*(DONE|cov:)' "$work/fuzz-$t.log" | tail -1 |

@@ -121,7 +121,8 @@ int hm_order_flush(struct hm_order *q, hm_perf_writer *w, int all)
 	size_t i, n;
 	int rc = 0;
 
-	qsort(q->recs, q->nr, sizeof(*q->recs), cmp_rec);
+	if (q->nr)	/* qsort's array may not be NULL, even empty */
+		qsort(q->recs, q->nr, sizeof(*q->recs), cmp_rec);
 	for (n = 0; n < q->nr && (all || q->recs[n].time <= q->limit); n++) {
 		if (!rc)
 			rc = hm_perf_writer_raw(w, q->recs[n].data, q->recs[n].len);
