@@ -74,6 +74,8 @@ struct hm_check_opts {
 	unsigned no_groups : 1;		/* skip the implicit cacheline-group rules */
 	unsigned verbose : 1;		/* also report each passing rule, as a note */
 	unsigned no_lint : 1;		/* diff: contention-prone pairs are not errors */
+	unsigned strict : 1;		/* a rule naming an absent struct, member or
+					 * global is an error, close name or not */
 	const hm_ruleset *rules;	/* may be NULL */
 	const char *const *structs;	/* lint/diff: only these (NULL-terminated); NULL = all */
 	const char *const *contended_types;	/* extra type names for lint, NULL-terminated */
@@ -89,8 +91,10 @@ struct hm_check_opts {
  * types of one binary.  bin is needed for `global` rules (symbol addresses);
  * may be NULL, then global rules yield a note.  Returns 0, -ENOENT (with
  * opts->lint, a struct in opts->structs is absent; reported) or -ENOMEM.  A
- * rule naming an absent struct or member is a note finding (an error one when
- * the block says `require`), not a failure. */
+ * rule naming an absent struct or member is a note finding, not a failure
+ * (kernel configurations differ); a warning when a present name is close to
+ * it (a typo: the rule would check nothing), with that name; an error when
+ * the block says `require` or opts->strict. */
 int hm_check(hm_binary *bin, const hm_types *t, const struct hm_check_opts *opts,
 	     hm_findings *out);
 
@@ -105,7 +109,9 @@ extern const char *const hm_lint_default_types[];
  * size, line count, member offsets and lines, pairs that newly share a line
  * or no longer do, straddling, alignment, group spans.  A change that breaks a
  * rule in opts->rules, a profile pair, or puts two lint-hot members on one
- * line is an error; the rest are notes.  Returns 0, -ENOENT when a named
+ * line is an error; the rest are notes.  A rule naming what the new table
+ * lacks is reported as hm_check() would when that is a warning or an error
+ * (a close name, `require`, opts->strict).  Returns 0, -ENOENT when a named
  * struct is in neither (reported), -ENOMEM. */
 int hm_diff(const hm_types *old_t, const hm_types *new_t, const struct hm_check_opts *opts,
 	    hm_findings *out);

@@ -122,11 +122,28 @@ typedef struct hm_perf_info {
 	int compressed;		/* COMPRESSED records were seen */
 	uint64_t nr_unknown_id;	/* samples skipped: id of no known event (as perf) */
 	uint64_t features[4];	/* adds_features bits (file mode) or seen (pipe) */
+	/* hm_perf_reader_opts.keep_truncated: the data section runs past the
+	 * end of the file (a cut copy) or its size is 0 (perf was killed before
+	 * writing it); records are read up to the last whole one, at
+	 * truncated_at, where hm_perf_reader_next() ends (and warns).  The
+	 * header's data size stays in data_size (0 for a killed perf); the
+	 * features after the data are not read. */
+	int truncated;
+	uint64_t truncated_at;	/* file offset of the cut, once reached */
 } hm_perf_info;
 
 /* Open a perf.data file; path "-" reads standard input (pipe mode).
  * NULL + errno; the diagnostic names the file and offset. */
 hm_perf_reader *hm_perf_reader_open(const char *path);
+struct hm_perf_reader_opts {
+	size_t sz;		/* sizeof(struct hm_perf_reader_opts): declare with HM_OPTS */
+	/* Read a file whose data section is cut short as far as it goes
+	 * instead of refusing it (hm_perf_info.truncated says it was). */
+	unsigned keep_truncated : 1;
+};
+
+/* hm_perf_reader_open() with options; NULL opts = the defaults. */
+hm_perf_reader *hm_perf_reader_open_opts(const char *path, const struct hm_perf_reader_opts *opts);
 /* Read from an open descriptor (not closed by the reader). */
 hm_perf_reader *hm_perf_reader_open_fd(int fd, const char *name);
 /* Read from memory (fuzzing); buf must outlive the reader. */

@@ -101,7 +101,8 @@ typedef struct hm_watch {
 	enum hm_watch_mode mode;
 } hm_watch;
 
-/* Parse EXPR: `var`, `var.field.sub`, `var+OFF`, `sym+0x40/8` (offset and
+/* Parse EXPR: `var`, `var.field.sub`, `var.cnt[0].n` (array elements, one
+ * `[N]` per dimension, bounds-checked), `var+OFF`, `sym+0x40/8` (offset and
  * length in bytes), `0xADDR/LEN` (an absolute runtime address); an optional
  * `:w` or `:rw` suffix sets the mode.  Names are looked up in `types` (global
  * variables with DWARF types; may be NULL) and the ELF symbols of `bin`.

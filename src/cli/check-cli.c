@@ -187,6 +187,7 @@ void ccli_opts(struct ccli *a, struct hm_check_opts *o)
 	o->verbose = !!a->verbose;
 	o->no_groups = !!a->no_groups;
 	o->no_lint = !!a->no_lint;
+	o->strict = !!a->strict;
 	o->rules = a->rs;
 	o->structs = a->nnames ? (const char *const *)a->names : NULL;
 	o->contended_types = a->all_ctypes;

@@ -32,7 +32,7 @@ struct ccli {
 	const char *ctypes[CCLI_MAX + 1];	/* --contended-type, NULL-terminated */
 	size_t nctypes;
 	unsigned line;
-	int pair_lines, assume_aligned, lint, verbose, no_groups, no_lint, no_cache;
+	int pair_lines, assume_aligned, lint, verbose, no_groups, no_lint, no_cache, strict;
 	enum hm_severity fail_on;
 	enum hm_findings_format fmt;
 	const char *files[2];	/* NULL: the running kernel */
@@ -75,6 +75,10 @@ struct ccli {
 	OPT_BOOL(0, "assume-aligned", CCLI_A(assume_aligned), \
 		 "objects start on a line boundary whatever their alignment says " \
 		 "(slab caches with SLAB_HWCACHE_ALIGN)")
+#define CCLI_OPT_STRICT \
+	OPT_FLAG(0, "strict", CCLI_A(strict), \
+		 "a rule naming an absent struct, member or global is an error (default: " \
+		 "a note, a warning when a present name is close to it)")
 #define CCLI_OPT_CONTENDED_TYPE \
 	OPT_LIST(0, "contended-type", CCLI_A(ctypes), CCLI_N(nctypes), CCLI_MAX, "T", \
 		 "one more contention-prone type, \"T\" or \"struct T\" (repeatable)")

@@ -103,6 +103,7 @@ static const struct cli_option options[] = {
 	CCLI_OPT_ASSUME_ALIGNED,
 	CCLI_OPT_CONTENDED_TYPE,
 	OPT_FLAG(0, "no-groups", CCLI_A(no_groups), "skip the cacheline-group checks"),
+	CCLI_OPT_STRICT,
 	OPT_BOOL('v', "verbose", CCLI_A(verbose), "report each passing rule as a note"),
 	CCLI_OPT_NO_CACHE,
 	CCLI_OPT_DEBUGINFO,

@@ -59,6 +59,7 @@ static const struct cli_option options[] = {
 	OPT_BOOL(0, "assume-aligned", CCLI_A(assume_aligned),
 		 "accepted as check and lint do; diff counts lines from offset 0 anyway"),
 	CCLI_OPT_CONTENDED_TYPE,
+	CCLI_OPT_STRICT,
 	OPT_FLAG(0, "no-lint", CCLI_A(no_lint),
 		 "contention-prone members newly sharing a line are not errors (only "
 		 "rules and the profile are)"),

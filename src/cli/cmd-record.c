@@ -383,7 +383,7 @@ static const struct cli_option options[] = {
 	OPT_GROUP("Watch mode needs no PMU (works in VMs): hardware breakpoints on bytes of\n"
 		  "global objects, inherited by every thread of COMMAND or of -p PID:\n"),
 	OPT_LIST('w', "watch", A(watch), N(nr_watch), MAX_WATCHES, "EXPR",
-		 "VAR, VAR.FIELD.SUB, SYM+OFF/LEN or 0xADDR/LEN, with an optional :w "
+		 "VAR, VAR.FIELD.SUB, VAR.FIELD[N].SUB, SYM+OFF/LEN or 0xADDR/LEN, with an optional :w "
 		 "(writes) or :rw (reads and writes); repeatable; at most 4 breakpoints "
 		 "in all (x86)"),
 	OPT_STRING(0, "binary", A(binary), "FILE",

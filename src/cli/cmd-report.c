@@ -159,7 +159,9 @@ static int run(int argc, char **argv)
 								: HM_EXIT_OK;
 		goto out;
 	}
-	r = hm_perf_reader_open(ra.input);
+	/* a cut recording: report what was read, warn, exit 3 */
+	HM_OPTS(hm_perf_reader_opts, ro, .keep_truncated = 1);
+	r = hm_perf_reader_open_opts(ra.input, &ro);
 	if (!r) {
 		rc = HM_EXIT_INPUT;
 		goto out;
@@ -177,6 +179,8 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	rc = output(a, h, &st, &ra);
+	if (!rc && hm_perf_reader_info(r)->truncated)
+		rc = HM_EXIT_INPUT;
 out:
 	hm_heat_free(h);
 	hm_perf_reader_close(r);

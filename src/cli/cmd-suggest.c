@@ -325,6 +325,28 @@ static int print_patches(struct srun *r)
 	return 0;
 }
 
+/* A --proposal past the last one is a mistake on the command line: say how
+ * many there are rather than print a header and exit 0.  A struct with no
+ * proposal at all is left to the printers, which say why. */
+static int check_proposal(struct srun *r)
+{
+	size_t k = r->o.proposal;
+
+	for (size_t i = 0; k && i < r->n; i++) {
+		size_t n = hm_suggestion_count(r->sg[i]);
+
+		if (!n || k <= n)
+			continue;
+		return cli_usage_error(&hm_cmd_suggest, "%s%s%s--proposal %zu: there %s %zu proposal%s",
+				       r->n > 1 ? "struct " : "",
+				       r->n > 1 ? hm_types_get(r->types,
+							       hm_suggestion_type(r->sg[i]))->name : "",
+				       r->n > 1 ? ": " : "", k, n == 1 ? "is" : "are", n,
+				       n == 1 ? "" : "s");
+	}
+	return 0;
+}
+
 static int output(struct srun *r)
 {
 	struct sopts *o = &r->o;
@@ -415,6 +437,8 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	if ((rc = suggest_all(&r)))
+		goto out;
+	if ((rc = check_proposal(&r)))
 		goto out;
 	rc = output(&r) ? HM_EXIT_INPUT : HM_EXIT_OK;
 out:

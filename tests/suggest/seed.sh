@@ -122,3 +122,15 @@ grep -q '^note: 3 proposals left out: they change sizeof$' "$T/out" ||
 	fail "--keep-size note"
 assert_exit 0 "--max-growth" "$HITMAP" suggest $ev --max-growth 8 "$T/mm-gcc"
 assert_eq 5 "$(grep -c '^#[0-9]' "$T/out")" "--max-growth 8 proposals"
+
+# --proposal past the last one (here 3 with --keep-size): a usage error that
+# gives the range, in every output mode, and nothing on stdout.
+for mode in "" --layout-only "--patch --source-root $T/src"; do
+	assert_exit 0 "--keep-size --proposal 3 $mode" "$HITMAP" suggest $ev --keep-size \
+		--proposal 3 $mode "$T/mm-gcc"
+	assert_exit 2 "--keep-size --proposal 4 $mode" "$HITMAP" suggest $ev --keep-size \
+		--proposal 4 $mode "$T/mm-gcc"
+	grep -qx 'error: --proposal 4: there are 3 proposals' "$T/err" ||
+		{ cat "$T/err" >&2; fail "--proposal 4 $mode: no range in the error"; }
+	[ ! -s "$T/out" ] || fail "--proposal 4 $mode: printed output"
+done

@@ -287,20 +287,40 @@ static void rule_text(const hm_rule *r, char *buf, size_t len)
 		n += snprintf(buf + n, len - n, " %s", r->args[i]);
 }
 
+/* At most 2 edits and at most one per 4 characters (so "rq" is not taken
+ * for "bq"): likely what was meant. */
+static int close_name(const char *name, const char *other)
+{
+	unsigned d = hm_edit_distance(name, other, 2);
+
+	return d <= 2 && d * 4 <= strlen(name);
+}
+
 static int absent(struct ctx *c, const hm_rule *r, const hm_layout *l, const char *what,
 		  const char *name, const char *dym)
 {
 	hm_finding f;
 
 	rule_base(&f, l, r);
-	f.severity = r->require ? HM_SEV_ERROR : HM_SEV_NOTE;
+	/* A near miss is a typo far more often than a config difference, and a
+	 * rule that checks nothing must not pass a CI gate unnoticed. */
+	f.severity = r->require || c->o->strict ? HM_SEV_ERROR :
+		     dym && close_name(name, dym) ? HM_SEV_WARNING : HM_SEV_NOTE;
 	f.kind = "absent";
 	c->st.skipped++;
 	if (dym)
 		return hm_findings_addf(c->out, &f, "%s '%s' not in this binary (did you mean "
 					"'%s'?)", what, name, dym);
 	return hm_findings_addf(c->out, &f, "%s '%s' not in this binary%s", what, name,
-				r->require ? "" : " (skipped)");
+				r->require || c->o->strict ? "" : " (skipped)");
+}
+
+/* The closest struct name when close_name() says it is close. */
+static const char *similar_struct(const hm_types *t, const char *name)
+{
+	const char *sim[1];
+
+	return hm_types_similar(t, name, sim, 1) && close_name(name, sim[0]) ? sim[0] : NULL;
 }
 
 static const char *similar_path(const hm_layout *l, const char *path)
@@ -552,7 +572,7 @@ static int eval_struct_rule(struct ctx *c, const hm_rule *r)
 			return 0;
 		slot->reported = 1;
 		c->st.skipped--;
-		return absent(c, r, NULL, "struct", r->object, NULL);
+		return absent(c, r, NULL, "struct", r->object, similar_struct(c->t, r->object));
 	}
 	for (i = 0; i < r->nr_args && i < 64; i++) {
 		m[i] = hmc_find(l, r->args[i]);
@@ -610,10 +630,12 @@ static int eval_global(struct ctx *c, const hm_rule *r)
 	}
 	if (!sym) {
 		c->st.skipped++;
-		fi.severity = r->require ? HM_SEV_ERROR : HM_SEV_NOTE;
+		/* without a symbol table (diff) nothing is known absent */
+		fi.severity = r->require || (c->o->strict && c->bin) ? HM_SEV_ERROR : HM_SEV_NOTE;
 		fi.kind = "absent";
 		return hm_findings_addf(c->out, &fi, "not in this binary's symbol table%s",
-					c->bin ? " (skipped)" : " (no symbol table)");
+					!c->bin ? " (no symbol table)" :
+					c->o->strict ? "" : " (skipped)");
 	}
 	addr = sym->addr;
 	size = sym->size ? sym->size : 1;

@@ -896,6 +896,15 @@ static int diff_run(const hm_types *old_t, const hm_types *new_t,
 			e = diff_name(&d, &p, ty->name, otc, ntc, rold, rnew);
 		}
 	}
+	/* A rule naming what the new binary lacks checks nothing: say so when
+	 * the name is a near miss (a typo) or --strict asked, as check does. */
+	for (i = 0; !e && i < hm_findings_count(rnew); i++) {
+		const hm_finding *x = hm_findings_get(rnew, i);
+
+		if (!strcmp(x->kind, "absent") && x->severity > HM_SEV_NOTE &&
+		    (o->strict || x->severity == HM_SEV_WARNING))
+			e = hm_findings_add(out, x);
+	}
 out:
 	free(p.oids);
 	free(p.nids);

@@ -238,6 +238,14 @@ static void print_header(FILE *out, const hm_report_stats *st, const struct hm_r
 	if (st->assumed_writes)
 		fputs("note: rw watchpoints alone cannot tell reads from writes: accesses\n"
 		      "      are counted as writes (add a :w watchpoint on the same address)\n", out);
+	/* A plain `perf record` (cpu-clock, cycles) says where code ran, not
+	 * what it touched: say how to record data addresses rather than report
+	 * nothing attributed as if nothing were shared. */
+	if (st->samples && st->buckets[HM_UNATTR_NO_ADDR] == st->samples)
+		fputs("note: no sample carries a data address (PERF_SAMPLE_ADDR): record\n"
+		      "      memory samples with 'perf record -d', 'perf c2c record' or\n"
+		      "      'hitmap record', or watch a variable with 'hitmap record --watch'\n",
+		      out);
 }
 
 static void print_table(FILE *out, struct heat_line **v, size_t n, const hm_report_stats *st,

@@ -91,6 +91,8 @@ struct hm_perf_reader {
 	struct pr_zstd *z;
 	int in_zstd;		/* the current record came from a compressed chunk */
 	int err;		/* sticky: every later next() returns it */
+	int keep_truncated;	/* hm_perf_reader_opts.keep_truncated */
+	int at_cut;		/* the truncated data section's end was reached */
 };
 
 int hm_pr_pread(hm_perf_reader *r, void *dst, size_t n, uint64_t off, const char *what);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "perf/perfdata-rd.h"
+#include "base/opts.h"
 
 /* Small enough to stay in the CPU's L2 between read() and parsing, and to
  * keep the resident size down; records (at most 64 KiB) still fit. */
@@ -461,6 +462,7 @@ static int open_file_mode(hm_perf_reader *r, const unsigned char *h)
 	uint64_t hsize = h64(r, h + 8), attr_size = h64(r, h + 16);
 	uint64_t a_off = h64(r, h + 24), a_size = h64(r, h + 32);
 	uint64_t d_off = h64(r, h + 40), d_size = h64(r, h + 48);
+	uint64_t end;
 	int err, i;
 
 	if (hsize < 104 && hsize != 72)
@@ -468,10 +470,15 @@ static int open_file_mode(hm_perf_reader *r, const unsigned char *h)
 			       r->name, hsize);
 	for (i = 0; i < 4; i++)
 		r->info.features[i] = hsize >= 104 ? h64(r, h + 72 + 8 * i) : 0;
+	/* A cut copy (the data runs past the end) or a killed perf (data size
+	 * still 0, records after the header): read what is there if asked. */
+	if (r->keep_truncated && d_off <= r->file_size &&
+	    (d_size > r->file_size - d_off || (d_size == 0 && r->file_size > d_off)))
+		r->info.truncated = 1;
 	if ((err = check_section(r, "attr", a_off, a_size, 0x18)) ||
-	    (err = check_section(r, "data", d_off, d_size, 0x28)))
+	    (!r->info.truncated && (err = check_section(r, "data", d_off, d_size, 0x28))))
 		return err;
-	if (d_size == 0)
+	if (d_size == 0 && !r->info.truncated)
 		return hm_fail(EBADMSG, "%s: data section is empty: perf did not finish "
 			       "writing this file (data size 0 at offset 0x30)", r->name);
 	err = read_attrs(r, attr_size, a_off, a_size);
@@ -479,15 +486,16 @@ static int open_file_mode(hm_perf_reader *r, const unsigned char *h)
 		return err;
 	r->info.data_offset = d_off;
 	r->info.data_size = d_size;
-	err = hm_pr_read_features(r, d_off + d_size);
-	if (err)
+	end = r->info.truncated ? r->file_size : d_off + d_size;
+	if (!r->info.truncated && (err = hm_pr_read_features(r, d_off + d_size)))
 		return err;
 	hm_pr_sync_events(r);
 	r->s.off = d_off;
 	r->s.rd_off = d_off;
-	r->s.limit = d_off + d_size;
+	r->s.limit = end;
 	if (!r->mem)	/* one pass over the data: let the kernel read ahead */
-		(void)posix_fadvise(r->fd, (off_t)d_off, (off_t)d_size, POSIX_FADV_SEQUENTIAL);
+		(void)posix_fadvise(r->fd, (off_t)d_off, (off_t)(end - d_off),
+				    POSIX_FADV_SEQUENTIAL);
 	return 0;
 }
 
@@ -552,7 +560,8 @@ static hm_perf_reader *finish_open(hm_perf_reader *r)
 		uint64_t start = r->info.pipe_mode ? 16 : r->info.data_offset;
 
 		r->s.buf = (unsigned char *)r->mem + start;
-		r->s.cap = r->s.end = r->info.pipe_mode ? r->mem_len - 16 : r->info.data_size;
+		r->s.cap = r->s.end = r->info.pipe_mode ? r->mem_len - 16 :
+				      r->s.limit - r->info.data_offset;
 		r->mem_direct = 1;
 	}
 	if (err) {
@@ -563,7 +572,7 @@ static hm_perf_reader *finish_open(hm_perf_reader *r)
 	return r;
 }
 
-hm_perf_reader *hm_perf_reader_open_fd(int fd, const char *name)
+static hm_perf_reader *open_fd(int fd, const char *name, int keep_truncated)
 {
 	hm_perf_reader *r = reader_new(name);
 	struct stat st;
@@ -572,6 +581,7 @@ hm_perf_reader *hm_perf_reader_open_fd(int fd, const char *name)
 		errno = ENOMEM;
 		return NULL;
 	}
+	r->keep_truncated = keep_truncated;
 	r->fd = fd;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		r->file_size = (uint64_t)st.st_size;
@@ -582,14 +592,32 @@ hm_perf_reader *hm_perf_reader_open_fd(int fd, const char *name)
 	return finish_open(r);
 }
 
+hm_perf_reader *hm_perf_reader_open_fd(int fd, const char *name)
+{
+	return open_fd(fd, name, 0);
+}
+
 hm_perf_reader *hm_perf_reader_open(const char *path)
 {
+	return hm_perf_reader_open_opts(path, NULL);
+}
+
+hm_perf_reader *hm_perf_reader_open_opts(const char *path, const struct hm_perf_reader_opts *uo)
+{
+	struct hm_perf_reader_opts oc;
+	const struct hm_perf_reader_opts *o;
 	hm_perf_reader *r;
 	struct stat st;
-	int fd;
+	int fd, keep;
 
+	if (!HM_OPTS_VALID(uo, hm_perf_reader_opts)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	o = HM_OPTS_COPY(&oc, uo, hm_perf_reader_opts);
+	keep = o && o->keep_truncated;
 	if (strcmp(path, "-") == 0) {
-		r = hm_perf_reader_open_fd(0, "<stdin>");
+		r = open_fd(0, "<stdin>", keep);
 		return r;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -606,7 +634,7 @@ hm_perf_reader *hm_perf_reader_open(const char *path)
 		errno = EINVAL;
 		return NULL;
 	}
-	r = hm_perf_reader_open_fd(fd, path);
+	r = open_fd(fd, path, keep);
 	if (!r) {
 		int e = errno;
 
@@ -713,6 +741,31 @@ static int user_record(hm_perf_reader *r, const unsigned char *p, uint32_t type,
 	return 0;
 }
 
+/* The end of a truncated data section: no whole record at r->s.off. */
+static int at_cut(hm_perf_reader *r)
+{
+	const hm_perf_info *in = &r->info;
+
+	r->at_cut = 1;
+	r->info.truncated_at = r->s.off;
+	if (in->data_size)
+		hm_diag(HM_DIAG_WARNING, "%s: truncated at offset 0x%" PRIx64 ": %" PRIu64 " of %"
+			PRIu64 " bytes of the data section read; the samples before it are "
+			"reported", r->name, r->s.off, r->s.off - in->data_offset, in->data_size);
+	else
+		hm_diag(HM_DIAG_WARNING, "%s: truncated at offset 0x%" PRIx64 ": %" PRIu64
+			" bytes of the data section read (its size is 0: perf did not finish "
+			"writing the file); the samples before it are reported", r->name,
+			r->s.off, r->s.off - in->data_offset);
+	return 0;
+}
+
+/* Whether fewer than n bytes are left before the cut of a truncated file. */
+static int short_of(const hm_perf_reader *r, uint64_t n)
+{
+	return r->info.truncated && n > r->s.limit - r->s.off;
+}
+
 int hm_perf_reader_next(hm_perf_reader *r, hm_perf_record *rec)
 {
 	for (;;) {
@@ -724,11 +777,16 @@ int hm_perf_reader_next(hm_perf_reader *r, hm_perf_record *rec)
 
 		if (r->err)
 			return r->err;
+		if (r->at_cut)
+			return 0;
 		/* records inflated from COMPRESSED chunks come first */
 		ret = hm_pr_zstd_next(r, &p, &off);
 		if (ret < 0)
 			return r->err = ret;
 		if (ret == 0) {
+			/* the cut (also when a chunk's last record is cut off) */
+			if (short_of(r, 8))
+				return at_cut(r);
 			ret = s_need(r, 8, "record header");
 			if (ret <= 0) {
 				if (ret == 0 && hm_pr_zstd_pending(r))
@@ -745,6 +803,8 @@ int hm_perf_reader_next(hm_perf_reader *r, hm_perf_record *rec)
 				return r->err = hm_fail(EBADMSG, "%s: record size %u smaller than "
 							"its header at offset 0x%" PRIx64,
 							r->name, size, off);
+			if (short_of(r, size))
+				return at_cut(r);
 			ret = s_need(r, size, "record");
 			if (ret <= 0)
 				return r->err = ret ? ret : -EBADMSG;

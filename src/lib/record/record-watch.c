@@ -106,33 +106,89 @@ static hm_type_id member_of(const hm_types *t, hm_type_id id, const char *name, 
 	return HM_TYPE_NONE;
 }
 
-/* Offset and size of the dotted `path` inside the variable's type. */
-static int field_of(const hm_types *t, const hm_variable *v, const char *path,
+/* The index of `[N]` at *p (just past the '['), moving *p past the ']'. */
+static int parse_index(const char **p, uint64_t *idx)
+{
+	size_t n = strcspn(*p, "]");
+
+	if ((*p)[n] != ']' || !isdigit((unsigned char)**p) || parse_num(*p, n, idx))
+		return -1;
+	*p += n + 1;
+	return 0;
+}
+
+/* Offset and size of `path` inside the variable's type: fields after '.',
+ * array elements as `[N]` (one per dimension, as report prints them:
+ * `.cnt[0].n`, `[1][2]`), each index checked against its dimension.  `path`
+ * starts with '.' or '['; col is the 1-based column of its first character
+ * in expr, for the errors an index can make. */
+static int field_of(const hm_types *t, const hm_variable *v, const char *path, size_t col,
 		    const char *expr, uint64_t *off, uint64_t *size)
 {
 	hm_type_id id = v->type;
+	const hm_type *arr = NULL;	/* the array whose dimension `dim` is next */
+	uint32_t dim = 0;
 	const char *p = path;
 
 	*off = 0;
+	*size = hm_types_sizeof(t, id);
 	while (*p) {
-		size_t n = strcspn(p, ".");
+		const hm_type *rt;
+		size_t n;
 
-		const hm_type *rt = hm_types_get(t, hm_types_resolve(t, id));
+		if (*p == '[') {
+			const char *at = p++;
+			const uint64_t *dims;
+			uint64_t idx, stride;
 
+			if (!arr) {
+				rt = hm_types_get(t, hm_types_resolve(t, id));
+				if (!rt || rt->kind != HM_KIND_ARRAY || !rt->nr)
+					return hm_fail(EINVAL, "%s: column %zu: %s%.*s is not an array",
+						       expr, col + (size_t)(at - path), v->name,
+						       (int)(at - path), path);
+				arr = rt;
+				dim = 0;
+			}
+			if (parse_index(&p, &idx))
+				return hm_fail(EINVAL, "%s: column %zu: expected an index and ']'",
+					       expr, col + (size_t)(at - path) + 1);
+			dims = hm_types_dims(t, arr);
+			if (dims[dim] == HM_DIM_FLEXIBLE || idx >= dims[dim])
+				return hm_fail(EINVAL, "%s: column %zu: index %" PRIu64 " is out of "
+					       "bounds for %s%.*s (%s%" PRIu64 " elements)", expr,
+					       col + (size_t)(at - path) + 1, idx, v->name,
+					       (int)(at - path), path,
+					       dims[dim] == HM_DIM_FLEXIBLE ? "flexible: " : "",
+					       dims[dim] == HM_DIM_FLEXIBLE ? 0 : dims[dim]);
+			stride = hm_types_sizeof(t, arr->target);
+			for (uint32_t d = dim + 1; d < arr->nr; d++)
+				stride *= dims[d] == HM_DIM_FLEXIBLE ? 0 : dims[d];
+			*off += idx * stride;
+			*size = stride;
+			if (++dim == arr->nr) {
+				id = arr->target;
+				arr = NULL;
+			}
+			continue;
+		}
+		if (*p != '.')
+			return hm_fail(EINVAL, "%s: column %zu: unexpected '%c'", expr,
+				       col + (size_t)(p - path), *p);
+		n = strcspn(++p, ".[");
+		rt = arr ? arr : hm_types_get(t, hm_types_resolve(t, id));
 		if (!rt || !hm_kind_is_record(rt->kind)) {
-			if (p == path)
+			if (p == path + 1)
 				return hm_fail(EINVAL, "%s: %s is not a struct or union", expr,
 					       v->name);
 			return hm_fail(EINVAL, "%s: %s.%.*s is not a struct or union", expr,
-				       v->name, (int)(p - path - 1), path);
+				       v->name, (int)(p - path - 2), path + 1);
 		}
 		id = member_of(t, id, p, n, off, size);
 		if (!id)
 			return hm_fail(ENOENT, "%s: %s has no field %.*s", expr, v->name,
-				       (int)(p - path + n), path);
+				       (int)(p - path - 1 + n), path + 1);
 		p += n;
-		if (*p == '.')
-			p++;
 	}
 	return 0;
 }
@@ -177,9 +233,11 @@ static int parse_mode(char *e, enum hm_watch_mode *mode)
 	return 0;
 }
 
-/* The pieces of `NAME[.PATH][+OFF][/LEN]`. */
+/* The pieces of `NAME[.PATH|[N]...][+OFF][/LEN]`; path keeps its leading
+ * '.' or '[', which starts at column path_col of the expression. */
 struct parsed {
 	char name[160], path[160];
+	size_t path_col;
 	uint64_t off, len;
 	int has_off, has_len;
 };
@@ -195,10 +253,11 @@ static int split_expr(const char *e, const char *expr, struct parsed *x)
 	while (isalnum((unsigned char)*p) || *p == '_')
 		p++;
 	memcpy(x->name, e, p - e);
-	if (*p == '.') {
-		n = strcspn(p + 1, "+/");
-		memcpy(x->path, p + 1, n);
-		p += 1 + n;
+	if (*p == '.' || *p == '[') {
+		n = strcspn(p, "+/");
+		memcpy(x->path, p, n);
+		x->path_col = (size_t)(p - e) + 1;
+		p += n;
 	}
 	if (*p == '+') {
 		n = strcspn(p + 1, "/");
@@ -236,7 +295,7 @@ static int resolve(const struct parsed *x, const char *expr, hm_binary *bin,
 		return 0;
 	if (!var)
 		return hm_fail(EINVAL, "%s: %s has no DWARF type (build with -g)", expr, x->name);
-	rc = field_of(types, var, x->path, expr, &foff, &fsize);
+	rc = field_of(types, var, x->path, x->path_col, expr, &foff, &fsize);
 	if (rc)
 		return rc;
 	*base += foff;
