@@ -1783,7 +1783,8 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 	if (rc || (rc = resolve_cu(s, c)))
 		return rc;
 	/* each scope's variables in one run, in DIE order */
-	qsort(c->vars, c->nvars, sizeof(*c->vars), cmp_var);
+	if (c->nvars)	/* a unit without variables has no array to sort */
+		qsort(c->vars, c->nvars, sizeof(*c->vars), cmp_var);
 	for (size_t i = 0; i < c->nvars; i++) {
 		struct scope *sc = &c->scopes[c->vars[i].scope];
 
