@@ -630,6 +630,23 @@ static void sample_ip(hm_attr *a, struct run *run, const hm_sample *s, size_t ip
 
 /* Attribute a sample not seen before: its bucket, and its heat row when it is
  * counted in heat.  Returns 1 when the sample must wait (no mapping yet). */
+/* The heat row key of a sample at addr: its field when at names one. */
+static void access_of(hm_heat_access *acc, const hm_attribution *at, uint64_t addr)
+{
+	if (at) {
+		acc->sname = at->sname;
+		acc->kind = at->kind;
+		acc->ssize = at->ssize;
+		acc->object = at->object;
+		acc->obj_base = at->obj_base;
+		acc->path = at->path;
+		acc->foff = at->foff;
+		acc->fsize = at->fsize;
+		acc->strategy = hm_attr_bucket_name(at->bucket);
+	}
+	acc->addr = addr;
+}
+
 static int resolve_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_heat *h,
 			int has_data_src, int may_wait, struct fast_ent *e)
 {
@@ -650,18 +667,7 @@ static int resolve_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_heat *
 	     at.bucket == HM_UNATTR_HEAP)) {
 		e->by_ip = 1;
 	} else if (r || (has_data_src && addr)) {
-		if (r) {
-			acc.sname = at.sname;
-			acc.kind = at.kind;
-			acc.ssize = at.ssize;
-			acc.object = at.object;
-			acc.obj_base = at.obj_base;
-			acc.path = at.path;
-			acc.foff = at.foff;
-			acc.fsize = at.fsize;
-			acc.strategy = hm_attr_bucket_name(at.bucket);
-		}
-		acc.addr = addr;
+		access_of(&acc, r ? &at : NULL, addr);
 		e->row = heat_row_of(h, &acc);
 		if (!e->row)
 			return -ENOMEM;
@@ -737,18 +743,7 @@ static int resolve_ip_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_hea
 	x->bucket = (uint8_t)at.bucket;
 	x->row = NULL;
 	if (r || (has_data_src && addr)) {
-		if (r) {
-			acc.sname = at.sname;
-			acc.kind = at.kind;
-			acc.ssize = at.ssize;
-			acc.object = at.object;
-			acc.obj_base = at.obj_base;
-			acc.path = at.path;
-			acc.foff = at.foff;
-			acc.fsize = at.fsize;
-			acc.strategy = hm_attr_bucket_name(at.bucket);
-		}
-		acc.addr = addr;
+		access_of(&acc, r ? &at : NULL, addr);
 		x->row = heat_row_of(h, &acc);
 		if (!x->row)
 			return -ENOMEM;
