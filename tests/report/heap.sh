@@ -65,7 +65,7 @@ for cc in gcc clang; do
 			cat "$T/rec.err" >&2
 			fail "perf record failed"
 		fi
-		perf script -i "$T/pf.data" -F ip,sym,addr 2>/dev/null >"$T/addrs"
+		perf script -i "$T/pf.data" -F ip,sym,addr,dso 2>/dev/null >"$T/addrs"
 		# every line: libc's objects (from libc6-dbg) are ranked with them
 		"$HITMAP" report -i "$T/pf.data" --json --top 100000 >"$T/r.json" 2>"$T/r.err" ||
 			{ cat "$T/r.err" >&2; fail "$cc $opt: report"; }
@@ -73,7 +73,8 @@ for cc in gcc clang; do
 			awk '/PERF_RECORD_MMAP2/ && $NF == "[stack]" { s = $0; sub(/^[^[]*\[/, "", s)
 				st = s; sub(/\(.*/, "", st); ln = s; sub(/^[^(]*\(/, "", ln)
 				sub(/\).*/, "", ln); print st "+" ln; exit }')
-		python3 "$RSRC/heap-oracle.py" "$T/out" "$T/addrs" "$T/r.json" ${stk:+--stack=$stk} ||
+		python3 "$RSRC/heap-oracle.py" "$T/out" "$T/addrs" "$T/r.json" --bin="$bin" \
+			${stk:+--stack=$stk} ||
 			fail "$cc $opt: page faults attributed wrong"
 		# The raw page is written through a char pointer: its sample
 		# stays unattributed, in one of the instruction path's reasons.

@@ -125,7 +125,10 @@ static int binent_insn(struct binent *b)
 {
 	if (b->insn || b->insn_err)
 		return b->insn_err;
-	b->insn = hm_insn_ctx_new(b->bin);
+	/* The bytes that ran are the mapped file's; where its functions
+	 * start, a stripped file's debug file says. */
+	attr_binent_types(b);
+	b->insn = hm_insn_ctx_new(b->bin, attr_binent_dwarf(b));
 	if (!b->insn)
 		return b->insn_err = -errno;
 	return 0;
@@ -135,7 +138,7 @@ static int binent_scopes(struct binent *b)
 {
 	if (b->scopes || b->scopes_err)
 		return b->scopes_err;
-	b->scopes_err = hm_scopes_open(b->bin, &b->scopes);
+	b->scopes_err = hm_scopes_open(attr_binent_dwarf(b), &b->scopes);
 	return b->scopes_err;
 }
 
@@ -239,8 +242,8 @@ static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, stru
 		r->bucket = HM_UNATTR_NO_MEMOP;
 		return;
 	}
-	f = hm_binary_func_at(b->bin, r->access_pc);
-	if (binent_scopes(b) || attr_binent_types(b) || !f) {
+	if (attr_binent_types(b) || binent_scopes(b) ||
+	    !(f = hm_binary_func_at(attr_binent_dwarf(b), r->access_pc))) {
 		r->bucket = HM_UNATTR_NO_VAR;
 		return;
 	}
@@ -321,9 +324,10 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 
 	if (!(s->has & HM_HAS_IP) || hm_attr_ip(a, s, (const void **)&b, &link))
 		return 0;
-	/* A binary without DWARF has no variables to name: the address
-	 * path's bucket stands. */
-	if (b->status != BIN_OK || !hm_binary_section(b->bin, ".debug_info", NULL))
+	/* A binary without DWARF (its own, or a debug file's found for it)
+	 * has no variables to name: the address path's bucket stands. */
+	if (b->status != BIN_OK || attr_binent_types(b) ||
+	    !hm_binary_section(attr_binent_dwarf(b), ".debug_info", NULL))
 		return 0;
 	r = attr_insn_lookup(a, b, link, trap);
 	if (!r || r->bucket == HM_NR_BUCKETS)

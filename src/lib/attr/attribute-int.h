@@ -155,6 +155,12 @@ struct binent *attr_binent_new(hm_attr *a, const char *path, hm_binary *bin, int
 
 /* attribute.c: load b's types and variables, once (0 or negative errno). */
 int attr_binent_types(struct binent *b);
+/* Where b's DWARF and function symbols are: its debug file when one was
+ * found (after attr_binent_types()), else the binary itself. */
+static inline hm_binary *attr_binent_dwarf(const struct binent *b)
+{
+	return b->dbg ? b->dbg : b->bin;
+}
 /* attribute.c: the deepest field of type id at byte off: its offset and size,
  * and its path interned in strs (NULL: out of memory). */
 void attr_describe(const hm_types *t, hm_type_id id, uint64_t off, uint64_t *foff,

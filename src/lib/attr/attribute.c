@@ -771,7 +771,7 @@ int hm_attr_code_label(hm_attr *a, const void *vb, uint64_t link, uint64_t ip, c
 		       size_t len)
 {
 	const struct binent *b = vb;
-	const hm_symbol *f = b ? hm_binary_func_at(b->bin, link) : NULL;
+	const hm_symbol *f = b ? hm_binary_func_at(attr_binent_dwarf(b), link) : NULL;
 	char where[300] = "";
 
 	if (!f)

@@ -23,6 +23,7 @@ struct memo {
 
 struct hm_insn_ctx {
 	const hm_binary *bin;
+	const hm_binary *syms;	/* function symbols: bin, or its debug file */
 	struct insn_arch *arch;
 	struct xseg *segs;
 	size_t nsegs;
@@ -30,7 +31,7 @@ struct hm_insn_ctx {
 	size_t nmemo, memo_slots;
 };
 
-hm_insn_ctx *hm_insn_ctx_new(const hm_binary *bin)
+hm_insn_ctx *hm_insn_ctx_new(const hm_binary *bin, const hm_binary *syms)
 {
 	Elf *elf = hm_binary_elf(bin);
 	hm_insn_ctx *c;
@@ -41,6 +42,7 @@ hm_insn_ctx *hm_insn_ctx_new(const hm_binary *bin)
 	if (!c)
 		return NULL;
 	c->bin = bin;
+	c->syms = syms ? syms : bin;
 	c->arch = insn_arch_open(hm_binary_machine(bin));
 	if (!c->arch) {
 		int e = errno;
@@ -152,7 +154,7 @@ int hm_insn_call_keeps(hm_insn_ctx *c, const struct hm_insn *call)
 
 	if (call->op != HM_OP_CALL || !call->imm)
 		return 0;
-	f = hm_binary_func_at(c->bin, (uint64_t)call->imm);
+	f = hm_binary_func_at(c->syms, (uint64_t)call->imm);
 	return f && f->addr == (uint64_t)call->imm &&
 	       (!strcmp(f->name, "__fentry__") || !strcmp(f->name, "mcount") ||
 		!strcmp(f->name, "__mcount"));
@@ -160,7 +162,7 @@ int hm_insn_call_keeps(hm_insn_ctx *c, const struct hm_insn *call)
 
 int hm_insn_prev(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
 {
-	const hm_symbol *f = hm_binary_func_at(c->bin, pc - 1);
+	const hm_symbol *f = hm_binary_func_at(c->syms, pc - 1);
 	uint64_t at;
 	int err;
 

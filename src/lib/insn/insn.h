@@ -9,8 +9,12 @@
  * for, not with how often.  Only insn-x86.c knows an instruction set; an arm64
  * decoder is another file behind the same insn_arch functions.
  *
+ * Function symbols (where a function starts, what a call calls) come from
+ * a second binary when the code's file is stripped: its separate debug file,
+ * whose symbol table has the same link addresses.
+ *
  * Ownership: hm_insn_ctx_new() returns a context freed with
- * hm_insn_ctx_free(); it borrows the binary, which must outlive it.  A
+ * hm_insn_ctx_free(); it borrows the binaries, which must outlive it.  A
  * struct hm_insn is a copy the caller owns.
  */
 #ifndef HM_INSN_H
@@ -70,8 +74,9 @@ struct hm_insn {
 
 typedef struct hm_insn_ctx hm_insn_ctx;
 
-/* NULL + errno: ENOTSUP (no decoder for the binary's machine), ENOMEM. */
-hm_insn_ctx *hm_insn_ctx_new(const hm_binary *bin);
+/* The instructions of code, with function symbols from syms (NULL: code).
+ * NULL + errno: ENOTSUP (no decoder for the binary's machine), ENOMEM. */
+hm_insn_ctx *hm_insn_ctx_new(const hm_binary *code, const hm_binary *syms);
 void hm_insn_ctx_free(hm_insn_ctx *c);
 
 /* Decode the instruction at link address pc into *out.  0; -ENOENT when pc

@@ -165,7 +165,8 @@ int hm_attr_explain(FILE *out, hm_attr *a, const char *where)
 		b = a->vmlinux;
 	if (!b)
 		return hm_fail(EINVAL, "explain '%s': no binary given", where);
-	err = parse_where(b->bin, where, &pc);
+	attr_binent_types(b);	/* a stripped file's symbols are its debug file's */
+	err = parse_where(attr_binent_dwarf(b), where, &pc);
 	if (err)
 		return err;
 	fprintf(out, "%s: 0x%" PRIx64, b->path, pc);
