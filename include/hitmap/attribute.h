@@ -54,18 +54,21 @@ enum hm_attr_bucket {
 	HM_UNATTR_UNTYPED,		/* the variable is no pointer to a named record */
 	HM_UNATTR_OFFSET,		/* the operand's offset is outside the record */
 	HM_UNATTR_AMBIGUOUS,		/* the record's name has several definitions */
+	HM_ATTR_TLS,			/* attributed: a %fs-relative access to a __thread variable */
+	HM_ATTR_PERCPU,			/* attributed: a %gs-relative access to a per-cpu variable */
 	HM_NR_BUCKETS
 };
 
 /* "global", "object", "no-addr", "no-map", "no-binary", "build-id-mismatch",
  * "no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux",
  * "instruction", "no-insn", "no-mem-operand", "no-variable",
- * "untyped-pointer", "offset-outside-type", "ambiguous-type". */
+ * "untyped-pointer", "offset-outside-type", "ambiguous-type", "tls",
+ * "per-cpu". */
 const char *hm_attr_bucket_name(enum hm_attr_bucket b);
 
 typedef struct hm_attribution {
 	enum hm_attr_bucket bucket;
-	/* The rest only for HM_ATTR_GLOBAL / HM_ATTR_OBJECT / HM_ATTR_INSN: */
+	/* The rest only for the attributed buckets (HM_ATTR_*): */
 	const char *sname;		/* profile key (see heat.h) */
 	enum hm_profile_kind kind;
 	uint64_t ssize;

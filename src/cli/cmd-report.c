@@ -111,7 +111,8 @@ static int output(hm_attr *a, hm_heat *h, const hm_report_stats *st,
 
 	if (ra->save) {
 		uint64_t att = st->buckets[HM_ATTR_GLOBAL] + st->buckets[HM_ATTR_OBJECT] +
-			       st->buckets[HM_ATTR_INSN];
+			       st->buckets[HM_ATTR_INSN] + st->buckets[HM_ATTR_TLS] +
+			       st->buckets[HM_ATTR_PERCPU];
 
 		p = hm_heat_profile(h, ra->input, hm_report_kind(st), st->samples, att);
 		if (!p)

@@ -12,6 +12,10 @@ heap-oracle.py PROGRAM_OUTPUT ADDRS REPORT_JSON [--all-in-objects] [--bin=PATH]
   whose IP is in PATH are judged by the fixture's printout; the others
   (the C library's and the dynamic loader's code, named from their debug
   files) may be attributed only to fields outside the fixture's objects.
+PROGRAM_OUTPUT lines: "field STRUCT.PATH OFF SIZE", "size STRUCT N",
+"object STRUCT ADDR" (named STRUCT@ADDR), "stack STRUCT ADDR FUNC:VAR" (a
+frame's: only FUNC's samples count), "tls STRUCT ADDR tls:VAR" (a thread's
+__thread variable), "raw ADDR" and "dup ADDR" (pages nothing may name).
 Prints one line per check that failed and exits 1, or prints a summary."""
 import json
 import re
@@ -30,11 +34,12 @@ for arg in sys.argv[4:]:
     if arg.startswith("--stack="):
         lo, n = arg[8:].split("+")
         stack = (int(lo, 16), int(lo, 16) + int(n, 16))
+STRATEGIES = ("instruction", "tls", "per-cpu")
 fields, sizes, objects, unnamed = {}, {}, [], []
 for line in open(out):
     w = line.split()
     if w[0] == "field":
-        s, f = w[1].split(".")
+        s, f = w[1].split(".", 1)
         fields.setdefault(s, []).append((f, int(w[2]), int(w[3])))
     elif w[0] == "size":
         sizes[w[1]] = int(w[2])
@@ -42,6 +47,8 @@ for line in open(out):
         objects.append((w[1], int(w[2], 16), None))
     elif w[0] == "stack":
         # a struct variable in a frame: named "function:variable"
+        objects.append((w[1], int(w[2], 16), w[3]))
+    elif w[0] == "tls":
         objects.append((w[1], int(w[2], 16), w[3]))
     elif w[0] in ("raw", "dup"):
         unnamed.append(int(w[1], 16))
@@ -60,13 +67,14 @@ for line in open(addrs_file):
         foreign.append(a)
         continue
     for s, base, name in objects:
-        if name and func != name.split(":")[0]:
+        if name and not name.startswith("tls:") and func != name.split(":")[0]:
             continue
         if base <= a < base + sizes[s]:
             off = a - base
             f = [n for n, o, z in fields[s] if o <= off < o + z]
             key = (name or "%s@0x%x" % (s, base), f[0] if f else "(padding)")
-            if name and stack and not stack[0] <= a < stack[1]:
+            if name and stack and not name.startswith("tls:") and \
+                    not stack[0] <= a < stack[1]:
                 gap[key] = gap.get(key, 0) + 1
             else:
                 want[key] = want.get(key, 0) + 1
@@ -79,7 +87,7 @@ got = {}
 bad = []
 for l in d["lines"]:
     for f in l["fields"]:
-        if f["strategy"] != "instruction":
+        if f["strategy"] not in STRATEGIES:
             continue
         # an array member's element: "pad[123]" is in "pad"
         k = (f["object"], re.sub(r"\[\d+\]$", "", f["path"]))
@@ -94,7 +102,7 @@ for k, n in sorted(want.items()):
 extent = {}
 for l in d["lines"]:
     for f in l["fields"]:
-        if f["strategy"] == "instruction":
+        if f["strategy"] in STRATEGIES:
             k = (f["object"], re.sub(r"\[\d+\]$", "", f["path"]))
             extent.setdefault(k, []).append((f["address"], f["address"] + f["size"]))
 def in_fixture(lo, hi):
@@ -111,8 +119,9 @@ for k, n in sorted(got.items()):
         bad.append("%s.%s: %d samples attributed, in no object" % (k[0], k[1], n))
 inobj = sum(want.values())
 b = d["buckets"]
-if not inobj <= b["instruction"] <= inobj + sum(gap.values()) + theirs:
-    bad.append("instruction bucket %d, want %d (samples in objects)" % (b["instruction"], inobj))
+by_insn = sum(b[k] for k in STRATEGIES)
+if not inobj <= by_insn <= inobj + sum(gap.values()) + theirs:
+    bad.append("instruction buckets %d, want %d (samples in objects)" % (by_insn, inobj))
 if gap:
     print("below the recorded [stack] mapping (a known gap): %d samples" % sum(gap.values()))
 if sum(b.values()) != d["samples"]:

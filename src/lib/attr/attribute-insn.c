@@ -45,8 +45,8 @@ static int ires_grow(hm_attr *a)
 
 /* The record named `name` of size `size` in b's types: 0 and *id, or the
  * bucket that says why not. */
-static enum hm_attr_bucket find_record(struct binent *b, const char *name, uint64_t size,
-				       hm_type_id *id)
+enum hm_attr_bucket attr_find_record(struct binent *b, const char *name, uint64_t size,
+				     hm_type_id *id)
 {
 	const hm_type_id *ids;
 	size_t n = hm_types_structs(b->types, &ids), i, seen = 0;
@@ -134,7 +134,7 @@ static int binent_insn(struct binent *b)
 	return 0;
 }
 
-static int binent_scopes(struct binent *b)
+int attr_binent_scopes(struct binent *b)
 {
 	if (b->scopes || b->scopes_err)
 		return b->scopes_err;
@@ -185,6 +185,8 @@ static int stack_object(hm_attr *a, struct binent *b, uint64_t func, struct insn
 			continue;
 		snprintf(name, sizeof(name), "%s:%s", x->func ? x->func : "?", x->name);
 		r->stack = 1;
+		r->named = 1;
+		r->kind = HM_PROFILE_STRUCT;
 		r->var = hm_strtab_intern(&a->strs, x->name);
 		r->func = x->func ? hm_strtab_intern(&a->strs, x->func) : NULL;
 		r->object = hm_strtab_intern(&a->strs, name);
@@ -198,7 +200,7 @@ static int stack_object(hm_attr *a, struct binent *b, uint64_t func, struct insn
 			r->bucket = HM_NR_BUCKETS;
 			return 1;
 		}
-		r->bucket = find_record(b, x->record, x->record_size, &r->type);
+		r->bucket = attr_find_record(b, x->record, x->record_size, &r->type);
 		if (r->bucket != HM_ATTR_INSN)
 			return 1;
 		r->ssize = hm_types_sizeof(b->types, r->type);
@@ -234,17 +236,32 @@ static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, stru
 		return;
 	}
 	r->decoded = 1;
-	if (!r->insn.has_mem || r->insn.mem.base < 0 || r->insn.mem.base == HM_REG_IP ||
-	    r->insn.mem.index >= 0 || r->insn.mem.seg) {
-		/* No operand, or one whose address needs what tracking does
-		 * not give: an index register, RIP-relative (a global: the
-		 * address path's), %fs/%gs-relative (TLS, per-CPU). */
+	if (!r->insn.has_mem) {
 		r->bucket = HM_UNATTR_NO_MEMOP;
 		return;
 	}
-	if (attr_binent_types(b) || binent_scopes(b) ||
+	if (attr_binent_types(b) || attr_binent_scopes(b) ||
 	    !(f = hm_binary_func_at(attr_binent_dwarf(b), r->access_pc))) {
 		r->bucket = HM_UNATTR_NO_VAR;
+		return;
+	}
+	if (r->insn.mem.seg) {
+		/* %fs / %gs: TLS, per-cpu; the base register, if any, as
+		 * tracking finds it (a GOT slot's thread-pointer offset). */
+		if (r->insn.mem.base >= 0 && r->insn.mem.base < HM_REG_IP &&
+		    !hm_insn_track(b->insn, f->addr, r->access_pc, r->insn.mem.base, NULL, NULL, &v)) {
+			r->track = v;
+			attr_seg_resolve(a, b, r, &v);
+		} else {
+			attr_seg_resolve(a, b, r, NULL);
+		}
+		return;
+	}
+	if (r->insn.mem.base < 0 || r->insn.mem.base == HM_REG_IP || r->insn.mem.index >= 0) {
+		/* An operand whose address needs what tracking does not
+		 * give: an index register, or none (RIP-relative or
+		 * absolute: a global, the address path's). */
+		r->bucket = HM_UNATTR_NO_MEMOP;
 		return;
 	}
 	/* First what DWARF says of the base register at the access itself,
@@ -264,6 +281,8 @@ static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, stru
 	r->track = v;
 	if (v.kind == HM_TV_STACK && stack_object(a, b, f->addr, r, v.off + r->insn.mem.disp))
 		return;
+	if (attr_seg_resolve(a, b, r, &v))
+		return;
 	if (v.kind != HM_TV_VAR) {
 		r->bucket = got == 2 || v.untyped ? HM_UNATTR_UNTYPED : HM_UNATTR_NO_VAR;
 		return;
@@ -275,8 +294,9 @@ static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, stru
 	r->var_off = v.var.loc_off;
 	r->var_pc = v.var.pc;
 	r->sname = v.var.record;
+	r->kind = HM_PROFILE_STRUCT;
 	r->off = v.off + r->insn.mem.disp;
-	r->bucket = find_record(b, v.var.record, v.var.record_size, &r->type);
+	r->bucket = attr_find_record(b, v.var.record, v.var.record_size, &r->type);
 	if (r->bucket != HM_ATTR_INSN)
 		return;
 	r->ssize = hm_types_sizeof(b->types, r->type);
@@ -333,14 +353,16 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 	if (!r || r->bucket == HM_NR_BUCKETS)
 		return -ENOMEM;
 	out->bucket = r->bucket;
-	if (r->bucket != HM_ATTR_INSN)
+	if (r->bucket != HM_ATTR_INSN && r->bucket != HM_ATTR_TLS && r->bucket != HM_ATTR_PERCPU)
 		return 0;
 	out->sname = r->sname;
-	out->kind = HM_PROFILE_STRUCT;
+	out->kind = r->kind;
 	out->ssize = r->ssize;
 	out->obj_base = addr - (uint64_t)r->off;
-	if (r->stack) {
-		out->object = r->object;	/* "function:variable", every frame */
+	if (r->named) {
+		/* "function:variable" (every frame), "tls:st" (every
+		 * thread), "per-cpu:runqueues" (every CPU) */
+		out->object = r->object;
 	} else {
 		snprintf(obj, sizeof(obj), "%s@0x%" PRIx64, r->sname, out->obj_base);
 		out->object = hm_strtab_intern(&a->strs, obj);

@@ -60,19 +60,22 @@ struct insn_res {
 	uint8_t trap;		/* the sample IP is after the access (breakpoint) */
 	unsigned decoded : 1;	/* insn is valid */
 	unsigned stack : 1;	/* a struct variable in the frame, named object */
-	enum hm_attr_bucket bucket;	/* HM_ATTR_INSN or why not */
+	unsigned named : 1;	/* object names every instance: stack, tls:, per-cpu: */
+	uint8_t kind;		/* enum hm_profile_kind of sname */
+	enum hm_attr_bucket bucket;	/* HM_ATTR_INSN, _TLS, _PERCPU or why not */
 	uint64_t access_pc;	/* the instruction that made the access */
 	struct hm_insn insn;
 	struct hm_tval track;	/* what the base register was built from */
 	const char *var, *func;	/* the variable and its function */
-	const char *object;	/* stack: "function:variable" */
+	const char *object;	/* stack: "function:variable"; "tls:st", "per-cpu:runqueues" */
 	int var_kind, var_reg;	/* its location (enum hm_vloc_kind) */
 	int64_t var_off;
 	uint64_t var_pc;	/* where it held the pointer */
 	const char *sname;	/* its pointee record */
 	hm_type_id type;
 	uint64_t ssize;
-	int64_t off;		/* the access's offset in the record */
+	int64_t off;		/* the access's offset in the record (the variable) */
+	uint64_t seg_off;	/* tls, per-cpu: the variable's offset in its block */
 	const char *path;	/* the field there */
 	uint64_t foff, fsize;
 };
@@ -165,6 +168,27 @@ static inline hm_binary *attr_binent_dwarf(const struct binent *b)
  * and its path interned in strs (NULL: out of memory). */
 void attr_describe(const hm_types *t, hm_type_id id, uint64_t off, uint64_t *foff,
 		   uint64_t *fsize, const char **path, hm_strtab *strs);
+
+/* attribute.c: the variable of b whose extent holds link address x, and
+ * the attribution of x inside v (a global's, bias 0). */
+const struct var_ref *attr_var_at(const struct binent *b, uint64_t x);
+void attr_describe_var(hm_attr *a, struct binent *b, const hm_variable *v, uint64_t x,
+		       struct cached *c);
+
+/* attribute-insn.c: the record `name` of size `size` (0: any) in b's types:
+ * HM_ATTR_INSN and *id, or the bucket that says why not. */
+enum hm_attr_bucket attr_find_record(struct binent *b, const char *name, uint64_t size,
+				     hm_type_id *id);
+/* attribute-insn.c: open b's scope index (its DWARF file's), once: 0 or
+ * a negative errno. */
+int attr_binent_scopes(struct binent *b);
+/* attribute-seg.c: a %fs- or %gs-relative access (r->insn, decoded), or
+ * one through a base register tracking found built from the thread
+ * pointer, a TLS GOT slot, __tls_get_addr or this CPU's per-cpu offset
+ * (v; NULL when the operand has no base register): the __thread or
+ * per-cpu variable and its field into r.  1 when r is decided (attributed
+ * or a reason), 0 when the access is none of these. */
+int attr_seg_resolve(hm_attr *a, struct binent *b, struct insn_res *r, const struct hm_tval *v);
 
 /* attribute-insn.c: the memoised resolution of (b, link pc, trap), NULL when
  * out of memory. */

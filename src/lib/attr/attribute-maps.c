@@ -1282,7 +1282,8 @@ int hm_profile_from_perf(const struct hm_profile_source *src, hm_profile **out)
 	if (!err) {
 		p = hm_heat_profile(h, src->perf_data, hm_report_kind(&st), st.samples,
 				    st.buckets[HM_ATTR_GLOBAL] + st.buckets[HM_ATTR_OBJECT] +
-				    st.buckets[HM_ATTR_INSN]);
+				    st.buckets[HM_ATTR_INSN] + st.buckets[HM_ATTR_TLS] +
+				    st.buckets[HM_ATTR_PERCPU]);
 		if (p)
 			*out = p;
 		else

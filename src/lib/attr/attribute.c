@@ -22,7 +22,7 @@ const char *hm_attr_bucket_name(enum hm_attr_bucket b)
 		"global", "object", "no-addr", "no-map", "no-binary", "build-id-mismatch",
 		"no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux",
 		"instruction", "no-insn", "no-mem-operand", "no-variable", "untyped-pointer",
-		"offset-outside-type", "ambiguous-type",
+		"offset-outside-type", "ambiguous-type", "tls", "per-cpu",
 	};
 
 	return b < HM_NR_BUCKETS ? names[b] : "?";
@@ -269,7 +269,7 @@ int attr_binent_types(struct binent *b)
 }
 
 /* The variable whose extent contains link address x. */
-static const struct var_ref *var_at(const struct binent *b, uint64_t x)
+const struct var_ref *attr_var_at(const struct binent *b, uint64_t x)
 {
 	size_t lo = 0, hi = b->nvars, k;
 
@@ -495,7 +495,7 @@ void attr_describe(const hm_types *t, hm_type_id id, uint64_t off, uint64_t *fof
 }
 
 /* Attribution of link address x inside variable v of binary b (bias 0). */
-static void describe_var(hm_attr *a, struct binent *b, const hm_variable *v, uint64_t x,
+void attr_describe_var(hm_attr *a, struct binent *b, const hm_variable *v, uint64_t x,
 			 struct cached *c)
 {
 	const hm_types *t = b->types;
@@ -566,12 +566,12 @@ static void resolve_link(hm_attr *a, struct binent *b, uint64_t x, struct cached
 		c->bucket = hm_binary_object_at(b->bin, x) ? HM_UNATTR_NO_TYPE : HM_UNATTR_NO_SYMBOL;
 		return;
 	}
-	v = var_at(b, x);
+	v = attr_var_at(b, x);
 	if (!v) {
 		c->bucket = hm_binary_object_at(b->bin, x) ? HM_UNATTR_NO_TYPE : HM_UNATTR_NO_SYMBOL;
 		return;
 	}
-	describe_var(a, b, v->var, x, c);
+	attr_describe_var(a, b, v->var, x, c);
 }
 
 static uint64_t rec_hash(const struct cached *c)

@@ -117,6 +117,10 @@ struct cu {
 	size_t nlocs, clocs;
 	struct seg *segs;
 	size_t nsegs;
+	/* the unit's own variables and declarations at its top level (and in
+	 * namespaces): names and types, for hm_scopes_global() */
+	struct svar *globs;
+	size_t nglobs, cglobs;
 };
 
 struct astat {
@@ -725,6 +729,7 @@ static void cu_free(struct cu *c)
 	free(c->vars);
 	free(c->locs);
 	free(c->segs);
+	free(c->globs);
 }
 
 void hm_scopes_free(hm_scopes *s)
@@ -1284,6 +1289,24 @@ static int add_var(hm_scopes *s, struct cu *c, Dwarf_Die die, uint32_t scope, in
 	return 0;
 }
 
+/* A variable of the unit's top level, defined or declared (`extern
+ * __thread struct stats st;`): its name and type, resolved with the rest. */
+static int add_global(hm_scopes *s, struct cu *c, Dwarf_Die die)
+{
+	struct svar v = { 0 };
+
+	v.name = die_name(s, die);
+	v.has_toff = !ref_off(s, die, DW_AT_type, &v.toff);
+	if (!v.name || !v.has_toff)
+		v.has_origin = !origin_off(s, die, &v.origin);
+	if (!v.has_toff && !v.has_origin)
+		return 0;
+	if (GROW(s, c->globs, c->nglobs, c->cglobs))
+		return -ENOMEM;
+	c->globs[c->nglobs++] = v;
+	return 0;
+}
+
 /* The frame base of a subprogram: DW_OP_call_frame_cfa, or a register. */
 static void frame_base(hm_scopes *s, const struct cu *c, Dwarf_Die die, struct scope *sc)
 {
@@ -1528,11 +1551,25 @@ static int resolve_cu(hm_scopes *s, struct cu *c)
 			var_type(s, v.toff, &v, &err);
 		c->vars[w++] = v;
 	}
+	c->nvars = w;
+	w = 0;
+	for (size_t i = 0; i < c->nglobs && !err; i++) {
+		struct svar v = c->globs[i];
+
+		if (!v.name && v.has_origin)
+			v.name = origin_name_at(s, v.origin, 1, &err);
+		if (!v.has_toff && v.has_origin)
+			v.has_toff = !typeof_at(s, v.origin, 1, &v.toff, &err);
+		if (!v.name || !v.has_toff || err)
+			continue;
+		var_type(s, v.toff, &v, &err);
+		c->globs[w++] = v;
+	}
+	c->nglobs = w;
 	if (err == -ENOMEM)
 		return err;
 	if (err)
 		return bad(s, NULL, "reference to a missing DIE");
-	c->nvars = w;
 	return inherit_statics(s, c);
 }
 
@@ -1738,6 +1775,8 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 		case DW_TAG_formal_parameter:
 			if (f->scope >= 0)
 				rc = add_var(s, c, die, f->scope, tag == DW_TAG_formal_parameter);
+			else if (f->scope == -1 && tag == DW_TAG_variable)
+				rc = add_global(s, c, die);
 			else if (f->scope == ABSTRACT && !(rc = note_die(s, die, off)) &&
 				 tag == DW_TAG_variable)
 				rc = note_static(s, c, die, off, f->abs_sub);
@@ -1811,8 +1850,9 @@ static int build_cu(hm_scopes *s, struct cu *c)
 	if (rc) {
 		cu_free(c);
 		c->scopes = NULL, c->vars = NULL, c->locs = NULL, c->segs = NULL;
-		c->nscopes = c->nvars = c->nlocs = c->nsegs = 0;
-		c->cscopes = c->cvars = c->clocs = 0;
+		c->globs = NULL;
+		c->nscopes = c->nvars = c->nlocs = c->nsegs = c->nglobs = 0;
+		c->cscopes = c->cvars = c->clocs = c->cglobs = 0;
 		c->state = rc;
 		return rc;
 	}
@@ -1953,4 +1993,47 @@ int hm_scopes_at(hm_scopes *s, uint64_t pc, const struct hm_scope_var **vars)
 	}
 	*vars = s->out;
 	return (int)n;
+}
+
+static int cu_global(const struct cu *c, const char *name, struct hm_scope_var *out);
+
+int hm_scopes_global(hm_scopes *s, uint64_t pc, const char *name, struct hm_scope_var *out)
+{
+	const struct seg *g;
+	int rc;
+	struct cu *c;
+
+	if (pc == HM_SCOPES_ANY_UNIT) {
+		for (size_t i = 0; i < s->ncus; i++) {
+			if ((rc = build_cu(s, &s->cus[i])) == -ENOMEM)
+				return rc;
+			if (!rc && cu_global(&s->cus[i], name, out))
+				return 1;
+		}
+		return 0;
+	}
+	c = cu_at(s, pc, &g, &rc);
+	if (!c)
+		return rc;
+	return cu_global(c, name, out);
+}
+
+static int cu_global(const struct cu *c, const char *name, struct hm_scope_var *out)
+{
+	for (size_t i = 0; i < c->nglobs; i++) {
+		const struct svar *v = &c->globs[i];
+
+		if (strcmp(v->name, name))
+			continue;
+		memset(out, 0, sizeof(*out));
+		out->name = v->name;
+		out->kind = HM_VLOC_ADDR;
+		out->reg = out->fb_reg = -1;
+		out->ptr_depth = v->ptr_depth;
+		out->record = v->record;
+		out->record_kind = v->record_kind;
+		out->record_size = v->record_size;
+		return 1;
+	}
+	return 0;
 }

@@ -86,4 +86,13 @@ int hm_scopes_at(hm_scopes *s, uint64_t pc, const struct hm_scope_var **vars);
 int hm_scopes_scope_at(hm_scopes *s, uint64_t pc, const char **func, unsigned *depth,
 		       unsigned *fn_depth);
 
+/* The variable `name` as the unit holding pc declares or defines it at its
+ * top level (a global, a `__thread` variable, an `extern` declaration):
+ * *out with its name and type (kind HM_VLOC_ADDR, off 0: where it is, the
+ * caller knows).  pc HM_SCOPES_ANY_UNIT: the first unit that has it, every
+ * unit walked until one does (for a variable only another file's code
+ * declares).  1 found, 0 not, or a negative errno as hm_scopes_at(). */
+#define HM_SCOPES_ANY_UNIT UINT64_MAX
+int hm_scopes_global(hm_scopes *s, uint64_t pc, const char *name, struct hm_scope_var *out);
+
 #endif

@@ -126,11 +126,57 @@ static void apply(struct walk *w, const struct hm_insn *in)
 			v = read_reg(w, in->mem.base, in->pc);
 			v.off += in->mem.disp;
 			step(&v, in->pc);
+		} else if (in->mem.base == HM_REG_IP && !in->mem.seg) {
+			forget(&v);
+			v.kind = HM_TV_ADDR;
+			v.abs = in->mem.abs;
+			step(&v, in->pc);
 		} else {
 			forget(&v);
 		}
 		st[in->dst] = v;
 		return;
+	case HM_OP_MOV_IMM:
+		forget(&v);
+		v.kind = HM_TV_CONST;
+		v.off = in->imm;
+		step(&v, in->pc);
+		st[in->dst] = v;
+		return;
+	case HM_OP_ADD_RR: {
+		struct hm_tval x = read_reg(w, in->dst, in->pc), y = read_reg(w, in->src, in->pc);
+
+		/* a known value plus a constant (per-cpu: the variable's
+		 * offset plus this CPU's) */
+		if (y.kind == HM_TV_CONST && x.kind != HM_TV_UNKNOWN) {
+			x.off += y.off;
+			v = x;
+		} else if (x.kind == HM_TV_CONST && y.kind != HM_TV_UNKNOWN) {
+			y.off += x.off;
+			v = y;
+		} else {
+			forget(&v);
+		}
+		if (v.kind != HM_TV_UNKNOWN)
+			step(&v, in->pc);
+		st[in->dst] = v;
+		return;
+	}
+	case HM_OP_ADD_LOAD: {
+		uint64_t at;
+
+		v = read_reg(w, in->dst, in->pc);
+		if (v.kind == HM_TV_CONST && in->mem.seg == HM_SEG_GS &&
+		    hm_insn_mem_const(&in->mem, &at)) {
+			v.kind = HM_TV_PCPU;	/* add %gs:this_cpu_off, %reg */
+			v.abs = at;
+			step(&v, in->pc);
+		} else {
+			forget(&v);
+		}
+		st[in->dst] = v;
+		return;
+	}
 	case HM_OP_ADD_IMM:
 		v = read_reg(w, in->dst, in->pc);
 		if (v.kind != HM_TV_UNKNOWN) {
@@ -148,7 +194,20 @@ static void apply(struct walk *w, const struct hm_insn *in)
 		return;
 	case HM_OP_LOAD:
 		forget(&v);
-		if (ok) {
+		if (!ok && hm_insn_mem_const(&in->mem, &v.abs)) {
+			/* a GOT slot (IE TLS), the thread pointer (%fs:0),
+			 * this CPU's per-cpu offset (%gs:this_cpu_off) */
+			if (!in->mem.seg)
+				v.kind = HM_TV_MEM;
+			else if (in->mem.seg == HM_SEG_FS && !v.abs)
+				v.kind = HM_TV_TP;
+			else if (in->mem.seg == HM_SEG_GS)
+				v.kind = HM_TV_PCPU;
+			if (v.kind == HM_TV_TP)
+				v.abs = 0;
+			if (v.kind != HM_TV_UNKNOWN)
+				step(&v, in->pc);
+		} else if (ok) {
 			v.kind = HM_TV_SLOT;
 			v.slot = fa;
 			v.slot_base = in->mem.base;
@@ -185,8 +244,18 @@ static void apply(struct walk *w, const struct hm_insn *in)
 	case HM_OP_CALL:
 		if (hm_insn_call_keeps(w->c, in))
 			return;
+		v = st[5];
 		for (i = 0; i < sizeof(caller_saved) / sizeof(caller_saved[0]); i++)
 			forget(&st[caller_saved[i]]);
+		/* __tls_get_addr(&pair): the caller decides whether the
+		 * address is a TLS GOT pair (its relocations) */
+		if (v.kind == HM_TV_ADDR) {
+			v.kind = HM_TV_TLSGET;
+			v.abs += (uint64_t)v.off;
+			v.off = 0;
+			step(&v, in->pc);
+			st[0] = v;
+		}
 		return;
 	default:
 		for (r = 0; r < HM_REG_IP; r++)

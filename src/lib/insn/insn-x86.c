@@ -174,12 +174,16 @@ static void classify(const cs_insn *ci, struct hm_insn *o)
 	}
 	switch (ci->id) {
 	case X86_INS_MOV:
+	case X86_INS_MOVABS:
 		if (op[1].type == X86_OP_REG) {
 			o->src = (int8_t)dwreg(op[1].reg, &f1);
 			if (o->src >= 0 && f1)
 				o->op = HM_OP_MOV_RR;
 		} else if (op[1].type == X86_OP_MEM && op[1].size == 8) {
 			o->op = HM_OP_LOAD;
+		} else if (op[1].type == X86_OP_IMM) {
+			o->op = HM_OP_MOV_IMM;
+			o->imm = op[1].imm;
 		}
 		break;
 	case X86_INS_LEA:
@@ -192,6 +196,14 @@ static void classify(const cs_insn *ci, struct hm_insn *o)
 		if (op[1].type == X86_OP_IMM) {
 			o->op = HM_OP_ADD_IMM;
 			o->imm = ci->id == X86_INS_SUB ? -op[1].imm : op[1].imm;
+		} else if (ci->id == X86_INS_ADD && op[1].type == X86_OP_REG) {
+			o->src = (int8_t)dwreg(op[1].reg, &f1);
+			if (o->src >= 0 && o->src < HM_REG_IP && f1)
+				o->op = HM_OP_ADD_RR;
+			else
+				o->src = HM_REG_NONE;
+		} else if (ci->id == X86_INS_ADD && op[1].type == X86_OP_MEM && op[1].size == 8) {
+			o->op = HM_OP_ADD_LOAD;
 		}
 		break;
 	}
@@ -230,11 +242,12 @@ int insn_arch_decode(struct insn_arch *a, const uint8_t *bytes, size_t n, uint64
 	for (i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 
-		/* lea computes an address and accesses nothing; nop has
-		 * memory operands it never touches. */
-		if (op->type != X86_OP_MEM || ci->id == X86_INS_LEA || ci->id == X86_INS_NOP)
+		/* lea computes an address and accesses nothing (its operand
+		 * is kept for tracking, has_mem clear); nop has memory
+		 * operands it never touches. */
+		if (op->type != X86_OP_MEM || ci->id == X86_INS_NOP)
 			continue;
-		o->has_mem = 1;
+		o->has_mem = ci->id != X86_INS_LEA;
 		o->mem.base = (int8_t)dwreg(op->mem.base, NULL);
 		o->mem.index = (int8_t)dwreg(op->mem.index, NULL);
 		o->mem.scale = (uint8_t)op->mem.scale;

@@ -83,6 +83,19 @@ void hm_insn_ctx_free(hm_insn_ctx *c)
 	free(c);
 }
 
+int hm_insn_mem_const(const struct hm_insn_mem *m, uint64_t *at)
+{
+	if (m->index >= 0)
+		return 0;
+	if (m->base == HM_REG_NONE)
+		*at = (uint64_t)m->disp;
+	else if (m->base == HM_REG_IP)
+		*at = m->abs;
+	else
+		return 0;
+	return 1;
+}
+
 const char *hm_insn_reg_name(int reg)
 {
 	return insn_arch_reg_name(reg);

@@ -48,7 +48,11 @@ struct hm_insn_mem {
 enum hm_insn_op {
 	HM_OP_OTHER = 0,
 	HM_OP_MOV_RR,		/* dst = src (full width) */
-	HM_OP_LEA,		/* dst = mem.base + mem.disp (no index) */
+	HM_OP_LEA,		/* dst = mem.base + mem.disp (no index); mem filled,
+				 * has_mem clear: lea accesses nothing */
+	HM_OP_MOV_IMM,		/* dst = imm (full width) */
+	HM_OP_ADD_RR,		/* dst += src (full width) */
+	HM_OP_ADD_LOAD,		/* dst += full-width load from mem */
 	HM_OP_ADD_IMM,		/* dst += imm (sub: imm negated) */
 	HM_OP_LOAD,		/* dst = full-width load from mem */
 	HM_OP_STORE,		/* full-width store of src to mem */
@@ -93,6 +97,10 @@ int hm_insn_prev(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out);
  * first in a function (__fentry__, mcount), which save what they use. */
 int hm_insn_call_keeps(hm_insn_ctx *c, const struct hm_insn *call);
 
+/* The link address a memory operand names by itself (absolute, or
+ * RIP-relative), segment aside: 1 and *at, or 0 when it needs a register. */
+int hm_insn_mem_const(const struct hm_insn_mem *m, uint64_t *at);
+
 /* Register names for messages: "rdi", "rip", "?" */
 const char *hm_insn_reg_name(int reg);
 
@@ -113,8 +121,12 @@ const char *insn_arch_reg_name(int reg);
  * instruction tracking does: no control flow, so a value set on another
  * path is not seen).  Modelled: full-width register moves, lea off(reg),
  * add/sub of a constant, stores of a register to the stack frame and loads
- * back, push/pop; a call forgets the caller-saved registers, any other
- * write forgets its register.  Whenever a value is first read from a
+ * back, push/pop; constants (mov $imm), RIP-relative addresses (lea) and
+ * loads from them (GOT slots), the thread pointer (%fs:0), %gs-relative
+ * loads and adds (this CPU's per-cpu offset), register + constant; a call
+ * forgets the caller-saved registers (and, when its first argument was a
+ * RIP-relative address, returns HM_TV_TLSGET of it), any other write
+ * forgets its register.  Whenever a value is first read from a
  * register or a stack slot, the caller's typing function is asked whether a
  * variable holds it there: from then on the value is "that variable + a
  * constant", whatever registers and slots it moves through. */
@@ -125,6 +137,15 @@ enum hm_tval_kind {
 				 * CFA + slot (slot_disp(slot_base) in the instruction), + off */
 	HM_TV_STACK,		/* an address in the frame: CFA + off */
 	HM_TV_VAR,		/* the pointer held by variable var, + off */
+	HM_TV_CONST,		/* the constant off (mov $imm) */
+	HM_TV_ADDR,		/* the link address abs + off (lea sym(%rip)) */
+	HM_TV_MEM,		/* the 8 bytes loaded from link address abs (a GOT
+				 * slot: sym@gottpoff), + off */
+	HM_TV_TP,		/* the thread pointer (loaded from %fs:0), + off */
+	HM_TV_PCPU,		/* this CPU's per-cpu offset, loaded from %gs:abs
+				 * (this_cpu_off), + off */
+	HM_TV_TLSGET,		/* what a call returned whose first argument was the
+				 * link address abs (__tls_get_addr(&got_pair)), + off */
 };
 
 /* A variable holding a pointer to a record, as the typing function names
@@ -147,6 +168,7 @@ struct hm_tval {
 	unsigned untyped : 1;	/* a variable held it, of no pointer-to-record type */
 	int64_t off;
 	int64_t slot, slot_disp, fb_off;
+	uint64_t abs;		/* ADDR, MEM, PCPU, TLSGET */
 	uint64_t at;		/* REG, SLOT: where the value was read; 0 = still live */
 	struct hm_tvar var;	/* VAR */
 	uint64_t steps[HM_TRACK_STEPS];	/* the last instructions that built it, in order */

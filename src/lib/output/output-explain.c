@@ -76,7 +76,37 @@ static void print_track(FILE *out, struct binent *b, const struct insn_res *r)
 	const char *base = hm_insn_reg_name(r->insn.mem.base);
 	unsigned i;
 
+	if (r->insn.mem.base < 0 || r->insn.mem.base == HM_REG_IP) {
+		if (r->insn.mem.seg)
+			fprintf(out, "  base register: none (an offset from the %s)\n",
+				r->insn.mem.seg == HM_SEG_FS ? "thread pointer" : "CPU's per-cpu base");
+		return;
+	}
 	switch (v->kind) {
+	case HM_TV_CONST:
+		fprintf(out, "  base register: %%%s = the constant %#" PRIx64 ", tracked through\n",
+			base, (uint64_t)v->off);
+		break;
+	case HM_TV_ADDR:
+		fprintf(out, "  base register: %%%s = the address 0x%" PRIx64 " %+" PRId64
+			", tracked through\n", base, v->abs, v->off);
+		break;
+	case HM_TV_MEM:
+		fprintf(out, "  base register: %%%s = the 8 bytes at 0x%" PRIx64 " %+" PRId64
+			" (a GOT slot), tracked through\n", base, v->abs, v->off);
+		break;
+	case HM_TV_TP:
+		fprintf(out, "  base register: %%%s = the thread pointer (%%fs:0) %+" PRId64
+			", tracked through\n", base, v->off);
+		break;
+	case HM_TV_PCPU:
+		fprintf(out, "  base register: %%%s = this CPU's per-cpu offset (%%gs:0x%" PRIx64
+			") %+" PRId64 ", tracked through\n", base, v->abs, v->off);
+		break;
+	case HM_TV_TLSGET:
+		fprintf(out, "  base register: %%%s = __tls_get_addr(0x%" PRIx64 ") %+" PRId64
+			", tracked through\n", base, v->abs, v->off);
+		break;
 	case HM_TV_VAR:
 		fprintf(out, "  base register: %%%s = %s %+" PRId64 "%s\n", base, v->var.name, v->off,
 			v->nsteps ? ", tracked through" : " (its location at the access)");
@@ -134,19 +164,30 @@ static void explain_one(FILE *out, hm_attr *a, struct binent *b, uint64_t pc, in
 		if (r->insn.has_mem && r->bucket != HM_UNATTR_NO_MEMOP)
 			print_track(out, b, r);
 	}
-	if (r->var)
+	if (r->var && (r->bucket == HM_ATTR_TLS || r->bucket == HM_ATTR_PERCPU ||
+		       (r->named && !r->stack)))
+		fprintf(out, "  variable: %s, %s 0x%" PRIx64 "\n", r->object,
+			r->insn.mem.seg == HM_SEG_GS || r->bucket == HM_ATTR_PERCPU
+			? "at per-cpu offset" : "at TLS image offset", r->seg_off);
+	else if (r->var)
 		fprintf(out, "  variable: %s%s%s, %s %s%s%+" PRId64 " at 0x%" PRIx64 "\n",
 			r->func ? r->func : "", r->func ? ":" : "", r->var,
 			r->var_kind >= 0 && r->var_kind < 4 ? kinds[r->var_kind] : "?",
 			r->var_reg >= 0 ? "%" : "", r->var_reg >= 0 ? hm_insn_reg_name(r->var_reg) : "",
 			r->var_off, r->var_pc);
-	if (r->sname)
+	if (r->sname && r->named && !r->stack)
+		fprintf(out, "  type: %s%s (%" PRIu64 " bytes), offset %" PRId64 "\n",
+			r->kind == HM_PROFILE_STRUCT ? "the struct " : "the variable ", r->sname,
+			r->ssize, r->off);
+	else if (r->sname)
 		fprintf(out, "  type: %s%s%s (%" PRIu64 " bytes), offset %" PRId64 "\n",
 			r->stack ? "the struct " : "struct ", r->sname, r->stack ? " itself" : " *",
 			r->ssize, r->off);
-	if (r->bucket == HM_ATTR_INSN)
-		fprintf(out, "  field: %s.%s (offset %" PRIu64 ", %" PRIu64 " bytes)\n",
-			r->stack ? r->object : r->sname, r->path, r->foff, r->fsize);
+	if (r->bucket == HM_ATTR_INSN || r->bucket == HM_ATTR_TLS || r->bucket == HM_ATTR_PERCPU)
+		fprintf(out, "  field: %s%s%s (offset %" PRIu64 ", %" PRIu64 " bytes)%s\n",
+			r->named ? r->object : r->sname, r->path[0] ? "." : "", r->path, r->foff,
+			r->fsize, r->bucket == HM_ATTR_TLS ? ", strategy tls"
+			: r->bucket == HM_ATTR_PERCPU ? ", strategy per-cpu" : "");
 	else
 		fprintf(out, "  unattributed: %s\n", hm_attr_bucket_name(r->bucket));
 }

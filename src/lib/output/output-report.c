@@ -202,7 +202,8 @@ static void evidence(const struct heat_line *l, const hm_report_stats *st, char 
 static void print_header(FILE *out, const hm_report_stats *st, const struct hm_report_opts *o)
 {
 	uint64_t attributed = st->buckets[HM_ATTR_GLOBAL] + st->buckets[HM_ATTR_OBJECT] +
-			      st->buckets[HM_ATTR_INSN];
+			      st->buckets[HM_ATTR_INSN] + st->buckets[HM_ATTR_TLS] +
+			      st->buckets[HM_ATTR_PERCPU];
 	static const char *const kinds[] = { "memory samples with data source (HITM data)",
 					     "watchpoint samples", "address samples" };
 	int i, first = 1, col = 0;
@@ -213,11 +214,15 @@ static void print_header(FILE *out, const hm_report_stats *st, const struct hm_r
 		attributed, st->buckets[HM_ATTR_GLOBAL], st->buckets[HM_ATTR_OBJECT]);
 	if (st->buckets[HM_ATTR_INSN])
 		fprintf(out, ", instruction %" PRIu64, st->buckets[HM_ATTR_INSN]);
+	if (st->buckets[HM_ATTR_TLS])
+		fprintf(out, ", tls %" PRIu64, st->buckets[HM_ATTR_TLS]);
+	if (st->buckets[HM_ATTR_PERCPU])
+		fprintf(out, ", per-cpu %" PRIu64, st->buckets[HM_ATTR_PERCPU]);
 	fputs(")\n", out);
 	for (i = HM_UNATTR_NO_ADDR; i < HM_NR_BUCKETS; i++) {
 		char item[64];
 
-		if (!st->buckets[i] || i == HM_ATTR_INSN)
+		if (!st->buckets[i] || i == HM_ATTR_INSN || i == HM_ATTR_TLS || i == HM_ATTR_PERCPU)
 			continue;
 		snprintf(item, sizeof(item), "%s %" PRIu64, hm_attr_bucket_name(i), st->buckets[i]);
 		if (first) {
