@@ -56,6 +56,7 @@ enum hm_attr_bucket {
 	HM_UNATTR_AMBIGUOUS,		/* the record's name has several definitions */
 	HM_ATTR_TLS,			/* attributed: a %fs-relative access to a __thread variable */
 	HM_ATTR_PERCPU,			/* attributed: a %gs-relative access to a per-cpu variable */
+	HM_UNATTR_INDEX,		/* an index that is no whole number of elements */
 	HM_NR_BUCKETS
 };
 
@@ -63,7 +64,7 @@ enum hm_attr_bucket {
  * "no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux",
  * "instruction", "no-insn", "no-mem-operand", "no-variable",
  * "untyped-pointer", "offset-outside-type", "ambiguous-type", "tls",
- * "per-cpu". */
+ * "per-cpu", "unknown-index". */
 const char *hm_attr_bucket_name(enum hm_attr_bucket b);
 
 typedef struct hm_attribution {

@@ -25,8 +25,17 @@ struct pair {
 	long tail;
 };
 
+/* An array of these indexed by a register: p[i].hits, i unknown. */
+struct slot {
+	long key;
+	long val;
+	long hits;
+	long pad;
+};
+
 #define PAGE 4096
 #define NARR 4
+#define NSLOT 3
 
 __attribute__((noinline)) static void bump(struct flow *f)
 {
@@ -59,6 +68,12 @@ __attribute__((noinline)) static void fill(struct pair *v, size_t n)
 
 	for (p = v; p < v + n; p++)
 		p->tail = 1;
+}
+
+/* base + index * scale: which element is unknown, the field is not. */
+__attribute__((noinline)) static void hit_slot(struct slot *s, long i)
+{
+	s[i].hits++;
 }
 
 /* Through memset: no variable of a struct type at the storing instruction. */
@@ -120,6 +135,7 @@ int main(int argc, char **argv)
 {
 	struct flow *a = page_obj(), *b = page_obj(), *c = page_obj(), *d;
 	struct pair *arr;
+	struct slot *slots;
 	char *raw, *dup;
 	size_t i;
 
@@ -129,6 +145,11 @@ int main(int argc, char **argv)
 	/* NARR pairs, each on its own page. */
 	arr = mmap(NULL, (size_t)NARR * PAGE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* NSLOT elements, each on its own page */
+	slots = mmap(NULL, (size_t)(NSLOT + 1) * PAGE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (slots == MAP_FAILED)
+		return 1;
 	raw = page_obj();
 	dup = page_obj();
 	if (arr == MAP_FAILED)
@@ -144,18 +165,25 @@ int main(int argc, char **argv)
 	FIELD(flow, drops);
 	FIELD(pair, head);
 	FIELD(pair, tail);
+	FIELD(slot, key);
+	FIELD(slot, val);
+	FIELD(slot, hits);
+	FIELD(slot, pad);
 	FIELD(deep, lo);
 	FIELD(deep, x);
 	FIELD(deep, pad);
 	printf("size deep %zu\n", sizeof(struct deep));
 	printf("size flow %zu\n", sizeof(struct flow));
 	printf("size pair %zu\n", sizeof(struct pair));
+	printf("size slot %zu\n", sizeof(struct slot));
 	printf("object flow %p\n", (void *)a);
 	printf("object flow %p\n", (void *)b);
 	printf("object flow %p\n", (void *)c);
 	printf("object flow %p\n", (void *)d);
 	for (i = 0; i < NARR; i++)
 		printf("object pair %p\n", (void *)((char *)arr + i * PAGE));
+	for (i = 0; i < NSLOT; i++)
+		printf("object slot %p\n", (void *)&slots[(i * PAGE + PAGE / 2) / sizeof(*slots)]);
 	printf("raw %p\n", (void *)raw);
 	printf("dup %p\n", (void *)dup);
 	fflush(stdout);
@@ -165,6 +193,8 @@ int main(int argc, char **argv)
 	count_drop(d);
 	for (i = 0; i < NARR; i++)
 		fill((struct pair *)((char *)arr + i * PAGE), 1);
+	for (i = 0; i < NSLOT; i++)
+		hit_slot(slots, (long)((i * PAGE + PAGE / 2) / sizeof(*slots)));
 	wipe(raw, 8);
 	token_seen = (struct token *)dup;
 	dup_touch(token_seen);

@@ -2,7 +2,7 @@
 # Attribution by instruction on heap and anonymous-mmap objects: the
 # fixture tests/report/heap.c writes struct fields through pointers (helper
 # functions, a field address computed into a register, an array walked by
-# pointer), one object per page.  Real recordings: page faults (perf record
+# pointer, an array indexed by a register: s[i].hits), one object per page.  Real recordings: page faults (perf record
 # -c 1 -d -e page-faults: the IP is the access) and hardware watchpoints
 # (hitmap record --watch: the IP is the instruction after the access).
 # A struct on the stack is named function:variable; a struct name with two
@@ -88,19 +88,20 @@ for cc in gcc clang; do
 	done
 done
 
-# Watchpoints: four fields (two heap objects, the mmap'd one, an array
-# element), at the addresses a first run without ASLR printed.
+# Watchpoints: four fields (a heap object, the mmap'd one, an array
+# element walked by pointer, one indexed by a register), at the addresses a
+# first run without ASLR printed.
 cc=gcc
 for opt in -O0 -O2; do
 	bin="$T/heapw$opt"
 	build_fixture "$RSRC/heap.c" "$bin" $cc 5 $opt "$RSRC/heap-dup.c"
 	setarch -R "$bin" >"$T/out1" || fail "heap run"
 	set -- $(awk '/^object/ { print $3 }' "$T/out1")
-	[ $# -eq 8 ] || fail "heap printed $# objects, want 8"
-	rx=$(hex $(($1 + 24))); tx=$(hex $(($2 + 32))); drops=$(hex $(($4 + 56)))
-	tail=$(hex $(($5 + 8)))
+	[ $# -eq 11 ] || fail "heap printed $# objects, want 11"
+	rx=$(hex $(($1 + 24))); drops=$(hex $(($4 + 56)))
+	tail=$(hex $(($5 + 8))); hits=$(hex $(($9 + 16)))
 	set +e
-	"$HITMAP" record -q --watch "$rx/8:w" --watch "$tx/8:w" --watch "$drops/8:w" \
+	"$HITMAP" record -q --watch "$rx/8:w" --watch "$hits/8:w" --watch "$drops/8:w" \
 		--watch "$tail/8:w" -o "$T/w.data" -- setarch -R "$bin" >"$T/out2" 2>"$T/rec.err"
 	rc=$?
 	set -e 2>/dev/null; set +e

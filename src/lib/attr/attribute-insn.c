@@ -213,15 +213,40 @@ static int stack_object(hm_attr *a, struct binent *b, uint64_t func, struct insn
 	return 0;
 }
 
+/* v plus an unknown multiple of stride (1: any value). */
+static void forget_stride(struct hm_tval *v, uint64_t stride)
+{
+	v->stride = stride ? stride : 1;
+}
+
+/* What register reg holds at the access at pc of the function at func:
+ * the variable DWARF locates in it there, else what tracking finds.  0
+ * and *v, or nonzero; *got as type_value() says of reg itself. */
+static int typed_reg(struct binent *b, struct typing *t, uint64_t func, uint64_t pc, int reg,
+		     struct hm_tval *v, int *got)
+{
+	struct hm_tvar var;
+	int64_t delta = 0;
+
+	*v = (struct hm_tval){ .kind = HM_TV_REG, .reg = (int8_t)reg, .at = pc };
+	*got = type_value(t, v, &var, &delta);
+	if (*got == 1) {
+		v->kind = HM_TV_VAR;
+		v->var = var;
+		v->off = delta;
+		return 0;
+	}
+	return hm_insn_track(b->insn, func, pc, reg, type_value, t, v);
+}
+
 /* Resolve (b, pc, trap) into r: every field of r but the key. */
 static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, struct insn_res *r)
 {
 	const hm_symbol *f;
 	struct typing t;
-	struct hm_tvar var;
 	struct hm_tval v;
-	int64_t delta = 0;
-	int err, got;
+	int err, got, other;
+	unsigned scale;
 
 	r->bucket = HM_UNATTR_NO_INSN;
 	r->access_pc = pc;
@@ -257,28 +282,51 @@ static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, stru
 		}
 		return;
 	}
-	if (r->insn.mem.base < 0 || r->insn.mem.base == HM_REG_IP || r->insn.mem.index >= 0) {
-		/* An operand whose address needs what tracking does not
-		 * give: an index register, or none (RIP-relative or
-		 * absolute: a global, the address path's). */
+	if (r->insn.mem.base < 0 || r->insn.mem.base == HM_REG_IP ||
+	    r->insn.mem.index == HM_REG_IP) {
+		/* No base register (RIP-relative or absolute: a global, the
+		 * address path's; an index alone: a global array). */
 		r->bucket = HM_UNATTR_NO_MEMOP;
 		return;
 	}
 	/* First what DWARF says of the base register at the access itself,
 	 * then what tracking finds it was built from. */
 	t = (struct typing){ a, b->scopes };
-	v = (struct hm_tval){ .kind = HM_TV_REG, .reg = r->insn.mem.base, .at = r->access_pc };
-	got = type_value(&t, &v, &var, &delta);
-	if (got == 1) {
-		v.kind = HM_TV_VAR;
-		v.var = var;
-		v.off = delta;
-	} else if (hm_insn_track(b->insn, f->addr, r->access_pc, r->insn.mem.base, type_value,
-				 &t, &v)) {
+	err = typed_reg(b, &t, f->addr, r->access_pc, r->insn.mem.base, &v, &got);
+	other = r->insn.mem.index;
+	scale = r->insn.mem.scale;
+	if (other >= 0 && scale == 1 && (err || v.kind != HM_TV_VAR)) {
+		/* (%index,%pointer,1): gcc puts the scaled index first */
+		struct hm_tval w;
+		int got2;
+
+		if (!typed_reg(b, &t, f->addr, r->access_pc, other, &w, &got2) &&
+		    w.kind == HM_TV_VAR) {
+			other = r->insn.mem.base;
+			v = w;
+			got = got2;
+			err = 0;
+		}
+	}
+	if (err) {
 		r->bucket = got == 2 ? HM_UNATTR_UNTYPED : HM_UNATTR_NO_VAR;
 		return;
 	}
+	if (other >= 0) {
+		/* base + index * scale: the index's value is unknown, what
+		 * it is a multiple of may be (shl, imul, lea (%r,%r,2)) */
+		struct hm_tval ix;
+
+		if (hm_insn_track(b->insn, f->addr, r->access_pc, other, NULL, NULL, &ix))
+			forget_stride(&v, 1);
+		else
+			forget_stride(&v, hm_gcd(v.stride, hm_tval_factor(&ix) * scale));
+	}
 	r->track = v;
+	if (v.stride && v.kind != HM_TV_VAR) {
+		r->bucket = HM_UNATTR_INDEX;
+		return;
+	}
 	if (v.kind == HM_TV_STACK && stack_object(a, b, f->addr, r, v.off + r->insn.mem.disp))
 		return;
 	if (attr_seg_resolve(a, b, r, &v))
@@ -300,6 +348,18 @@ static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, stru
 	if (r->bucket != HM_ATTR_INSN)
 		return;
 	r->ssize = hm_types_sizeof(b->types, r->type);
+	if (v.stride) {
+		/* p[i].field: a whole number of elements past the pointer,
+		 * so the offset into one element is the operand's modulo
+		 * the element's size; anything else is not an element */
+		if (!r->ssize || v.stride % r->ssize) {
+			r->bucket = HM_UNATTR_INDEX;
+			return;
+		}
+		r->indexed = 1;
+		r->off = (int64_t)(((r->off % (int64_t)r->ssize) + (int64_t)r->ssize) %
+				   (int64_t)r->ssize);
+	}
 	if (r->off < 0 || (uint64_t)r->off >= r->ssize) {
 		r->bucket = HM_UNATTR_OFFSET;
 		return;

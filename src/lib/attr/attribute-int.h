@@ -61,6 +61,7 @@ struct insn_res {
 	unsigned decoded : 1;	/* insn is valid */
 	unsigned stack : 1;	/* a struct variable in the frame, named object */
 	unsigned named : 1;	/* object names every instance: stack, tls:, per-cpu: */
+	unsigned indexed : 1;	/* p[i]: off is modulo the element, i unknown */
 	uint8_t kind;		/* enum hm_profile_kind of sname */
 	enum hm_attr_bucket bucket;	/* HM_ATTR_INSN, _TLS, _PERCPU or why not */
 	uint64_t access_pc;	/* the instruction that made the access */

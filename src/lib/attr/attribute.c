@@ -22,7 +22,7 @@ const char *hm_attr_bucket_name(enum hm_attr_bucket b)
 		"global", "object", "no-addr", "no-map", "no-binary", "build-id-mismatch",
 		"no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux",
 		"instruction", "no-insn", "no-mem-operand", "no-variable", "untyped-pointer",
-		"offset-outside-type", "ambiguous-type", "tls", "per-cpu",
+		"offset-outside-type", "ambiguous-type", "tls", "per-cpu", "unknown-index",
 	};
 
 	return b < HM_NR_BUCKETS ? names[b] : "?";

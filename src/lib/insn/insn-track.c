@@ -73,6 +73,60 @@ static void forget(struct hm_tval *v)
 	memset(v, 0, sizeof(*v));
 }
 
+uint64_t hm_gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+uint64_t hm_tval_factor(const struct hm_tval *v)
+{
+	if (v->kind == HM_TV_UNKNOWN)
+		return v->stride ? v->stride : 1;
+	if (v->kind == HM_TV_CONST)
+		return v->off < 0 ? -(uint64_t)v->off : (uint64_t)v->off;
+	return 1;
+}
+
+/* Strides stay below 2^32: a larger one is no array element. */
+static uint64_t cap(uint64_t m)
+{
+	return m >> 32 ? 1 : m;
+}
+
+/* A pointer kind: a base that an unknown multiple can be added to. */
+static int is_base(const struct hm_tval *v)
+{
+	return v->kind != HM_TV_UNKNOWN && v->kind != HM_TV_CONST;
+}
+
+/* x + y where one is a base and the other an unknown multiple: the base
+ * with that stride; two multiples: their common factor.  0 when neither. */
+static int add_multiple(struct hm_tval *x, const struct hm_tval *y, struct hm_tval *out)
+{
+	if (is_base(x) && !is_base(y)) {
+		*out = *x;
+		out->stride = hm_gcd(x->stride, hm_tval_factor(y));
+		return 1;
+	}
+	if (is_base(y) && !is_base(x)) {
+		*out = *y;
+		out->stride = hm_gcd(y->stride, hm_tval_factor(x));
+		return 1;
+	}
+	if (!is_base(x) && !is_base(y)) {
+		forget(out);
+		out->stride = cap(hm_gcd(hm_tval_factor(x), hm_tval_factor(y)));
+		return 1;
+	}
+	return 0;
+}
+
 /* The CFA-relative address of a memory operand into the frame, or 0 with
  * *ok clear. */
 static int64_t frame_addr(const struct walk *w, const struct hm_insn *in, int *ok)
@@ -122,7 +176,33 @@ static void apply(struct walk *w, const struct hm_insn *in)
 		st[in->dst] = v;
 		return;
 	case HM_OP_LEA:
-		if (in->mem.base >= 0 && in->mem.base < HM_REG_IP) {
+		if (in->mem.index >= 0 && in->mem.index < HM_REG_IP) {
+			/* base + index * scale + disp: an array element's
+			 * address, or an index multiplied (lea (%r,%r,2)) */
+			struct hm_tval b, ix = read_reg(w, in->mem.index, in->pc), m;
+
+			forget(&m);
+			m.stride = cap(hm_tval_factor(&ix) * (in->mem.scale +
+					   (in->mem.base == in->mem.index)));
+			if (in->mem.base >= 0 && in->mem.base < HM_REG_IP &&
+			    in->mem.base != in->mem.index)
+				b = read_reg(w, in->mem.base, in->pc);
+			else {
+				forget(&b);
+				b.kind = HM_TV_CONST;
+			}
+			if (in->mem.base == HM_REG_IP || !add_multiple(&b, &m, &v)) {
+				forget(&v);
+			} else if (is_base(&v)) {
+				v.off += in->mem.disp;
+			} else {
+				struct hm_tval d = { .kind = HM_TV_CONST, .off = in->mem.disp };
+
+				v.stride = cap(hm_gcd(v.stride, hm_tval_factor(&d)));
+			}
+			if (v.kind != HM_TV_UNKNOWN || v.stride)
+				step(&v, in->pc);
+		} else if (in->mem.base >= 0 && in->mem.base < HM_REG_IP) {
 			v = read_reg(w, in->mem.base, in->pc);
 			v.off += in->mem.disp;
 			step(&v, in->pc);
@@ -147,17 +227,38 @@ static void apply(struct walk *w, const struct hm_insn *in)
 		struct hm_tval x = read_reg(w, in->dst, in->pc), y = read_reg(w, in->src, in->pc);
 
 		/* a known value plus a constant (per-cpu: the variable's
-		 * offset plus this CPU's) */
+		 * offset plus this CPU's), or a pointer plus a scaled index */
 		if (y.kind == HM_TV_CONST && x.kind != HM_TV_UNKNOWN) {
 			x.off += y.off;
 			v = x;
 		} else if (x.kind == HM_TV_CONST && y.kind != HM_TV_UNKNOWN) {
 			y.off += x.off;
 			v = y;
-		} else {
+		} else if (in->src == in->dst && !is_base(&x)) {
+			forget(&v);	/* add %rax,%rax: twice the multiple */
+			v.stride = cap(hm_tval_factor(&x) * 2);
+		} else if (!add_multiple(&x, &y, &v)) {
 			forget(&v);
 		}
-		if (v.kind != HM_TV_UNKNOWN)
+		if (v.kind != HM_TV_UNKNOWN || v.stride)
+			step(&v, in->pc);
+		st[in->dst] = v;
+		return;
+	}
+	case HM_OP_SHL_IMM:
+	case HM_OP_MUL_IMM:
+	case HM_OP_EXTEND: {
+		struct hm_tval x = read_reg(w, in->op == HM_OP_SHL_IMM ? in->dst : in->src, in->pc);
+		uint64_t f = hm_tval_factor(&x);
+
+		forget(&v);
+		if (in->op == HM_OP_SHL_IMM)
+			v.stride = cap(f << in->imm);
+		else if (in->op == HM_OP_MUL_IMM)
+			v.stride = cap(f * (in->imm < 0 ? -(uint64_t)in->imm : (uint64_t)in->imm));
+		else
+			v.stride = f & -f;	/* widening keeps the power of two */
+		if (v.stride > 1)
 			step(&v, in->pc);
 		st[in->dst] = v;
 		return;

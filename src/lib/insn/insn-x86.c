@@ -165,8 +165,36 @@ static void classify(const cs_insn *ci, struct hm_insn *o)
 			o->src = HM_REG_NONE;
 		return;
 	}
+	if (ci->id == X86_INS_CDQE) {
+		o->op = HM_OP_EXTEND;
+		o->dst = o->src = 0;
+		return;
+	}
+	if (ci->id == X86_INS_IMUL && x->op_count == 3 && op[0].type == X86_OP_REG &&
+	    op[1].type == X86_OP_REG && op[2].type == X86_OP_IMM) {
+		o->dst = (int8_t)dwreg(op[0].reg, &f0);
+		o->src = (int8_t)dwreg(op[1].reg, &f1);
+		o->imm = op[2].imm;
+		if (o->dst >= 0 && o->dst < HM_REG_IP && f0 && o->src >= 0 && o->src < HM_REG_IP)
+			o->op = HM_OP_MUL_IMM;
+		else
+			o->dst = o->src = HM_REG_NONE;
+		return;
+	}
 	if (x->op_count != 2 || op[0].type != X86_OP_REG)
 		return;
+	/* movslq %esi,%rsi; mov %esi,%esi; movzx: an index widened */
+	if ((ci->id == X86_INS_MOVSXD || ci->id == X86_INS_MOVZX || ci->id == X86_INS_MOV) &&
+	    op[1].type == X86_OP_REG && op[0].size >= 4) {
+		int d = dwreg(op[0].reg, &f0), s = dwreg(op[1].reg, &f1);
+
+		if (d >= 0 && d < HM_REG_IP && s >= 0 && s < HM_REG_IP && !(f0 && f1)) {
+			o->op = HM_OP_EXTEND;
+			o->dst = (int8_t)d;
+			o->src = (int8_t)s;
+			return;
+		}
+	}
 	o->dst = (int8_t)dwreg(op[0].reg, &f0);
 	if (o->dst < 0 || o->dst == HM_REG_IP || !f0) {
 		o->dst = HM_REG_NONE;
@@ -187,9 +215,15 @@ static void classify(const cs_insn *ci, struct hm_insn *o)
 		}
 		break;
 	case X86_INS_LEA:
-		if (op[1].type == X86_OP_MEM && op[1].mem.index == X86_REG_INVALID &&
-		    op[1].mem.base != X86_REG_INVALID)
+		if (op[1].type == X86_OP_MEM && (op[1].mem.base != X86_REG_INVALID ||
+						 op[1].mem.index != X86_REG_INVALID))
 			o->op = HM_OP_LEA;
+		break;
+	case X86_INS_SHL:
+		if (op[1].type == X86_OP_IMM && op[1].imm >= 0 && op[1].imm < 32) {
+			o->op = HM_OP_SHL_IMM;
+			o->imm = op[1].imm;
+		}
 		break;
 	case X86_INS_ADD:
 	case X86_INS_SUB:

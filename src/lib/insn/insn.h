@@ -48,11 +48,15 @@ struct hm_insn_mem {
 enum hm_insn_op {
 	HM_OP_OTHER = 0,
 	HM_OP_MOV_RR,		/* dst = src (full width) */
-	HM_OP_LEA,		/* dst = mem.base + mem.disp (no index); mem filled,
-				 * has_mem clear: lea accesses nothing */
+	HM_OP_LEA,		/* dst = mem.base + mem.index * mem.scale + mem.disp;
+				 * mem filled, has_mem clear: lea accesses nothing */
 	HM_OP_MOV_IMM,		/* dst = imm (full width) */
 	HM_OP_ADD_RR,		/* dst += src (full width) */
 	HM_OP_ADD_LOAD,		/* dst += full-width load from mem */
+	HM_OP_SHL_IMM,		/* dst <<= imm */
+	HM_OP_MUL_IMM,		/* dst = src * imm */
+	HM_OP_EXTEND,		/* dst = src sign- or zero-extended (movslq, cltq,
+				 * a 32-bit mov) */
 	HM_OP_ADD_IMM,		/* dst += imm (sub: imm negated) */
 	HM_OP_LOAD,		/* dst = full-width load from mem */
 	HM_OP_STORE,		/* full-width store of src to mem */
@@ -169,11 +173,20 @@ struct hm_tval {
 	int64_t off;
 	int64_t slot, slot_disp, fb_off;
 	uint64_t abs;		/* ADDR, MEM, PCPU, TLSGET */
+	/* UNKNOWN: the value is a multiple of stride (0: nothing known);
+	 * any other kind: the value plus an unknown multiple of stride (0:
+	 * none), an index scaled into an array */
+	uint64_t stride;
 	uint64_t at;		/* REG, SLOT: where the value was read; 0 = still live */
 	struct hm_tvar var;	/* VAR */
 	uint64_t steps[HM_TRACK_STEPS];	/* the last instructions that built it, in order */
 	unsigned nsteps;
 };
+
+/* What v is known to be a multiple of: 1 when nothing is known, 0 for the
+ * constant 0. */
+uint64_t hm_tval_factor(const struct hm_tval *v);
+uint64_t hm_gcd(uint64_t a, uint64_t b);
 
 /* The typing function: whether a variable of a pointer-to-record type holds
  * value v (HM_TV_REG or HM_TV_SLOT, read at v->at) there.  1: *var filled,

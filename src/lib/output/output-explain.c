@@ -183,6 +183,10 @@ static void explain_one(FILE *out, hm_attr *a, struct binent *b, uint64_t pc, in
 		fprintf(out, "  type: %s%s%s (%" PRIu64 " bytes), offset %" PRId64 "\n",
 			r->stack ? "the struct " : "struct ", r->sname, r->stack ? " itself" : " *",
 			r->ssize, r->off);
+	if (r->track.stride && (r->indexed || r->bucket == HM_UNATTR_INDEX))
+		fprintf(out, "  index: an unknown multiple of %" PRIu64 " bytes%s\n", r->track.stride,
+			r->indexed ? ", whole elements: the offset is taken modulo the element"
+				   : ", not whole elements");
 	if (r->bucket == HM_ATTR_INSN || r->bucket == HM_ATTR_TLS || r->bucket == HM_ATTR_PERCPU)
 		fprintf(out, "  field: %s%s%s (offset %" PRIu64 ", %" PRIu64 " bytes)%s\n",
 			r->named ? r->object : r->sname, r->path[0] ? "." : "", r->path, r->foff,
