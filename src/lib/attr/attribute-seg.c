@@ -263,6 +263,8 @@ static int percpu_var(hm_attr *a, struct binent *b, struct insn_res *r, uint64_t
 	Elf *elf = hm_binary_elf(attr_binent_dwarf(b));
 	Elf_Scn *scn = NULL;
 	const struct var_ref *v;
+	const hm_variable *var;
+	const hm_symbol *sym;
 	struct cached c = { 0 };
 	char obj[600];
 	size_t shstr;
@@ -279,9 +281,19 @@ static int percpu_var(hm_attr *a, struct binent *b, struct insn_res *r, uint64_t
 		    !strcmp(nm, ".data..percpu") && o - sh.sh_addr < sh.sh_size)
 			in = 1;
 	}
-	if (!in || attr_binent_types(b) || !(v = attr_var_at(b, o)))
+	if (!in || attr_binent_types(b))
 		return 1;
-	attr_describe_var(a, b, v->var, o, &c);
+	/* The symbol first: DWARF puts many discarded variables at 0, the
+	 * start of the section, where the first per-cpu variable lives. */
+	sym = hm_binary_object_at(attr_binent_dwarf(b), o);
+	var = sym ? hm_types_find_variable(b->types, sym->name) : NULL;
+	if (!var || !var->has_addr || var->addr != sym->addr) {
+		v = attr_var_at(b, o);
+		var = v ? v->var : NULL;
+	}
+	if (!var)
+		return 1;
+	attr_describe_var(a, b, var, o, &c);
 	if (c.bucket != HM_ATTR_GLOBAL) {
 		r->bucket = HM_NR_BUCKETS;
 		return 1;
@@ -289,10 +301,10 @@ static int percpu_var(hm_attr *a, struct binent *b, struct insn_res *r, uint64_t
 	snprintf(obj, sizeof(obj), "per-cpu:%s", c.object);
 	r->named = 1;
 	r->object = hm_strtab_intern(&a->strs, obj);
-	r->var = v->var->name;
+	r->var = var->name;
 	r->var_kind = HM_VLOC_ADDR;
 	r->var_reg = -1;
-	r->var_off = (int64_t)v->addr;
+	r->var_off = (int64_t)var->addr;
 	r->var_pc = r->access_pc;
 	r->seg_off = c.obj_base;
 	r->sname = c.sname;
