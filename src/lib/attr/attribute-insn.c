@@ -265,21 +265,28 @@ static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, stru
 		r->bucket = HM_UNATTR_NO_MEMOP;
 		return;
 	}
-	if (attr_binent_types(b) || attr_binent_scopes(b) ||
-	    !(f = hm_binary_func_at(attr_binent_dwarf(b), r->access_pc))) {
+	if (attr_binent_types(b) || attr_binent_scopes(b)) {
 		r->bucket = HM_UNATTR_NO_VAR;
 		return;
 	}
+	f = hm_binary_func_at(attr_binent_dwarf(b), r->access_pc);
 	if (r->insn.mem.seg) {
 		/* %fs / %gs: TLS, per-cpu; the base register, if any, as
-		 * tracking finds it (a GOT slot's thread-pointer offset). */
-		if (r->insn.mem.base >= 0 && r->insn.mem.base < HM_REG_IP &&
-		    !hm_insn_track(b->insn, f->addr, r->access_pc, r->insn.mem.base, NULL, NULL, &v)) {
+		 * tracking finds it (a GOT slot's thread-pointer offset).
+		 * An offset alone needs no function (assembly has none). */
+		if (r->insn.mem.base < 0 || r->insn.mem.base == HM_REG_IP) {
+			attr_seg_resolve(a, b, r, NULL);
+		} else if (f && !hm_insn_track(b->insn, f->addr, r->access_pc, r->insn.mem.base,
+					       NULL, NULL, &v)) {
 			r->track = v;
 			attr_seg_resolve(a, b, r, &v);
 		} else {
-			attr_seg_resolve(a, b, r, NULL);
+			r->bucket = HM_UNATTR_NO_VAR;
 		}
+		return;
+	}
+	if (!f) {
+		r->bucket = HM_UNATTR_NO_VAR;
 		return;
 	}
 	if (r->insn.mem.base < 0 || r->insn.mem.base == HM_REG_IP ||
@@ -288,6 +295,21 @@ static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, stru
 		 * address path's; an index alone: a global array). */
 		r->bucket = HM_UNATTR_NO_MEMOP;
 		return;
+	}
+	/* A base built from the thread pointer, __tls_get_addr or this
+	 * CPU's per-cpu offset names its TLS or per-cpu variable, which says
+	 * more than the pointer type of a variable holding it. */
+	if (r->insn.mem.index < 0 &&
+	    !hm_insn_track(b->insn, f->addr, r->access_pc, r->insn.mem.base, NULL, NULL, &v) &&
+	    (v.kind == HM_TV_TP || v.kind == HM_TV_TLSGET || v.kind == HM_TV_PCPU)) {
+		struct insn_res keep = *r;
+
+		r->track = v;
+		if (attr_seg_resolve(a, b, r, &v) &&
+		    (r->bucket == HM_ATTR_TLS || r->bucket == HM_ATTR_PERCPU ||
+		     r->bucket == HM_NR_BUCKETS))
+			return;
+		*r = keep;
 	}
 	/* First what DWARF says of the base register at the access itself,
 	 * then what tracking finds it was built from. */
