@@ -60,6 +60,7 @@ static const struct cli_option options[] = {
 		 "accepted as check and lint do; diff counts lines from offset 0 anyway"),
 	CCLI_OPT_CONTENDED_TYPE,
 	CCLI_OPT_STRICT,
+	CCLI_OPT_LIMIT,
 	OPT_FLAG(0, "no-lint", CCLI_A(no_lint),
 		 "contention-prone members newly sharing a line are not errors (only "
 		 "rules and the profile are)"),
