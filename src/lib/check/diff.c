@@ -252,6 +252,10 @@ struct dctx {
 	struct dinfo *di;
 	size_t ndi, cdi;
 	size_t compared, only_old, only_new;
+	/* the struct changed only through member types (d->di's last): its
+	 * moves are counted into one note rather than listed */
+	int inherited;
+	size_t q_lines, q_straddle, q_moved, q_pairs[2];
 	hm_strtab *strs;
 };
 
@@ -577,6 +581,10 @@ static int member_facts(struct dctx *d, const struct side *a, const struct side 
 		}
 		/* a member that grew or shrank in place has its own note */
 		if (x->offset != y->offset &&
+		    (x->line_first != y->line_first || x->line_last != y->line_last) &&
+		    d->inherited) {
+			d->q_lines++;
+		} else if (x->offset != y->offset &&
 		    (x->line_first != y->line_first || x->line_last != y->line_last)) {
 			fi.kind = "diff-line";
 			fi.line_first = y->line_first;
@@ -589,7 +597,9 @@ static int member_facts(struct dctx *d, const struct side *a, const struct side 
 				return e;
 			fi.line_first = fi.line_last = UINT32_MAX;
 		}
-		if (y->straddles != x->straddles) {
+		if (y->straddles != x->straddles && d->inherited) {
+			d->q_straddle++;
+		} else if (y->straddles != x->straddles) {
 			fi.kind = "diff-straddle";
 			if ((e = hm_findings_addf(d->out, &fi, "%s %s", y->path, y->straddles ?
 						  "now straddles a line boundary" :
@@ -614,7 +624,8 @@ static int member_facts(struct dctx *d, const struct side *a, const struct side 
 					  a->f[k].path, (unsigned long long)a->f[k].offset)))
 			return e;
 	}
-	if (moved) {
+	d->q_moved = moved;
+	if (moved && !d->inherited) {
 		hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-moved");
 		return hm_findings_addf(d->out, &fi, "%zu member%s changed offset", moved,
 					moved == 1 ? "" : "s");
@@ -691,7 +702,8 @@ static int pair_facts(struct dctx *d, const struct side *a, const struct side *b
 	for (w = 0; w < 2 && !e; w++) {
 		hm_finding fi;
 
-		if (!cnt[w])
+		d->q_pairs[w] = cnt[w];
+		if (!cnt[w] || d->inherited)
 			continue;
 		hmc_base(&fi, b->l, HM_SEV_NOTE, w ? "diff-unshared" : "diff-shared");
 		fi.detail = buf[w];
@@ -925,6 +937,7 @@ static int record_change(struct dctx *d, const struct side *a, const struct side
 	    hm_grow((void **)&d->di, &d->cdi, d->ndi + 1, sizeof(di)))
 		goto nomem;
 	d->di[d->ndi++] = di;
+	d->inherited = !di.root && di.ndeps;
 	free(w.p);
 	return 0;
 nomem:
@@ -1090,6 +1103,44 @@ out:
 	return e;
 }
 
+/* One note for a struct that changed only because member types did: what
+ * they moved, counted; the member size notes say by what. */
+static int inherited_note(struct dctx *d, const struct side *b)
+{
+	const struct dinfo *di = &d->di[d->ndi - 1];
+	hm_sbuf w = { 0 };
+	hm_finding fi;
+	size_t i, k, named = 0;
+	int e;
+
+	for (i = 0; i < di->ndeps; i++) {
+		for (k = 0; k < i && strcmp(di->deps[k].type, di->deps[i].type); k++)
+			;
+		if (k < i)
+			continue;
+		if (named++ < 3)
+			hm_sbuf_printf(&w, "%sstruct %s", named > 1 ? ", " : "", di->deps[i].type);
+	}
+	if (named > 3)
+		hm_sbuf_printf(&w, " and %zu more", named - 3);
+	hm_sbuf_printf(&w, ": %zu member%s changed offset", d->q_moved, d->q_moved == 1 ? "" : "s");
+	if (d->q_lines)
+		hm_sbuf_printf(&w, ", %zu to another line", d->q_lines);
+	if (d->q_straddle)
+		hm_sbuf_printf(&w, ", %zu straddling or not anew", d->q_straddle);
+	if (d->q_pairs[0] || d->q_pairs[1])
+		hm_sbuf_printf(&w, "; %zu member pair%s newly share a line, %zu no longer",
+			       d->q_pairs[0], d->q_pairs[0] == 1 ? "" : "s", d->q_pairs[1]);
+	if (w.err) {
+		free(w.p);
+		return w.err;
+	}
+	hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-moved");
+	e = hm_findings_addf(d->out, &fi, "moved by %s", w.p);
+	free(w.p);
+	return e;
+}
+
 static int diff_struct(struct dctx *d, const hm_types *ot, hm_type_id oid, const hm_types *nt,
 		       hm_type_id nid, struct hmc_typeclass *otc, struct hmc_typeclass *ntc,
 		       const hm_findings *rold, const hm_findings *rnew)
@@ -1116,13 +1167,17 @@ static int diff_struct(struct dctx *d, const hm_types *ot, hm_type_id oid, const
 	ab = unit_map(&a, &b);
 	if (!ba || !ab)
 		e = -ENOMEM;
-	if (!e)
-		e = member_facts(d, &a, &b, ba, ab);
+	d->inherited = 0;
+	d->q_lines = d->q_straddle = d->q_moved = d->q_pairs[0] = d->q_pairs[1] = 0;
 	if (!e)
 		e = record_change(d, &a, &b, ba, ab);
 	d->compared++;
 	if (!e)
+		e = member_facts(d, &a, &b, ba, ab);
+	if (!e)
 		e = pair_facts(d, &a, &b, ba);
+	if (!e && d->inherited)
+		e = inherited_note(d, &b);
 	free(ba);
 	free(ab);
 	if (!e)
