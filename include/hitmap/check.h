@@ -76,6 +76,7 @@ struct hm_check_opts {
 	unsigned no_lint : 1;		/* diff: contention-prone pairs are not errors */
 	unsigned strict : 1;		/* a rule naming an absent struct, member or
 					 * global is an error, close name or not */
+	unsigned explain : 1;		/* lint: each finding lists its members and pairs */
 	const hm_ruleset *rules;	/* may be NULL */
 	const char *const *structs;	/* lint/diff: only these (NULL-terminated); NULL = all */
 	const char *const *contended_types;	/* extra type names for lint, NULL-terminated */

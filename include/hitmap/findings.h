@@ -35,6 +35,8 @@ typedef struct hm_finding {
 	const char *kind;	/* stable id: "apart", "lint-shared", "diff-newly-shared" ... */
 	const char *object;	/* struct name, or the global variable's name */
 	unsigned global : 1;	/* object is a global variable, not a struct */
+	unsigned summary : 1;	/* about the whole run (diff's root causes and
+				 * struct counts): sorted and printed first */
 	unsigned nr_members;
 	const char *members[HM_FINDING_MAX_MEMBERS];	/* dotted paths */
 	uint32_t line_first, line_last;	/* cachelines involved; UINT32_MAX = none */
@@ -67,11 +69,11 @@ int hm_findings_set_detail(hm_findings *f, size_t i, const char *detail);
 size_t hm_findings_count(const hm_findings *f);
 const hm_finding *hm_findings_get(const hm_findings *f, size_t i);
 
-/* How many findings have severity >= sev. */
+/* How many findings have severity >= sev, summary findings aside. */
 size_t hm_findings_count_at_least(const hm_findings *f, enum hm_severity sev);
 
-/* Stable sort: severity (errors first), then score (higher first), then the
- * order they were added. */
+/* Stable sort: summary findings first, then severity (errors first), then
+ * score (higher first), then the order they were added. */
 void hm_findings_sort(hm_findings *f);
 
 /* Parse "error", "warn"/"warning", "note"; -EINVAL otherwise. */
@@ -91,6 +93,8 @@ struct hm_findings_meta {
 	const char *fail_on;		/* text shown in the summary; NULL = "error" */
 	unsigned has_rules : 1;		/* the counts below are meaningful */
 	size_t rules, rules_passed, rules_failed, rules_skipped;
+	size_t limit;			/* print at most this many findings besides the
+					 * summary ones (0: all); counts stay whole */
 };
 
 /* Print the findings to out in the given format.  Text is one or two lines per

@@ -188,6 +188,7 @@ void ccli_opts(struct ccli *a, struct hm_check_opts *o)
 	o->no_groups = !!a->no_groups;
 	o->no_lint = !!a->no_lint;
 	o->strict = !!a->strict;
+	o->explain = !!a->explain;
 	o->rules = a->rs;
 	o->structs = a->nnames ? (const char *const *)a->names : NULL;
 	o->contended_types = a->all_ctypes;
@@ -204,7 +205,7 @@ int ccli_finish(struct ccli *a, hm_findings *f, const struct hm_check_stats *st)
 				  a->nfiles > 1 ? last : NULL, NULL };
 	struct hm_findings_meta m = {
 		.command = a->cmd->name, .inputs = inputs,
-		.fail_on = hm_severity_name(a->fail_on),
+		.fail_on = hm_severity_name(a->fail_on), .limit = a->limit,
 	};
 
 	if (st && a->rs) {

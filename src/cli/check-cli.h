@@ -33,6 +33,8 @@ struct ccli {
 	size_t nctypes;
 	unsigned line;
 	int pair_lines, assume_aligned, lint, verbose, no_groups, no_lint, no_cache, strict;
+	int explain;
+	unsigned limit;
 	enum hm_severity fail_on;
 	enum hm_findings_format fmt;
 	const char *files[2];	/* NULL: the running kernel */
@@ -79,6 +81,10 @@ struct ccli {
 	OPT_FLAG(0, "strict", CCLI_A(strict), \
 		 "a rule naming an absent struct, member or global is an error (default: " \
 		 "a note, a warning when a present name is close to it)")
+#define CCLI_OPT_LIMIT \
+	OPT_UINT(0, "limit", CCLI_A(limit), "N", 1, 1000000000, \
+		 "print the first N findings (after the summary); the counts stay whole, " \
+		 "JSON and SARIF carry all")
 #define CCLI_OPT_CONTENDED_TYPE \
 	OPT_LIST(0, "contended-type", CCLI_A(ctypes), CCLI_N(nctypes), CCLI_MAX, "T", \
 		 "one more contention-prone type, \"T\" or \"struct T\" (repeatable)")

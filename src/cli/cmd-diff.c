@@ -60,6 +60,7 @@ static const struct cli_option options[] = {
 		 "accepted as check and lint do; diff counts lines from offset 0 anyway"),
 	CCLI_OPT_CONTENDED_TYPE,
 	CCLI_OPT_STRICT,
+	CCLI_OPT_LIMIT,
 	OPT_FLAG(0, "no-lint", CCLI_A(no_lint),
 		 "contention-prone members newly sharing a line are not errors (only "
 		 "rules and the profile are)"),
@@ -74,13 +75,15 @@ const struct hm_cmd hm_cmd_diff = {
 	.usage = (const char *const[]){ "[options] OLD [NEW]", NULL },
 	.description =
 	"Compare every struct present in both OLD and NEW (NEW left out: the running\n"
-	"kernel; either may be raw BTF) (or those -C names): size and\n"
-	"cacheline count, members whose offset or line changed, members added or\n"
-	"removed, member pairs that newly share a line or no longer do, members that\n"
-	"newly straddle a line, alignment lost or gained, cacheline-group spans.\n"
-	"A change that breaks a rule (--rules), a profile pair (--profile) or puts two\n"
-	"contention-prone members (see hitmap lint) on one line is an error, shown with\n"
-	"the affected lines of both layouts side by side; the rest are notes.\n"
+	"kernel; either may be raw BTF) (or those -C names).  First a summary: structs\n"
+	"compared, changed, only in one build, and the root causes -- types whose own\n"
+	"change moved other structs, ranked by how many.  Then the findings, errors\n"
+	"first: a change that breaks a rule (--rules), a profile pair (--profile) or\n"
+	"puts two contention-prone members (see hitmap lint) on one line is an error,\n"
+	"shown with the affected lines of both layouts side by side, once at the\n"
+	"struct that declares the two; the rest are notes: size and cacheline count,\n"
+	"member sizes, members moved, added or removed, pairs that newly share a line\n"
+	"or no longer do, straddling, alignment, cacheline-group spans.\n"
 	"Lines are counted from offset 0 in both builds, as pahole prints them.\n",
 	.options = options,
 	.epilog =

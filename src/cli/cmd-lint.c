@@ -58,6 +58,10 @@ static const struct cli_option options[] = {
 	CCLI_OPT_PAIR_LINES,
 	CCLI_OPT_ASSUME_ALIGNED,
 	CCLI_OPT_CONTENDED_TYPE,
+	OPT_FLAG(0, "explain", CCLI_A(explain),
+		 "under each finding, its members (offset, size, type) and every pair "
+		 "with what it adds to the score"),
+	CCLI_OPT_LIMIT,
 	OPT_LIST(0, "rules", CCLI_A(rules), CCLI_N(nrules), CCLI_MAX, "FILE",
 		 "take 'contended-type' lines from a rule file (repeatable)"),
 	CCLI_OPT_NO_CACHE,
@@ -75,12 +79,18 @@ const struct hm_cmd hm_cmd_lint = {
 	"pthread_mutex_t, pthread_spinlock_t, pthread_rwlock_t) and atomics (atomic_t,\n"
 	"atomic64_t, atomic_long_t, refcount_t, _Atomic, std::atomic), their typedefs,\n"
 	"arrays of them and structs containing them — that share a cacheline with each\n"
-	"other or with read-mostly members (pointers, const).  Findings are warnings,\n"
-	"ranked: two locks first, then a lock and an atomic, two atomics, then\n"
-	"read-mostly neighbours.  Without -C: every struct.  BINARY may be raw BTF;\n"
-	"without it, the running kernel.\n",
+	"other or with read-mostly members (pointers, const): one warning per struct\n"
+	"and cacheline, naming its contention-prone members, ranked by score.  A pair\n"
+	"inside a member whose type is a named struct is reported once, at that\n"
+	"struct (with -C, it is linted too), not in every struct embedding it.\n"
+	"Without -C: every struct.  BINARY may be raw BTF; without it, the running\n"
+	"kernel.\n",
 	.options = options,
 	.epilog =
+	"score: each pair of contention-prone members on the line adds wa * wb (a\n"
+	"lock weighs 2, an atomic 1), doubled when the pair shares a line wherever\n"
+	"the object starts; each one with read-mostly neighbours adds its weight.\n"
+	"\n"
 	"Unless --assume-aligned, a struct whose alignment does not fix its lines is\n"
 	"judged by the worst case: members closer than a line can share one.\n"
 	"\n"

@@ -9,13 +9,15 @@
 . "$top_srcdir/tests/lib.sh"
 S="$top_srcdir/tests/check/diff-dups.c"
 cat >"$T/want" <<'X'
+note: 2 structs compared, 1 changed; 0 only in the old build, 0 only in the new
 note: priv: size 72 -> 64 (-8), cachelines 2 -> 1
+note: priv: name 60 -> 52 (char[52])
 note: priv: hits moved from offset 64 (line 1) to 56 (line 0)
 note: priv: 1 member changed offset
 note: priv: 2 member pairs newly share a cacheline
   flags + hits
   name + hits
-hitmap diff: 0 errors, 0 warnings, 4 notes
+hitmap diff: 0 errors, 0 warnings, 5 notes
 X
 for cc in gcc clang; do
 	require $cc $cc

@@ -9,10 +9,14 @@
  *   line 2: arr 128..159 (struct stats[2]: an array of structs holding a lock),
  *           m 160..199 (pthread_mutex_t, 40 bytes, crosses into line 3)
  *
- * Expected warnings, ranked (two locks, a lock and an atomic, two atomics,
- * then read-mostly neighbours): arr+m (locks, line 2), a_lock+a_counter,
- * st.lock+refs (lock and atomic), then a_lock and a_counter each beside ops.
- * struct P has no lock at all: no warning. */
+ * Expected: one warning per line, ranked by score (a pair adds wa * wb, a
+ * lock weighing 2 and an atomic 1, doubled as L's lines are fixed; a member
+ * beside read-mostly ones adds its weight): line 2, arr+m (2 * 2 * 2 = 8);
+ * line 0, a_lock+a_counter (2 * 1 * 2 = 4) with ops beside both (+2 +1): 7;
+ * line 1, st.lock+refs (2 * 1 * 2): 4.  With struct my_ticket contended
+ * (weight 2), line 1 has three pairs: 4 + 8 + 4 = 16.  Under DWARF 4 (no
+ * _Atomic) line 0 is a_lock beside ops: 2.  struct P has no lock at all: no
+ * warning. */
 #include <pthread.h>
 
 typedef struct { volatile unsigned int slock; } spinlock_t;

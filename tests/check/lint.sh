@@ -21,6 +21,12 @@ for cc in gcc clang; do
 		assert_exit 0 "$what: lint" "$HITMAP" lint "$T/lint"
 		assert_files_eq "$exp" "$T/out" "$what: lint"
 		assert_exit 1 "$what: lint --fail-on warn" "$HITMAP" lint --fail-on warn "$T/lint"
+		if [ $dw = 5 ]; then
+			assert_exit 0 "$what: lint --explain" "$HITMAP" lint --explain "$T/lint"
+			assert_files_eq "$S/lint-explain.expected" "$T/out" "$what: lint --explain"
+			assert_exit 0 "$what: lint --limit 1" "$HITMAP" lint --limit 1 "$T/lint"
+			assert_files_eq "$S/lint-limit.expected" "$T/out" "$what: lint --limit 1"
+		fi
 
 		assert_exit 0 "$what: --contended-type" "$HITMAP" lint \
 			--contended-type 'struct my_ticket' -C L "$T/lint"
@@ -38,6 +44,19 @@ done
 for cxx in g++ clang++; do
 	build_fixture "$S/lint-cxx.cc" "$T/lcxx" $cxx 5 -O0
 	assert_exit 0 "$cxx: std::atomic" "$HITMAP" lint -C Q "$T/lcxx"
-	assert_eq "warning: Q: a and b share cacheline 0" "$(head -1 "$T/out")" "$cxx: std::atomic"
+	assert_eq "warning: Q: cacheline 0: a and b (0 locks, 2 atomics, 1 pair); score 2" \
+		"$(head -1 "$T/out")" "$cxx: std::atomic"
+done
+# lint-embed.c: a pair is reported at the struct declaring it (its header
+# derives every line below).
+for cc in gcc clang; do
+	build_fixture "$S/lint-embed.c" "$T/le" $cc 5 -O0
+	assert_exit 0 "$cc: lint-embed" "$HITMAP" lint "$T/le"
+	assert_files_eq "$S/lint-embed.expected" "$T/out" "$cc: lint-embed"
+	assert_exit 0 "$cc: lint-embed --assume-aligned" "$HITMAP" lint --assume-aligned "$T/le"
+	assert_files_eq "$S/lint-embed-aligned.expected" "$T/out" "$cc: lint-embed --assume-aligned"
+	assert_exit 0 "$cc: lint-embed -C outer1" "$HITMAP" lint -C outer1 "$T/le"
+	assert_eq "warning: inner: cacheline 0: lock and refs (1 lock, 1 atomic, 1 pair); score 2
+hitmap lint: 0 errors, 1 warning, 0 notes" "$(cat "$T/out")" "$cc: lint-embed -C outer1"
 done
 exit 0

@@ -82,8 +82,19 @@ char *hmc_detail_fields(const hm_layout *l, const uint32_t *idx, size_t n);
 /* check-groups.c: the implicit cacheline-group checks over every struct of
  * t (those in o->structs when set). */
 int hmc_check_groups(const hm_types *t, const struct hm_check_opts *o, hm_findings *out);
-/* lint.c: lint one laid-out struct into out. */
+/* Named struct types seen declaring pairs of an embedding struct. */
+struct hmc_owned {
+	hm_type_id *v;
+	size_t n, cap;
+};
+/* lint.c: lint one laid-out struct into out; the pairs that a named struct
+ * member declares are left to that struct's own lint, its type added to ow
+ * (may be NULL). */
 int hmc_lint_struct(struct hmc_typeclass *tc, const hm_layout *l,
-		    const struct hm_check_opts *o, hm_findings *out);
+		    const struct hm_check_opts *o, struct hmc_owned *ow, hm_findings *out);
+/* The deepest common ancestor of fields a and b that is a named member of a
+ * named struct type (*tid): the struct that declares them both.
+ * HM_FIELD_NONE (and HM_TYPE_NONE) when it is the layout's own struct. */
+uint32_t hmc_owner(const hm_layout *l, uint32_t a, uint32_t b, hm_type_id *tid);
 
 #endif

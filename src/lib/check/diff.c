@@ -3,6 +3,7 @@
  * pairs are evaluated on both sides; only what the change broke is an error. */
 #include "config.h"
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +201,14 @@ static size_t lines_of(const struct side *s, const char *const *marks, size_t nm
 	return w;
 }
 
+/* A column title: a long path keeps its end, where builds differ. */
+static const char *label_tail(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > COLW ? s + n - COLW : s;
+}
+
 static char *side_by_side(const struct side *a, const struct side *b,
 			  const char *const *marks, size_t nm, const char *old_name,
 			  const char *new_name)
@@ -217,7 +226,7 @@ static char *side_by_side(const struct side *a, const struct side *b,
 		free(rb.r);
 		return NULL;
 	}
-	fprintf(m, "%-*.*s | %.*s", COLW, COLW, old_name, COLW, new_name);
+	fprintf(m, "%-*s | %s", COLW, label_tail(old_name), label_tail(new_name));
 	for (i = 0; i < ra.n || i < rb.n; i++)
 		fprintf(m, "\n%-*s | %s", COLW, i < ra.n ? ra.r[i] : "", i < rb.n ? rb.r[i] : "");
 	fclose(m);
@@ -236,6 +245,51 @@ struct dctx {
 	const char *marks[HM_FINDING_MAX_MEMBERS * 4];
 	size_t nm;
 	size_t first_error;	/* index in out of the struct's first error, or SIZE_MAX */
+	/* contention-prone pairs by the struct declaring them, merged at the end */
+	struct epair *ep;
+	size_t nep, cep;
+	/* what changed in each compared struct, for the root causes */
+	struct dinfo *di;
+	size_t ndi, cdi;
+	size_t compared, only_old, only_new;
+	/* the struct changed only through member types (d->di's last): its
+	 * moves are counted into one note rather than listed */
+	int inherited;
+	size_t q_lines, q_straddle, q_moved, q_pairs[2];
+	hm_strtab *strs;
+};
+
+/* A contention-prone pair newly sharing a line, keyed by the struct that
+ * declares both members and their paths in it. */
+struct epair {
+	const char *type;	/* declaring struct's name (interned) */
+	const char *a, *b;	/* paths in it (interned) */
+	const char *where;	/* "platform_device.dev.power" (interned) */
+	const char *decl_file;
+	uint32_t decl_line;
+	double score;
+	unsigned own : 1;	/* reported by the declaring struct itself */
+};
+
+/* A member whose size changed because its type's did: an edge to it. */
+struct dep {
+	const char *type;	/* the member's struct type's name (interned) */
+	hm_type_id nid;		/* in the new table */
+	uint64_t osize, nsize;
+};
+
+struct dinfo {
+	const char *name;	/* interned */
+	const char *decl_file;
+	uint32_t decl_line;
+	hm_type_id nid;
+	uint64_t osize, nsize;
+	struct dep *deps;
+	size_t ndeps;
+	char *why;		/* its own changes ("magic added, owner_cpu added"); NULL */
+	size_t nwhy;		/* how many */
+	size_t moved;		/* structs it moves (root causes only) */
+	unsigned root : 1;
 };
 
 static void mark(struct dctx *d, const char *path)
@@ -257,15 +311,105 @@ static void note_error(struct dctx *d)
 		d->first_error = hm_findings_count(d->out);
 }
 
+/* Record a newly shared contention-prone pair under the struct declaring
+ * both members.  Returns 1 when that is a struct embedded in this one (the
+ * pair is reported once, at the end, for every struct embedding it), 0
+ * when this struct declares them (reported here), or -ENOMEM. */
+static int ep_add(struct dctx *d, const struct side *b, uint32_t fa, uint32_t fb, double score)
+{
+	hm_type_id tid;
+	uint32_t e = hmc_owner(b->l, fa, fb, &tid);
+	const hm_type *ty = e == HM_FIELD_NONE ? NULL : hm_types_get(b->t, tid);
+	size_t pl = e == HM_FIELD_NONE ? 0 : strlen(b->f[e].path) + 1;
+	struct epair p = { .score = score, .own = e == HM_FIELD_NONE };
+	char where[512];
+
+	if (e == HM_FIELD_NONE) {
+		ty = hm_types_get(b->t, hm_layout_type(b->l));
+		p.type = hm_strtab_intern(d->strs, hm_layout_name(b->l));
+	} else {
+		p.type = hm_strtab_intern(d->strs, ty->name);
+	}
+	snprintf(where, sizeof(where), "%s%s%s", hm_layout_name(b->l), pl ? "." : "",
+		 pl ? b->f[e].path : "");
+	p.a = hm_strtab_intern(d->strs, b->f[fa].path + pl);
+	p.b = hm_strtab_intern(d->strs, b->f[fb].path + pl);
+	p.where = hm_strtab_intern(d->strs, where);
+	p.decl_file = ty ? ty->decl_file : NULL;
+	p.decl_line = ty ? ty->decl_line : 0;
+	if (!p.type || !p.a || !p.b || !p.where ||
+	    hm_grow((void **)&d->ep, &d->cep, d->nep + 1, sizeof(*d->ep)))
+		return -ENOMEM;
+	d->ep[d->nep++] = p;
+	return !p.own;
+}
+
+static int ep_cmp(const void *pa, const void *pb)
+{
+	const struct epair *x = pa, *y = pb;
+	int c = strcmp(x->type, y->type);
+
+	if (!c)
+		c = strcmp(x->a, y->a);
+	if (!c)
+		c = strcmp(x->b, y->b);
+	return c;
+}
+
+/* One error per pair of an embedded struct, with how many structs place it
+ * so, unless the struct itself reported it. */
+static int ep_flush(struct dctx *d)
+{
+	size_t i, j, k;
+	int e = 0;
+
+	if (d->nep > 1)
+		qsort(d->ep, d->nep, sizeof(*d->ep), ep_cmp);
+	for (i = 0; i < d->nep && !e; i = j) {
+		size_t n = 0, own = 0;
+		hm_finding fi;
+
+		for (j = i; j < d->nep && !ep_cmp(&d->ep[i], &d->ep[j]); j++) {
+			own |= d->ep[j].own;
+			n++;
+		}
+		if (own)
+			continue;
+		memset(&fi, 0, sizeof(fi));
+		fi.severity = HM_SEV_ERROR;
+		fi.kind = "diff-hot-shared";
+		fi.object = d->ep[i].type;
+		fi.decl_file = d->ep[i].decl_file;
+		fi.decl_line = d->ep[i].decl_line;
+		fi.line_first = fi.line_last = UINT32_MAX;
+		fi.nr_members = 2;
+		fi.members[0] = d->ep[i].a;
+		fi.members[1] = d->ep[i].b;
+		fi.score = d->ep[i].score;
+		for (k = i + 1; k < j; k++)
+			if (d->ep[k].score > fi.score)
+				fi.score = d->ep[k].score;
+		e = hm_findings_addf(d->out, &fi, "%s and %s now share a cacheline in %zu "
+				     "struct%s embedding it (both contention-prone; first: %s)",
+				     fi.members[0], fi.members[1], n, n == 1 ? "" : "s",
+				     d->ep[i].where);
+	}
+	return e;
+}
+
 static int hot_pair(struct dctx *d, const struct side *a, const struct side *b, int i, int j)
 {
 	const hm_field *x = &b->f[b->hot[i].field], *y = &b->f[b->hot[j].field];
 	const hm_field *ox = hmc_find(a->l, x->path), *oy = hmc_find(a->l, y->path);
 	hm_finding fi;
 	char txt[128];
+	int e;
 
 	if (ox && oy && shares(a, ox, oy))
 		return 0;
+	if ((e = ep_add(d, b, (uint32_t)b->hot[i].field, (uint32_t)b->hot[j].field,
+			10.0 * (b->hot[i].weight + b->hot[j].weight))) != 0)
+		return e < 0 ? e : 0;	/* 1: the declaring struct's finding */
 	hmc_share_text(b->l, &b->g, x, y, txt, sizeof(txt));
 	hmc_base(&fi, b->l, HM_SEV_ERROR, "diff-hot-shared");
 	fi.nr_members = 2;
@@ -421,7 +565,27 @@ static int member_facts(struct dctx *d, const struct side *a, const struct side 
 		}
 		if (x->offset != y->offset)
 			moved++;
-		if (x->line_first != y->line_first || x->line_last != y->line_last) {
+		if (x->size != y->size) {
+			char ty[128];
+
+			if (hm_types_declare(b->t, y->type, NULL, ty, sizeof(ty)) < 0)
+				snprintf(ty, sizeof(ty), "?");
+			fi.kind = "diff-member-size";
+			fi.line_first = y->line_first;
+			fi.line_last = y->line_last;
+			if ((e = hm_findings_addf(d->out, &fi, "%s %llu -> %llu (%s)", y->path,
+						  (unsigned long long)x->size,
+						  (unsigned long long)y->size, ty)))
+				return e;
+			fi.line_first = fi.line_last = UINT32_MAX;
+		}
+		/* a member that grew or shrank in place has its own note */
+		if (x->offset != y->offset &&
+		    (x->line_first != y->line_first || x->line_last != y->line_last) &&
+		    d->inherited) {
+			d->q_lines++;
+		} else if (x->offset != y->offset &&
+		    (x->line_first != y->line_first || x->line_last != y->line_last)) {
 			fi.kind = "diff-line";
 			fi.line_first = y->line_first;
 			fi.line_last = y->line_last;
@@ -433,7 +597,9 @@ static int member_facts(struct dctx *d, const struct side *a, const struct side 
 				return e;
 			fi.line_first = fi.line_last = UINT32_MAX;
 		}
-		if (y->straddles != x->straddles) {
+		if (y->straddles != x->straddles && d->inherited) {
+			d->q_straddle++;
+		} else if (y->straddles != x->straddles) {
 			fi.kind = "diff-straddle";
 			if ((e = hm_findings_addf(d->out, &fi, "%s %s", y->path, y->straddles ?
 						  "now straddles a line boundary" :
@@ -458,7 +624,8 @@ static int member_facts(struct dctx *d, const struct side *a, const struct side 
 					  a->f[k].path, (unsigned long long)a->f[k].offset)))
 			return e;
 	}
-	if (moved) {
+	d->q_moved = moved;
+	if (moved && !d->inherited) {
 		hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-moved");
 		return hm_findings_addf(d->out, &fi, "%zu member%s changed offset", moved,
 					moved == 1 ? "" : "s");
@@ -535,7 +702,8 @@ static int pair_facts(struct dctx *d, const struct side *a, const struct side *b
 	for (w = 0; w < 2 && !e; w++) {
 		hm_finding fi;
 
-		if (!cnt[w])
+		d->q_pairs[w] = cnt[w];
+		if (!cnt[w] || d->inherited)
 			continue;
 		hmc_base(&fi, b->l, HM_SEV_NOTE, w ? "diff-unshared" : "diff-shared");
 		fi.detail = buf[w];
@@ -655,6 +823,324 @@ static int rule_changes(struct dctx *d, const hm_findings *before, const hm_find
 	return 0;
 }
 
+/* ---- root causes ---- */
+
+/* The named struct a member holds (through typedefs, qualifiers, arrays). */
+static hm_type_id held_record(const hm_types *t, hm_type_id id)
+{
+	const hm_type *ty;
+	unsigned hop = 0;
+
+	for (ty = hm_types_get(t, id);
+	     ty && hop < 256 && (ty->kind == HM_KIND_TYPEDEF || ty->kind == HM_KIND_CONST ||
+				 ty->kind == HM_KIND_VOLATILE || ty->kind == HM_KIND_ARRAY);
+	     id = ty->target, ty = hm_types_get(t, id), hop++)
+		;
+	if (ty && hm_kind_is_record(ty->kind) && !ty->declaration && ty->name)
+		return id;
+	return HM_TYPE_NONE;
+}
+
+static void why_add(hm_sbuf *w, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void why_add(hm_sbuf *w, size_t *n, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	if (*n < 3) {
+		va_start(ap, fmt);
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		va_end(ap);
+		if (*n)
+			hm_sbuf_puts(w, ", ");
+		hm_sbuf_puts(w, buf);
+	}
+	(*n)++;
+}
+
+/* What changed in one compared struct: its own changes (members added,
+ * removed, resized by something other than a struct type), and the member
+ * struct types whose change it inherits. */
+static int record_change(struct dctx *d, const struct side *a, const struct side *b,
+			 const uint32_t *ba, const uint32_t *ab)
+{
+	const struct hm_layout_summary *sa = hm_layout_summary(a->l), *sb = hm_layout_summary(b->l);
+	const hm_type *nty = hm_types_get(b->t, hm_layout_type(b->l));
+	struct dinfo di = { .nid = hm_layout_type(b->l), .osize = sa->size, .nsize = sb->size };
+	hm_sbuf w = { 0 };
+	int changed = sa->size != sb->size || sa->alignment != sb->alignment;
+	size_t k, cap = 0;
+
+	for (k = 0; k < b->n; k++) {
+		const hm_field *y = &b->f[k], *x;
+		hm_type_id rn, ro;
+
+		if (!hmc_is_unit(y, b->f))
+			continue;
+		if (ba[k] == HM_FIELD_NONE) {
+			changed = 1;
+			why_add(&w, &di.nwhy, "%s added", y->path);
+			continue;
+		}
+		x = &a->f[ba[k]];
+		changed |= x->offset != y->offset;
+		if (x->member && y->member && x->member->alignment != y->member->alignment) {
+			changed = 1;
+			why_add(&w, &di.nwhy, "%s aligned %u -> %u", y->path,
+				x->member->alignment, y->member->alignment);
+		}
+		if (x->size == y->size)
+			continue;
+		changed = 1;
+		rn = held_record(b->t, y->type);
+		ro = held_record(a->t, x->type);
+		if (rn != HM_TYPE_NONE && ro != HM_TYPE_NONE &&
+		    !strcmp(hm_types_get(b->t, rn)->name, hm_types_get(a->t, ro)->name) &&
+		    hm_types_get(b->t, rn)->size != hm_types_get(a->t, ro)->size) {
+			struct dep dp = { .nid = rn, .osize = hm_types_get(a->t, ro)->size,
+					  .nsize = hm_types_get(b->t, rn)->size,
+					  .type = hm_strtab_intern(d->strs, hm_types_get(b->t, rn)->name) };
+
+			if (!dp.type || hm_grow((void **)&di.deps, &cap, di.ndeps + 1, sizeof(dp)))
+				goto nomem;
+			di.deps[di.ndeps++] = dp;
+		} else {
+			why_add(&w, &di.nwhy, "%s %llu -> %llu", y->path,
+				(unsigned long long)x->size, (unsigned long long)y->size);
+		}
+	}
+	for (k = 0; k < a->n; k++) {
+		if (!hmc_is_unit(&a->f[k], a->f) || ab[k] != HM_FIELD_NONE)
+			continue;
+		changed = 1;
+		why_add(&w, &di.nwhy, "%s removed", a->f[k].path);
+	}
+	if (!changed) {
+		free(di.deps);
+		free(w.p);
+		return 0;
+	}
+	if (!di.ndeps && !di.nwhy)
+		why_add(&w, &di.nwhy, "padding or alignment");
+	if (di.nwhy > 3)
+		hm_sbuf_printf(&w, " and %zu more", di.nwhy - 3);
+	di.root = di.nwhy > 0;
+	di.why = di.nwhy ? w.p : NULL;
+	if (!di.nwhy)
+		free(w.p);
+	w.p = NULL;
+	di.name = hm_strtab_intern(d->strs, hm_layout_name(b->l));
+	di.decl_file = nty ? nty->decl_file : NULL;
+	di.decl_line = nty ? nty->decl_line : 0;
+	if (!di.name || (di.nwhy && !di.why) ||
+	    hm_grow((void **)&d->di, &d->cdi, d->ndi + 1, sizeof(di)))
+		goto nomem;
+	d->di[d->ndi++] = di;
+	d->inherited = !di.root && di.ndeps;
+	free(w.p);
+	return 0;
+nomem:
+	free(di.deps);
+	free(di.why);
+	free(w.p);
+	return -ENOMEM;
+}
+
+static int di_cmp(const void *pa, const void *pb)
+{
+	const struct dinfo *x = pa, *y = pb;
+
+	return x->nid < y->nid ? -1 : x->nid > y->nid;
+}
+
+static size_t di_find(const struct dctx *d, size_t n, hm_type_id nid)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->di[mid].nid < nid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && d->di[lo].nid == nid ? lo : SIZE_MAX;
+}
+
+static int root_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct dinfo *di = ctx;
+	const struct dinfo *x = &di[*(const size_t *)pa], *y = &di[*(const size_t *)pb];
+
+	if (x->moved != y->moved)
+		return x->moved > y->moved ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The root causes: changed types whose change is their own, each with the
+ * compared structs it moves (those that embed it at any depth and changed),
+ * and the counts of structs.  Summary findings. */
+static int root_causes(struct dctx *d)
+{
+	size_t n, i, k, nroots = 0, changed = d->ndi, *order = NULL;
+	size_t *head = NULL, *adj = NULL, *queue = NULL, *seen = NULL, nadj = 0;
+	hm_finding fi;
+	int e = 0;
+
+	if (d->ndi > 1)
+		qsort(d->di, d->ndi, sizeof(*d->di), di_cmp);
+	/* a member type that changed but was not compared (-C) is a root as it is */
+	n = d->ndi;
+	for (i = 0; i < n && !e; i++)
+		for (k = 0; k < d->di[i].ndeps && !e; k++) {
+			const struct dep *dp = &d->di[i].deps[k];
+			struct dinfo s = { .name = dp->type, .nid = dp->nid, .osize = dp->osize,
+					   .nsize = dp->nsize, .root = 1 };
+			size_t j;
+
+			if (di_find(d, n, dp->nid) != SIZE_MAX)
+				continue;
+			for (j = n; j < d->ndi && d->di[j].nid != dp->nid; j++)
+				;
+			if (j == d->ndi) {
+				if (hm_grow((void **)&d->di, &d->cdi, d->ndi + 1, sizeof(s)))
+					e = -ENOMEM;
+				else
+					d->di[d->ndi++] = s;
+			}
+		}
+	if (e)
+		return e;
+	if (d->ndi > 1)
+		qsort(d->di, d->ndi, sizeof(*d->di), di_cmp);
+	n = d->ndi;
+	/* reverse edges: from a member type to the structs holding it */
+	head = calloc(n + 1, sizeof(*head));
+	for (i = 0; i < n; i++)
+		nadj += d->di[i].ndeps;
+	adj = malloc((nadj ? nadj : 1) * sizeof(*adj));
+	queue = malloc((n ? n : 1) * sizeof(*queue));
+	seen = calloc(n ? n : 1, sizeof(*seen));
+	order = malloc((n ? n : 1) * sizeof(*order));
+	if (!head || !adj || !queue || !seen || !order) {
+		e = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		for (k = 0; k < d->di[i].ndeps; k++)
+			head[di_find(d, n, d->di[i].deps[k].nid) + 1]++;
+	for (i = 0; i < n; i++)
+		head[i + 1] += head[i];
+	{
+		size_t *fill = calloc(n ? n : 1, sizeof(*fill));
+
+		if (!fill) {
+			e = -ENOMEM;
+			goto out;
+		}
+		for (i = 0; i < n; i++)
+			for (k = 0; k < d->di[i].ndeps; k++) {
+				size_t t = di_find(d, n, d->di[i].deps[k].nid);
+
+				adj[head[t] + fill[t]++] = i;
+			}
+		free(fill);
+	}
+	for (i = 0; i < n; i++) {
+		size_t qh = 0, qt = 0;
+
+		if (!d->di[i].root)
+			continue;
+		queue[qt++] = i;
+		seen[i] = i + 1;
+		while (qh < qt) {
+			size_t u = queue[qh++];
+
+			for (k = head[u]; k < head[u + 1]; k++)
+				if (seen[adj[k]] != i + 1) {
+					seen[adj[k]] = i + 1;
+					queue[qt++] = adj[k];
+				}
+		}
+		d->di[i].moved = qt - 1;
+		if (d->di[i].moved)	/* a change of its own alone is in the notes */
+			order[nroots++] = i;
+	}
+	if (nroots > 1)
+		qsort_r(order, nroots, sizeof(*order), root_cmp, d->di);
+	memset(&fi, 0, sizeof(fi));
+	fi.severity = HM_SEV_NOTE;
+	fi.summary = 1;
+	fi.line_first = fi.line_last = UINT32_MAX;
+	fi.kind = "diff-structs";
+	fi.score = 1e12;
+	e = hm_findings_addf(d->out, &fi, "%zu struct%s compared, %zu changed; %zu only in the "
+			     "old build, %zu only in the new", d->compared,
+			     d->compared == 1 ? "" : "s", changed, d->only_old, d->only_new);
+	for (i = 0; i < nroots && !e; i++) {
+		const struct dinfo *r = &d->di[order[i]];
+
+		fi.kind = "diff-root-cause";
+		fi.object = r->name;
+		fi.decl_file = r->decl_file;
+		fi.decl_line = r->decl_line;
+		fi.score = (double)r->moved;
+		e = hm_findings_addf(d->out, &fi, "root cause: size %llu -> %llu (%+lld), moves "
+				     "%zu struct%s%s%s", (unsigned long long)r->osize,
+				     (unsigned long long)r->nsize,
+				     (long long)(r->nsize - r->osize), r->moved,
+				     r->moved == 1 ? "" : "s", r->why ? ": " : "",
+				     r->why ? r->why : "");
+	}
+out:
+	free(head);
+	free(adj);
+	free(queue);
+	free(seen);
+	free(order);
+	return e;
+}
+
+/* One note for a struct that changed only because member types did: what
+ * they moved, counted; the member size notes say by what. */
+static int inherited_note(struct dctx *d, const struct side *b)
+{
+	const struct dinfo *di = &d->di[d->ndi - 1];
+	hm_sbuf w = { 0 };
+	hm_finding fi;
+	size_t i, k, named = 0;
+	int e;
+
+	for (i = 0; i < di->ndeps; i++) {
+		for (k = 0; k < i && strcmp(di->deps[k].type, di->deps[i].type); k++)
+			;
+		if (k < i)
+			continue;
+		if (named++ < 3)
+			hm_sbuf_printf(&w, "%sstruct %s", named > 1 ? ", " : "", di->deps[i].type);
+	}
+	if (named > 3)
+		hm_sbuf_printf(&w, " and %zu more", named - 3);
+	hm_sbuf_printf(&w, ": %zu member%s changed offset", d->q_moved, d->q_moved == 1 ? "" : "s");
+	if (d->q_lines)
+		hm_sbuf_printf(&w, ", %zu to another line", d->q_lines);
+	if (d->q_straddle)
+		hm_sbuf_printf(&w, ", %zu straddling or not anew", d->q_straddle);
+	if (d->q_pairs[0] || d->q_pairs[1])
+		hm_sbuf_printf(&w, "; %zu member pair%s newly share a line, %zu no longer",
+			       d->q_pairs[0], d->q_pairs[0] == 1 ? "" : "s", d->q_pairs[1]);
+	if (w.err) {
+		free(w.p);
+		return w.err;
+	}
+	hmc_base(&fi, b->l, HM_SEV_NOTE, "diff-moved");
+	e = hm_findings_addf(d->out, &fi, "moved by %s", w.p);
+	free(w.p);
+	return e;
+}
+
 static int diff_struct(struct dctx *d, const hm_types *ot, hm_type_id oid, const hm_types *nt,
 		       hm_type_id nid, struct hmc_typeclass *otc, struct hmc_typeclass *ntc,
 		       const hm_findings *rold, const hm_findings *rnew)
@@ -681,10 +1167,17 @@ static int diff_struct(struct dctx *d, const hm_types *ot, hm_type_id oid, const
 	ab = unit_map(&a, &b);
 	if (!ba || !ab)
 		e = -ENOMEM;
+	d->inherited = 0;
+	d->q_lines = d->q_straddle = d->q_moved = d->q_pairs[0] = d->q_pairs[1] = 0;
+	if (!e)
+		e = record_change(d, &a, &b, ba, ab);
+	d->compared++;
 	if (!e)
 		e = member_facts(d, &a, &b, ba, ab);
 	if (!e)
 		e = pair_facts(d, &a, &b, ba);
+	if (!e && d->inherited)
+		e = inherited_note(d, &b);
 	free(ba);
 	free(ab);
 	if (!e)
@@ -847,8 +1340,11 @@ static int diff_run(const hm_types *old_t, const hm_types *new_t,
 	struct hmc_typeclass *ntc = hmc_typeclass_new(new_t, o->contended_types);
 	hm_findings *rold = NULL, *rnew = NULL;
 	struct pairing p = { .ot = old_t, .nt = new_t };
-	size_t i;
+	hm_strtab strs = { 0 };
+	size_t i, k;
 	int e;
+
+	d.strs = &strs;
 
 	if (!otc || !ntc) {
 		e = -ENOMEM;
@@ -880,6 +1376,10 @@ static int diff_run(const hm_types *old_t, const hm_types *new_t,
 				fi.line_first = fi.line_last = UINT32_MAX;
 				e = hm_findings_addf(out, &fi, "struct only in the %s binary",
 						     oid ? "old" : "new");
+				if (oid)
+					d.only_old++;
+				else
+					d.only_new++;
 				continue;
 			}
 			e = diff_name(&d, &p, o->structs[i], otc, ntc, rold, rnew);
@@ -893,9 +1393,25 @@ static int diff_run(const hm_types *old_t, const hm_types *new_t,
 			if (!ty || !ty->name ||
 			    (prev && prev->name && !strcmp(prev->name, ty->name)))
 				continue;
+			if (name_range(old_t, p.oids, p.on, ty->name, &k), !k)
+				d.only_new++;
 			e = diff_name(&d, &p, ty->name, otc, ntc, rold, rnew);
 		}
+		for (i = 0; i < p.on && !e; i++) {
+			const hm_type *ty = hm_types_get(old_t, p.oids[i]);
+			const hm_type *prev = i ? hm_types_get(old_t, p.oids[i - 1]) : NULL;
+
+			if (!ty || !ty->name ||
+			    (prev && prev->name && !strcmp(prev->name, ty->name)))
+				continue;
+			if (name_range(new_t, p.nids, p.nn, ty->name, &k), !k)
+				d.only_old++;
+		}
 	}
+	if (!e)
+		e = ep_flush(&d);
+	if (!e)
+		e = root_causes(&d);
 	/* A rule naming what the new binary lacks checks nothing: say so when
 	 * the name is a near miss (a typo) or --strict asked, as check does. */
 	for (i = 0; !e && i < hm_findings_count(rnew); i++) {
@@ -906,6 +1422,13 @@ static int diff_run(const hm_types *old_t, const hm_types *new_t,
 			e = hm_findings_add(out, x);
 	}
 out:
+	for (i = 0; i < d.ndi; i++) {
+		free(d.di[i].deps);
+		free(d.di[i].why);
+	}
+	free(d.di);
+	free(d.ep);
+	hm_strtab_free(&strs);
 	free(p.oids);
 	free(p.nids);
 	hm_findings_free(rold);

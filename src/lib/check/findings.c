@@ -115,7 +115,7 @@ size_t hm_findings_count_at_least(const hm_findings *f, enum hm_severity sev)
 	size_t i, n = 0;
 
 	for (i = 0; i < f->n; i++)
-		n += f->v[i].severity >= sev;
+		n += f->v[i].severity >= sev && !f->v[i].summary;
 	return n;
 }
 
@@ -125,6 +125,8 @@ static int cmp(const void *pa, const void *pb, void *ctx)
 	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
 	const hm_finding *a = &f->v[ia], *b = &f->v[ib];
 
+	if (a->summary != b->summary)
+		return a->summary ? -1 : 1;
 	if (a->severity != b->severity)
 		return a->severity > b->severity ? -1 : 1;
 	if (a->score != b->score)

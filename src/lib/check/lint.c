@@ -468,35 +468,141 @@ static void near_free(struct near_index *x)
 	free(x->keys);
 }
 
-static int pair_finding(const hm_layout *l, const struct hmc_geom *g, const struct hmc_hot *h,
-			size_t i, size_t j, hm_findings *out)
-{
-	const hm_field *f = hm_layout_fields(l, NULL);
-	const hm_field *a = &f[h[i].field], *b = &f[h[j].field];
-	uint32_t idx[2] = { h[i].field, h[j].field };
-	hm_finding fi;
-	char txt[128];
-	int at0, r;
+/* ---- one finding per (struct, line) ----
+ *
+ * Every pair of contention-prone members that may share a line, and every
+ * such member with read-mostly members on its line, is a relation counted on
+ * one line (the one they share with the object at a line boundary, else the
+ * first of the two they straddle).  The relations of a line make one
+ * finding, scored so that lines rank by what they cost: each pair adds
+ * wa * wb (a lock weighs 2, an atomic 1), doubled when the pair shares a line
+ * wherever the object starts; each contention-prone member with read-mostly
+ * neighbours adds its weight.  hitmap-lint(1) states the same rule.
+ *
+ * A pair held by one member whose type is a named struct (mm->mmap_lock's
+ * count and wait_lock, dev.power's lock and usage_count) is that struct's
+ * finding: it is reported when that struct is linted, once, not again in
+ * every struct embedding it — unless it is only the embedding (an aligned
+ * struct placed off a line boundary) that brings the two together. */
 
-	at0 = hmc_share_text(l, g, a, b, txt, sizeof(txt));
-	hmc_base(&fi, l, HM_SEV_WARNING, "lint-shared");
-	fi.nr_members = 2;
-	fi.members[0] = a->path;
-	fi.members[1] = b->path;
-	fi.line_first = a->line_first > b->line_first ? a->line_first : b->line_first;
-	fi.line_last = a->line_last < b->line_last ? a->line_last : b->line_last;
-	if (fi.line_last < fi.line_first)
-		fi.line_last = fi.line_first;
-	fi.score = 10.0 * (h[i].weight + h[j].weight) + at0;
-	fi.detail = detail_fields(l, idx, 2);
-	r = hm_findings_addf(out, &fi, "%s and %s %s", a->path, b->path, txt);
-	free((char *)fi.detail);
-	return r;
+struct lrel {
+	uint32_t line;
+	uint32_t hot;		/* index in h[] */
+	uint32_t other;		/* index in h[] (pair), else a read-mostly field */
+	unsigned pair : 1;
+	unsigned certain : 1;	/* shares at every start of the object */
+	unsigned at0 : 1;	/* shares with the object at a line boundary */
+};
+
+/* Every start of the object puts a byte of each range in one unit. */
+static int always_share(const struct hmc_geom *g, uint64_t a, uint64_t as, uint64_t b,
+			uint64_t bs)
+{
+	uint64_t s;
+
+	if (!as || !bs)
+		return 0;
+	for (s = 0; s < g->unit; s += g->step) {
+		uint64_t a0 = (s + a) / g->unit, a1 = (s + a + as - 1) / g->unit;
+		uint64_t b0 = (s + b) / g->unit, b1 = (s + b + bs - 1) / g->unit;
+
+		if (!(a0 <= b1 && b0 <= a1))
+			return 0;
+	}
+	return 1;
 }
 
-/* Every pair of hot fields that may share a unit, in field order. */
-static int lint_pairs(const hm_layout *l, const struct hmc_geom *g, const struct hmc_hot *h,
-		      size_t nh, hm_findings *out)
+static void rel_line(const hm_field *a, const hm_field *b, struct lrel *r)
+{
+	uint32_t lf = a->line_first > b->line_first ? a->line_first : b->line_first;
+	uint32_t ll = a->line_last < b->line_last ? a->line_last : b->line_last;
+
+	r->at0 = lf <= ll;
+	r->line = lf <= ll ? lf : ll;
+}
+
+/* The named struct type a member is (through typedefs and qualifiers, not
+ * arrays), or HM_TYPE_NONE. */
+static hm_type_id named_record(const hm_types *t, hm_type_id id)
+{
+	const hm_type *ty;
+	unsigned hop = 0;
+
+	for (ty = hm_types_get(t, id);
+	     ty && hop < 256 && (ty->kind == HM_KIND_TYPEDEF || ty->kind == HM_KIND_CONST ||
+				 ty->kind == HM_KIND_VOLATILE);
+	     id = ty->target, ty = hm_types_get(t, id), hop++)
+		;
+	if (ty && hm_kind_is_record(ty->kind) && !ty->declaration && ty->name)
+		return id;
+	return HM_TYPE_NONE;
+}
+
+uint32_t hmc_owner(const hm_layout *l, uint32_t a, uint32_t b, hm_type_id *tid)
+{
+	const hm_field *f = hm_layout_fields(l, NULL);
+	const hm_types *t = hm_layout_types(l);
+	uint32_t p;
+
+	for (p = f[a].parent; p != HM_FIELD_NONE; p = f[p].parent) {
+		if (!f[p].name || !hmc_is_ancestor(l, p, b))
+			continue;
+		if ((*tid = named_record(t, f[p].type)) != HM_TYPE_NONE)
+			return p;
+	}
+	*tid = HM_TYPE_NONE;
+	return HM_FIELD_NONE;
+}
+
+static int owned_add(struct hmc_owned *ow, hm_type_id id)
+{
+	size_t i;
+
+	if (!ow)
+		return 0;
+	for (i = 0; i < ow->n; i++)
+		if (ow->v[i] == id)
+			return 0;
+	if (hm_grow((void **)&ow->v, &ow->cap, ow->n + 1, sizeof(*ow->v)))
+		return -ENOMEM;
+	ow->v[ow->n++] = id;
+	return 0;
+}
+
+/* Whether the pair is the finding of a struct embedded in this one. */
+static int embedded_pair(const hm_layout *l, const struct hmc_geom *g,
+			 const struct hm_check_opts *o, uint32_t a, uint32_t b,
+			 struct hmc_owned *ow, int *err)
+{
+	const hm_field *f = hm_layout_fields(l, NULL);
+	hm_type_id tid;
+	uint32_t e = hmc_owner(l, a, b, &tid);
+	struct hmc_geom gt = *g;
+	unsigned al;
+
+	if (e == HM_FIELD_NONE)
+		return 0;
+	al = hm_types_alignof(hm_layout_types(l), tid);
+	gt.step = o->assume_aligned ? gt.line : al ? (al < gt.unit ? al : gt.unit) : 1;
+	if (!hmc_may_share(&gt, f[a].offset - f[e].offset, f[a].size,
+			   f[b].offset - f[e].offset, f[b].size))
+		return 0;
+	*err = owned_add(ow, tid);
+	return 1;
+}
+
+static int rel_add(struct lrel **v, size_t *n, size_t *cap, const struct lrel *r)
+{
+	if (hm_grow((void **)v, cap, *n + 1, sizeof(**v)))
+		return -ENOMEM;
+	(*v)[(*n)++] = *r;
+	return 0;
+}
+
+/* Pairs of contention-prone fields that may share a unit, in field order. */
+static int lint_pairs(const hm_layout *l, const struct hmc_geom *g,
+		      const struct hm_check_opts *o, const struct hmc_hot *h, size_t nh,
+		      struct hmc_owned *ow, struct lrel **rv, size_t *nr, size_t *cr)
 {
 	const hm_field *f = hm_layout_fields(l, NULL);
 	struct near_index x = { 0 };
@@ -508,16 +614,27 @@ static int lint_pairs(const hm_layout *l, const struct hmc_geom *g, const struct
 	near_sort(&x);
 	for (i = 0; i < nh && !r; i++) {
 		r = near_query(&x, g, f[h[i].field].offset, f[h[i].field].size, (uint32_t)i);
-		for (k = 0; k < x.nkeys && !r; k++)
-			r = pair_finding(l, g, h, i, x.keys[k], out);
+		for (k = 0; k < x.nkeys && !r; k++) {
+			const hm_field *a = &f[h[i].field], *b = &f[h[x.keys[k]].field];
+			struct lrel rel = { .hot = (uint32_t)i, .other = x.keys[k], .pair = 1 };
+
+			if (embedded_pair(l, g, o, h[i].field, h[x.keys[k]].field, ow, &r))
+				continue;
+			rel_line(a, b, &rel);
+			rel.certain = always_share(g, a->offset, a->size, b->offset, b->size);
+			r = rel_add(rv, nr, cr, &rel);
+		}
 	}
 	near_free(&x);
 	return r;
 }
 
+/* Each contention-prone field with the struct's own read-mostly members
+ * (not pointers inside an embedded list_head or work_struct: those are
+ * written) that may share its line. */
 static int lint_neighbours(const hm_layout *l, const struct hmc_geom *g,
 			   const struct hmc_hot *h, size_t nh, const unsigned char *in_hot,
-			   hm_finding *scratch, hm_findings *out)
+			   struct lrel **rv, size_t *nr, size_t *cr)
 {
 	const hm_types *t = hm_layout_types(l);
 	const hm_field *f;
@@ -526,8 +643,6 @@ static int lint_neighbours(const hm_layout *l, const struct hmc_geom *g,
 	int r = 0;
 
 	f = hm_layout_fields(l, &n);
-	/* only members of the struct itself: pointers inside an embedded
-	 * list_head or work_struct are written */
 	for (k = 0; k < n && !r; k++)
 		if (!in_hot[k] && hmc_is_unit(&f[k], f) && f[k].size &&
 		    hmc_read_mostly(t, f[k].type))
@@ -535,46 +650,185 @@ static int lint_neighbours(const hm_layout *l, const struct hmc_geom *g,
 	near_sort(&x);
 	for (i = 0; i < nh && !r; i++) {
 		const hm_field *a = &f[h[i].field];
-		uint32_t idx[HM_FINDING_MAX_MEMBERS];
-		size_t nr = 0, more = 0;
 
-		idx[nr++] = h[i].field;
 		if ((r = near_query(&x, g, a->offset, a->size, UINT32_MAX)))
 			break;
-		for (k = 0; k < x.nkeys; k++) {
-			if (nr < HM_FINDING_MAX_MEMBERS)
-				idx[nr++] = x.keys[k];
-			else
-				more++;
+		for (k = 0; k < x.nkeys && !r; k++) {
+			struct lrel rel = { .hot = (uint32_t)i, .other = x.keys[k] };
+
+			rel_line(a, &f[x.keys[k]], &rel);
+			r = rel_add(rv, nr, cr, &rel);
 		}
-		if (nr == 1)
-			continue;
-		hmc_base(scratch, l, HM_SEV_WARNING, "lint-read-mostly");
-		scratch->nr_members = (unsigned)nr;
-		for (k = 0; k < nr; k++)
-			scratch->members[k] = f[idx[k]].path;
-		scratch->line_first = a->line_first;
-		scratch->line_last = a->line_last;
-		scratch->score = 5.0 * h[i].weight;
-		scratch->detail = detail_fields(l, idx, nr);
-		r = hm_findings_addf(out, scratch, "%s (%s) shares a line with %zu read-mostly "
-				     "member%s", a->path, h[i].why, nr - 1 + more,
-				     nr - 1 + more > 1 ? "s" : "");
-		free((char *)scratch->detail);
 	}
 	near_free(&x);
 	return r;
 }
 
+static int rel_cmp(const void *pa, const void *pb)
+{
+	const struct lrel *p = pa, *q = pb;
+
+	if (p->line != q->line)
+		return p->line < q->line ? -1 : 1;
+	if (p->pair != q->pair)
+		return p->pair ? -1 : 1;
+	if (p->hot != q->hot)
+		return p->hot < q->hot ? -1 : 1;
+	return p->other < q->other ? -1 : p->other > q->other;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t p = *(const uint32_t *)a, q = *(const uint32_t *)b;
+
+	return p < q ? -1 : p > q;
+}
+
+/* Sort and drop repeats; returns the new count. */
+static size_t uniq_u32(uint32_t *v, size_t n)
+{
+	size_t i, w = 0;
+
+	if (n > 1)
+		qsort(v, n, sizeof(*v), u32_cmp);
+	for (i = 0; i < n; i++)
+		if (!w || v[w - 1] != v[i])
+			v[w++] = v[i];
+	return w;
+}
+
+static const char *weight_name(int w)
+{
+	return w == HMC_LOCK ? "lock" : "atomic";
+}
+
+/* One line's relations r[0..nr) into one finding. */
+static int line_finding(const hm_layout *l, const struct hmc_geom *g,
+			const struct hm_check_opts *o, const struct hmc_hot *h,
+			const struct lrel *r, size_t nr, uint32_t *hot, uint32_t *rm,
+			hm_findings *out)
+{
+	const hm_field *f = hm_layout_fields(l, NULL);
+	size_t i, nhot = 0, nrm = 0, npairs = 0, nlock = 0, natom = 0, k, shown;
+	int any_at0 = 0, r2 = 0;
+	double score = 0;
+	char *names = NULL, *detail = NULL;
+	size_t nl = 0, dl = 0;
+	FILE *m;
+	hm_finding fi;
+
+	for (i = 0; i < nr; i++) {
+		hot[nhot++] = r[i].hot;
+		if (r[i].pair) {
+			hot[nhot++] = r[i].other;
+			npairs++;
+			score += (double)h[r[i].hot].weight * h[r[i].other].weight *
+				 (r[i].certain ? 2 : 1);
+			any_at0 |= r[i].at0;
+		} else {
+			rm[nrm++] = r[i].other;
+		}
+	}
+	nhot = uniq_u32(hot, nhot);
+	nrm = uniq_u32(rm, nrm);
+	if (!npairs)
+		any_at0 = 1;	/* a member and its readers: counted where it starts */
+	for (i = 0; i < nhot; i++) {
+		if (h[hot[i]].weight == HMC_LOCK)
+			nlock++;
+		else
+			natom++;
+	}
+	/* a member's read-mostly neighbours add its weight once */
+	for (i = 0; i < nr; i++)
+		if (!r[i].pair && (i == 0 || r[i - 1].pair || r[i - 1].hot != r[i].hot))
+			score += h[r[i].hot].weight;
+	hmc_base(&fi, l, HM_SEV_WARNING, npairs ? "lint-shared" : "lint-read-mostly");
+	fi.line_first = r[0].line;
+	fi.line_last = any_at0 ? r[0].line : r[0].line + 1;
+	fi.score = score;
+	for (i = 0; i < nhot && fi.nr_members < HM_FINDING_MAX_MEMBERS; i++)
+		fi.members[fi.nr_members++] = f[h[hot[i]].field].path;
+	if (!npairs)	/* suggest reads members[1..] as the readers */
+		for (i = 0; i < nrm && fi.nr_members < HM_FINDING_MAX_MEMBERS; i++)
+			fi.members[fi.nr_members++] = f[rm[i]].path;
+	if (!(m = open_memstream(&names, &nl)))
+		return -ENOMEM;
+	shown = nhot > 4 ? 3 : nhot;
+	for (i = 0; i < shown; i++)
+		fprintf(m, "%s%s", i ? (i + 1 == nhot ? " and " : ", ") : "",
+			f[h[hot[i]].field].path);
+	if (shown < nhot)
+		fprintf(m, " and %zu more", nhot - shown);
+	if (npairs)
+		fprintf(m, " (%zu lock%s, %zu atomic%s, %zu pair%s)", nlock, nlock == 1 ? "" : "s",
+			natom, natom == 1 ? "" : "s", npairs, npairs == 1 ? "" : "s");
+	else if (nhot > 1)
+		fprintf(m, " (%zu lock%s, %zu atomic%s)", nlock, nlock == 1 ? "" : "s",
+			natom, natom == 1 ? "" : "s");
+	else
+		fprintf(m, " (%s)", h[hot[0]].why);
+	if (nrm)
+		fprintf(m, "%s %zu read-mostly member%s", npairs ? "," : " next to", nrm,
+			nrm == 1 ? "" : "s");
+	fclose(m);
+	if (o->explain) {
+		uint32_t *idx = malloc((nhot + nrm) * sizeof(*idx));
+
+		if (!idx || !(m = open_memstream(&detail, &dl))) {
+			free(idx);
+			free(names);
+			return -ENOMEM;
+		}
+		for (i = 0; i < nhot; i++)
+			idx[i] = h[hot[i]].field;
+		for (i = 0; i < nrm; i++)
+			idx[nhot + i] = rm[i];
+		k = uniq_u32(idx, nhot + nrm);	/* field order is offset order */
+		fi.detail = detail_fields(l, idx, k);
+		fprintf(m, "%s", fi.detail ? fi.detail : "");
+		free((char *)fi.detail);
+		free(idx);
+		for (i = 0; i < nr; i++) {
+			const struct hmc_hot *a = &h[r[i].hot];
+
+			if (r[i].pair)
+				fprintf(m, "\npair %s + %s: %s + %s, +%d%s", f[a->field].path,
+					f[h[r[i].other].field].path, weight_name(a->weight),
+					weight_name(h[r[i].other].weight),
+					a->weight * h[r[i].other].weight * (r[i].certain ? 2 : 1),
+					r[i].certain ? " (wherever the object starts)" :
+					r[i].at0 ? "" : " (by placement)");
+			else if (i == 0 || r[i - 1].pair || r[i - 1].hot != r[i].hot)
+				fprintf(m, "\n%s beside read-mostly members: +%d",
+					f[a->field].path, a->weight);
+		}
+		fclose(m);
+		fi.detail = detail;
+	}
+	if (any_at0)
+		r2 = hm_findings_addf(out, &fi, "cacheline %u: %s; score %g", r[0].line, names,
+				      score);
+	else
+		r2 = hm_findings_addf(out, &fi, "cachelines %u-%u by placement (alignment %u): "
+				      "%s; score %g", r[0].line, r[0].line + 1,
+				      hm_layout_summary(l)->alignment, names, score);
+	(void)g;
+	free(names);
+	free(detail);
+	return r2;
+}
+
 /* Lint one struct into out. */
 int hmc_lint_struct(struct hmc_typeclass *tc, const hm_layout *l,
-		    const struct hm_check_opts *o, hm_findings *out)
+		    const struct hm_check_opts *o, struct hmc_owned *ow, hm_findings *out)
 {
 	struct hmc_geom g;
 	struct hmc_hot *h = NULL;
+	struct lrel *rv = NULL;
 	unsigned char *in_hot;
-	size_t n, i, j;
-	hm_finding scratch;
+	uint32_t *hot = NULL, *rm = NULL;
+	size_t n, i, j, nr = 0, cr = 0;
 	const hm_field *f = hm_layout_fields(l, &n);
 	int nh, r;
 
@@ -593,23 +847,38 @@ int hmc_lint_struct(struct hmc_typeclass *tc, const hm_layout *l,
 		for (j++; j < n && f[j].depth > f[h[i].field].depth; j++)
 			in_hot[j] = 1;
 	}
-	r = lint_pairs(l, &g, h, (size_t)nh, out);
+	r = lint_pairs(l, &g, o, h, (size_t)nh, ow, &rv, &nr, &cr);
 	if (!r)
-		r = lint_neighbours(l, &g, h, (size_t)nh, in_hot, &scratch, out);
+		r = lint_neighbours(l, &g, h, (size_t)nh, in_hot, &rv, &nr, &cr);
+	if (!r && nr) {
+		qsort(rv, nr, sizeof(*rv), rel_cmp);
+		hot = malloc(2 * nr * sizeof(*hot));
+		rm = malloc(nr * sizeof(*rm));
+		if (!hot || !rm)
+			r = -ENOMEM;
+	}
+	for (i = 0; !r && i < nr; i = j) {
+		for (j = i + 1; j < nr && rv[j].line == rv[i].line; j++)
+			;
+		r = line_finding(l, &g, o, h, rv + i, j - i, hot, rm, out);
+	}
+	free(hot);
+	free(rm);
+	free(rv);
 	free(in_hot);
 	free(h);
 	return r;
 }
 
 static int lint_one(struct hmc_typeclass *tc, const hm_types *t, hm_type_id id,
-		    const struct hm_check_opts *o, hm_findings *out)
+		    const struct hm_check_opts *o, struct hmc_owned *ow, hm_findings *out)
 {
 	hm_layout *l = hmc_layout(t, id, o, o->assume_aligned);
 	int r;
 
 	if (!l)
 		return errno == ENOMEM ? -ENOMEM : 0;
-	r = hmc_lint_struct(tc, l, o, out);
+	r = hmc_lint_struct(tc, l, o, ow, out);
 	hm_layout_free(l);
 	return r;
 }
@@ -617,6 +886,7 @@ static int lint_one(struct hmc_typeclass *tc, const hm_types *t, hm_type_id id,
 static int lint_run(const hm_types *t, const struct hm_check_opts *o, hm_findings *out)
 {
 	struct hmc_typeclass *tc = hmc_typeclass_new(t, o->contended_types);
+	struct hmc_owned ow = { 0 };
 	hm_type_id *ids;
 	size_t i, n;
 	int r = 0;
@@ -624,6 +894,8 @@ static int lint_run(const hm_types *t, const struct hm_check_opts *o, hm_finding
 	if (!tc)
 		return -ENOMEM;
 	if (o->structs) {
+		/* the named structs first, then the structs embedded in them
+		 * that declare some of their pairs (each once) */
 		for (i = 0; o->structs[i] && !r; i++) {
 			hm_type_id id = hm_types_find_struct(t, o->structs[i]);
 
@@ -639,16 +911,19 @@ static int lint_run(const hm_types *t, const struct hm_check_opts *o, hm_finding
 					    buf, ns ? ")" : "");
 				break;
 			}
-			r = lint_one(tc, t, id, o, out);
+			r = owned_add(&ow, id);
 		}
+		for (i = 0; i < ow.n && !r; i++)
+			r = lint_one(tc, t, ow.v[i], o, &ow, out);
 	} else {
 		n = hmc_sorted_structs(t, &ids);
 		if (!ids)
 			r = -ENOMEM;
 		for (i = 0; i < n && !r; i++)
-			r = lint_one(tc, t, ids[i], o, out);
+			r = lint_one(tc, t, ids[i], o, NULL, out);
 		free(ids);
 	}
+	free(ow.v);
 	hmc_typeclass_free(tc);
 	return r;
 }

@@ -19,7 +19,9 @@ static const char *plural(size_t n, const char *one, const char *many)
 static void print_wrapped(FILE *out, const hm_finding *x)
 {
 	char line[1024];
-	int n = snprintf(line, sizeof(line), "%s: %s%s: %s", hm_severity_name(x->severity),
+	int n = x->summary && !x->object ?
+		snprintf(line, sizeof(line), "%s: %s", hm_severity_name(x->severity), x->message) :
+		snprintf(line, sizeof(line), "%s: %s%s: %s", hm_severity_name(x->severity),
 			 x->global ? "global " : "", x->object ? x->object : "-", x->message);
 	const char *p = line, *brk;
 	int width = 80;
@@ -45,11 +47,17 @@ static void print_text(const hm_findings *f, FILE *out, const struct hm_findings
 	size_t i, n = hm_findings_count(f), c[3] = { 0, 0, 0 };
 	const char *cmd;
 
+	size_t shown = 0, hidden = 0;
+
 	for (i = 0; i < n; i++) {
 		const hm_finding *x = hm_findings_get(f, i);
 		const char *d = x->detail, *nl;
 
-		c[x->severity]++;
+		c[x->severity] += !x->summary;
+		if (!x->summary && m && m->limit && shown++ >= m->limit) {
+			hidden++;
+			continue;
+		}
 		print_wrapped(out, x);
 		if (x->rule_file)
 			fprintf(out, "  rule %s:%u:%u (%s)\n", x->rule_file, x->rule_line,
@@ -61,6 +69,9 @@ static void print_text(const hm_findings *f, FILE *out, const struct hm_findings
 		}
 	}
 	cmd = m && m->command ? m->command : "check";
+	if (hidden)
+		fprintf(out, "... %zu more %s not shown (limit %zu)\n", hidden,
+			plural(hidden, "finding", "findings"), m->limit);
 	if (m && m->has_rules)
 		fprintf(out, "hitmap %s: %zu %s: %zu passed, %zu failed, %zu skipped\n", cmd,
 			m->rules, plural(m->rules, "rule", "rules"), m->rules_passed,
@@ -79,6 +90,7 @@ static void json_finding(hm_json *j, const hm_finding *x)
 	hm_json_kstr(j, "kind", x->kind);
 	hm_json_kstr(j, "object", x->object);
 	hm_json_kbool(j, "global", x->global);
+	hm_json_kbool(j, "summary", x->summary);
 	hm_json_key(j, "members");
 	hm_json_begin_array(j);
 	for (k = 0; k < x->nr_members; k++)
@@ -139,7 +151,8 @@ static void print_json(const hm_findings *f, FILE *out, const struct hm_findings
 	hm_json_kuint(&j, "errors", hm_findings_count_at_least(f, HM_SEV_ERROR));
 	hm_json_kuint(&j, "warnings", hm_findings_count_at_least(f, HM_SEV_WARNING) -
 		      hm_findings_count_at_least(f, HM_SEV_ERROR));
-	hm_json_kuint(&j, "notes", n - hm_findings_count_at_least(f, HM_SEV_WARNING));
+	hm_json_kuint(&j, "notes", hm_findings_count_at_least(f, HM_SEV_NOTE) -
+		      hm_findings_count_at_least(f, HM_SEV_WARNING));
 	if (m && m->has_rules) {
 		hm_json_key(&j, "rules");
 		hm_json_begin_object(&j);
@@ -251,6 +264,10 @@ static void sarif_result(hm_json *j, const hm_finding *x, size_t rule_index)
 	}
 	if (x->detail)
 		hm_json_kstr(j, "detail", x->detail);
+	if (x->summary)
+		hm_json_kbool(j, "summary", 1);
+	hm_json_key(j, "score");
+	hm_json_double(j, x->score);
 	hm_json_end_object(j);
 	hm_json_end_object(j);
 }

@@ -302,13 +302,14 @@ int hm_evidence_from_findings(const hm_findings *f, const char *name, const char
 
 		if (fi->global || !fi->object || strcmp(fi->object, name) || !fi->nr_members)
 			continue;
-		/* the first member is the contention-prone one; with "lint-read-mostly"
-		 * the others are its read-mostly neighbours, else contention-prone too */
+		/* with "lint-read-mostly" the first member is the contention-prone
+		 * one and the others its read-mostly neighbours; else they are the
+		 * contention-prone members of one line, every two a pair */
 		err = hm_evidence_add_field(ev, fi->members[0], 0, 1, 0);
 		for (unsigned b = 1; b < fi->nr_members && !err; b++) {
 			err = hm_evidence_add_field(ev, fi->members[b], rm, !rm, 0);
-			if (!err)
-				err = hm_evidence_add_pair(ev, fi->members[0], fi->members[b], 1);
+			for (unsigned a = 0; a < (rm ? 1 : b) && !err; a++)
+				err = hm_evidence_add_pair(ev, fi->members[a], fi->members[b], 1);
 		}
 	}
 	if (err) {
