@@ -104,6 +104,8 @@ typedef struct hm_type {
 	unsigned varargs : 1;		/* func: ends with "..." */
 	unsigned prototyped : 1;	/* func: has a prototype */
 	unsigned is_signed : 1;		/* base/enum */
+	unsigned vector : 1;		/* array: a GNU vector (DW_AT_GNU_vector),
+					 * `int v __attribute__((vector_size(32)))` */
 } hm_type;
 
 typedef struct hm_enumerator {

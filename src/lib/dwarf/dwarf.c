@@ -466,7 +466,7 @@ static hm_type_id convert_typedef(struct loader *ld, uint64_t off, const struct 
 static hm_type_id convert_array(struct loader *ld, Dwarf_Die die, uint64_t off,
 				const struct die_attrs *d)
 {
-	hm_type ty = { .kind = HM_KIND_ARRAY };
+	hm_type ty = { .kind = HM_KIND_ARRAY, .vector = d->vector };
 	size_t base = ld->sdims.n;
 	hm_type_id id;
 	Dwarf_Die c;
