@@ -193,6 +193,8 @@ static uint64_t type_hash(const hm_type *ty, const uint64_t *dims, const hm_type
 		if (ty->declaration)
 			return hm_hash_u64(h ^ 1);
 		h = hm_hash_u64(h ^ (uintptr_t)ty->decl_file ^ ((uint64_t)ty->decl_line << 32));
+		if (ty->kind == HM_KIND_TYPEDEF)
+			h = hm_hash_u64(h ^ ty->target);
 		if (by_content(ty))
 			h = members_hash(members, ty->nr, hm_hash_u64(h ^ ty->nr));
 		return hm_hash_u64(h ^ ty->declaration);
@@ -221,7 +223,8 @@ static int type_same(const hm_types *t, const hm_type *a, const hm_type *b,
 	if (named_kind(a->kind))
 		return a->name == b->name && a->decl_file == b->decl_file &&
 		       a->decl_line == b->decl_line && a->declaration == b->declaration &&
-		       a->is_signed == b->is_signed;
+		       a->is_signed == b->is_signed &&
+		       (a->kind != HM_KIND_TYPEDEF || a->target == b->target);
 	if (a->target != b->target || a->containing != b->containing || a->nr != b->nr)
 		return 0;
 	if (a->kind == HM_KIND_ARRAY)
