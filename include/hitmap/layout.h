@@ -2,8 +2,9 @@
  *
  * hm_layout_new() walks a struct/union/class type and produces, in pre-order,
  * its members with their absolute offsets from the start of the outermost
- * struct — descending into anonymous struct/union members always and into
- * named ones with opts.expand — the holes pahole would report, the cachelines
+ * struct — descending always into members whose type is an anonymous struct
+ * or union (named members like `union {...} u;` as well as anonymous ones),
+ * and into members of a named struct/union type with opts.expand — the holes pahole would report, the cachelines
  * each member touches, and kernel __cacheline_group_begin__G /
  * __cacheline_group_end__G pairs (at any listed level) as named groups.
  * Static members take no space and are not listed; a C++ base class is listed

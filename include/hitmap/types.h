@@ -5,7 +5,9 @@
  * A type is named by a hm_type_id, an index into the table; 0 means void (or
  * "no type").  A type that appears in many compilation units is stored once:
  * two named struct/union/enum/typedef definitions with the same kind, name, size
- * and declaring file:line are the same type.
+ * and declaring file:line are the same type (a typedef also names the same
+ * type: a template's member typedef is one source line for every
+ * instantiation).
  *
  * Ownership: hm_types_new()/hm_types_load() return a table the caller frees with
  * hm_types_free().  Every pointer handed out (hm_type, hm_member, names, decl
@@ -104,6 +106,8 @@ typedef struct hm_type {
 	unsigned varargs : 1;		/* func: ends with "..." */
 	unsigned prototyped : 1;	/* func: has a prototype */
 	unsigned is_signed : 1;		/* base/enum */
+	unsigned vector : 1;		/* array: a GNU vector (DW_AT_GNU_vector),
+					 * `int v __attribute__((vector_size(32)))` */
 } hm_type;
 
 typedef struct hm_enumerator {

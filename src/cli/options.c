@@ -248,13 +248,29 @@ static int apply(const struct hm_cmd *cmd, void *base, const struct cli_option *
 		if (!(o->flags & CLI_COMMA))
 			return push(cmd, base, o, name, arg);
 		{
-			char *save = NULL, *tok;
-			int any = 0;
+			char *tok = arg, *p;
+			int any = 0, depth = 0;
 
-			for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				if ((rc = push(cmd, base, o, name, tok)))
-					return rc;
-				any = 1;
+			/* commas inside <...> or (...) belong to the name: a C++
+			 * template's arguments, `Buf<short, 5>` */
+			for (p = arg;; p++) {
+				if (*p == '<' || *p == '(')
+					depth++;
+				else if ((*p == '>' || *p == ')') && depth > 0)
+					depth--;
+				else if ((*p == ',' && !depth) || !*p) {
+					int end = !*p;
+
+					*p = '\0';
+					if (*tok) {
+						if ((rc = push(cmd, base, o, name, tok)))
+							return rc;
+						any = 1;
+					}
+					if (end)
+						break;
+					tok = p + 1;
+				}
 			}
 			if (!any)
 				return fail(cmd, NULL, "option '%s' needs a value", name);

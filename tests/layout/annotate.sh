@@ -22,7 +22,9 @@ cat >"$T/want" <<'EOW'
 	/* hitmap: group read_tx: bytes 0..17 (18 bytes), cachelines 0-0 */
 	/* hitmap: group write_rx: bytes 64..75 (12 bytes), cachelines 1-1 */
 	/* hitmap: group read_rx: bytes 76..79 (4 bytes), cachelines 1-1 */
+	/* hitmap: last struct has 1 hole */
 	/* hitmap: group sock_write_rx: bytes 12..19 (8 bytes), cachelines 0-0 */
 	/* hitmap: group sock_read_tx: begins at byte 20, no end marker */
+	/* hitmap: member types with holes: 1, total: 1 */
 EOW
 assert_files_eq "$T/want" "$T/notes" "group notes"

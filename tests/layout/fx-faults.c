@@ -14,6 +14,7 @@ struct quals_bad {
 	char *const cp;
 	const char *const cpc;
 	int *volatile vp;
+	const char *const groups[4];	/* gcc: const(array(const pointer)) */
 };
 
 struct atomics {

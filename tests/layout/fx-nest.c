@@ -88,3 +88,29 @@ struct named_inline g_named_inline;
 union top g_top;
 struct embeds g_embeds;
 struct wide_union_member g_wide;
+
+/* GNU vectors: pahole spells them `int v __attribute__ ((__vector_size__ (16)))`. */
+struct vectors {
+	int v __attribute__((vector_size(16)));
+	char c;
+	float f4 __attribute__((vector_size(16)));
+	short s2 __attribute__((vector_size(4)));
+};
+
+/* mac80211's ieee80211_mgmt in small: `req` is packed though its own offsets
+ * are natural; only the size of the union it sits in (5, not a multiple of
+ * its alignment 2) says so, as pahole infers it. */
+struct packed_in_union {
+	unsigned char cat;
+	union {
+		struct {
+			unsigned char code;
+			unsigned char tok;
+			unsigned short capab;
+		} __attribute__((packed)) req;
+		unsigned char raw[5];
+	} u;
+} __attribute__((packed));
+
+struct vectors g_vectors;
+struct packed_in_union g_packed_in_union;

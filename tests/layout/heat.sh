@@ -97,7 +97,7 @@ for cc in gcc clang; do
 	# struct's heat is every field's, "removed" listed as gone.
 	"$HITMAP" layout --json --profile "$T/pt.json" -C heated "$T/fx-$cc" >"$T/hot.json" ||
 		fail "$cc: layout --json --profile"
-	assert_eq "a:5:1:[0] None:8:5:[0, 1] u1:4:3:[1] None:4:2:[0, 1] s1:0:0:[] s2:4:2:[0, 1] in:10:5:[2] named:7:0:[0, 3] f1:0:0:[] f2:1:0:[3] big:0:0:[] arr:5:0:[0, 1] | 45 ['removed'] True" \
+	assert_eq "a:5:1:[0] None:8:5:[0, 1] u1:4:3:[1] None:4:2:[0, 1] s1:0:0:[] s2:4:2:[0, 1] in:10:5:[2] named:7:0:[0, 3] c:0:0:[] d:7:0:[0, 3] f1:0:0:[] f2:1:0:[3] big:0:0:[] arr:5:0:[0, 1] | 45 ['removed'] True" \
 		"$(python3 -c "import json,sys
 d = json.load(open(sys.argv[1]))
 s = d['structs'][0]

@@ -471,6 +471,9 @@ int dw_read_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *d, int wan
 		case DW_AT_prototyped:
 			d->prototyped = form_flag(ld, a);
 			break;
+		case DW_AT_GNU_vector:
+			d->vector = form_flag(ld, a);
+			break;
 		case DW_AT_accessibility:
 			form_u(ld, a, &d->accessibility);
 			break;

@@ -33,7 +33,7 @@ struct die_attrs {
 		 external : 1, artificial : 1, prototyped : 1, has_addr : 1,
 		 virtuality : 1, const_signed : 1, has_containing : 1, has_spec : 1,
 		 has_import : 1,
-		 upper_is_expr : 1;
+		 upper_is_expr : 1, vector : 1;
 };
 
 /* A unit's file table: the parsed line table header, and the paths made

@@ -443,30 +443,28 @@ static hm_type_id convert_enum(struct loader *ld, Dwarf_Die die, uint64_t off,
 static hm_type_id convert_typedef(struct loader *ld, uint64_t off, const struct die_attrs *d)
 {
 	hm_type ty = { .kind = HM_KIND_TYPEDEF };
-	hm_type_id id, target;
-	uint64_t hash;
 
 	ty.name = hm_types_intern(ld->t, d->name);
 	ty.decl_file = dw_decl_file(ld, d->decl_file, off);
 	ty.decl_line = d->decl_line;
 	ty.alignment = d->alignment;
-	id = hm_types_dedup_find(ld->t, &ty, NULL, NULL, NULL, &hash);
-	if (id) {
-		dw_map_put(ld, off, id);
-		return id;
-	}
-	id = hm_types_add(ld->t, &ty);
-	if (!id || hm_types_dedup_insert(ld->t, id, hash) || dw_map_put(ld, off, id))
+	/* what it names is part of a typedef's identity: one source line
+	 * declares `typedef _ITp __int_type;` for every instantiation of
+	 * std::__atomic_base.  Read the target first (a reference back, as
+	 * in `typedef struct s s_t` whose members point at s_t, gets the
+	 * placeholder finish_cyclic fills). */
+	if (dw_map_put(ld, off, IN_PROGRESS))
 		return dw_set_err(ld, -ENOMEM), 0;
-	target = ref_type(ld, d);
-	((hm_type *)hm_types_get(ld->t, id))->target = target;
-	return id;
+	ty.target = ref_type(ld, d);
+	if (ld->err)
+		return 0;
+	return finish_cyclic(ld, off, &ty, NULL, NULL);
 }
 
 static hm_type_id convert_array(struct loader *ld, Dwarf_Die die, uint64_t off,
 				const struct die_attrs *d)
 {
-	hm_type ty = { .kind = HM_KIND_ARRAY };
+	hm_type ty = { .kind = HM_KIND_ARRAY, .vector = d->vector };
 	size_t base = ld->sdims.n;
 	hm_type_id id;
 	Dwarf_Die c;

@@ -377,12 +377,31 @@ static void set_lines(hm_layout *l, hm_field *f)
 	f->straddles = f->line_first != f->line_last;
 }
 
+/* Whether a member's type reaches its record through a typedef: the text
+ * prints `anon_typedef_t t;` by the typedef's name, not the body. */
+static int declared_by_typedef(const hm_types *t, hm_type_id id)
+{
+	for (unsigned guard = 0; guard < 64; guard++) {
+		const hm_type *ty = id ? hm_types_get(t, id) : NULL;
+
+		if (!ty)
+			return 0;
+		if (ty->kind == HM_KIND_TYPEDEF)
+			return 1;
+		if (ty->kind != HM_KIND_CONST && ty->kind != HM_KIND_VOLATILE &&
+		    ty->kind != HM_KIND_RESTRICT && ty->kind != HM_KIND_ATOMIC)
+			return 0;
+		id = ty->target;
+	}
+	return 0;
+}
+
 static void add_level(hm_layout *l, const hm_type *rec, uint64_t base, uint32_t depth,
 		      uint32_t parent, const char *prefix)
 {
 	const hm_member *m = hm_types_members(l->t, rec);
 	struct hm_sholes h;
-	uint32_t prev = HM_FIELD_NONE, *idx;
+	uint32_t prev = HM_FIELD_NONE;
 
 	/* Corrupt debug info can nest anonymous members that overlap, each
 	 * level doubling the fields: bound the total far above any real type. */
@@ -395,26 +414,19 @@ static void add_level(hm_layout *l, const hm_type *rec, uint64_t base, uint32_t 
 			l->err = -ENOMEM;
 		return;
 	}
-	idx = calloc(rec->nr ? rec->nr : 1, sizeof(*idx));
-	if (!idx) {
-		l->err = -ENOMEM;
-		hm_sholes_free(&h);
-		return;
-	}
 	for (uint32_t i = 0; i < rec->nr && !l->err; i++) {
 		hm_type_id sid;
 		const hm_type *st;
 		hm_field *f;
 		uint32_t me;
+		int anon;
 
-		idx[i] = HM_FIELD_NONE;
 		if (m[i].flags & HM_MEMBER_STATIC)
 			continue;
 		f = push_field(l);
 		if (!f)
 			break;
 		me = (uint32_t)(l->nf - 1);
-		idx[i] = me;
 		f->name = m[i].name;
 		if ((m[i].flags & HM_MEMBER_INHERITANCE) && !f->name) {
 			st = hm_types_get(l->t, hm_strip(l->t, m[i].type));
@@ -440,29 +452,33 @@ static void add_level(hm_layout *l, const hm_type *rec, uint64_t base, uint32_t 
 		prev = me;
 		sid = hm_strip(l->t, m[i].type);
 		st = sid ? hm_types_get(l->t, sid) : NULL;
+		anon = st && !st->name && !declared_by_typedef(l->t, m[i].type);
+		/* the text prints an anonymous type's members inline whatever
+		 * the member is called, so they are listed whatever it is
+		 * called; a named type's members only with expand (-E) */
 		if (st && hm_kind_is_record(st->kind) && !st->declaration &&
-		    !(m[i].flags & HM_MEMBER_VIRTUAL_BASE) && (!m[i].name || l->expand)) {
+		    !(m[i].flags & HM_MEMBER_VIRTUAL_BASE) &&
+		    (!m[i].name || anon || l->expand)) {
 			add_level(l, st, f->offset, depth + 1, me,
 				  m[i].name ? l->f[me].path : prefix);
 		}
 		l->f[me].nr_children = (uint32_t)(l->nf - me - 1);
 		l->f[me].is_leaf = l->f[me].nr_children == 0;
-	}
-	/* holes sit between a member and the next one that takes space */
-	for (uint32_t i = 0; i < rec->nr && !l->err; i++) {
-		uint32_t j;
+		/* a hole sits between a member and the next one that takes
+		 * space; listed after the member's own, in the text's order */
+		if (!h.m[i].skipped && h.m[i].hole && !l->err) {
+			uint32_t j;
 
-		if (idx[i] == HM_FIELD_NONE || h.m[i].skipped || !h.m[i].hole)
-			continue;
-		for (j = i + 1; j < rec->nr && (idx[j] == HM_FIELD_NONE || h.m[j].skipped); j++)
-			;
-		if (j < rec->nr)
-			push_hole(l, base + m[j].offset - h.m[i].hole, h.m[i].hole, idx[i]);
+			for (j = i + 1; j < rec->nr && ((m[j].flags & HM_MEMBER_STATIC) ||
+						       h.m[j].skipped); j++)
+				;
+			if (j < rec->nr)
+				push_hole(l, base + m[j].offset - h.m[i].hole, h.m[i].hole, me);
+		}
 	}
 	if (prev != HM_FIELD_NONE && h.padding && rec->kind != HM_KIND_UNION) {
 		l->f[prev].hole_after = h.padding;
 	}
-	free(idx);
 	hm_sholes_free(&h);
 }
 

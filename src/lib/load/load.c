@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include "hitmap/types.h"
 #include "hitmap/debuginfo.h"
 #include "btf/btf.h"
@@ -113,7 +114,96 @@ int hm_types_check_chains(const hm_types *t, const char *name)
 	return check_nesting(t, name);
 }
 
+/* In `only` mode the walk stops at the units that define the names asked
+ * for; a type they hold by value (a member, a C++ base class) may there be
+ * only declared, its definition in a unit not read -- a base class whose key
+ * function lives elsewhere (std::future_error's logic_error).  Printed as a
+ * declaration it would be a 0-byte member and a false hole, unlike the same
+ * type loaded whole.  The names of such declarations with no definition in
+ * the table, appended to `names` (NULL-terminated, copies the caller
+ * frees); returns how many were added, or -ENOMEM. */
+static int undefined_held(const hm_types *t, const char ***names, size_t *n)
+{
+	int added = 0;
+
+	for (size_t i = 1; i < t->types.n; i++) {
+		const hm_type *ty = &t->types.v[i];
+		const hm_member *m;
+
+		if (!hm_kind_is_record(ty->kind) || ty->declaration)
+			continue;
+		m = hm_types_members(t, ty);
+		for (uint32_t k = 0; k < ty->nr; k++) {
+			hm_type_id h = (m[k].flags & HM_MEMBER_STATIC) ? 0 : held_record(t, m[k].type);
+			const hm_type *d = h ? hm_types_get(t, h) : NULL;
+			const char **v;
+			size_t j;
+
+			if (!d || !d->declaration || !d->name || hm_types_find_struct(t, d->name))
+				continue;
+			for (j = 0; j < *n && strcmp((*names)[j], d->name); j++)
+				;
+			if (j < *n)
+				continue;
+			v = realloc(*names, (*n + 2) * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			*names = v;
+			if (!(v[*n] = strdup(d->name)))
+				return -ENOMEM;
+			v[++*n] = NULL;
+			added++;
+		}
+	}
+	return added;
+}
+
+static int load_once(hm_binary *bin, const struct hm_load_opts *opts, hm_types **out);
+
+/* `only`, then again with the names of what that load left declared but
+ * holds by value, until nothing is missing (a few rounds at most: a name
+ * defined nowhere costs a walk of every unit once). */
 static int load_direct(hm_binary *bin, const struct hm_load_opts *opts, hm_types **out)
+{
+	struct hm_load_opts o = *opts;
+	const char **names;
+	hm_types *t = NULL;
+	size_t n = 0, asked;
+	int rc;
+
+	if (!opts->only)
+		return load_once(bin, opts, out);
+	while (opts->only[n])
+		n++;
+	asked = n;
+	names = calloc(n + 1, sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	memcpy(names, opts->only, n * sizeof(*names));
+	o.only = names;
+	for (unsigned round = 0;; round++) {
+		int added;
+
+		rc = load_once(bin, &o, &t);
+		if (rc || round == 4 || (added = undefined_held(t, &names, &n)) == 0)
+			break;
+		hm_types_free(t);
+		t = NULL;
+		if (added < 0) {
+			rc = -ENOMEM;
+			break;
+		}
+		o.only = names;
+	}
+	for (size_t i = asked; i < n; i++)
+		free((char *)names[i]);
+	free(names);
+	if (!rc)
+		*out = t;
+	return rc;
+}
+
+static int load_once(hm_binary *bin, const struct hm_load_opts *opts, hm_types **out)
 {
 	hm_types *t;
 	int rc, has_btf;

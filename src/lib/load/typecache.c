@@ -377,6 +377,7 @@ static hm_type *enc_types(const hm_types *t, struct strmap *m)
 		d->varargs = s->varargs;
 		d->prototyped = s->prototyped;
 		d->is_signed = s->is_signed;
+		d->vector = s->vector;
 	}
 	return v;
 }

@@ -86,6 +86,7 @@ struct pconf {
 	const char *path;
 	const char *member_path;	/* the member being printed's */
 	unsigned plevel;		/* hm_field.depth of this level's members */
+	uint64_t union_size;		/* size of the union whose members these are, else 0 */
 	unsigned emit_stats : 1;
 	unsigned expand : 1;
 	unsigned rel_offset : 1;
@@ -425,7 +426,17 @@ static void array_fp(const struct pctx *c, const hm_type *ty, const char *name,
 	    kind_of(c, elem) == HM_KIND_CONST)
 		elem = T(c, elem)->target;
 	conf->path = NULL;	/* an element has no member path */
+	conf->union_size = 0;	/* nor is it a member of a union */
 	type_fp(c, elem, name, conf, depth + 1);
+	if (ty->vector) {	/* pahole's spelling of a GNU vector */
+		uint64_t bytes = hm_types_sizeof(c->t, ty->target);
+
+		for (uint32_t i = 0; i < ty->nr; i++)
+			bytes *= dims[i] == HM_DIM_FLEXIBLE ? 0 : dims[i];
+		sb_printf(c->b, " __attribute__ ((__vector_size__ (%llu)))",
+			  (unsigned long long)bytes);
+		return;
+	}
 	for (uint32_t i = 0; i < ty->nr; i++) {
 		uint64_t n = dims[i] == HM_DIM_FLEXIBLE ? 0 : dims[i];
 
@@ -434,6 +445,30 @@ static void array_fp(const struct pctx *c, const hm_type *ty, const char *name,
 		else
 			sb_puts(c->b, "[]");
 	}
+}
+
+/* Whether the qualifiers at id qualify an array whose elements are pointers
+ * already carrying each of them: `const char *const groups[4]` comes from
+ * gcc as const(array(const pointer)), and the array's const says again what
+ * the pointer's says.  Printed in front it would land on the pointee. */
+static int array_quals_redundant(const struct pctx *c, hm_type_id id)
+{
+	hm_type_id under = skip_quals(c, id), elem;
+	const hm_type *ut = T(c, under), *q;
+	unsigned outer = 0, inner = 0, guard = 0;
+
+	if (!ut || ut->kind != HM_KIND_ARRAY)
+		return 0;
+	while ((q = T(c, id)) && is_qual(q->kind) && guard++ < 16) {
+		outer |= 1u << q->kind;
+		id = q->target;
+	}
+	elem = ut->target;
+	while ((q = T(c, elem)) && is_qual(q->kind) && guard++ < 32) {
+		inner |= 1u << q->kind;
+		elem = q->target;
+	}
+	return kind_of(c, elem) == HM_KIND_POINTER && inner && (outer & ~inner) == 0;
 }
 
 /* pahole's type__fprintf. */
@@ -514,6 +549,7 @@ next:
 			snprintf(namebuf, n, "* %s", name ? name : "");
 			name = namebuf;
 			tc.path = NULL;	/* a pointee is not part of the object */
+			tc.union_size = 0;
 			tc.rel_offset = 1;
 			tc.type_spacing -= 8;
 			tc.prefix = NULL;
@@ -556,9 +592,11 @@ next:
 			free(n.p);
 			break;
 		}
-		sb_printf(o, "%s ", qual_word(ty->kind));
-		if (!anon)
-			tc.type_spacing -= (int)strlen(qual_word(ty->kind)) + 1;
+		if (!array_quals_redundant(c, id)) {
+			sb_printf(o, "%s ", qual_word(ty->kind));
+			if (!anon)
+				tc.type_spacing -= (int)strlen(qual_word(ty->kind)) + 1;
+		}
 		id = ty->target;
 		ty = T(c, id);
 		goto next;
@@ -625,6 +663,21 @@ static int inline_type(const struct pctx *c, hm_type_id id)
 	if (ty && is_qual(ty->kind))
 		ty = T(c, skip_quals(c, id));
 	return ty && is_structlike(ty->kind);
+}
+
+/* pahole's union__infer_packed_attributes: a struct member of a union whose
+ * size is not a multiple of the struct's natural alignment must be packed
+ * (an array of such unions would misalign it), though nothing else in its
+ * offsets says so -- mac80211's ieee80211_mgmt.u.action.u.addba_req. */
+static int union_forces_packed(const struct pctx *c, hm_type_id id, uint64_t union_size)
+{
+	const hm_type *ty = T(c, hm_strip(c->t, id));
+	uint32_t na;
+
+	if (!union_size || !ty || ty->kind == HM_KIND_UNION || !is_structlike(ty->kind))
+		return 0;
+	na = hm_natural_align(c->t, hm_strip(c->t, id));
+	return na > 1 && union_size % na != 0;
 }
 
 static int record_is_packed(const struct pctx *c, const hm_type *ty)
@@ -702,7 +755,9 @@ static uint64_t member_fp(const struct pctx *c, const hm_member *m, uint64_t siz
 		int slen = malign + (m->name ? (int)strlen(m->name) : -1);
 		const hm_type *st = T(c, skip_quals(c, m->type));
 
-		if (st->kind != HM_KIND_UNION && st->kind != HM_KIND_ENUM && record_is_packed(c, st))
+		if (st->kind != HM_KIND_UNION && st->kind != HM_KIND_ENUM &&
+		    (record_is_packed(c, st) ||
+		     (union_member && union_forces_packed(c, m->type, conf->union_size))))
 			slen += (int)sizeof("__attribute__((__packed__))");
 		int w = sc.type_spacing + sc.name_spacing - slen - 3;
 
@@ -819,6 +874,9 @@ struct class_sums {
 	uint64_t sum_forced_holes;
 	uint32_t nr_paddings;
 	uint64_t sum_paddings;
+	/* pahole 1.26's "member types with holes" (hitmap lines here) */
+	uint32_t nr_types_holes, nr_types_bit_holes;
+	uint64_t sum_types_holes, sum_types_bit_holes;
 };
 
 static void class_stats(const struct pctx *c, const hm_type *ty, const struct hm_sholes *h,
@@ -855,6 +913,18 @@ static void class_stats(const struct pctx *c, const hm_type *ty, const struct hm
 		sb_tabs(o, cc->indent);
 		sb_printf(o, "/* padding: %" PRIu64 " */\n", h->padding);
 	}
+	if (s->nr_types_holes || s->nr_types_bit_holes) {
+		/* where pahole 1.26 prints it, as a line of ours: the body
+		 * stays pahole 1.24's */
+		sb_tabs(o, cc->indent);
+		sb_puts(o, "/* hitmap: member types with holes: ");
+		if (s->nr_types_holes)
+			sb_printf(o, "%u, total: %" PRIu64, s->nr_types_holes, s->sum_types_holes);
+		if (s->nr_types_bit_holes)
+			sb_printf(o, "%sbit holes: %u, total: %" PRIu64, s->nr_types_holes ? ", " : "",
+				  s->nr_types_bit_holes, s->sum_types_bit_holes);
+		sb_puts(o, " */\n");
+	}
 	if (s->nr_paddings > 0) {
 		sb_tabs(o, cc->indent);
 		sb_printf(o, "/* paddings: %u, sum paddings: %" PRIu64 " */\n", s->nr_paddings,
@@ -879,7 +949,11 @@ static void class_stats(const struct pctx *c, const hm_type *ty, const struct hm
 	}
 }
 
-/* "XXX last struct has N bytes of padding" after a struct-typed member. */
+/* "XXX last struct has N bytes of padding" after a struct-typed member;
+ * then, as a line of ours, the holes in it that pahole 1.26 adds to that
+ * line ("..., 2 holes", or "XXX last struct has 1 hole" alone).  The
+ * hitmap line takes no blank line of its own, so that without it the
+ * text is pahole 1.24's. */
 static void member_type_padding(const struct pctx *c, hm_type_id id, struct class_sums *s,
 				int *newline, const struct pconf *cc)
 {
@@ -898,6 +972,25 @@ static void member_type_padding(const struct pctx *c, hm_type_id id, struct clas
 			  h.padding != 1 ? "s" : "");
 		s->nr_paddings++;
 		s->sum_paddings += h.padding;
+	}
+	if (h.nr_holes || h.nr_bit_holes) {
+		sb_puts(c->b, "\n");
+		sb_tabs(c->b, cc->indent);
+		sb_puts(c->b, "/* hitmap: last struct has ");
+		if (h.nr_holes)
+			sb_printf(c->b, "%u hole%s", h.nr_holes, h.nr_holes != 1 ? "s" : "");
+		if (h.nr_bit_holes)
+			sb_printf(c->b, "%s%u bit hole%s", h.nr_holes ? ", " : "", h.nr_bit_holes,
+				  h.nr_bit_holes != 1 ? "s" : "");
+		sb_puts(c->b, " */");
+	}
+	if (h.nr_holes) {
+		s->nr_types_holes++;
+		s->sum_types_holes += h.nr_holes;
+	}
+	if (h.nr_bit_holes) {
+		s->nr_types_bit_holes++;
+		s->sum_types_bit_holes += h.nr_bit_holes;
 	}
 	hm_sholes_free(&h);
 }
@@ -1032,7 +1125,8 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 		o->err = -ENOMEM;
 		return;
 	}
-	packed = hm_struct_is_packed(c->t, ty, &h);
+	packed = hm_struct_is_packed(c->t, ty, &h) || union_forces_packed(c, id, cc.union_size);
+	cc.union_size = 0;	/* its members are not the union's */
 	sb_printf(o, "%s%s%s%s%s", cc.prefix ? cc.prefix : "", cc.prefix ? " " : "",
 		  ty->kind == HM_KIND_CLASS ? "class" : "struct", ty->name ? " " : "",
 		  ty->name ? ty->name : "");
@@ -1220,6 +1314,7 @@ static void union_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 		sb_printf(o, "%s ", uc.prefix);
 	sb_printf(o, "union%s%s {\n", ty->name ? " " : "", ty->name ? ty->name : "");
 	uc.indent = indent + 1;
+	uc.union_size = ty->size;
 	if (!uc.cachelinep)
 		uc.cachelinep = &cacheline;
 	initial = *uc.cachelinep;

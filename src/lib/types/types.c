@@ -193,13 +193,15 @@ static uint64_t type_hash(const hm_type *ty, const uint64_t *dims, const hm_type
 		if (ty->declaration)
 			return hm_hash_u64(h ^ 1);
 		h = hm_hash_u64(h ^ (uintptr_t)ty->decl_file ^ ((uint64_t)ty->decl_line << 32));
+		if (ty->kind == HM_KIND_TYPEDEF)
+			h = hm_hash_u64(h ^ ty->target);
 		if (by_content(ty))
 			h = members_hash(members, ty->nr, hm_hash_u64(h ^ ty->nr));
 		return hm_hash_u64(h ^ ty->declaration);
 	}
 	h = hm_hash_u64(h ^ ty->target ^ ((uint64_t)ty->containing << 32));
 	if (ty->kind == HM_KIND_ARRAY)
-		h = hm_hash_bytes(dims, ty->nr * sizeof(*dims), h);
+		h = hm_hash_bytes(dims, ty->nr * sizeof(*dims), hm_hash_u64(h ^ ty->vector));
 	else if (ty->kind == HM_KIND_FUNC) {
 		h = hm_hash_bytes(params, ty->nr * sizeof(*params), h);
 		h = hm_hash_u64(h ^ (ty->varargs | ty->prototyped << 1));
@@ -221,11 +223,13 @@ static int type_same(const hm_types *t, const hm_type *a, const hm_type *b,
 	if (named_kind(a->kind))
 		return a->name == b->name && a->decl_file == b->decl_file &&
 		       a->decl_line == b->decl_line && a->declaration == b->declaration &&
-		       a->is_signed == b->is_signed;
+		       a->is_signed == b->is_signed &&
+		       (a->kind != HM_KIND_TYPEDEF || a->target == b->target);
 	if (a->target != b->target || a->containing != b->containing || a->nr != b->nr)
 		return 0;
 	if (a->kind == HM_KIND_ARRAY)
-		return !a->nr || !memcmp(&t->dims.v[a->first], dims, a->nr * sizeof(*dims));
+		return a->vector == b->vector &&
+		       (!a->nr || !memcmp(&t->dims.v[a->first], dims, a->nr * sizeof(*dims)));
 	if (a->kind == HM_KIND_FUNC)
 		return a->varargs == b->varargs && a->prototyped == b->prototyped &&
 		       (!a->nr || !memcmp(&t->params.v[a->first], params,
@@ -1273,6 +1277,16 @@ static int spell(const struct speller *s, hm_type_id id, unsigned qmask, hm_sbuf
 	case HM_KIND_ARRAY: {
 		const uint64_t *dims = hm_types_dims(t, ty);
 
+		if (ty->vector) {	/* GNU C: the attribute follows the declarator */
+			uint64_t bytes = hm_types_sizeof(t, ty->target);
+
+			for (uint32_t i = 0; i < ty->nr; i++)
+				bytes *= dims[i] == HM_DIM_FLEXIBLE ? 0 : dims[i];
+			hm_sbuf_printf(decl, decl->len ? " %s((vector_size(%llu)))" :
+				       "%s((vector_size(%llu)))", "__attribute__",
+				       (unsigned long long)bytes);
+			return spell(s, ty->target, qmask, spec, decl, depth + 1);
+		}
 		if (c && starts_pointer(decl))
 			sb_wrap(decl);
 		for (uint32_t i = 0; i < ty->nr; i++) {
