@@ -524,7 +524,19 @@
   }
 
   /* ---- diff and suggest: two layouts side by side ---- */
-  function pairOf(A, B, pa, pb, la, lb) {
+  /* rows of S where a pair of members (paths) share a line */
+  function sharedRows(S, pairs) {
+    var at = {}, out = {};
+    S.members.forEach(function (m) { if (m.path) at[m.path] = m; });
+    (pairs || []).forEach(function (p) {
+      var a = at[p.a], b = at[p.b];
+      if (!a || !b) return;
+      for (var r = a.line_first; r <= a.line_last; r++)
+        if (r >= b.line_first && r <= b.line_last) out[r] = out[r] || p.a + " and " + p.b + " share this line";
+    });
+    return out;
+  }
+  function pairOf(A, B, pa, pb, la, lb, ca, cb) {
     var ia = {}, ib = {}, sa = {}, sb = {}, peersA = {}, peersB = {};
     A.members.forEach(function (m) { if (m.path) ia[m.path] = m; });
     B.members.forEach(function (m) { if (m.path) ib[m.path] = m; });
@@ -540,9 +552,9 @@
     Object.keys(ib).forEach(function (p) { if (!ia[p]) sb[p] = "added"; });
     var g = el("div", { cls: "hm-pair" });
     g.appendChild(el("div", { "data-side": "old" }, el("h3", null, la),
-      drawStruct(A, { prefix: pa, status: sa, peers: peersA })));
+      drawStruct(A, { prefix: pa, status: sa, peers: peersA, contended: ca })));
     g.appendChild(el("div", { "data-side": "new" }, el("h3", null, lb),
-      drawStruct(B, { prefix: pb, status: sb, peers: peersB })));
+      drawStruct(B, { prefix: pb, status: sb, peers: peersB, contended: cb })));
     return g;
   }
   function diffPage() {
@@ -585,7 +597,7 @@
           }).join("; ")))
         )));
         box.appendChild(pairOf(D.today, D.proposals[k], "t" + i + "-", "p" + i + "-" + k + "-", "today",
-          "proposal #" + p.rank));
+          "proposal #" + p.rank, sharedRows(D.today, s.today.shared), sharedRows(D.proposals[k], s.today.shared)));
         sec.appendChild(box);
       });
       app.appendChild(sec);
