@@ -6,7 +6,8 @@ usage: cdp.py CHROMIUM PAGE.html OUT.json [--dom DOM.html]
 
 OUT.json: {"requests": [urls other than the page], "console": [messages of
 level error or warning, exceptions, log entries of level error],
-"render_ms": the page's own drawing time, "load_ms": navigation to ready,
+"render_ms": the page's script drawing it, "painted_ms": from navigation to
+the first frame after that, "load_ms": navigation to ready as seen from here,
 "ready": whether the page said it is drawn}.
 """
 import base64, json, os, shutil, socket, struct, subprocess, sys, tempfile, time
@@ -127,6 +128,13 @@ def main():
                 break
             time.sleep(0.05)
         load_ms = (time.time() - t0) * 1000
+        for _ in range(200):
+            r = call("Runtime.evaluate", expression="document.body.dataset.paintedMs",
+                     returnByValue=True)
+            painted_ms = r.get("result", {}).get("value")
+            if painted_ms:
+                break
+            time.sleep(0.05)
         r = call("Runtime.evaluate", expression="document.body.dataset.renderMs", returnByValue=True)
         render_ms = r.get("result", {}).get("value")
         time.sleep(0.3)		# late errors (a lazy section drawn on a timer) still land
@@ -136,7 +144,8 @@ def main():
                      returnByValue=True)
             open(dom, "w").write(r["result"]["value"])
         res = {"requests": [], "console": [], "ready": ready, "load_ms": round(load_ms),
-               "render_ms": int(render_ms) if render_ms else None}
+               "render_ms": int(render_ms) if render_ms else None,
+               "painted_ms": int(painted_ms) if painted_ms else None}
         for e in events:
             m, p = e.get("method"), e.get("params", {})
             if m == "Network.requestWillBeSent" and p["request"]["url"] != url:

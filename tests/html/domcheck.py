@@ -145,7 +145,7 @@ def check_report(dom, js):
     root = parse(dom)
     doc = json.load(open(js))
     for k, v in doc["buckets"].items():
-        r = list(root.find("tr", data_bucket=k))
+        r = list(root.find(data_bucket=k))
         if len(r) != 1 or int(r[0].attrs["data-count"]) != v:
             fail("bucket %s: JSON %d, page %s" % (k, v, [x.attrs.get("data-count") for x in r]))
     ranked = list(root.find("tr", "hm-lineref"))

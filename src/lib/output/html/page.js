@@ -377,14 +377,20 @@
       "; lines ranked by " + R.sort + (R.lost ? "; " + R.lost + " lost" : "") +
       (R.cpu_from_tid ? "; samples carry no CPU: threads stand in for CPUs" : "")));
     /* every bucket, the unattributed ones included, zero or not */
-    var bt = el("tbody");
+    var bt = el("tbody"), zero = el("td", { colspan: 2 });
     Object.keys(R.buckets).forEach(function (k) {
       var a = k === "global" || k === "object" || k === "instruction";
       if (a) att += R.buckets[k]; else un.push(R.buckets[k]);
+      if (!R.buckets[k] && !(a && k !== "instruction")) {	/* the empty ones on one row */
+        zero.appendChild(el("span", { "data-bucket": k, "data-count": 0 }, (zero.childNodes.length ? ", " : "") + k));
+        return;
+      }
       bt.appendChild(el("tr", { cls: (a ? "" : "hm-unattr") + (R.buckets[k] ? "" : " hm-zero"),
         "data-bucket": k, "data-count": R.buckets[k] }, td(a ? "attributed" : "unattributed"),
         td(k), td(R.buckets[k], "num")));
     });
+    if (zero.childNodes.length)
+      bt.appendChild(el("tr", { cls: "hm-zero" }, td("no sample in"), zero));
     app.appendChild(el("h2", null, "Samples by attribution bucket"));
     app.appendChild(el("table", { cls: "hm-buckets" }, el("thead", null,
       el("tr", null, th(""), th("bucket"), th("samples", "num"))), bt));
@@ -393,7 +399,7 @@
     app.appendChild(el("h2", null, "Shared cachelines, by " + R.sort));
     if (!lines.length) app.appendChild(el("p", null, "no attributed samples on any cacheline"));
     var rt = el("tbody");
-    lines.forEach(function (ln, i) {
+    function rankRow(ln, i) {
       var tr = el("tr", { cls: "hm-lineref", tabindex: 0, "data-line": i + 1, "data-address": ln.address },
         td(i + 1, "num"), td(el("a", { href: "#line-" + (i + 1) }, hex(ln.address)), "mono"),
         td(el("span", { cls: "hm-verdict" + (/false/i.test(ln.verdict) ? " fs" : "") }, ln.verdict)),
@@ -401,8 +407,10 @@
         td(ln.threads, "num"), td(objects(ln)));
       tr.addEventListener("keydown", function (e) { if (e.key === "Enter") go(i); });
       tr.addEventListener("click", function (e) { if (e.target.tagName !== "A") go(i); });
-      rt.appendChild(tr);
-    });
+      return tr;
+    }
+    var pager = el("nav", { cls: "hm-pager", "aria-label": "pages of lines" });
+    app.appendChild(pager);
     if (lines.length)
       app.appendChild(el("table", { cls: "hm-ranked" }, el("thead", null, el("tr", null, th("#", "num"),
         th("line"), th("verdict"), th("evidence"), th(metric, "num"), th("CPUs"), th("threads", "num"),
@@ -410,12 +418,13 @@
 
     /* the lines in detail, a page of PAGE_LINES at a time */
     var pages = Math.ceil(lines.length / PAGE_LINES), cur = 0;
-    var pager = el("nav", { cls: "hm-pager", "aria-label": "pages of lines" });
     var holder = el("div", { id: "hm-lines" });
     function show(p) {
       cur = p;
       holder.textContent = "";
+      rt.textContent = "";
       lines.slice(p * PAGE_LINES, (p + 1) * PAGE_LINES).forEach(function (ln, k) {
+        rt.appendChild(rankRow(ln, p * PAGE_LINES + k));
         holder.appendChild(lineDetail(ln, p * PAGE_LINES + k + 1));
       });
       Array.prototype.forEach.call(pager.children, function (b, i) {
@@ -434,13 +443,16 @@
       if (e.target.hasAttribute("data-page")) show(+e.target.getAttribute("data-page"));
     });
     if (lines.length) app.appendChild(el("h2", null, "Lines in detail"));
-    app.appendChild(pager);
     app.appendChild(holder);
     show(0);
     redraws.push(function () { show(cur); });
-    window.addEventListener("beforeprint", function () {
+    window.addEventListener("beforeprint", function () {	/* paper gets every line */
       holder.textContent = "";
-      lines.forEach(function (ln, i) { holder.appendChild(lineDetail(ln, i + 1)); });
+      rt.textContent = "";
+      lines.forEach(function (ln, i) {
+        rt.appendChild(rankRow(ln, i));
+        holder.appendChild(lineDetail(ln, i + 1));
+      });
     });
 
     /* the structs the samples fell in, their contended lines marked */
@@ -609,4 +621,10 @@
   ({ layout: layoutPage, report: reportPage, diff: diffPage, suggest: suggestPage })[page.kind]();
   document.body.setAttribute("data-render-ms", String(Math.round(performance.now() - t0)));
   document.body.setAttribute("data-ready", "1");
+  /* from navigation to the first frame drawn with all of it laid out */
+  requestAnimationFrame(function () {
+    setTimeout(function () {
+      document.body.setAttribute("data-painted-ms", String(Math.round(performance.now())));
+    }, 0);
+  });
 })();
