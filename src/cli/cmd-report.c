@@ -36,6 +36,9 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 		return rc == HM_EXIT_INPUT ? -ENOMEM : rc;
 	if (n)
 		return cli_usage_error(&hm_cmd_report, "unexpected argument '%s'", argv[1]);
+	if (ra->explain && ra->html)
+		return cli_usage_error(&hm_cmd_report, "--explain reads no perf.data: there is "
+				       "no report to write with --html");
 	ra->ro.sz = sizeof(ra->ro);
 	ra->ro.input = ra->input;
 	cli_verbose = ra->verbose;

@@ -2,13 +2,15 @@
 """Open a page in headless Chromium over the DevTools protocol (stdlib only:
 a WebSocket client of its own) and say what the page did.
 
-usage: cdp.py CHROMIUM PAGE.html OUT.json [--dom DOM.html]
+usage: cdp.py CHROMIUM PAGE.html OUT.json [--dom DOM.html] [--keys KEY,KEY...]
 
 OUT.json: {"requests": [urls other than the page], "console": [messages of
 level error or warning, exceptions, log entries of level error],
 "render_ms": the page's script drawing it, "painted_ms": from navigation to
 the first frame after that, "load_ms": navigation to ready as seen from here,
-"ready": whether the page said it is drawn}.
+"ready": whether the page said it is drawn, "keys": with --keys, after
+each key pressed (Tab, ArrowRight, ...), the focused element: its tag,
+class, data-path, data-offset, outline width, and the tip's text}.
 """
 import base64, json, os, shutil, socket, struct, subprocess, sys, tempfile, time
 import urllib.request
@@ -81,6 +83,7 @@ class WS:
 def main():
     chromium, page, out = sys.argv[1:4]
     dom = sys.argv[sys.argv.index("--dom") + 1] if "--dom" in sys.argv else None
+    keys = sys.argv[sys.argv.index("--keys") + 1].split(",") if "--keys" in sys.argv else []
     prof = tempfile.mkdtemp(prefix="hitmap-chromium.")
     url = "file://" + os.path.abspath(page)
     proc = subprocess.Popen([chromium, "--headless=new", "--no-sandbox", "--disable-gpu",
@@ -139,13 +142,26 @@ def main():
         render_ms = r.get("result", {}).get("value")
         time.sleep(0.3)		# late errors (a lazy section drawn on a timer) still land
         call("Runtime.evaluate", expression="1")
+        pressed = []
+        codes = {"Tab": 9, "Enter": 13, "Escape": 27, "ArrowLeft": 37, "ArrowUp": 38,
+                 "ArrowRight": 39, "ArrowDown": 40, "Home": 36, "End": 35}
+        probe = ("(function(){var e=document.activeElement,t=document.getElementById('hm-tip');"
+                 "return JSON.stringify({tag:e.tagName,cls:e.className,path:e.getAttribute('data-path'),"
+                 "offset:e.getAttribute('data-offset'),outline:getComputedStyle(e).outlineWidth,"
+                 "tip:t&&!t.hidden?t.textContent:null});})()")
+        for k in keys:
+            for kind in ("keyDown", "keyUp"):
+                call("Input.dispatchKeyEvent", type=kind, key=k, code=k,
+                     windowsVirtualKeyCode=codes[k], nativeVirtualKeyCode=codes[k])
+            r = call("Runtime.evaluate", expression=probe, returnByValue=True)
+            pressed.append(dict(json.loads(r["result"]["value"]), key=k))
         if dom:
             r = call("Runtime.evaluate", expression="document.documentElement.outerHTML",
                      returnByValue=True)
             open(dom, "w").write(r["result"]["value"])
         res = {"requests": [], "console": [], "ready": ready, "load_ms": round(load_ms),
                "render_ms": int(render_ms) if render_ms else None,
-               "painted_ms": int(painted_ms) if painted_ms else None}
+               "painted_ms": int(painted_ms) if painted_ms else None, "keys": pressed}
         for e in events:
             m, p = e.get("method"), e.get("params", {})
             if m == "Network.requestWillBeSent" and p["request"]["url"] != url:

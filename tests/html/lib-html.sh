@@ -24,11 +24,13 @@ html_dom() {
 	grep -q 'data-ready="1"' "$T/$2.dom" || fail "$2: the page's script did not finish drawing"
 }
 
-# html_quiet PAGE NAME: open PAGE over the DevTools protocol; fail on any
-# request but the page itself and on any console error or warning, log
-# error or exception.  What it saw is in $T/NAME.cdp.
+# html_quiet PAGE NAME [cdp.py OPTIONS]: open PAGE over the DevTools
+# protocol; fail on any request but the page itself and on any console error
+# or warning, log error or exception.  What it saw is in $T/NAME.cdp.
 html_quiet() {
-	python3 "$HTML_SRC/cdp.py" "$CHROMIUM" "$1" "$T/$2.cdp" || fail "$2: cdp.py failed"
+	page=$1 name=$2; shift 2
+	python3 "$HTML_SRC/cdp.py" "$CHROMIUM" "$page" "$T/$name.cdp" "$@" || fail "$name: cdp.py failed"
+	set -- "$page" "$name"
 	python3 - "$T/$2.cdp" "$2" <<'PY' || fail "$2: the page fetched something or logged an error"
 import json, sys
 r = json.load(open(sys.argv[1]))
