@@ -474,6 +474,33 @@
     }
   }
 
+  /* Under a report line's sampled fields, the rest of the struct on that
+   * line (members without samples, holes, padding) when the line holds one
+   * object of a struct the page has. */
+  var byName = null;
+  function context(row, ln) {
+    if (!byName) {
+      byName = {};
+      (page.structs || []).forEach(function (S) { byName[S.name] = S; });
+    }
+    var objs = {}, f0 = null;
+    ln.fields.forEach(function (f) { if (f.object) { objs[f.object] = 1; f0 = f0 || f; } });
+    if (!f0 || Object.keys(objs).length !== 1 || !f0.struct || !byName[f0.struct]) return;
+    var S = byName[f0.struct], start = f0.offset - f0.line_offset;
+    function put(cls, a, b, label, title) {
+      a = Math.max(a, start); b = Math.min(b, start + L, S.size);
+      if (b <= a) return;
+      row.appendChild(el("div", { cls: cls, title: title, style: "left:" + (100 * (a - start) / L) +
+        "%;width:" + (100 * (b - a) / L) + "%" }, label));
+    }
+    S.members.forEach(function (m) {
+      if (m.leaf && m.size) put("hm-ctx", m.offset, m.offset + m.size, m.name || "", (m.path || "") +
+        " @" + m.offset + " +" + m.size + " (no samples on this line)");
+    });
+    S.holes.forEach(function (h) { put("hm-hole", h.offset, h.offset + h.size, "", "hole: " + h.size + " bytes"); });
+    if (S.padding) put("hm-pad", S.size - S.padding, S.size, "", "padding: " + S.padding + " bytes");
+  }
+
   /* One report line: its bytes with the fields on them, then the fields. */
   function lineDetail(ln, n) {
     var sec = el("section", { cls: "hm-line", id: "line-" + n, tabindex: -1, "data-address": ln.address });
@@ -486,6 +513,7 @@
     if (c) row.appendChild(el("span", { cls: "hm-mark" }, "⚠ " + ln.verdict));
     grid.appendChild(el("div", { cls: "hm-ln" + (c ? " hm-contended" : "") }, hex(ln.address)));
     grid.appendChild(row);
+    context(row, ln);
     var max = 0;
     ln.fields.forEach(function (f) { max = Math.max(max, value(f.counts, metric)); });
     var tb = el("tbody");
