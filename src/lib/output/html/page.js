@@ -410,10 +410,11 @@
       return tr;
     }
     var pager = el("nav", { cls: "hm-pager", "aria-label": "pages of lines" });
+    var metricTh = th(metric, "num");
     app.appendChild(pager);
     if (lines.length)
       app.appendChild(el("table", { cls: "hm-ranked" }, el("thead", null, el("tr", null, th("#", "num"),
-        th("line"), th("verdict"), th("evidence"), th(metric, "num"), th("CPUs"), th("threads", "num"),
+        th("line"), th("verdict"), th("evidence"), metricTh, th("CPUs"), th("threads", "num"),
         th("instances"))), rt));
 
     /* the lines in detail, a page of PAGE_LINES at a time */
@@ -445,7 +446,7 @@
     if (lines.length) app.appendChild(el("h2", null, "Lines in detail"));
     app.appendChild(holder);
     show(0);
-    redraws.push(function () { show(cur); });
+    redraws.push(function () { metricTh.textContent = metric; show(cur); });
     window.addEventListener("beforeprint", function () {	/* paper gets every line */
       holder.textContent = "";
       rt.textContent = "";
