@@ -32,7 +32,13 @@ if [ -z "$pmu" ]; then
 fi
 echo
 echo "== hitmap report: the fields behind the line transfers"
-"$HITMAP" report -i "$out/perf.data"
+# the same report drawn as one self-contained page, kept after the demo
+html=${HITMAP_DEMO_HTML:-$PWD/hitmap-demo-report.html}
+"$HITMAP" report -i "$out/perf.data" --html "$html"
+echo
+echo "== the report as a page (cachelines drawn, heat by colour and pattern):"
+echo "   $html"
+echo "   open it in any browser, e.g. xdg-open '$html' (it fetches nothing)"
 # ---- end of record + report ----
 
 # ---- suggest + patch + timing: hitmap's proposal, applied and measured ----

@@ -144,6 +144,41 @@ int hm_print_layouts_json_heat(FILE *out, const struct hm_json_binary *bin,
 			       const hm_types *t, const hm_type_id *ids, size_t n, int expand,
 			       const struct hm_heat_print_opts *ho);
 
+/* ---- HTML: one self-contained page (hitmap --html) ----
+ *
+ * A page draws each struct on its cachelines: one row per line, bytes to
+ * scale, members as blocks coloured (and patterned, and labelled) by the
+ * heat metric chosen in the page, holes and padding hatched, straddlers
+ * marked at the boundary, cacheline groups bracketed with their span; a
+ * table beside it lists every member.  Its CSS and script are inline and
+ * written here: the page fetches nothing.  The data it draws is in the
+ * page as JSON ("schema": "hitmap-html/1"), every member with its offset
+ * and size as the layout JSON has them; documented in hitmap(1). */
+
+struct hm_html_opts {
+	size_t sz;			/* sizeof(struct hm_html_opts): declare with HM_OPTS */
+	const char *title;		/* the page's heading; NULL: from the command */
+	unsigned cacheline_size;	/* 0 = 64 */
+	unsigned expand : 1;		/* lay out named member structs too (pahole -E) */
+	const hm_profile *profile;	/* heat of the layouts (may be NULL) */
+	const char *source;		/* the profile's or perf.data's name */
+};
+
+/* The layouts of ids[0..n) (ids as hm_print_layouts_json() takes them),
+ * with the heat of o->profile when set (layout --html, with --profile /
+ * --heat). */
+int hm_html_layouts(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
+		    const hm_type_id *ids, size_t n, const struct hm_html_opts *o);
+
+/* Two builds' layouts side by side: for each struct name in names[0..n)
+ * found in both tables, the old layout and the new, members that moved
+ * linked to each other; the findings of the comparison (hm_diff()) above
+ * them.  old_label / new_label name the two builds. */
+struct hm_findings;
+int hm_html_diff(FILE *out, const hm_types *old_t, const hm_types *new_t,
+		 const char *const *names, size_t n, const struct hm_findings *f,
+		 const char *old_label, const char *new_label, const struct hm_html_opts *o);
+
 #ifdef __cplusplus
 }
 #endif

@@ -43,6 +43,7 @@ struct ccli {
 	char *kernel;		/* the running kernel's file, when a FILE was left out */
 	int rules_dir;		/* check --rules-dir */
 	const char *btf_base;
+	const char *html;	/* diff --html FILE */
 	/* loaded */
 	hm_ruleset *rs;
 	hm_profile *prof;

@@ -264,3 +264,22 @@ int cli_rules_load(hm_ruleset *rs, const char *arg)
 	free(path);
 	return rc == -ENOMEM ? rc : bad || !n ? -EBADMSG : 0;
 }
+
+int cli_write_html(const char *path, int (*write)(FILE *f, void *ctx), void *ctx)
+{
+	FILE *f = fopen(path, "w");
+	int err;
+
+	if (!f) {
+		cli_error("%s: cannot write the HTML page: %s", path, strerror(errno));
+		return HM_EXIT_INPUT;
+	}
+	err = write(f, ctx);
+	if (fclose(f) && !err)
+		err = -EIO;
+	if (err) {
+		cli_error("%s: cannot write the HTML page: %s", path, strerror(-err));
+		return HM_EXIT_INPUT;
+	}
+	return HM_EXIT_OK;
+}

@@ -90,6 +90,11 @@ int cli_grow(void **ptr, size_t *cap, size_t need, size_t elem);
 /* Map a negative errno from the library to an exit status: input problems are 3. */
 int cli_exit_for(int err);
 
+/* --html FILE: call write(f, ctx) on FILE opened for writing, then close
+ * it; an unopenable or unwritable FILE is said (exit 3).  Returns an exit
+ * status: HM_EXIT_OK, or HM_EXIT_INPUT after saying why. */
+int cli_write_html(const char *path, int (*write)(FILE *f, void *ctx), void *ctx);
+
 /* The options of every type load a command does: the persistent type cache
  * in the library's default directory ($XDG_CACHE_HOME/hitmap), read and
  * written — unless no_cache (--no-cache) or HITMAP_NO_CACHE (set to anything

@@ -3,7 +3,24 @@
 #include "config.h"
 #include <errno.h>
 #include <stdio.h>
+#include "hitmap/output.h"
 #include "check-cli.h"
+
+struct html_ctx {
+	const hm_types *const *t;
+	const struct ccli *a;
+	const hm_findings *f;
+	const struct hm_check_opts *o;
+};
+
+static int write_html(FILE *out, void *ctx)
+{
+	const struct html_ctx *x = ctx;
+	HM_OPTS(hm_html_opts, ho, .cacheline_size = x->o->cacheline_size);
+
+	return hm_html_diff(out, x->t[0], x->t[1], (const char *const *)x->a->names,
+			    x->a->nnames, x->f, x->o->old_label, x->o->new_label, &ho);
+}
 
 static int run(int argc, char **argv)
 {
@@ -37,6 +54,12 @@ static int run(int argc, char **argv)
 		rc = err == -ENOENT ? HM_EXIT_USAGE : HM_EXIT_INPUT;
 		goto out;
 	}
+	if (a.html) {
+		struct html_ctx x = { (const hm_types *const *)t, &a, f, &o };
+
+		if ((rc = cli_write_html(a.html, write_html, &x)))
+			goto out;
+	}
 	rc = ccli_finish(&a, f, NULL);
 out:
 	hm_findings_free(f);
@@ -54,6 +77,7 @@ static const struct cli_option options[] = {
 		 "rule files evaluated on both sides (repeatable)"),
 	CCLI_OPT_PROFILE,
 	CCLI_OPT_OUTPUT,
+	OPT_HTML(CCLI_A(html)),
 	CCLI_OPT_CACHELINE_SIZE,
 	CCLI_OPT_PAIR_LINES,
 	OPT_BOOL(0, "assume-aligned", CCLI_A(assume_aligned),

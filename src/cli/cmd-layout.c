@@ -30,6 +30,7 @@ struct layout_args {
 	struct cli_debuginfo dbg;	/* where a stripped FILE's debug info is */
 	const char *btf_base;
 	int verbose;
+	const char *html;	/* --html FILE */
 };
 
 /* The heat options make sense together only in some ways. */
@@ -74,7 +75,7 @@ static int resolve(const hm_types *t, const struct layout_args *a, hm_type_id *i
 			continue;
 		/* like pahole, -C also takes a typedef name */
 		ids[i] = hm_types_find_typedef(t, a->names[i]);
-		if (ids[i] && (a->list || a->json)) {
+		if (ids[i] && (a->list || a->json || a->html)) {
 			hm_type_id s = hm_types_resolve(t, ids[i]);
 			const hm_type *ty = s ? hm_types_get(t, s) : NULL;
 
@@ -105,6 +106,21 @@ static int resolve(const hm_types *t, const struct layout_args *a, hm_type_id *i
 	return 0;
 }
 
+struct html_ctx {
+	const struct hm_json_binary *bin;
+	const hm_types *t;
+	const hm_type_id *ids;
+	size_t n;
+	struct hm_html_opts ho;
+};
+
+static int write_html(FILE *f, void *ctx)
+{
+	const struct html_ctx *x = ctx;
+
+	return hm_html_layouts(f, x->bin, x->t, x->ids, x->n, &x->ho);
+}
+
 static int print_all(const hm_types *t, const struct layout_args *a, const hm_type_id *ids,
 		     size_t n, hm_binary *bin, const hm_profile *prof)
 {
@@ -113,14 +129,24 @@ static int print_all(const hm_types *t, const struct layout_args *a, const hm_ty
 		.source = a->profile ? a->profile : a->heat && strcmp(a->heat, "-") ? a->heat : "stdin",
 	};
 	HM_OPTS(hm_print_opts, po, .cacheline_size = a->line, .expand = !!a->expand, .annotate = 1);
+	struct hm_json_binary jb = {
+		.path = a->file, .build_id = bin ? hm_binary_build_id(bin) : NULL,
+		.arch = bin ? hm_binary_arch(bin) : NULL, .cacheline_size = a->line,
+	};
 	int err = 0;
 
-	if (a->json) {
-		struct hm_json_binary jb = {
-			.path = a->file, .build_id = bin ? hm_binary_build_id(bin) : NULL,
-			.arch = bin ? hm_binary_arch(bin) : NULL, .cacheline_size = a->line,
-		};
+	if (a->html) {
+		struct html_ctx x = { &jb, t, ids, n, { .sz = sizeof(x.ho) } };
+		int rc;
 
+		x.ho.cacheline_size = a->line;
+		x.ho.expand = !!a->expand;
+		x.ho.profile = prof;
+		x.ho.source = ho.source;
+		if ((rc = cli_write_html(a->html, write_html, &x)))
+			return rc;
+	}
+	if (a->json) {
 		if (prof)
 			err = hm_print_layouts_json_heat(stdout, &jb, t, ids, n, a->expand, &ho);
 		else
@@ -319,6 +345,7 @@ static const struct cli_option options[] = {
 	OPT_FLAG(0, "list", A(list), "one line per type: name, size, cachelines, holes "
 		 "(tab-separated, like pahole --sizes plus cachelines)"),
 	OPT_JSON(A(json)),
+	OPT_HTML(A(html)),
 	OPT_BTF(A(btf)),
 	OPT_BTF_BASE(A(btf_base)),
 	OPT_NO_CACHE(A(no_cache)),

@@ -12,7 +12,7 @@
 #include "options.h"
 
 struct report_args {
-	const char *input, *vmlinux, *save, *sysroot, *explain;
+	const char *input, *vmlinux, *save, *sysroot, *explain, *html;
 	const char **binaries, **objects;
 	size_t nbin, nobj;
 	int json, no_cache, verbose;
@@ -36,6 +36,9 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 		return rc == HM_EXIT_INPUT ? -ENOMEM : rc;
 	if (n)
 		return cli_usage_error(&hm_cmd_report, "unexpected argument '%s'", argv[1]);
+	if (ra->explain && ra->html)
+		return cli_usage_error(&hm_cmd_report, "--explain reads no perf.data: there is "
+				       "no report to write with --html");
 	ra->ro.sz = sizeof(ra->ro);
 	ra->ro.input = ra->input;
 	cli_verbose = ra->verbose;
@@ -103,6 +106,20 @@ static int default_vmlinux(hm_attr *a, hm_perf_reader *r, struct report_args *ra
 	return rc;
 }
 
+struct html_ctx {
+	hm_attr *a;
+	hm_heat *h;
+	const hm_report_stats *st;
+	const struct hm_report_opts *ro;
+};
+
+static int write_html(FILE *f, void *ctx)
+{
+	const struct html_ctx *x = ctx;
+
+	return hm_report_html(f, x->a, x->h, x->st, x->ro);
+}
+
 static int output(hm_attr *a, hm_heat *h, const hm_report_stats *st,
 		  const struct report_args *ra)
 {
@@ -121,6 +138,12 @@ static int output(hm_attr *a, hm_heat *h, const hm_report_stats *st,
 		hm_profile_free(p);
 		if (err)
 			return HM_EXIT_INPUT;
+	}
+	if (ra->html) {
+		struct html_ctx x = { a, h, st, &ra->ro };
+
+		if ((err = cli_write_html(ra->html, write_html, &x)))
+			return err;
 	}
 	err = ra->json ? hm_report_json(stdout, a, h, st, &ra->ro)
 		       : hm_report_print(stdout, a, h, st, &ra->ro);
@@ -212,6 +235,7 @@ static const struct cli_option options[] = {
 		   "watchpoint data sorts by estimated transfers"),
 	OPT_UINT(0, "top", A(ro.top), "N", 1, 100000, "show the N hottest lines (default 10)"),
 	OPT_JSON(A(json)),
+	OPT_HTML(A(html)),
 	OPT_STRING(0, "save-profile", A(save), "OUT",
 		   "write the per-field heat as a profile for check and suggest "
 		   "(\"schema\": \"hitmap-profile/1\")"),

@@ -34,6 +34,7 @@ struct sopts {
 	char *kernel;		/* BINARY found for the running kernel */
 	struct cli_debuginfo dbg;
 	const char *btf_base;
+	const char *html;	/* --html FILE */
 	/* as parsed, before they go into names and so */
 	const char **cnames;
 	size_t ncnames;
@@ -347,10 +348,24 @@ static int check_proposal(struct srun *r)
 	return 0;
 }
 
+static int write_html(FILE *f, void *ctx)
+{
+	struct srun *r = ctx;
+	struct hm_json_binary jb = { .path = r->o.binary, .build_id = hm_binary_build_id(r->bin),
+				     .arch = hm_binary_arch(r->bin),
+				     .cacheline_size = r->o.so.cacheline_size };
+
+	return hm_suggest_html(f, &jb, (const hm_suggestion *const *)r->sg, r->n, r->types,
+			       &r->o.so);
+}
+
 static int output(struct srun *r)
 {
 	struct sopts *o = &r->o;
 
+	/* the page first: its failure is an exit status of its own, said */
+	if (o->html && cli_write_html(o->html, write_html, r))
+		return -EIO;
 	if (o->patch)
 		return print_patches(r);
 	if (o->json) {
@@ -490,6 +505,7 @@ static const struct cli_option options[] = {
 	OPT_STRING(0, "source-root", A(source_root), "DIR",
 		   "where the declaring sources are (needed by --patch)"),
 	OPT_JSON(A(json)),
+	OPT_HTML(A(html)),
 	OPT_NO_CACHE(A(no_cache)),
 	OPT_DEBUGINFO(struct sopts, dbg),
 	OPT_BTF_BASE(A(btf_base)),

@@ -204,6 +204,11 @@ struct cli_debuginfo {
 #define OPT_JSON_AS(field, v) OPT_SET_INT(0, "json", field, v, CLI_HELP_JSON)
 #define OPT_SARIF_AS(field, v) \
 	OPT_SET_INT(0, "sarif", field, v, "SARIF 2.1.0, located at each struct's declaration")
+#define OPT_HTML(field) \
+	OPT_STRING(0, "html", field, "FILE", \
+		   "also write one self-contained HTML page to FILE: the structs drawn " \
+		   "on their cachelines, coloured by heat (no network, open it in any " \
+		   "browser)")
 extern const struct cli_choice cli_fail_on_choices[];
 #define OPT_FAIL_ON(field) \
 	OPT_CHOICE(0, "fail-on", field, cli_fail_on_choices, "LEVEL", \
