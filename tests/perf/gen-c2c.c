@@ -19,9 +19,10 @@ static const char usage[] =
 "cpu/mem-loads,ldlat=30/P, event 1 cpu/mem-stores/P, sample_type\n"
 "IP|TID|TIME|ADDR|ID|CPU|PERIOD|WEIGHT|DATA_SRC|PHYS_ADDR, sample_id_all.\n"
 "\n"
-"SPEC is KIND:ADDR[:COUNT[:CPU[:TID]]] (numbers in C syntax; COUNT\n"
-"default 1, CPU default 0, TID default the pid): COUNT samples of KIND at\n"
-"data address ADDR.  KIND is one of\n"
+"SPEC is KIND:ADDR[:COUNT[:CPU[:TID[:IP]]]] (numbers in C syntax; COUNT\n"
+"default 1, CPU default 0, TID default the pid, IP default --ip): COUNT\n"
+"samples of KIND at data address ADDR, taken at instruction IP (a kernel\n"
+"address makes a kernel-mode sample).  KIND is one of\n"
 "  l1hit lfb l2hit l3hit     loads hitting L1 / fill buffer / L2 / LLC\n"
 "  lcl-hitm                  load, LLC hit, snoop HITM (Intel 0x07 encoding)\n"
 "  rmt-hitm                  load, remote cache (REM_CCE1|HIT), snoop HITM\n"
@@ -36,6 +37,7 @@ static const char usage[] =
 "\n"
 "Options:\n"
 "  -o FILE            output file (required)\n"
+"  --specs FILE       read more SPECs from FILE, one a line\n"
 "  -n N               write N samples in all, cycling through the SPECs\n"
 "                     (default: the sum of their COUNTs)\n"
 "  --random L@BASE    with -n: spread samples over L cachelines from BASE,\n"
@@ -107,7 +109,7 @@ static const struct kind {
 };
 
 struct spec {
-	uint64_t ds, addr, count;
+	uint64_t ds, addr, count, ip;
 	uint32_t cpu, tid;
 	unsigned weight;
 };
@@ -153,14 +155,14 @@ static uint64_t num(const char *s)
 
 static void add_spec(struct opts *o, const char *arg)
 {
-	char *s = strdup(arg), *f[5] = { 0 }, *save = NULL, *tok;
+	char *s = strdup(arg), *f[6] = { 0 }, *save = NULL, *tok;
 	struct spec sp = { 0 };
 	size_t i, n = 0;
 
-	for (tok = strtok_r(s, ":", &save); tok && n < 5; tok = strtok_r(NULL, ":", &save))
+	for (tok = strtok_r(s, ":", &save); tok && n < 6; tok = strtok_r(NULL, ":", &save))
 		f[n++] = tok;
 	if (n < 2)
-		die("bad SPEC '%s' (want KIND:ADDR[:COUNT[:CPU[:TID]]])", arg);
+		die("bad SPEC '%s' (want KIND:ADDR[:COUNT[:CPU[:TID[:IP]]]])", arg);
 	if (!strncmp(f[0], "raw=", 4)) {
 		sp.ds = num(f[0] + 4);
 		sp.weight = 100;
@@ -177,9 +179,25 @@ static void add_spec(struct opts *o, const char *arg)
 	sp.count = n > 2 ? num(f[2]) : 1;
 	sp.cpu = n > 3 ? (uint32_t)num(f[3]) : 0;
 	sp.tid = n > 4 ? (uint32_t)num(f[4]) : 0;
+	sp.ip = n > 5 ? num(f[5]) : 0;
 	o->specs = realloc(o->specs, (o->nr_specs + 1) * sizeof(*o->specs));
 	o->specs[o->nr_specs++] = sp;
 	free(s);
+}
+
+static void add_spec_file(struct opts *o, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+
+	if (!f)
+		die("cannot open %s", path);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (line[0] && line[0] != '#')
+			add_spec(o, line);
+	}
+	fclose(f);
 }
 
 static void add_mmap(struct opts *o, const char *arg)
@@ -270,6 +288,8 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->extra_bits = num(v);
 		else if (!strcmp(a, "--mmap"))
 			add_mmap(o, v);
+		else if (!strcmp(a, "--specs"))
+			add_spec_file(o, v);
 		else if (!strcmp(a, "--random")) {
 			char *s = strdup(v), *at = strchr(s, '@');
 
@@ -510,6 +530,8 @@ int main(int argc, char **argv)
 			s.addr = 0;
 		s.tid = sp->tid;
 		s.cpu = sp->cpu;
+		s.ip = sp->ip ? sp->ip : o.ip;
+		s.cpumode = s.ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 		s.weight = sp->weight;
 		s.phys_addr = 0x100000000ull + (s.addr & 0xfffffff);
 		s.time = t;
