@@ -412,6 +412,16 @@ static const hm_member *member_at(const hm_types *t, const hm_type *ty, uint64_t
 
 		if (m[i].flags & (HM_MEMBER_STATIC | HM_MEMBER_VIRTUAL_BASE))
 			continue;
+		if (m[i].flags & HM_MEMBER_BITFIELD) {
+			/* The bytes its bits are in, not its whole storage
+			 * unit: a byte access names the bitfield it touches. */
+			uint64_t lo = m[i].offset + m[i].bit_offset / 8;
+			uint64_t hi = m[i].offset + (m[i].bit_offset + m[i].bit_size + 7) / 8;
+
+			if (off >= lo && off < hi)
+				return &m[i];
+			continue;
+		}
 		sz = member_size(t, &m[i]);
 		if (off >= m[i].offset && off - m[i].offset < sz)
 			return &m[i];
@@ -698,6 +708,20 @@ static int is_kernel_addr(uint64_t x)
 	return x >> 63;
 }
 
+/* Whether link address x is in the kernel image: its segments at kernel
+ * addresses.  The per-CPU segment is linked at 0 (offsets from %gs), so the
+ * image's lowest to highest address would cover the direct map, vmalloc and
+ * every slab object. */
+static int in_kernel_image(const struct binent *b, uint64_t x)
+{
+	size_t i;
+
+	for (i = 0; i < b->nloads; i++)
+		if (is_kernel_addr(b->loads[i].vaddr) && x - b->loads[i].vaddr < b->loads[i].memsz)
+			return 1;
+	return 0;
+}
+
 int hm_attr_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribution *out)
 {
 	const struct image *im;
@@ -722,7 +746,7 @@ int hm_attr_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attributio
 			hm_diag(HM_DIAG_WARNING, "%s: no kernel map in the recording: assuming "
 				"no KASLR offset", a->vmlinux->path);
 		}
-		if (addr - a->kaslr - a->vmlinux->lo >= a->vmlinux->hi - a->vmlinux->lo) {
+		if (!in_kernel_image(a->vmlinux, addr - a->kaslr)) {
 			out->bucket = HM_UNATTR_HEAP;
 			return 0;
 		}
