@@ -51,7 +51,14 @@ struct binent {
 	int insn_err;
 	struct hm_scopes *scopes;	/* and the variables in scope */
 	int scopes_err;
+	struct rec_name *recs;	/* named records, sorted (attribute-records.c) */
+	size_t nrecs;
 };
+
+/* The records of b's types named `name`: how many, and the first (by id)
+ * in *first (attribute-records.c; b->types loaded). */
+size_t attr_records_named(struct binent *b, const char *name, hm_type_id *first);
+void attr_records_free(struct binent *b);
 
 /* How one (binary, IP, rule) resolves by instruction (attribute-insn.c). */
 struct insn_res {
