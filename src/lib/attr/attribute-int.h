@@ -55,6 +55,9 @@ struct binent {
 	size_t nrecs;
 };
 
+/* The module mapping holding kernel address x, or NULL. */
+const struct kmod *attr_kmod_at(const hm_attr *a, uint64_t x);
+
 /* The records of b's types named `name`: how many, and the first (by id)
  * in *first (attribute-records.c; b->types loaded). */
 size_t attr_records_named(struct binent *b, const char *name, hm_type_id *first);
@@ -126,10 +129,19 @@ struct cache_slot {
 	const struct cached *rec;
 };
 
+/* A kernel module's mapping: [start, end) holds its core, link address 0
+ * at start (hm_binary_section_addr). */
+struct kmod {
+	struct binent *b;
+	uint64_t start, end;
+};
+
 struct hm_attr {
 	struct binent **bins;
 	size_t nbins, bins_cap;
 	struct binent *vmlinux;
+	struct kmod *kmods;	/* from the recording's kernel-mode file maps */
+	size_t nkmods, kmods_cap;
 	hm_perf_reader *reader;	/* during hm_attr_run(): its build-id table */
 	uint64_t kaslr;
 	unsigned kaslr_known : 1, warned_kaslr : 1, kernel_seen : 1, lines_failed : 1;
