@@ -65,6 +65,14 @@ const char *hm_binary_section_name(const hm_binary *bin, size_t idx);
 /* Whether the section's bytes lie inside the file (a truncated file may have
  * section headers pointing past its end). */
 int hm_binary_section_in_file(const hm_binary *bin, size_t idx);
+/* The section's link address: sh_addr; in a Linux kernel module (a .ko), the
+ * offset the kernel's module loader gives it from the module's base (its
+ * first code section), which symbols, instruction bytes and relocated DWARF
+ * use too; sections the loader keeps out of the module's core (.init*,
+ * .modinfo, per-CPU) get addresses beyond any module. */
+uint64_t hm_binary_section_addr(const hm_binary *bin, size_t idx);
+/* Whether bin is a Linux kernel module (ET_REL with .gnu.linkonce.this_module). */
+int hm_binary_is_module(const hm_binary *bin);
 
 /* The libelf handle (Elf *) for loaders that need it (dwarf, btf). */
 void *hm_binary_elf(const hm_binary *bin);

@@ -47,7 +47,9 @@ static const char usage[] =
 "  --pid PID          process id of every sample and record (default 4242)\n"
 "  --ip ADDR          instruction address of the samples (default 0x401000)\n"
 "  --mmap START,LEN,PGOFF,PATH\n"
-"                     an MMAP2 record for the process (repeatable); without\n"
+"                     an MMAP2 record for the process (repeatable; at a\n"
+"                     kernel address: a kernel-mode map with pid -1, as\n"
+"                     perf writes the kernel's and its modules'); without\n"
 "                     one, an anonymous map covering the ip and every data\n"
 "                     address is written so that perf finds a map\n"
 "  --comm NAME        process name (default gen-c2c)\n"
@@ -437,7 +439,9 @@ static int write_maps(hm_perf_writer *w, struct opts *o)
 	size_t i;
 
 	for (i = 0; i < o->nr_maps; i++) {
-		o->maps[i].pid = o->maps[i].tid = o->pid;
+		/* a kernel map (the kernel, a module) is perf's: pid -1 */
+		o->maps[i].pid = o->maps[i].tid = o->maps[i].start >> 63 ? (uint32_t)-1 : o->pid;
+		o->maps[i].cpumode = o->maps[i].start >> 63 ? PERF_RECORD_MISC_KERNEL : 0;
 		if (hm_perf_writer_mmap2(w, &o->maps[i]))
 			return -1;
 	}

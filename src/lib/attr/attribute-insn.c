@@ -48,18 +48,8 @@ static int ires_grow(hm_attr *a)
 enum hm_attr_bucket attr_find_record(struct binent *b, const char *name, uint64_t size,
 				     hm_type_id *id)
 {
-	const hm_type_id *ids;
-	size_t n = hm_types_structs(b->types, &ids), i, seen = 0;
+	size_t seen = attr_records_named(b, name, id);
 
-	*id = HM_TYPE_NONE;
-	for (i = 0; i < n; i++) {
-		const hm_type *ty = hm_types_get(b->types, ids[i]);
-
-		if (!ty || !ty->name || strcmp(ty->name, name))
-			continue;
-		if (!seen++)
-			*id = ids[i];
-	}
 	if (!*id)
 		return HM_UNATTR_UNTYPED;
 	/* Two different definitions of one name: which one this pointer
@@ -459,4 +449,5 @@ void attr_insn_free(struct binent *b)
 {
 	hm_insn_ctx_free(b->insn);
 	hm_scopes_free(b->scopes);
+	attr_records_free(b);
 }

@@ -51,7 +51,17 @@ struct binent {
 	int insn_err;
 	struct hm_scopes *scopes;	/* and the variables in scope */
 	int scopes_err;
+	struct rec_name *recs;	/* named records, sorted (attribute-records.c) */
+	size_t nrecs;
 };
+
+/* The module mapping holding kernel address x, or NULL. */
+const struct kmod *attr_kmod_at(const hm_attr *a, uint64_t x);
+
+/* The records of b's types named `name`: how many, and the first (by id)
+ * in *first (attribute-records.c; b->types loaded). */
+size_t attr_records_named(struct binent *b, const char *name, hm_type_id *first);
+void attr_records_free(struct binent *b);
 
 /* How one (binary, IP, rule) resolves by instruction (attribute-insn.c). */
 struct insn_res {
@@ -123,10 +133,19 @@ struct cache_slot {
 	const struct cached *rec;
 };
 
+/* A kernel module's mapping: [start, end) holds its core, link address 0
+ * at start (hm_binary_section_addr). */
+struct kmod {
+	struct binent *b;
+	uint64_t start, end;
+};
+
 struct hm_attr {
 	struct binent **bins;
 	size_t nbins, bins_cap;
 	struct binent *vmlinux;
+	struct kmod *kmods;	/* from the recording's kernel-mode file maps */
+	size_t nkmods, kmods_cap;
 	hm_perf_reader *reader;	/* during hm_attr_run(): its build-id table */
 	uint64_t kaslr;
 	unsigned kaslr_known : 1, warned_kaslr : 1, kernel_seen : 1, lines_failed : 1;

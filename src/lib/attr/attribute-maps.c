@@ -344,6 +344,34 @@ static int kernel_mmap(hm_attr *a, const hm_perf_mmap *m)
 	return 0;
 }
 
+/* A kernel-mode map of a file: a module, its .ko (perf names it by path
+ * when it finds the file; "[name]" otherwise, which names no file). */
+static int kmod_mmap(hm_attr *a, const hm_perf_mmap *m)
+{
+	struct binent *b;
+
+	a->kernel_seen = 1;
+	b = binary_for(a, m);
+	if (!b)
+		return -ENOMEM;
+	if (b->status != BIN_OK || !b->bin || !hm_binary_is_module(b->bin))
+		return 0;
+	if (hm_grow((void **)&a->kmods, &a->kmods_cap, a->nkmods + 1, sizeof(*a->kmods)))
+		return -ENOMEM;
+	a->kmods[a->nkmods++] = (struct kmod){ b, m->start, m->start + m->len };
+	return 0;
+}
+
+const struct kmod *attr_kmod_at(const hm_attr *a, uint64_t x)
+{
+	size_t i;
+
+	for (i = a->nkmods; i-- > 0;)	/* the latest map of a range wins */
+		if (x - a->kmods[i].start < a->kmods[i].end - a->kmods[i].start)
+			return &a->kmods[i];
+	return NULL;
+}
+
 static int mmap_record(hm_attr *a, const hm_perf_mmap *m)
 {
 	const char *f = m->filename ? m->filename : "";
@@ -351,7 +379,7 @@ static int mmap_record(hm_attr *a, const hm_perf_mmap *m)
 	struct proc *p;
 
 	if (m->cpumode == PERF_RECORD_MISC_KERNEL || !strncmp(f, "[kernel.kallsyms]", 17))
-		return kernel_mmap(a, m);
+		return f[0] == '/' ? kmod_mmap(a, m) : kernel_mmap(a, m);
 	p = attr_proc(a, m->pid, 1);
 	if (!p)
 		return -ENOMEM;

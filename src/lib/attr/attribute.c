@@ -98,6 +98,7 @@ void hm_attr_free(hm_attr *a)
 		free(a->procs[i].anon);
 	}
 	free(a->procs);
+	free(a->kmods);
 	free(a->kernel.images);
 	free(a->objects);
 	free(a->cache);
@@ -724,6 +725,7 @@ static int in_kernel_image(const struct binent *b, uint64_t x)
 
 int hm_attr_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribution *out)
 {
+	const struct kmod *k;
 	const struct image *im;
 	struct proc *p;
 	size_t i;
@@ -736,6 +738,8 @@ int hm_attr_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attributio
 	for (i = 0; i < a->nobjects; i++)
 		if (addr - a->objects[i].addr < a->objects[i].size)
 			return resolve_object(a, &a->objects[i], addr, out);
+	if (is_kernel_addr(addr) && (k = attr_kmod_at(a, addr)))
+		return fill_from_cache(lookup_link(a, k->b, addr - k->start), k->start, out);
 	if (is_kernel_addr(addr)) {
 		if (!a->vmlinux) {
 			out->bucket = HM_UNATTR_KERNEL_NO_VMLINUX;
@@ -772,9 +776,15 @@ int hm_attr_mapped(hm_attr *a, const hm_sample *s, uint64_t addr)
 
 int hm_attr_ip(hm_attr *a, const hm_sample *s, const void **bin, uint64_t *link)
 {
+	const struct kmod *k;
 	const struct image *im;
 	struct proc *p;
 
+	if (is_kernel_addr(s->ip) && (k = attr_kmod_at(a, s->ip))) {
+		*bin = k->b;
+		*link = s->ip - k->start;
+		return 0;
+	}
 	if (is_kernel_addr(s->ip)) {
 		if (!a->vmlinux)
 			return -ENOENT;

@@ -122,7 +122,11 @@ static int relocate_copy(struct hm_dwarf_obj *o, size_t target, unsigned char *b
 					GELF_R_TYPE(r.r_info) : ELF32_R_TYPE(r.r_info));
 			if (!gelf_getsym(sd, GELF_R_SYM(r.r_info), &s))
 				continue;
+			/* a kernel module's sections have load addresses
+			 * (hm_binary_section_addr); a plain object's are 0 */
 			v = s.st_value + r.r_addend;
+			if (s.st_shndx != SHN_UNDEF && s.st_shndx < SHN_LORESERVE)
+				v += hm_binary_section_addr(o->bin, s.st_shndx);
 			apply_one(buf, size, r.r_offset, w, v, sh.sh_type == SHT_RELA, big);
 		}
 	}

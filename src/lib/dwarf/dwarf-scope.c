@@ -231,8 +231,9 @@ static int debug_addr(hm_scopes *s, const struct cu *c, uint64_t idx, uint64_t *
 static int add_range(hm_scopes *s, uint64_t lo, uint64_t hi)
 {
 	/* an empty range, or code the linker discarded (address 0 in a
-	 * linked file), covers nothing */
-	if (lo >= hi || lo == 0)
+	 * linked file), covers nothing; a kernel module's first code section
+	 * is at 0 (hm_binary_section_addr) */
+	if (lo >= hi || (lo == 0 && !hm_binary_is_module(s->bin)))
 		return 0;
 	if (GROW(s, s->rg, s->nrg, s->crg))
 		return -ENOMEM;

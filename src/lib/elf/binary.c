@@ -48,6 +48,7 @@ struct hm_binary {
 	hm_symbol **funcs;	/* functions sorted by addr */
 	size_t nr_funcs;
 	hm_strtab names;
+	uint64_t *secaddr;	/* a kernel module's section addresses (module_layout) */
 	/* the lazily built parts (symbol index, inflated sections) may be
 	 * asked for from several threads */
 	pthread_mutex_t lock;
@@ -96,6 +97,115 @@ static void find_build_id(hm_binary *bin)
 	}
 }
 
+/* ---- kernel modules ----
+ *
+ * A .ko is relocatable: every section is at address 0 in the file.  The
+ * kernel's module loader (kernel/module/main.c, layout_sections()) puts the
+ * allocated sections into one "core" allocation, class after class (code;
+ * read-only data; .data..ro_after_init and __jump_table; writable data),
+ * each class in section-header order, every section at the next multiple of
+ * its alignment, and each class but the last ending on a page boundary
+ * (strict module RWX); the .init sections go elsewhere and are freed after
+ * init, .modinfo, __versions and the per-CPU section are not loaded.  The
+ * core starts with the first code section, which is what /proc/modules and
+ * perf's module map give.  Those core offsets are the module's link
+ * addresses here: symbols, instruction bytes and relocated DWARF use them.
+ * Sections outside the core get addresses no module map reaches
+ * (MODULE_AWAY + index << 32), so they never collide with core code. */
+#define MODULE_PAGE 4096u
+#define MODULE_AWAY 0x8000000000000000ull
+
+static int is_module(hm_binary *bin)
+{
+	if (bin->ehdr.e_type != ET_REL)
+		return 0;
+	for (size_t i = 1; i < bin->nsections; i++) {
+		const char *n = hm_binary_section_name(bin, i);
+
+		if (n && !strcmp(n, ".gnu.linkonce.this_module"))
+			return 1;
+	}
+	return 0;
+}
+
+static int module_class(const char *n, const GElf_Shdr *sh)
+{
+	uint64_t f = sh->sh_flags;
+
+	if (!(f & SHF_ALLOC) || !n || !strncmp(n, ".init", 5) || !strcmp(n, ".modinfo") ||
+	    !strcmp(n, "__versions") || !strcmp(n, ".data..percpu"))
+		return -1;
+	if (f & SHF_EXECINSTR)
+		return 0;
+	if (!strcmp(n, ".data..ro_after_init") || !strcmp(n, "__jump_table"))
+		return 2;
+	return f & SHF_WRITE ? 3 : 1;
+}
+
+static int module_layout(hm_binary *bin)
+{
+	uint64_t size = 0;
+	size_t i;
+	int c;
+
+	if (!is_module(bin))
+		return 0;
+	bin->secaddr = calloc(bin->nsections, sizeof(*bin->secaddr));
+	if (!bin->secaddr)
+		return hm_fail(ENOMEM, "%s: out of memory", bin->path);
+	for (i = 1; i < bin->nsections; i++) {
+		GElf_Shdr sh;
+		Elf_Scn *scn = elf_getscn(bin->elf, i);
+
+		if (scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC))
+			bin->secaddr[i] = MODULE_AWAY | ((uint64_t)i << 32);
+	}
+	for (c = 0; c < 4; c++) {
+		for (i = 1; i < bin->nsections; i++) {
+			GElf_Shdr sh;
+			Elf_Scn *scn = elf_getscn(bin->elf, i);
+			uint64_t al;
+
+			if (!scn || !gelf_getshdr(scn, &sh) ||
+			    module_class(hm_binary_section_name(bin, i), &sh) != c)
+				continue;
+			al = sh.sh_addralign > 1 ? sh.sh_addralign : 1;
+			if (al & (al - 1) || al > MODULE_PAGE || sh.sh_size > UINT32_MAX) {
+				/* not laid out as a module: its types still load */
+				hm_diag(HM_DIAG_WARNING, "%s: section %zu: alignment or size no "
+					"module has: not placed as the kernel would", bin->path, i);
+				free(bin->secaddr);
+				bin->secaddr = NULL;
+				return 0;
+			}
+			size = (size + al - 1) & ~(al - 1);
+			bin->secaddr[i] = size;
+			size += sh.sh_size;
+		}
+		if (c < 3)
+			size = (size + MODULE_PAGE - 1) & ~(uint64_t)(MODULE_PAGE - 1);
+	}
+	return 0;
+}
+
+uint64_t hm_binary_section_addr(const hm_binary *bin, size_t idx)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+
+	if (idx >= bin->nsections)
+		return 0;
+	if (bin->secaddr)
+		return bin->secaddr[idx];
+	scn = elf_getscn(bin->elf, idx);
+	return scn && gelf_getshdr(scn, &sh) ? sh.sh_addr : 0;
+}
+
+int hm_binary_is_module(const hm_binary *bin)
+{
+	return bin->secaddr != NULL;
+}
+
 static hm_binary *open_image(hm_binary *bin)
 {
 	uint64_t shnum;
@@ -121,6 +231,8 @@ static hm_binary *open_image(hm_binary *bin)
 		goto bad;
 	}
 	find_build_id(bin);
+	if (module_layout(bin))
+		goto bad;
 	return bin;
 bad:
 	hm_binary_close(bin);
@@ -205,6 +317,7 @@ void hm_binary_close(hm_binary *bin)
 		free(bin->inflated[i].data);
 	free(bin->inflated);
 	free(bin->syms);
+	free(bin->secaddr);
 	free(bin->by_name);
 	free(bin->by_addr);
 	free(bin->funcs);
@@ -476,6 +589,8 @@ static int load_symbols(hm_binary *bin)
 		if (!o->name)
 			return -ENOMEM;
 		o->addr = s.st_value;
+		if (bin->secaddr && s.st_shndx != SHN_UNDEF && s.st_shndx < bin->nsections)
+			o->addr += bin->secaddr[s.st_shndx];
 		o->size = s.st_size;
 		o->type = GELF_ST_TYPE(s.st_info);
 		o->bind = GELF_ST_BIND(s.st_info);

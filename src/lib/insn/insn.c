@@ -69,6 +69,28 @@ hm_insn_ctx *hm_insn_ctx_new(const hm_binary *bin, const hm_binary *syms)
 			c->segs[c->nsegs++] = (struct xseg){ ph.p_vaddr, ph.p_filesz,
 							     (const uint8_t *)file + ph.p_offset };
 		}
+	} else if (file && hm_binary_is_module(bin)) {
+		/* A kernel module has no segments: its code sections, at the
+		 * addresses the module loader gives them. */
+		n = hm_binary_section_count(bin);
+		c->segs = calloc(n ? n : 1, sizeof(*c->segs));
+		if (!c->segs) {
+			hm_insn_ctx_free(c);
+			errno = ENOMEM;
+			return NULL;
+		}
+		for (i = 1; i < n; i++) {
+			Elf_Scn *scn = elf_getscn(elf, i);
+			GElf_Shdr sh;
+
+			if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+			    !(sh.sh_flags & SHF_EXECINSTR) || sh.sh_offset > fsize ||
+			    sh.sh_size > fsize - sh.sh_offset)
+				continue;
+			c->segs[c->nsegs++] = (struct xseg){ hm_binary_section_addr(bin, i),
+							     sh.sh_size,
+							     (const uint8_t *)file + sh.sh_offset };
+		}
 	}
 	return c;
 }

@@ -1,0 +1,105 @@
+#!/bin/sh
+# bench/report-kernel.sh [VMLINUX]: `hitmap report --vmlinux` with
+# attribution by instruction beside `perf c2c report --stdio -k VMLINUX` on
+# the same generated kernel recording (tests/perf/gen-c2c): 1 M c2c-like
+# samples cycling over every memory-operand instruction DISP(%REG) of 1 in 8
+# of the kernel's functions (objdump's listing, tests/vmlinux/insn-sites.py:
+# some 13 000 distinct IPs), KASLR-shifted with perf's kernel map, each at
+# a slab-like data address of its own, so that every sample goes through the
+# instruction path.  Cold: no type cache (HITMAP_NO_CACHE=1).  Both tools
+# read the same file in the same run, alternately, RUNS times (default 1);
+# the median of each is kept.  Lines (target measured anchor ratio goal):
+#   report-kernel-1M-wall, -cpu   hitmap / perf, goal <= 0.2 (5x faster);
+#                                 CPU time (user + sys) is the steadier one
+#                                 on a shared machine
+#   report-kernel-1M-rss          hitmap's peak RSS against 400 MB, goal <= 1
+#   report-kernel-2M-cpu          hitmap's CPU time on 2 M samples over the
+#                                 same IPs / on 1 M (memoised per distinct
+#                                 IP: the samples add only their counting)
+#   report-kernel-ips             distinct IPs, and the share of samples
+#                                 named by instruction (INFO)
+# HITMAP overrides ./hitmap, GEN ./tests/perf/gen-c2c.
+set -u
+HITMAP=${HITMAP:-./hitmap}
+here=$(cd "$(dirname "$0")" && pwd)
+GEN=${GEN:-$(dirname "$HITMAP")/tests/perf/gen-c2c}
+RUNS=${RUNS:-1}
+V=${1:-}
+if [ -z "$V" ]; then
+	. "$here/../tests/vmlinux/fetch.sh" || exit 1
+	V=$VMLINUX
+fi
+for t in perf objdump nm python3; do
+	command -v $t >/dev/null 2>&1 || { echo "$t not installed" >&2; exit 77; }
+done
+[ -x /usr/bin/time ] || { echo "/usr/bin/time not installed (time)" >&2; exit 77; }
+[ -x "$GEN" ] || { echo "$GEN not built (make check builds it)" >&2; exit 1; }
+out=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-bench.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+export HITMAP_NO_CACHE=1
+
+hm_dir=$(dirname "$HITMAP")
+if [ -x "$hm_dir/.libs/hitmap" ] && head -n 1 "$HITMAP" | grep -q '^#!'; then
+	set -- env "LD_LIBRARY_PATH=$hm_dir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		"$hm_dir/.libs/hitmap"
+else
+	set -- "$HITMAP"
+fi
+hm_cmd=$*
+
+nice objdump -d --no-show-raw-insn "$V" >"$out/listing" || exit 1
+python3 "$here/../tests/vmlinux/insn-sites.py" "$out/listing" 8 1000000 >"$out/sites" || exit 1
+rm -f "$out/listing"
+python3 - "$out/sites" >"$out/specs" <<'PY' || exit 1
+import sys
+kinds = ["l1hit", "l1hit", "lcl-hitm", "rmt-hitm", "st-l1hit", "st-l1miss"]
+for i, line in enumerate(open(sys.argv[1])):
+    f = line.split()
+    addr = 0xffff888100000000 + i * 0x10000 + int(f[2])
+    print("%s:0x%x:1:%d:0:0x%x" % (kinds[i % 6], addr, i % 4, int(f[0], 16) + 0x2a000000))
+PY
+text=$(nm "$V" | awk '$3 == "_text" { print "0x" $1 }')
+rtext=$(python3 -c "import sys; print(hex(int(sys.argv[1], 16) + 0x2a000000))" "$text")
+for n in 1 2; do
+	"$GEN" -o "$out/$n.data" -n ${n}000000 --specs "$out/specs" \
+		--mmap "$rtext,0x2000000,$rtext,[kernel.kallsyms]_text" >/dev/null || exit 1
+done
+
+measure() {	# measure NAME CMD...: appends "wall-s cpu-s rss-KB" to $out/NAME.all
+	name=$1; shift
+	perf stat -e task-clock -o "$out/$name.stat" -- \
+		/usr/bin/time -f '%M' -o "$out/$name.time" "$@" >"$out/$name.out" 2>"$out/$name.err" ||
+		{ echo "$name: command failed: $*" >&2; cat "$out/$name.err" >&2; exit 1; }
+	awk -v rss="$(tail -n 1 "$out/$name.time")" '
+		$2 == "msec" && $3 == "task-clock" { gsub(",", "", $1); cpu = $1 / 1000 }
+		$2 == "seconds" && $3 == "time" && $4 == "elapsed" { wall = $1 }
+		END { printf "%.4f %.4f %d\n", wall, cpu, rss }' "$out/$name.stat" >>"$out/$name.all"
+}
+
+median() {	# median NAME COLUMN
+	sort -n -k "$2" "$out/$1.all" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
+}
+
+line() {	# line TARGET UNIT MEASURED ANCHOR GOAL-OP GOAL
+	awk -v t="$1" -v u="$2" -v h="$3" -v p="$4" -v op="$5" -v g="$6" 'BEGIN {
+		r = p > 0 ? h / p : 0
+		ok = op == "<=" ? r <= g : op == ">=" ? r >= g : 1
+		goal = op == "-" ? "-" : op g
+		printf "%s %s%s %s%s %.3f %s %s\n", t, h, u, p, u, r, goal, (op == "-" ? "INFO" : ok ? "PASS" : "MISS")
+	}'
+}
+
+i=0
+while [ $i -lt "$RUNS" ]; do
+	measure hm1 $hm_cmd report -i "$out/1.data" --vmlinux "$V"
+	measure pf1 perf c2c report -i "$out/1.data" --stdio -k "$V"
+	measure hm2 $hm_cmd report -i "$out/2.data" --vmlinux "$V"
+	i=$((i + 1))
+done
+line report-kernel-1M-wall s "$(median hm1 1)" "$(median pf1 1)" "<=" 0.2
+line report-kernel-1M-cpu s "$(median hm1 2)" "$(median pf1 2)" "<=" 0.2
+line report-kernel-1M-rss KB "$(median hm1 3)" 409600 "<=" 1
+line report-kernel-2M-cpu s "$(median hm2 2)" "$(median hm1 2)" "<=" 1.3
+ips=$(wc -l <"$out/sites")
+named=$(awk '/^attributed:/ { print $2; exit }' "$out/hm1.out")
+echo "report-kernel-ips ${ips} ${named:-0}/1000000 0 - INFO"
