@@ -15,6 +15,9 @@
 #             the 1 % floor: private; b: 3 stores from CPU 0 and 2 HITM
 #             from CPU 1: a high rate but too few, insufficient evidence (2
 #             transfers)
+#   progress  [1][0]: 8 HITM loads and 4 L1 hits, all from CPU 1, no store:
+#             another cache held the line modified, but its writer went
+#             unsampled: insufficient evidence (8 transfers), not private
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/report/lib-report.sh"
 [ -x "$GEN" ] || fail "tests/perf/gen-c2c is not built"
@@ -38,7 +41,8 @@ gen -o "$T/c2c.data" --pid 4242 --ip $(hex $ip) \
 	st-l1hit:$(a g_one 8):2000:0:101 lcl-hitm:$(a g_one 8):3:1:4242 \
 	st-l1hit:$(a g_padded 0):5000:0:101 l1hit:$(a g_padded 0):594:1:102 \
 	lcl-hitm:$(a g_padded 0):6:1:102 \
-	st-l1hit:$(a g_padded 64):3:0:101 lcl-hitm:$(a g_padded 64):2:1:102 ||
+	st-l1hit:$(a g_padded 64):3:0:101 lcl-hitm:$(a g_padded 64):2:1:102 \
+	lcl-hitm:$(a progress 64):8:1:102 l1hit:$(a progress 64):4:1:102 ||
 	fail "gen-c2c failed"
 
 "$HITMAP" report -i "$T/c2c.data" >"$T/r.txt" 2>"$T/r.err" ||
@@ -54,6 +58,7 @@ cat >"$T/j.want" <<'W'
 g_mix false_and_true_sharing parts 26 60 8 18 g_mix.x,g_mix.y/g_mix.lock,g_mix.count
 g_pair false_sharing parts 13 31 13 0 g_pair.a,g_pair.b/-
 g_lock true_sharing parts 10 38 0 10 -/g_lock.lock,g_lock.count
+progress insufficient_evidence unseen-writer 8 12 0 0 -/-
 g_padded private below-rate 6 5600 0 0 -/-
 g_one private one-actor 3 2003 0 0 -/-
 g_padded insufficient_evidence few-transfers 2 5 0 0 -/-
@@ -76,6 +81,7 @@ mix pairs lock:x lock:y count:x count:y x:y shared lock count
 one pairs - shared -
 padded pairs - shared -
 pair pairs a:b shared -
+progress pairs - shared -
 W
 assert_files_eq "$T/p.want" "$T/p.out" "profile pairs and true sharing"
 exit 0

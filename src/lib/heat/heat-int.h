@@ -70,6 +70,7 @@ enum heat_rule {
 	HEAT_RULE_FEW,		/* too few transfers, or a rate not above the floor */
 	HEAT_RULE_NO_PART,	/* above the floor, but no part has enough transfers */
 	HEAT_RULE_PARTS,	/* above the floor, with a false and/or true part */
+	HEAT_RULE_UNSEEN_WRITER,	/* HITMs above the floor, writers not sampled */
 };
 
 /* Evidence behind a line's verdict. */

@@ -72,6 +72,8 @@ const char *heat_rule_text(enum heat_rule r)
 		"no false or true sharing part with 5 transfers and 10 % of the line's",
 		"5 or more transfers, transfer rate above 1 % (95 % lower bound), "
 		"each part 5 or more transfers and 10 % of the line's",
+		"HITM transfers above the floor, but one CPU or no store sampled: "
+		"the writers went unsampled",
 	};
 
 	return texts[r];
@@ -211,6 +213,15 @@ int heat_line_verdict(struct heat_line *l, int watch)
 	e->actors = line_acts.n;
 	e->groups = ng;
 
+	/* A HITM says another cache held the line modified: with transfers
+	 * above the floor, one CPU or no sampled store means the writers went
+	 * unsampled, not that nobody wrote. */
+	if ((e->actors < 2 || !nwritten) && !watch && e->transfers >= HEAT_MIN_TRANSFERS &&
+	    e->lo >= HEAT_MIN_RATE) {
+		l->verdict = HEAT_INSUFFICIENT;
+		e->rule = HEAT_RULE_UNSEEN_WRITER;
+		goto out;
+	}
 	if (e->actors < 2) {
 		l->verdict = HEAT_PRIVATE;
 		e->rule = HEAT_RULE_ONE_ACTOR;

@@ -169,7 +169,7 @@ static const char *verdict_label(const struct heat_line *l, char *buf, size_t le
 }
 
 static const char *const rule_ids[] = { "no-kind", "one-actor", "no-writes", "below-rate",
-					"few-transfers", "no-part", "parts" };
+					"few-transfers", "no-part", "parts", "unseen-writer" };
 
 /* Who the verdict's actors are: threads for watchpoints, else CPUs (or the
  * threads standing in for them). */
