@@ -1,7 +1,9 @@
 /* Two threads, each incrementing its own counter — but both counters share a
  * cacheline, so every increment steals the line from the other core.
  * Build: gcc -g -O2 -pthread counters.c -o counters  (-DPADDED separates them) */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -24,9 +26,28 @@ static volatile unsigned long iterations = 100000000UL;
 /* both threads start counting together, so they really do run at once */
 static pthread_barrier_t start;
 
+/* Run on the nth CPU the process may use: two threads on one CPU take
+ * turns and never steal the line from each other. */
+static void pin(int nth)
+{
+	cpu_set_t allowed, one;
+	int cpu, seen = 0;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) || CPU_COUNT(&allowed) < 2)
+		return;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &allowed) && seen++ == nth) {
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+			return;
+		}
+}
+
 static void *bump_hits(void *arg)
 {
 	(void)arg;
+	pin(0);
 	pthread_barrier_wait(&start);
 	for (unsigned long i = 0; i < iterations; i++)
 		__atomic_fetch_add(&g_counters.hits, 1, __ATOMIC_RELAXED);
@@ -36,6 +57,7 @@ static void *bump_hits(void *arg)
 static void *bump_misses(void *arg)
 {
 	(void)arg;
+	pin(1);
 	pthread_barrier_wait(&start);
 	for (unsigned long i = 0; i < iterations; i++)
 		__atomic_fetch_add(&g_counters.misses, 1, __ATOMIC_RELAXED);

@@ -35,12 +35,15 @@
  * A global of struct type (`spinlock_t blocked_lock_lock`) is filed under its
  * struct ("spinlock") with the variable listed in "objects".
  *
- * Pairs and true sharing come from cacheline instances (one line of one
- * object): a line is falsely shared when >= 2 distinct fields of it were
- * accessed, >= 1 of them written, from >= 2 CPUs — then every pair of its
- * accessed fields of which at least one was written is a contending pair.  A
- * line is truly shared when exactly one field of it was accessed, written, from
- * >= 2 CPUs.  Counts add up over all lines and objects of the struct.
+ * Pairs and true sharing come from the verdicts of cacheline instances (one
+ * line of one object; hitmap-report(1), VERDICTS): on a line with a false
+ * sharing part, every two fields of different groups (accessed by different
+ * threads or CPUs), at least one written, at least one in that part, are a
+ * contending pair; on a line with a true sharing part, each field of it (a
+ * field, or fields such as a lock and what it guards, written and accessed
+ * by the same threads or CPUs) is truly shared.  Lines below the evidence
+ * floor give neither.  Counts add up over all lines and objects of the
+ * struct.
  *
  * Ownership: hm_profile_load() / hm_heat_profile() return a profile freed with
  * hm_profile_free(); every pointer reachable from it is owned by it.  hm_heat
@@ -89,7 +92,7 @@ typedef struct hm_profile_pair {
 	const uint32_t *cpus;
 } hm_profile_pair;
 
-/* One field alone on a line, written from several CPUs. */
+/* A field of a line's true sharing part. */
 typedef struct hm_profile_shared {
 	const char *field;
 	uint64_t samples, hitm, transfers;

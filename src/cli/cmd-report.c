@@ -258,7 +258,8 @@ const struct hm_cmd hm_cmd_report = {
 	"Attribute the memory samples of a perf.data file (perf c2c / perf mem\n"
 	"recordings, hardware watchpoints, page faults with -d) to struct fields,\n"
 	"rank the shared cachelines, and say per line whether it is false sharing,\n"
-	"true sharing, read-shared or private.\n",
+	"true sharing (or both, with the fields of each), read-shared, private or\n"
+	"short of evidence (fewer than 5 transfers or a rate not above 1 %).\n",
 	.options = options,
 	.epilog =
 	"exit status: 0 ok, 2 usage error (unknown TYPE), 3 unreadable or malformed\n"

@@ -16,7 +16,10 @@ gen -o "$T/obj.data" rmt-hitm:$(hex $(($obj + 8))):4:1 st-l1hit:$(hex $(($obj + 
 	>"$T/obj.json" || fail "report --object"
 assert_eq "4 2 6 3" "$(jq_py "$T/obj.json" "field('stats@$obj.misses')['counts']['rmt_hitm'], field('stats@$obj.misses')['counts']['stores'], d['buckets']['object'], d['buckets']['heap-unknown']" | tr -d '(),')" \
 	"--object: misses counts, object and heap-unknown buckets"
-assert_eq "true sharing" "$(jq_py "$T/obj.json" "line('stats@$obj')[0]['verdict']")" "--object verdict"
+# 4 HITM transfers are below the evidence floor (5): no sharing verdict.
+assert_eq "insufficient evidence few-transfers 4" \
+	"$(jq_py "$T/obj.json" "' '.join(str(x) for x in (line('stats@$obj')[0]['verdict'], line('stats@$obj')[0]['rule']['id'], line('stats@$obj')[0]['verdict_evidence']['transfers']))")" \
+	"--object verdict"
 
 # Usage errors: exit 2.
 assert_exit 2 "bad -d" "$HITMAP" report -i "$T/obj.data" -d bogus

@@ -34,10 +34,11 @@ assert_eq "hitm 30 30 64" "$(py "d['source']['kind'], d['source']['samples'], d[
 assert_eq "struct 24 ['g_stats']" "$(py "S['stats']['kind'], S['stats']['size'], S['stats']['objects']" | sed "s/^('//; s/', / /; s/, \[/ [/; s/)$//")" "struct stats"
 assert_eq "0 8 5 3 [0] [101]" "$(py "F('stats','hits')['offset'], F('stats','hits')['size'], F('stats','hits')['lcl_hitm'], F('stats','hits')['stores'], F('stats','hits')['cpus'], F('stats','hits')['threads']" | tr -d '(),')" "stats.hits"
 assert_eq "8 4 2 [1]" "$(py "F('stats','misses')['offset'], F('stats','misses')['rmt_hitm'], F('stats','misses')['st_l1miss'], F('stats','misses')['cpus']" | tr -d '(),')" "stats.misses"
-# Contending pairs on the falsely shared line: (hits, misses), (hits, limit),
-# (misses, limit) — each with at least one written field.  samples = the
-# samples of both fields: 8+6, 8+6, 6+6.
-assert_eq "hits:misses:14:9 hits:limit:14:5 misses:limit:12:4" \
+# Contending pairs on the falsely shared line: fields of different groups
+# (CPU 0: hits; CPU 1: misses, limit), one of them written: (hits, misses),
+# (hits, limit); misses and limit, accessed by the same CPU, are no pair.
+# samples = the samples of both fields: 8+6, 8+6.
+assert_eq "hits:misses:14:9 hits:limit:14:5" \
 	"$(py "' '.join('%s:%s:%d:%d' % (q['a'], q['b'], q['samples'], q['hitm']) for q in S['stats']['pairs'])")" \
 	"contending pairs"
 # blocked_lock_lock's type is an anonymous struct (spinlock_t): filed as the

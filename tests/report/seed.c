@@ -1,10 +1,11 @@
 /* Seed scenarios for hitmap report, compiled at test time.
  *
- *   seed false N   two threads, pinned to CPUs 0 and 1, each increment their own
- *                  counter of one global struct (g_stats.hits, g_stats.misses):
- *                  two fields of one cacheline written from two CPUs — false
- *                  sharing.  g_stats.limit is only read.
- *   seed true N    two threads take and release one global lock
+ *   seed false N   two threads, pinned to CPUs 0 and 1, in lock step (below),
+ *                  each increment their own counter of one global struct
+ *                  (g_stats.hits, g_stats.misses): two fields of one
+ *                  cacheline written from two CPUs — false sharing.
+ *                  g_stats.limit is only read.
+ *   seed true N    two threads, in lock step, take and release one global lock
  *                  (blocked_lock_lock, alone on its line): one field written
  *                  from two CPUs — true sharing.
  *   seed touch     writes g_big.a, g_big.b and g_big.c once each; g_big is
@@ -44,6 +45,23 @@ struct big g_big __attribute__((aligned(4096)));
 
 static long iterations;
 
+/* Each worker's iterations so far, on lines of their own that no test
+ * watches.  The workers go in lock step (neither more than one iteration
+ * ahead), so their accesses interleave however a loaded machine schedules
+ * them, and every count stays exact. */
+static long progress[2][8] __attribute__((aligned(64)));
+
+static void step(long id, long i)
+{
+	while (__atomic_load_n(&progress[!id][0], __ATOMIC_ACQUIRE) < i - 1)
+		sched_yield();
+}
+
+static void stepped(long id, long i)
+{
+	__atomic_store_n(&progress[id][0], i, __ATOMIC_RELEASE);
+}
+
 static void pin(int cpu)
 {
 	cpu_set_t set;
@@ -59,8 +77,11 @@ static void *false_worker(void *arg)
 	volatile long *mine = id ? &g_stats.misses : &g_stats.hits;
 
 	pin((int)id);
-	for (i = 0; i < iterations; i++)
+	for (i = 0; i < iterations; i++) {
+		step(id, i);
 		*mine += *(volatile long *)&g_stats.limit;
+		stepped(id, i + 1);
+	}
 	return NULL;
 }
 
@@ -70,10 +91,12 @@ static void *true_worker(void *arg)
 
 	pin((int)id);
 	for (i = 0; i < iterations; i++) {
+		step(id, i);
 		while (__atomic_exchange_n(&blocked_lock_lock.locked, 1, __ATOMIC_ACQUIRE))
 			;
 		g_locked_work++;
 		__atomic_store_n(&blocked_lock_lock.locked, 0, __ATOMIC_RELEASE);
+		stepped(id, i + 1);
 	}
 	return NULL;
 }

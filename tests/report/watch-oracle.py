@@ -5,7 +5,8 @@ replays the coherence model documented in hitmap-report(1):
   a write by CPU c to a line last written by another CPU is a transfer;
   a read by CPU c is a transfer when another CPU wrote the line since c
   last touched it.
-Events: mem:ADDR:rw and mem:ADDR:w.  A field with both kinds of breakpoint:
+Events: mem:ADDR:rw and mem:ADDR:w (mem:ADDR/LEN:... as hitmap record
+names them).  A field with both kinds of breakpoint:
 an rw sample next to a w sample of the same thread and IP is that write;
 the other rw samples are reads.  A field with rw only: every access is
 taken as a write.  Prints, per watched address, "ADDR samples reads writes
@@ -15,7 +16,7 @@ import sys
 
 rows = []
 for n, text in enumerate(sys.stdin):
-    m = re.match(r'\s*(\d+)\s+\[(\d+)\]\s+([\d.]+):(?:\s+\d+)?\s+mem:(0x[0-9a-f]+):(rw|w):\s+([0-9a-f]+)', text)
+    m = re.match(r'\s*(\d+)\s+\[(\d+)\]\s+([\d.]+):(?:\s+\d+)?\s+mem:(0x[0-9a-f]+)(?:/\d+)?:(rw|w):\s+([0-9a-f]+)', text)
     if not m:
         continue
     tid, cpu, t, addr, kind, ip = m.groups()

@@ -39,12 +39,55 @@ struct heat_ip {
 	uint64_t n;
 };
 
+/* Per field, per actor (a thread for watchpoint data, a CPU for memory
+ * samples with a data source): its accesses and writes, sorted by id. */
+struct heat_actor {
+	uint32_t id;
+	uint64_t n, w;
+};
+
+struct heat_actors {
+	struct heat_actor *v;
+	uint32_t n, cap, last;	/* last: index of the latest actor counted */
+};
+
 enum heat_verdict {
 	HEAT_PRIVATE = 0,
 	HEAT_READ_SHARED,
 	HEAT_TRUE_SHARING,
 	HEAT_FALSE_SHARING,
 	HEAT_UNKNOWN,		/* samples carry no load/store information */
+	HEAT_INSUFFICIENT,	/* transfers, but below the evidence floor */
+	HEAT_MIXED,		/* false and true sharing on one line */
+};
+
+/* The verdict's rule (heat-verdict.c; hitmap-report(1) states each). */
+enum heat_rule {
+	HEAT_RULE_NO_KIND = 0,	/* no load/store kind: unknown */
+	HEAT_RULE_ONE_ACTOR,	/* one actor accesses the line */
+	HEAT_RULE_NO_WRITES,	/* nobody writes it */
+	HEAT_RULE_BELOW_RATE,	/* transfer rate confidently below the floor */
+	HEAT_RULE_FEW,		/* too few transfers, or a rate not above the floor */
+	HEAT_RULE_NO_PART,	/* above the floor, but no part has enough transfers */
+	HEAT_RULE_PARTS,	/* above the floor, with a false and/or true part */
+	HEAT_RULE_UNSEEN_WRITER,	/* HITMs above the floor, writers not sampled */
+};
+
+/* Evidence behind a line's verdict. */
+struct heat_evidence {
+	uint64_t transfers, accesses;	/* the line's: watch transfers, or HITM + peer */
+	double lo, hi;			/* 95 % Wilson bounds of transfers / accesses */
+	uint64_t fs_transfers, ts_transfers;
+	uint32_t actors;		/* significant actors on the line */
+	uint32_t groups;		/* groups of fields with the same actors */
+	enum heat_rule rule;
+};
+
+/* A transfer's cause in watch mode: the row whose write made the line
+ * another CPU's (src) and the row accessed (dst). */
+struct heat_xpair {
+	struct heat_row *src, *dst;
+	uint64_t n;
 };
 
 struct heat_line;
@@ -74,7 +117,10 @@ struct heat_row {
 	enum hm_profile_kind kind;
 	uint64_t ssize, obj_base, foff, fsize;
 	struct heat_row *next;	/* next row of the same line, by offset */
+	struct heat_actors acts;
+	uint32_t group;		/* verdict: its group of fields on the line, 0 = none */
 	unsigned has_w_bp : 1, has_rw_bp : 1;
+	unsigned in_fs : 1, in_ts : 1;	/* verdict: in the false / true sharing part */
 };
 
 struct heat_watch;
@@ -92,8 +138,12 @@ struct heat_line {
 	struct heat_tidset tids;
 	uint32_t nfields, nwritten;
 	enum heat_verdict verdict;
+	struct heat_evidence ev;
 	/* watch model state */
 	int64_t last_writer;
+	struct heat_row *last_wrow;	/* the row of the last write */
+	struct heat_xpair *xp;		/* transfers by cause */
+	uint32_t nxp, xp_cap;
 	struct heat_cpuset holders;
 	struct heat_watch *wq, *wq_tail;	/* accesses not yet modelled */
 };
@@ -106,7 +156,7 @@ struct heat_watch {
 	uint64_t ip, link;
 	const void *bin;
 	struct heat_row *row;
-	uint32_t cpu;
+	uint32_t cpu, tid;
 	unsigned w : 1, drop : 1, pending : 1;
 };
 
@@ -175,6 +225,16 @@ static inline int heat_row_written(const struct heat_row *r)
 }
 
 const char *heat_verdict_name(enum heat_verdict v);
+const char *heat_rule_text(enum heat_rule r);
+/* Count an access by actor id into a field's actors.  0 or -ENOMEM. */
+int heat_actors_add(struct heat_actors *s, uint32_t id, int write);
+/* The line's verdict, its evidence and its parts, from its finished rows
+ * (heat-verdict.c).  watch: the counts are watchpoint data.  0 or -ENOMEM. */
+int heat_line_verdict(struct heat_line *l, int watch);
+/* Evidence floors (hitmap-report(1), VERDICTS). */
+#define HEAT_MIN_TRANSFERS 5	/* transfers for any sharing verdict */
+#define HEAT_MIN_RATE 0.01	/* transfers per access, 95 % lower bound */
+#define HEAT_MIN_PART 0.10	/* a part's share of the line's transfers */
 void heat_counts_add(hm_heat_counts *d, const hm_heat_counts *s);
 
 /* hm_heat_add() in two steps, so a caller that has already seen an address

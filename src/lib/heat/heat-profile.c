@@ -86,20 +86,22 @@ static int pb_line(struct pb *b, const struct heat_line *l)
 	const struct heat_row *x, *y;
 	struct pb_struct *s;
 
-	if (l->verdict != HEAT_FALSE_SHARING && l->verdict != HEAT_TRUE_SHARING)
+	if (l->verdict != HEAT_FALSE_SHARING && l->verdict != HEAT_TRUE_SHARING &&
+	    l->verdict != HEAT_MIXED)
 		return 0;
 	for (x = l->rows; x; x = x->next) {
-		if (!x->sname || !x->c.samples)
+		if (!x->sname || !x->c.samples || !x->group)
 			continue;
 		if (!(s = pb_struct_of(b, x)))
 			return -ENOMEM;
-		if (l->verdict == HEAT_TRUE_SHARING) {
-			if (pb_note(&s->shared, &s->nshared, &s->shared_cap, x, NULL))
-				return -ENOMEM;
-			continue;
-		}
+		if (x->in_ts && pb_note(&s->shared, &s->nshared, &s->shared_cap, x, NULL))
+			return -ENOMEM;
+		/* Contending pairs: fields of different groups (different
+		 * actors), one of them written, on the false sharing part. */
 		for (y = x->next; y; y = y->next) {
 			if (!y->sname || !y->c.samples || y->sname != x->sname || y->kind != x->kind)
+				continue;
+			if (!y->group || y->group == x->group || !(x->in_fs || y->in_fs))
 				continue;
 			if (!heat_row_written(x) && !heat_row_written(y))
 				continue;

@@ -123,7 +123,8 @@ int heat_tidset_add(struct heat_tidset *s, uint32_t tid)
 const char *heat_verdict_name(enum heat_verdict v)
 {
 	static const char *const names[] = { "private", "read-shared", "true sharing",
-					     "false sharing", "unknown" };
+					     "false sharing", "unknown", "insufficient evidence",
+					     "false and true sharing" };
 
 	return names[v];
 }
@@ -154,6 +155,7 @@ static void row_free(struct heat_row *r)
 {
 	free(r->cpus.w);
 	free(r->tids.v);
+	free(r->acts.v);
 }
 
 void hm_heat_free(hm_heat *h)
@@ -169,6 +171,7 @@ void hm_heat_free(hm_heat *h)
 		free(h->lines[i]->cpus.w);
 		free(h->lines[i]->tids.v);
 		free(h->lines[i]->holders.w);
+		free(h->lines[i]->xp);
 	}
 	free(h->lines);
 	free(h->rtab);
@@ -447,7 +450,16 @@ int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
 		return 0;
 	}
 	h->seen_datasrc = 1;
-	hm_c2c_count(&r->st, a->data_src, a->addr, a->mapped);
+	{
+		uint32_t ld = r->st.load, st = r->st.store;
+
+		hm_c2c_count(&r->st, a->data_src, a->addr, a->mapped);
+		/* The verdict's actors are CPUs here: HITMs move lines
+		 * between caches, whichever task runs there. */
+		if ((r->st.load != ld || r->st.store != st) &&
+		    heat_actors_add(&r->acts, a->cpu, r->st.store != st))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -542,11 +554,37 @@ static int model_access(struct heat_line *l, int is_write, uint32_t cpu)
 	return heat_cpuset_add(&l->holders, cpu) ? -ENOMEM : transfer;
 }
 
+/* Count a transfer by its cause (a line holds a few watched fields: a
+ * linear search). */
+static int xpair_add(struct heat_line *l, struct heat_row *src, struct heat_row *dst)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->nxp; i++)
+		if (l->xp[i].src == src && l->xp[i].dst == dst) {
+			l->xp[i].n++;
+			return 0;
+		}
+	if (l->nxp == l->xp_cap) {
+		uint32_t cap = l->xp_cap ? 2 * l->xp_cap : 4;
+		struct heat_xpair *n = realloc(l->xp, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		l->xp = n;
+		l->xp_cap = cap;
+	}
+	l->xp[l->nxp++] = (struct heat_xpair){ src, dst, 1 };
+	return 0;
+}
+
 /* Model the line's waiting accesses up to the first that is not decided
  * yet; at the end (`end`), every one is. */
 static int line_drain(hm_heat *h, struct heat_line *l, int end)
 {
 	struct heat_watch *w;
+	struct heat_row *src;
+	int err;
 
 	while ((w = l->wq)) {
 		struct heat_row *r = w->row;
@@ -573,9 +611,18 @@ static int line_drain(hm_heat *h, struct heat_line *l, int end)
 		else
 			r->c.reads++;
 		count_ip(r, w->bin, w->link, w->ip);
+		/* Threads are the verdict's actors: a thread that moves
+		 * between CPUs shares nothing with itself. */
+		if (heat_actors_add(&r->acts, w->tid, is_write))
+			return -ENOMEM;
+		src = l->last_wrow;
 		t = model_access(l, is_write, w->cpu);
 		if (t < 0)
 			return t;
+		if (is_write)
+			l->last_wrow = r;
+		if (t && (err = xpair_add(l, src, r)))
+			return err;
 		r->c.transfers += (uint64_t)t;
 	}
 	return 0;
@@ -622,7 +669,7 @@ static int watch_add(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
 	else if (!(w = hm_arena_alloc(&h->arena, sizeof(*w))))
 		return -ENOMEM;
 	*w = (struct heat_watch){ .ip = a->ip, .link = a->ip_link, .bin = a->ip_bin, .row = r,
-				  .cpu = a->cpu, .w = a->bp_w };
+				  .cpu = a->cpu, .tid = a->tid, .w = a->bp_w };
 	if (a->bp_w)
 		r->has_w_bp = 1;
 	else
@@ -705,17 +752,12 @@ static int finish_line(hm_heat *h, struct heat_line *l)
 		if (heat_row_written(r))
 			l->nwritten++;
 	}
-	if (!know_writes)
+	if (!know_writes) {
 		l->verdict = HEAT_UNKNOWN;
-	else if (l->cpus.count < 2)
-		l->verdict = HEAT_PRIVATE;
-	else if (!l->nwritten)
-		l->verdict = HEAT_READ_SHARED;
-	else if (l->nfields >= 2)
-		l->verdict = HEAT_FALSE_SHARING;
-	else
-		l->verdict = HEAT_TRUE_SHARING;
-	return 0;
+		l->ev.rule = HEAT_RULE_NO_KIND;
+		return 0;
+	}
+	return heat_line_verdict(l, !h->seen_datasrc);
 }
 
 int hm_heat_finish(hm_heat *h)

@@ -158,44 +158,83 @@ static const char *row_name(const struct heat_row *r, char *buf, size_t len)
 	return buf;
 }
 
-static void evidence(const struct heat_line *l, const hm_report_stats *st, char *buf,
-		     size_t len)
+/* The verdict as printed: "insufficient evidence (3 transfers)". */
+static const char *verdict_label(const struct heat_line *l, char *buf, size_t len)
+{
+	if (l->verdict != HEAT_INSUFFICIENT)
+		return heat_verdict_name(l->verdict);
+	snprintf(buf, len, "%s (%" PRIu64 " %s)", heat_verdict_name(l->verdict), l->ev.transfers,
+		 l->ev.transfers == 1 ? "transfer" : "transfers");
+	return buf;
+}
+
+static const char *const rule_ids[] = { "no-kind", "one-actor", "no-writes", "below-rate",
+					"few-transfers", "no-part", "parts", "unseen-writer" };
+
+/* Who the verdict's actors are: threads for watchpoints, else CPUs (or the
+ * threads standing in for them). */
+static const char *actor_name(const hm_report_stats *st, int plural)
+{
+	if (data_kind(st) == DK_WATCH || st->cpu_from_tid)
+		return plural ? "threads" : "thread";
+	return plural ? "CPUs" : "CPU";
+}
+
+/* The names of a part's fields ("g.a, g.b") into buf. */
+static void part_names(const struct heat_line *l, int ts, char *buf, size_t len)
 {
 	const struct heat_row *r;
-	char cpus[64], names[200] = "";
 	size_t o = 0;
 
-	cpu_list(&l->cpus, cpus, sizeof(cpus));
+	buf[0] = 0;
 	for (r = l->rows; r; r = r->next) {
 		char nm[160];
 		int w;
 
-		if (!r->sname || !heat_row_written(r))
+		if (!(ts ? r->in_ts : r->in_fs))
 			continue;
-		w = snprintf(names + o, sizeof(names) - o, "%s%s", o ? ", " : "",
-			     row_name(r, nm, sizeof(nm)));
-		if (w < 0 || (size_t)w >= sizeof(names) - o)
+		w = snprintf(buf + o, len - o, "%s%s", o ? ", " : "", row_name(r, nm, sizeof(nm)));
+		if (w < 0 || (size_t)w >= len - o)
 			break;
 		o += (size_t)w;
 	}
-	switch (l->verdict) {
-	case HEAT_FALSE_SHARING:
-		snprintf(buf, len, "%u fields, %u written (%s); %s %s", l->nfields, l->nwritten,
-			 names, st->cpu_from_tid ? "threads" : "CPUs", cpus);
-		break;
-	case HEAT_TRUE_SHARING:
-		snprintf(buf, len, "one field, written (%s); %s %s", names,
-			 st->cpu_from_tid ? "threads" : "CPUs", cpus);
-		break;
-	case HEAT_READ_SHARED:
-		snprintf(buf, len, "no writes; %s %s", st->cpu_from_tid ? "threads" : "CPUs", cpus);
-		break;
-	case HEAT_PRIVATE:
-		snprintf(buf, len, "one %s (%s)", st->cpu_from_tid ? "thread" : "CPU", cpus);
-		break;
-	default:
+}
+
+static void evidence(const struct heat_line *l, const hm_report_stats *st, char *buf,
+		     size_t len)
+{
+	const struct heat_evidence *e = &l->ev;
+	const char *unit = data_kind(st) == DK_WATCH ? "transfers" : "HITM transfers";
+	char cpus[64], names[300];
+	size_t o;
+	int w;
+
+	cpu_list(&l->cpus, cpus, sizeof(cpus));
+	if (l->verdict == HEAT_UNKNOWN) {
 		snprintf(buf, len, "samples carry no load/store kind; %s %s",
 			 st->cpu_from_tid ? "threads" : "CPUs", cpus);
+		return;
+	}
+	w = snprintf(buf, len, "%" PRIu64 " %s in %" PRIu64 " accesses (%.3g %%, 95 %% bounds "
+		     "%.3g-%.3g %%); %u %s in %u %s", e->transfers, unit, e->accesses,
+		     e->accesses ? 100.0 * (double)e->transfers / (double)e->accesses : 0.0,
+		     100 * e->lo, 100 * e->hi, e->actors, actor_name(st, e->actors != 1),
+		     e->groups, e->groups == 1 ? "group" : "groups");
+	if (w < 0 || (size_t)w >= len)
+		return;
+	o = (size_t)w;
+	if (l->verdict == HEAT_FALSE_SHARING || l->verdict == HEAT_MIXED) {
+		part_names(l, 0, names, sizeof(names));
+		w = snprintf(buf + o, len - o, "; false sharing (%" PRIu64 " %s): %s",
+			     e->fs_transfers, unit, names);
+		if (w < 0 || (size_t)w >= len - o)
+			return;
+		o += (size_t)w;
+	}
+	if (l->verdict == HEAT_TRUE_SHARING || l->verdict == HEAT_MIXED) {
+		part_names(l, 1, names, sizeof(names));
+		snprintf(buf + o, len - o, "; true sharing (%" PRIu64 " %s): %s",
+			 e->ts_transfers, unit, names);
 	}
 }
 
@@ -269,7 +308,7 @@ static void print_table(FILE *out, struct heat_line **v, size_t n, const hm_repo
 		fputs("  # line address         samples cpu thr\n", out);
 	for (i = 0; i < n; i++) {
 		const struct heat_line *l = v[i];
-		char objs[200];
+		char objs[200], vl[64];
 
 		fprintf(out, "%3zu 0x%016" PRIx64, i + 1, l->addr);
 		if (dk == DK_HITM)
@@ -285,7 +324,7 @@ static void print_table(FILE *out, struct heat_line **v, size_t n, const hm_repo
 		fprintf(out, " %3u %3u\n", l->cpus.count, l->tids.n);
 		line_objects(l, objs, sizeof(objs));
 		fprintf(out, "    %.72s\n", objs);
-		fprintf(out, "    %s\n", heat_verdict_name(l->verdict));
+		fprintf(out, "    %s\n", verdict_label(l, vl, sizeof(vl)));
 	}
 }
 
@@ -376,12 +415,14 @@ static void print_detail(FILE *out, hm_attr *a, struct heat_line **v, size_t n,
 	for (i = 0; i < n; i++) {
 		const struct heat_line *l = v[i];
 		const struct heat_row *r;
-		char ev[400];
+		char ev[1000], vl[64];
 
 		evidence(l, st, ev, sizeof(ev));
 		fprintf(out, "\nLine %zu: 0x%" PRIx64 ": %s\n", i + 1, l->addr,
-			heat_verdict_name(l->verdict));
+			verdict_label(l, vl, sizeof(vl)));
 		print_wrapped(out, "  evidence: ", ev);
+		if (l->verdict != HEAT_UNKNOWN)
+			print_wrapped(out, "  rule: ", heat_rule_text(l->ev.rule));
 		if (dk == DK_HITM)
 			fprintf(out, "  %-*s  off lclHIT rmtHIT  loads stores cpus\n", FIELD_COL, "field");
 		else if (dk == DK_WATCH)
@@ -456,6 +497,52 @@ static void json_cpus(hm_json *j, const struct heat_cpuset *s)
 	hm_json_end_array(j);
 }
 
+/* The verdict's numbers and the rule that decided it. */
+static void json_verdict(hm_json *j, const struct heat_line *l, const hm_report_stats *st)
+{
+	const struct heat_evidence *e = &l->ev;
+	int part;
+
+	hm_json_key(j, "rule");
+	hm_json_begin_object(j);
+	hm_json_kstr(j, "id", rule_ids[e->rule]);
+	hm_json_kstr(j, "text", heat_rule_text(e->rule));
+	hm_json_kuint(j, "min_transfers", HEAT_MIN_TRANSFERS);
+	hm_json_key(j, "min_rate");
+	hm_json_double(j, HEAT_MIN_RATE);
+	hm_json_key(j, "min_part");
+	hm_json_double(j, HEAT_MIN_PART);
+	hm_json_end_object(j);
+	hm_json_key(j, "verdict_evidence");
+	hm_json_begin_object(j);
+	hm_json_kstr(j, "unit", data_kind(st) == DK_WATCH ? "transfers" : "hitm+peer");
+	hm_json_kuint(j, "transfers", e->transfers);
+	hm_json_kuint(j, "accesses", e->accesses);
+	hm_json_key(j, "rate_low");
+	hm_json_double(j, e->lo);
+	hm_json_key(j, "rate_high");
+	hm_json_double(j, e->hi);
+	hm_json_kstr(j, "actor", actor_name(st, 0));
+	hm_json_kuint(j, "actors", e->actors);
+	hm_json_kuint(j, "groups", e->groups);
+	for (part = 0; part < 2; part++) {
+		const struct heat_row *r;
+		char nm[160];
+
+		hm_json_key(j, part ? "true_sharing" : "false_sharing");
+		hm_json_begin_object(j);
+		hm_json_kuint(j, "transfers", part ? e->ts_transfers : e->fs_transfers);
+		hm_json_key(j, "fields");
+		hm_json_begin_array(j);
+		for (r = l->rows; r; r = r->next)
+			if (part ? r->in_ts : r->in_fs)
+				hm_json_string(j, row_name(r, nm, sizeof(nm)));
+		hm_json_end_array(j);
+		hm_json_end_object(j);
+	}
+	hm_json_end_object(j);
+}
+
 static void json_row(hm_json *j, hm_attr *a, const struct heat_row *r, uint64_t line)
 {
 	struct heat_ip ips[HEAT_IPS];
@@ -474,6 +561,9 @@ static void json_row(hm_json *j, hm_attr *a, const struct heat_row *r, uint64_t 
 	json_cpus(j, &r->cpus);
 	hm_json_kuint(j, "threads", r->tids.n);
 	hm_json_kbool(j, "written", heat_row_written(r));
+	hm_json_kuint(j, "group", r->group);
+	hm_json_kstr(j, "part", r->in_fs && r->in_ts ? "both" : r->in_fs ? "false sharing"
+				: r->in_ts ? "true sharing" : NULL);
 	hm_json_key(j, "locations");
 	hm_json_begin_array(j);
 	memcpy(ips, r->ips, r->nips * sizeof(*ips));
@@ -529,13 +619,14 @@ int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stat
 	for (i = 0; i < n; i++) {
 		const struct heat_line *l = v[i];
 		const struct heat_row *r;
-		char ev[400];
+		char ev[1000];
 
 		evidence(l, st, ev, sizeof(ev));
 		hm_json_begin_object(&j);
 		hm_json_kuint(&j, "address", l->addr);
 		hm_json_kstr(&j, "verdict", heat_verdict_name(l->verdict));
 		hm_json_kstr(&j, "evidence", ev);
+		json_verdict(&j, l, st);
 		json_counts(&j, &l->c);
 		json_c2c(&j, &l->st);
 		json_cpus(&j, &l->cpus);

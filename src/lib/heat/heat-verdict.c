@@ -1,0 +1,304 @@
+/* The verdict of one cacheline: is it shared at all (an evidence floor on
+ * its transfers), and if so, which fields are falsely shared (different
+ * actors on different fields: separating them removes transfers) and which
+ * truly (the same actors on the same fields: a layout cannot help).
+ * hitmap-report(1), VERDICTS, states the rules; the constants are in
+ * heat-int.h.
+ *
+ * Actors are threads for watchpoint data (every access of the program's own
+ * threads is seen) and CPUs for memory samples (a HITM is a transfer between
+ * caches, whichever task ran there).  An actor counts for a field only when
+ * it made a tenth of an even share of the field's accesses, and a field
+ * counts only with 1 % of the line's accesses: ld.so relocating a pointer at
+ * start-up, or main() reading the results once at the end, make no actor
+ * and no field. */
+#include "config.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "heat/heat-int.h"
+
+int heat_actors_add(struct heat_actors *s, uint32_t id, int write)
+{
+	uint32_t lo = 0, hi = s->n;
+	struct heat_actor *a;
+
+	if (s->n && s->v[s->last].id == id) {
+		a = &s->v[s->last];
+		goto count;
+	}
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (s->v[mid].id == id) {
+			s->last = mid;
+			a = &s->v[mid];
+			goto count;
+		}
+		if (s->v[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (s->n == s->cap) {
+		uint32_t cap = s->cap ? s->cap * 2 : 4;
+		struct heat_actor *n = realloc(s->v, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->v = n;
+		s->cap = cap;
+	}
+	memmove(s->v + lo + 1, s->v + lo, (s->n - lo) * sizeof(*s->v));
+	s->v[lo] = (struct heat_actor){ .id = id };
+	s->n++;
+	s->last = lo;
+	a = &s->v[lo];
+count:
+	a->n++;
+	a->w += write != 0;
+	return 0;
+}
+
+const char *heat_rule_text(enum heat_rule r)
+{
+	static const char *const texts[] = {
+		"samples carry no load/store kind",
+		"one actor makes the line's accesses",
+		"no field written",
+		"transfer rate below 1 % (95 % upper bound)",
+		"fewer than 5 transfers or a transfer rate not above 1 % (95 % lower bound)",
+		"no false or true sharing part with 5 transfers and 10 % of the line's",
+		"5 or more transfers, transfer rate above 1 % (95 % lower bound), "
+		"each part 5 or more transfers and 10 % of the line's",
+		"HITM transfers above the floor, but one CPU or no store sampled: "
+		"the writers went unsampled",
+	};
+
+	return texts[r];
+}
+
+static uint64_t row_accesses(const struct heat_row *r, int watch)
+{
+	return watch ? r->c.reads + r->c.writes : r->c.loads + r->c.stores;
+}
+
+static uint64_t row_transfers(const struct heat_row *r, int watch)
+{
+	return watch ? r->c.transfers
+		     : r->c.lcl_hitm + r->c.rmt_hitm + r->c.lcl_peer + r->c.rmt_peer;
+}
+
+/* Whether actor a counts for the row (see the top of the file). */
+static int actor_counts(const struct heat_row *r, const struct heat_actor *a, int watch)
+{
+	return a->n * 10 * r->acts.n >= row_accesses(r, watch);
+}
+
+static int same_actors(const struct heat_row *x, const struct heat_row *y, int watch)
+{
+	uint32_t i = 0, j = 0;
+
+	for (;;) {
+		while (i < x->acts.n && !actor_counts(x, &x->acts.v[i], watch))
+			i++;
+		while (j < y->acts.n && !actor_counts(y, &y->acts.v[j], watch))
+			j++;
+		if (i == x->acts.n || j == y->acts.n)
+			return i == x->acts.n && j == y->acts.n;
+		if (x->acts.v[i].id != y->acts.v[j].id)
+			return 0;
+		i++;
+		j++;
+	}
+}
+
+/* 95 % Wilson score interval of a binomial proportion k/n. */
+static void wilson(uint64_t k, uint64_t n, double *lo, double *hi)
+{
+	const double z = 1.959964, z2 = z * z;
+	double p, d, c, r;
+
+	if (!n) {
+		*lo = 0;
+		*hi = 1;
+		return;
+	}
+	if (k > n)
+		k = n;
+	p = (double)k / (double)n;
+	d = 1 + z2 / (double)n;
+	c = p + z2 / (2.0 * (double)n);
+	r = z * sqrt(p * (1 - p) / (double)n + z2 / (4.0 * (double)n * (double)n));
+	*lo = (c - r) / d;
+	*hi = (c + r) / d;
+	if (*lo < 0)
+		*lo = 0;
+	if (*hi > 1)
+		*hi = 1;
+}
+
+struct group {
+	uint32_t actors;
+	unsigned written : 1, shared : 1;	/* shared: >= 2 actors and written */
+};
+
+static int part_passes(uint64_t part, uint64_t all)
+{
+	return part >= HEAT_MIN_TRANSFERS && (double)part >= HEAT_MIN_PART * (double)all;
+}
+
+int heat_line_verdict(struct heat_line *l, int watch)
+{
+	struct heat_evidence *e = &l->ev;
+	struct heat_actors line_acts = { 0 };
+	struct group *g = NULL;
+	struct heat_row *r, *q;
+	uint32_t ng = 0, nwritten = 0, i;
+	int err = 0;
+
+	memset(e, 0, sizeof(*e));
+	for (r = l->rows; r; r = r->next) {
+		e->accesses += row_accesses(r, watch);
+		e->transfers += row_transfers(r, watch);
+		r->group = 0;
+		r->in_fs = r->in_ts = 0;
+	}
+	wilson(e->transfers, e->accesses, &e->lo, &e->hi);
+
+	/* Groups: fields with the same actors. */
+	for (r = l->rows; r; r = r->next) {
+		uint64_t acc = row_accesses(r, watch);
+		struct group *gr;
+
+		if (!acc || acc * 100 < e->accesses)
+			continue;
+		for (q = l->rows; q != r; q = q->next)
+			if (q->group && same_actors(q, r, watch))
+				break;
+		if (q != r) {
+			r->group = q->group;
+		} else {
+			struct group *n = realloc(g, (ng + 1) * sizeof(*n));
+
+			if (!n) {
+				err = -ENOMEM;
+				goto out;
+			}
+			g = n;
+			g[ng] = (struct group){ 0 };
+			r->group = ++ng;
+		}
+		gr = &g[r->group - 1];
+		gr->actors = 0;
+		for (i = 0; i < r->acts.n; i++) {
+			const struct heat_actor *a = &r->acts.v[i];
+
+			if (!actor_counts(r, a, watch))
+				continue;
+			gr->actors++;
+			if (a->w)
+				gr->written = 1;
+			if (heat_actors_add(&line_acts, a->id, 0)) {
+				err = -ENOMEM;
+				goto out;
+			}
+		}
+	}
+	for (i = 0; i < ng; i++) {
+		g[i].shared = g[i].actors >= 2 && g[i].written;
+		nwritten += g[i].written;
+	}
+	e->actors = line_acts.n;
+	e->groups = ng;
+
+	/* A HITM says another cache held the line modified: with transfers
+	 * above the floor, one CPU or no sampled store means the writers went
+	 * unsampled, not that nobody wrote. */
+	if ((e->actors < 2 || !nwritten) && !watch && e->transfers >= HEAT_MIN_TRANSFERS &&
+	    e->lo >= HEAT_MIN_RATE) {
+		l->verdict = HEAT_INSUFFICIENT;
+		e->rule = HEAT_RULE_UNSEEN_WRITER;
+		goto out;
+	}
+	if (e->actors < 2) {
+		l->verdict = HEAT_PRIVATE;
+		e->rule = HEAT_RULE_ONE_ACTOR;
+		goto out;
+	}
+	if (!nwritten) {
+		l->verdict = HEAT_READ_SHARED;
+		e->rule = HEAT_RULE_NO_WRITES;
+		goto out;
+	}
+	if (e->transfers < HEAT_MIN_TRANSFERS || e->lo < HEAT_MIN_RATE) {
+		l->verdict = e->hi < HEAT_MIN_RATE ? HEAT_PRIVATE : HEAT_INSUFFICIENT;
+		e->rule = e->hi < HEAT_MIN_RATE ? HEAT_RULE_BELOW_RATE : HEAT_RULE_FEW;
+		goto out;
+	}
+
+	/* The parts.  Watchpoints: each transfer by its cause — a write to a
+	 * field of another group (false) or of its own shared group (true).
+	 * Memory samples carry no cause: a HITM on a field of a shared group
+	 * counts as true sharing, on any other field of a line with two
+	 * groups or more as false sharing. */
+	if (watch) {
+		for (i = 0; i < l->nxp; i++) {
+			struct heat_xpair *x = &l->xp[i];
+
+			if (!x->src || !x->src->group || !x->dst->group)
+				continue;
+			if (x->src->group != x->dst->group) {
+				e->fs_transfers += x->n;
+				x->src->in_fs = x->dst->in_fs = 1;
+			} else if (g[x->dst->group - 1].shared) {
+				e->ts_transfers += x->n;
+				x->src->in_ts = x->dst->in_ts = 1;
+			}
+		}
+	} else {
+		for (r = l->rows; r; r = r->next) {
+			if (!r->group)
+				continue;
+			if (g[r->group - 1].shared) {
+				e->ts_transfers += row_transfers(r, watch);
+				r->in_ts = 1;
+			} else if (ng >= 2) {
+				e->fs_transfers += row_transfers(r, watch);
+				r->in_fs = 1;
+			}
+		}
+	}
+	/* The false sharing part names the fields to move apart: those
+	 * outside shared groups, when the transfers touch any (the lock a
+	 * counter suffers from stays with the true sharing part). */
+	for (r = l->rows; r; r = r->next)
+		if (r->in_fs && !g[r->group - 1].shared)
+			break;
+	if (r)
+		for (r = l->rows; r; r = r->next)
+			if (r->in_fs && g[r->group - 1].shared)
+				r->in_fs = 0;
+	if (!part_passes(e->fs_transfers, e->transfers))
+		for (r = l->rows; r; r = r->next)
+			r->in_fs = 0;
+	if (!part_passes(e->ts_transfers, e->transfers))
+		for (r = l->rows; r; r = r->next)
+			r->in_ts = 0;
+	if (part_passes(e->fs_transfers, e->transfers))
+		l->verdict = part_passes(e->ts_transfers, e->transfers) ? HEAT_MIXED
+									: HEAT_FALSE_SHARING;
+	else if (part_passes(e->ts_transfers, e->transfers))
+		l->verdict = HEAT_TRUE_SHARING;
+	else {
+		l->verdict = HEAT_INSUFFICIENT;
+		e->rule = HEAT_RULE_NO_PART;
+		goto out;
+	}
+	e->rule = HEAT_RULE_PARTS;
+out:
+	free(g);
+	free(line_acts.v);
+	return err;
+}
