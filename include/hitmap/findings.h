@@ -45,6 +45,8 @@ typedef struct hm_finding {
 	const char *decl_file;	/* where the object is declared; NULL if unknown */
 	uint32_t decl_line;
 	double score;		/* ranking: larger is worse; 0 unless ranked */
+	const char *reason;	/* why the rule exists (its comment block, '\n'
+				 * between lines); NULL if none */
 } hm_finding;
 
 typedef struct hm_findings hm_findings;
@@ -91,6 +93,10 @@ struct hm_findings_meta {
 	const char *fail_on;		/* text shown in the summary; NULL = "error" */
 	unsigned has_rules : 1;		/* the counts below are meaningful */
 	size_t rules, rules_passed, rules_failed, rules_skipped;
+	/* SARIF: a declaration's path is given relative to this folder (the
+	 * longest tail of it found there, as `suggest --patch` does), under
+	 * uriBaseId SRCROOT; NULL: as the debug info spells it */
+	const char *source_root;
 };
 
 /* Print the findings to out in the given format.  Text is one or two lines per

@@ -205,6 +205,7 @@ int ccli_finish(struct ccli *a, hm_findings *f, const struct hm_check_stats *st)
 	struct hm_findings_meta m = {
 		.command = a->cmd->name, .inputs = inputs,
 		.fail_on = hm_severity_name(a->fail_on),
+		.source_root = a->source_root,
 	};
 
 	if (st && a->rs) {

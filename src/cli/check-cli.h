@@ -41,6 +41,7 @@ struct ccli {
 	char *kernel;		/* the running kernel's file, when a FILE was left out */
 	int rules_dir;		/* check --rules-dir */
 	const char *btf_base;
+	const char *source_root;	/* --source-root: SARIF paths from there */
 	/* loaded */
 	hm_ruleset *rs;
 	hm_profile *prof;
@@ -62,6 +63,10 @@ struct ccli {
 #define CCLI_OPT_OUTPUT \
 	OPT_JSON_AS(CCLI_A(fmt), HM_FINDINGS_JSON), \
 	OPT_SARIF_AS(CCLI_A(fmt), HM_FINDINGS_SARIF), \
+	OPT_STRING(0, "source-root", CCLI_A(source_root), "DIR", \
+		   "SARIF names each declaration relative to DIR, the source tree (the " \
+		   "longest tail of its path found there; default: as the debug info " \
+		   "spells it)"), \
 	OPT_FAIL_ON(CCLI_A(fail_on))
 #define CCLI_OPT_PROFILE \
 	OPT_STRING(0, "profile", CCLI_A(profile), "P", \
