@@ -30,7 +30,7 @@ struct hm_cmd {
 };
 
 extern const struct hm_cmd hm_cmd_layout, hm_cmd_report, hm_cmd_check, hm_cmd_lint,
-	hm_cmd_diff, hm_cmd_suggest, hm_cmd_record;
+	hm_cmd_diff, hm_cmd_suggest, hm_cmd_record, hm_cmd_profile;
 
 /* -v: the library's debug messages (where debug info came from, cache
  * decisions) go to stderr too. */
