@@ -101,6 +101,10 @@ int ccli_load_inputs(struct ccli *a, int need_all);
  * status. */
 int ccli_open(struct ccli *a, const char *file, hm_binary **bin, hm_types **t);
 
+/* diff: a -C name neither build has is the usage error layout gives, said
+ * of both files.  0 or HM_EXIT_USAGE after the message. */
+int ccli_names_in_either(struct ccli *a, hm_types *const t[2]);
+
 /* Fill the library options from the command line. */
 void ccli_opts(struct ccli *a, struct hm_check_opts *o);
 

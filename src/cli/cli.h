@@ -73,6 +73,11 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const struct hm_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* `-C NAME` names nothing in FILE: one message for every command,
+ * "FILE: no struct, union or class named 'NAME' (did you mean 'A', 'B'?)"
+ * with the closest names when some are close.  Returns HM_EXIT_USAGE. */
+int cli_unknown_struct(const char *file, const hm_types *t, const char *name);
+
 /* Print the command's --help to stdout and return HM_EXIT_OK. */
 int cli_help(const struct hm_cmd *cmd);
 

@@ -230,15 +230,7 @@ static int evidence_for(struct srun *r, const char *name, hm_evidence **ev)
 
 static int unknown_struct(struct srun *r, const char *name)
 {
-	const char *near[3];
-	size_t n = hm_types_similar(r->types, name, near, 3);
-
-	if (!n)
-		return cli_usage_error(&hm_cmd_suggest, "%s: no struct named %s", r->o.binary,
-				       name);
-	return cli_usage_error(&hm_cmd_suggest, "%s: no struct named %s (did you mean %s%s%s%s%s?)",
-			       r->o.binary, name, near[0], n > 1 ? ", " : "",
-			       n > 1 ? near[1] : "", n > 2 ? ", " : "", n > 2 ? near[2] : "");
+	return cli_unknown_struct(r->o.binary, r->types, name);
 }
 
 /* -C names must exist (a usage error otherwise); names the evidence brings

@@ -68,7 +68,7 @@ grep -q 'mm_common.h: not found under ' "$T/err" || fail "missing source reason"
 # Exit statuses.
 assert_exit 2 "no evidence option" "$HITMAP" suggest "$T/mm_v2"
 assert_exit 2 "unknown struct" "$HITMAP" suggest --rules "$T/mm.rules" -C mm_strukt "$T/mm_v2"
-grep -q 'no struct named mm_strukt (did you mean mm_struct' "$T/err" || fail "did you mean"
+grep -q "no struct, union or class named 'mm_strukt' (did you mean 'mm_struct'" "$T/err" || fail "did you mean"
 assert_exit 2 "bad style" "$HITMAP" suggest --rules "$T/mm.rules" --style k "$T/mm_v2"
 assert_exit 2 "patch without root" "$HITMAP" suggest --rules "$T/mm.rules" --patch "$T/mm_v2"
 assert_exit 3 "missing profile" "$HITMAP" suggest --profile "$T/nope.json" "$T/mm_v2"
