@@ -18,6 +18,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 patch=${1:-$here/remove-has_pinned.patch}
 patch=$(cd "$(dirname "$patch")" && pwd)/$(basename "$patch")
 HITMAP=${HITMAP:-hitmap}
+# a relative path (HITMAP=./hitmap) must survive the cd below
+case $HITMAP in
+*/*) HITMAP=$(cd "$(dirname "$HITMAP")" && pwd)/$(basename "$HITMAP") ;;
+esac
 CC=${CC:-cc}
 work=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-gate.XXXXXX")
 trap 'rm -rf "$work"' EXIT

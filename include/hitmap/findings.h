@@ -47,6 +47,8 @@ typedef struct hm_finding {
 	const char *decl_file;	/* where the object is declared; NULL if unknown */
 	uint32_t decl_line;
 	double score;		/* ranking: larger is worse; 0 unless ranked */
+	const char *reason;	/* why the rule exists (its comment block, '\n'
+				 * between lines); NULL if none */
 } hm_finding;
 
 typedef struct hm_findings hm_findings;
@@ -95,6 +97,10 @@ struct hm_findings_meta {
 	size_t rules, rules_passed, rules_failed, rules_skipped;
 	size_t limit;			/* print at most this many findings besides the
 					 * summary ones (0: all); counts stay whole */
+	/* SARIF: a declaration's path is given relative to this folder (the
+	 * longest tail of it found there, as `suggest --patch` does), under
+	 * uriBaseId SRCROOT; NULL: as the debug info spells it */
+	const char *source_root;
 };
 
 /* Print the findings to out in the given format.  Text is one or two lines per

@@ -10,7 +10,8 @@
  *
  *   { "schema": "hitmap-profile/1",
  *     "source": { "input": "perf.data", "kind": "hitm" | "watch" | "addr",
- *                 "samples": N, "attributed": N },
+ *                 "samples": N, "attributed": N,
+ *                 "builds": [{ "file": "/usr/bin/x", "build_id": "ab12..." }] },
  *     "cacheline_size": 64,
  *     "structs": [
  *       { "name": "mm_struct", "kind": "struct" | "variable", "size": 1024,
@@ -117,6 +118,13 @@ typedef struct hm_profile_struct {
 	const hm_profile_shared *shared;	/* most samples (then HITM) first */
 } hm_profile_struct;
 
+/* One binary of the recording: perf's build-id table (its file name as
+ * recorded, the build-id in hex). */
+typedef struct hm_profile_build {
+	const char *file;
+	const char *build_id;
+} hm_profile_build;
+
 typedef struct hm_profile {
 	const char *input;	/* recorded source file name, may be NULL */
 	const char *kind;	/* "hitm", "watch", "addr" */
@@ -124,6 +132,8 @@ typedef struct hm_profile {
 	uint32_t cacheline_size;
 	size_t nr_structs;
 	const hm_profile_struct *structs;	/* most samples first */
+	size_t nr_builds;
+	const hm_profile_build *builds;	/* by file name; "source": {"builds": [...]} */
 } hm_profile;
 
 /* Read a profile.  0, or -ENOENT/-EACCES (cannot open), -EBADMSG (malformed:
@@ -136,6 +146,27 @@ int hm_profile_load_mem(const char *buf, size_t len, const char *name, hm_profil
 int hm_profile_save(const hm_profile *p, const char *path);
 
 void hm_profile_free(hm_profile *p);
+
+/* Record the binaries the samples came from (copied; replaces any).  0 or
+ * -ENOMEM. */
+int hm_profile_set_builds(hm_profile *p, const hm_profile_build *b, size_t n);
+
+/* Profiles from many hosts or runs, summed into one: counters (fields,
+ * pairs, truly shared fields, the source's samples) add up keyed by struct
+ * and field path, CPU and thread sets and object names are unions, builds
+ * the union of the inputs'.  The inputs must agree — same data kind, line
+ * size, builds (a file recorded in two of them with two build-ids) and, per
+ * struct, size and each field's offset and size — else -EINVAL after a
+ * message naming both inputs and what differs, unless opts.force: then
+ * counters of differing builds are summed by name, as check and suggest
+ * read them.  names[i] names in[i] in messages.  *out (hm_profile_free())
+ * set on success; 0, -EINVAL or -ENOMEM. */
+struct hm_profile_merge_opts {
+	size_t sz;
+	unsigned force : 1;
+};
+int hm_profile_merge(const hm_profile *const *in, const char *const *names, size_t n,
+		     const struct hm_profile_merge_opts *opts, hm_profile **out);
 
 /* Lookups: NULL if absent. */
 const hm_profile_struct *hm_profile_find_struct(const hm_profile *p, const char *name);

@@ -6,6 +6,7 @@
  *       apart     mmap_lock page_table_lock
  *       warn alone mm_count
  *       max-size  1216
+ *       placement line-aligned               # objects start a cacheline
  *   }
  *   global blocked_lock_lock alone
  *   contended-type my_lock_t
@@ -48,6 +49,8 @@ typedef struct hm_rule {
 	uint64_t value;			/* max-size / max-lines */
 	const char *file;		/* rule file name as given */
 	uint32_t line, col;		/* where the directive starts */
+	const char *reason;		/* the comment block above it, lines joined by
+					 * '\n' without their '#'; NULL if none */
 } hm_rule;
 
 typedef struct hm_ruleset hm_ruleset;
@@ -73,6 +76,11 @@ const char *const *hm_ruleset_structs(const hm_ruleset *rs);
 /* Extra contention-prone type names added with `contended-type`,
  * NULL-terminated. */
 const char *const *hm_ruleset_contended_types(const hm_ruleset *rs);
+
+/* Whether the block of struct `name` says `placement line-aligned`: its
+ * objects start on a line boundary (a SLAB_HWCACHE_ALIGN cache), whatever
+ * its alignment says. */
+int hm_ruleset_line_aligned(const hm_ruleset *rs, const char *name);
 
 /* Whether any rule names a global variable (the loader then needs them). */
 int hm_ruleset_has_globals(const hm_ruleset *rs);

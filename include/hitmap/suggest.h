@@ -239,8 +239,9 @@ const hm_suggest_stats *hm_suggestion_today(const hm_suggestion *s);
 double hm_suggestion_total(const hm_suggestion *s);
 /* Pairs of the evidence that share a line today, heaviest first. */
 const hm_ev_pair *const *hm_suggestion_shared(const hm_suggestion *s, size_t *n);
-/* Proposals, best first: least remaining contention, then fewest bytes
- * added, then fewest edits. */
+/* Proposals, best first: most contention removed per byte added (the
+ * bytes plus one line, so free proposals compare too), then least remaining
+ * contention, fewest bytes added, fewest edits. */
 size_t hm_suggestion_count(const hm_suggestion *s);
 const hm_proposal *hm_suggestion_get(const hm_suggestion *s, size_t i);
 /* Why there are no proposals (NULL when there are). */

@@ -173,6 +173,38 @@ int ccli_open(struct ccli *a, const char *file, hm_binary **bin, hm_types **t)
 	}
 	if (!a->line)	/* raw BTF names no machine: x86-64's */
 		a->line = *bin ? hm_binary_cacheline_size(*bin) : 64;
+	/* one build: a -C name it lacks is a mistake, said as layout says it
+	 * (diff, with two builds, asks whether either has it) */
+	for (size_t i = 0; a->nfiles == 1 && i < a->nnames; i++)
+		if (hm_types_find_struct(*t, a->names[i]) == HM_TYPE_NONE &&
+		    hm_types_find_typedef(*t, a->names[i]) == HM_TYPE_NONE) {
+			int rc = cli_unknown_struct(file, *t, a->names[i]);
+
+			hm_types_free(*t);
+			hm_binary_close(*bin);
+			*t = NULL;
+			*bin = NULL;
+			return rc;
+		}
+	return 0;
+}
+
+int ccli_names_in_either(struct ccli *a, hm_types *const t[2])
+{
+	for (size_t i = 0; i < a->nnames; i++) {
+		int k;
+		char both[8192];
+
+		for (k = 0; k < 2; k++)
+			if (hm_types_find_struct(t[k], a->names[i]) != HM_TYPE_NONE ||
+			    hm_types_find_typedef(t[k], a->names[i]) != HM_TYPE_NONE)
+				break;
+		if (k < 2)
+			continue;
+		snprintf(both, sizeof(both), "%s and %s", a->files[0],
+			 a->kernel ? a->kernel : a->files[1]);
+		return cli_unknown_struct(both, t[1], a->names[i]);
+	}
 	return 0;
 }
 
@@ -206,6 +238,7 @@ int ccli_finish(struct ccli *a, hm_findings *f, const struct hm_check_stats *st)
 	struct hm_findings_meta m = {
 		.command = a->cmd->name, .inputs = inputs,
 		.fail_on = hm_severity_name(a->fail_on), .limit = a->limit,
+		.source_root = a->source_root,
 	};
 
 	if (st && a->rs) {

@@ -44,6 +44,7 @@ struct ccli {
 	int rules_dir;		/* check --rules-dir */
 	const char *btf_base;
 	const char *html;	/* diff --html FILE */
+	const char *source_root;	/* --source-root: SARIF paths from there */
 	/* loaded */
 	hm_ruleset *rs;
 	hm_profile *prof;
@@ -65,6 +66,10 @@ struct ccli {
 #define CCLI_OPT_OUTPUT \
 	OPT_JSON_AS(CCLI_A(fmt), HM_FINDINGS_JSON), \
 	OPT_SARIF_AS(CCLI_A(fmt), HM_FINDINGS_SARIF), \
+	OPT_STRING(0, "source-root", CCLI_A(source_root), "DIR", \
+		   "SARIF names each declaration relative to DIR, the source tree (the " \
+		   "longest tail of its path found there; default: as the debug info " \
+		   "spells it)"), \
 	OPT_FAIL_ON(CCLI_A(fail_on))
 #define CCLI_OPT_PROFILE \
 	OPT_STRING(0, "profile", CCLI_A(profile), "P", \
@@ -102,6 +107,10 @@ int ccli_load_inputs(struct ccli *a, int need_all);
 /* Open a binary and load its types (only a->only unless NULL).  0 or an exit
  * status. */
 int ccli_open(struct ccli *a, const char *file, hm_binary **bin, hm_types **t);
+
+/* diff: a -C name neither build has is the usage error layout gives, said
+ * of both files.  0 or HM_EXIT_USAGE after the message. */
+int ccli_names_in_either(struct ccli *a, hm_types *const t[2]);
 
 /* Fill the library options from the command line. */
 void ccli_opts(struct ccli *a, struct hm_check_opts *o);

@@ -56,6 +56,24 @@ int cli_usage_error(const struct hm_cmd *cmd, const char *fmt, ...)
 	return HM_EXIT_USAGE;
 }
 
+int cli_unknown_struct(const char *file, const hm_types *t, const char *name)
+{
+	const char *near[3];
+	size_t n = hm_types_similar(t, name, near, 3), len = 0;
+	char buf[512];
+
+	if (!n) {
+		cli_error("%s: no struct, union or class named '%s'", file, name);
+		return HM_EXIT_USAGE;
+	}
+	buf[0] = 0;
+	for (size_t k = 0; k < n && len < sizeof(buf); k++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s'%s'", k ? ", " : "",
+					near[k]);
+	cli_error("%s: no struct, union or class named '%s' (did you mean %s?)", file, name, buf);
+	return HM_EXIT_USAGE;
+}
+
 int cli_help(const struct hm_cmd *cmd)
 {
 	cli_print_help(cmd, stdout);

@@ -30,7 +30,7 @@ struct hm_cmd {
 };
 
 extern const struct hm_cmd hm_cmd_layout, hm_cmd_report, hm_cmd_check, hm_cmd_lint,
-	hm_cmd_diff, hm_cmd_suggest, hm_cmd_record;
+	hm_cmd_diff, hm_cmd_suggest, hm_cmd_record, hm_cmd_profile;
 
 /* -v: the library's debug messages (where debug info came from, cache
  * decisions) go to stderr too. */
@@ -72,6 +72,11 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "usage error" text and return HM_EXIT_USAGE. */
 int cli_usage_error(const struct hm_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* `-C NAME` names nothing in FILE: one message for every command,
+ * "FILE: no struct, union or class named 'NAME' (did you mean 'A', 'B'?)"
+ * with the closest names when some are close.  Returns HM_EXIT_USAGE. */
+int cli_unknown_struct(const char *file, const hm_types *t, const char *name);
 
 /* Print the command's --help to stdout and return HM_EXIT_OK. */
 int cli_help(const struct hm_cmd *cmd);

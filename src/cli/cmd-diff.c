@@ -40,6 +40,8 @@ static int run(int argc, char **argv)
 		rc = ccli_open(&a, a.files[0], &bin[0], &t[0]);
 	if (!rc)
 		rc = ccli_open(&a, a.files[1], &bin[1], &t[1]);
+	if (!rc)
+		rc = ccli_names_in_either(&a, t);
 	if (rc)
 		goto out;
 	ccli_opts(&a, &o);

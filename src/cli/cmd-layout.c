@@ -67,8 +67,6 @@ static int parse(int argc, char **argv, struct layout_args *a)
 static int resolve(const hm_types *t, const struct layout_args *a, hm_type_id *ids)
 {
 	for (size_t i = 0; i < a->nnames; i++) {
-		const char *near[3];
-		size_t n;
 
 		ids[i] = hm_types_find_struct(t, a->names[i]);
 		if (ids[i])
@@ -87,21 +85,7 @@ static int resolve(const hm_types *t, const struct layout_args *a, hm_type_id *i
 		}
 		if (ids[i])
 			continue;
-		n = hm_types_similar(t, a->names[i], near, 3);
-		if (!n) {
-			cli_error("%s: no struct, union or class named '%s'", a->file, a->names[i]);
-		} else {
-			char buf[512];
-			size_t len = 0;
-
-			buf[0] = 0;
-			for (size_t k = 0; k < n && len < sizeof(buf); k++)
-				len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s'%s'",
-							k ? ", " : "", near[k]);
-			cli_error("%s: no struct, union or class named '%s' (did you mean %s?)",
-				  a->file, a->names[i], buf);
-		}
-		return HM_EXIT_USAGE;
+		return cli_unknown_struct(a->file, t, a->names[i]);
 	}
 	return 0;
 }

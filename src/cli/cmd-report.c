@@ -120,8 +120,36 @@ static int write_html(FILE *f, void *ctx)
 	return hm_report_html(f, x->a, x->h, x->st, x->ro);
 }
 
+/* perf's build-id table as the profile's builds: what `hitmap profile
+ * merge` compares to refuse summing different builds. */
+static int profile_builds(hm_profile *p, hm_perf_reader *r)
+{
+	const hm_perf_build_id *ids;
+	size_t n = hm_perf_reader_build_ids(r, &ids), i, k = 0;
+	hm_profile_build *b = calloc(n + 1, sizeof(*b));
+	char (*hex)[41] = calloc(n + 1, sizeof(*hex));
+	int err = 0;
+
+	if (!b || !hex)
+		err = -ENOMEM;
+	for (i = 0; !err && i < n; i++) {
+		if (!ids[i].filename || !ids[i].size)
+			continue;
+		for (unsigned j = 0; j < ids[i].size && j < 20; j++)
+			sprintf(hex[k] + 2 * j, "%02x", ids[i].build_id[j]);
+		b[k].file = ids[i].filename;
+		b[k].build_id = hex[k];
+		k++;
+	}
+	if (!err)
+		err = hm_profile_set_builds(p, b, k);
+	free(b);
+	free(hex);
+	return err;
+}
+
 static int output(hm_attr *a, hm_heat *h, const hm_report_stats *st,
-		  const struct report_args *ra)
+		  const struct report_args *ra, hm_perf_reader *r)
 {
 	hm_profile *p;
 	int err;
@@ -134,7 +162,7 @@ static int output(hm_attr *a, hm_heat *h, const hm_report_stats *st,
 		p = hm_heat_profile(h, ra->input, hm_report_kind(st), st->samples, att);
 		if (!p)
 			return HM_EXIT_INPUT;
-		err = hm_profile_save(p, ra->save);
+		err = profile_builds(p, r) ?: hm_profile_save(p, ra->save);
 		hm_profile_free(p);
 		if (err)
 			return HM_EXIT_INPUT;
@@ -202,7 +230,7 @@ static int run(int argc, char **argv)
 		rc = HM_EXIT_INPUT;
 		goto out;
 	}
-	rc = output(a, h, &st, &ra);
+	rc = output(a, h, &st, &ra, r);
 	if (!rc && hm_perf_reader_info(r)->truncated)
 		rc = HM_EXIT_INPUT;
 out:

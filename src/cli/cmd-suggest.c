@@ -179,6 +179,9 @@ static int load_types(struct srun *r)
 		return err;
 	if (!o->so.cacheline_size)	/* raw BTF names no machine: x86-64's */
 		o->so.cacheline_size = r->bin ? hm_binary_cacheline_size(r->bin) : 64;
+	/* a budget a reviewer accepts without asking: two lines */
+	if (o->so.max_growth == UINT64_MAX)
+		o->so.max_growth = 2 * (uint64_t)o->so.cacheline_size;
 	/* raw BTF is the kernel's, built by gcc */
 	o->so.records_struct_align = r->bin ? hm_suggest_compiler_records_align(r->bin) : 1;
 	if (!o->style_set)
@@ -231,15 +234,7 @@ static int evidence_for(struct srun *r, const char *name, hm_evidence **ev)
 
 static int unknown_struct(struct srun *r, const char *name)
 {
-	const char *near[3];
-	size_t n = hm_types_similar(r->types, name, near, 3);
-
-	if (!n)
-		return cli_usage_error(&hm_cmd_suggest, "%s: no struct named %s", r->o.binary,
-				       name);
-	return cli_usage_error(&hm_cmd_suggest, "%s: no struct named %s (did you mean %s%s%s%s%s?)",
-			       r->o.binary, name, near[0], n > 1 ? ", " : "",
-			       n > 1 ? near[1] : "", n > 2 ? ", " : "", n > 2 ? near[2] : "");
+	return cli_unknown_struct(r->o.binary, r->types, name);
 }
 
 /* -C names must exist (a usage error otherwise); names the evidence brings
@@ -281,7 +276,11 @@ static int suggest_all(struct srun *r)
 			continue;
 		if ((err = evidence_for(r, o->names[i], &r->ev[r->n])))
 			return cli_exit_for(err);
-		err = hm_suggest(r->types, id, r->ev[r->n], &o->so, &r->sg[r->n]);
+		/* `placement line-aligned` in a rule file: --assume-aligned for it */
+		struct hm_suggest_opts so = o->so;
+
+		so.assume_aligned |= hm_ruleset_line_aligned(r->rules, o->names[i]);
+		err = hm_suggest(r->types, id, r->ev[r->n], &so, &r->sg[r->n]);
 		if (err) {
 			hm_evidence_free(r->ev[r->n]);
 			r->ev[r->n] = NULL;
@@ -487,7 +486,8 @@ static const struct cli_option options[] = {
 		   "(vmlinux default), gnu __attribute__((aligned(N))) (default otherwise), "
 		   "c11 _Alignas(N), cxx alignas(N)"),
 	OPT_UINT(0, "max-growth", A(so.max_growth), "N", 0, UINT32_MAX,
-		 "drop proposals that grow sizeof by more than N bytes"),
+		 "drop proposals that grow sizeof by more than N bytes (default: two "
+		 "cachelines)"),
 	OPT_BOOL(0, "keep-size", A(keep_size), "only proposals that keep sizeof unchanged"),
 	OPT_BOOL(0, "assume-aligned", A(assume_aligned),
 		 "objects start on a line boundary (slab caches with SLAB_HWCACHE_ALIGN); "
@@ -522,10 +522,12 @@ const struct hm_cmd hm_cmd_suggest = {
 	"Propose placements for struct members that contend for a cacheline: line\n"
 	"alignment of a hot member (and of the one after it), moves to the top, into\n"
 	"a hole or next to what a member is read with, one line per written member.\n"
-	"Each proposal gives its byte cost, new cacheline count, holes, the pairs it\n"
-	"separates, the contention it leaves (the evidence re-mapped onto the new\n"
-	"layout) and the new layout as `hitmap layout` prints it; best first.\n"
-	"Without -C: the structs the evidence names.\n",
+	"Proposals are ranked by contention removed per byte added and kept within\n"
+	"two cachelines of growth (--max-growth).  The list gives each one's byte\n"
+	"cost, cacheline count, holes and the contention it leaves (the evidence\n"
+	"re-mapped onto the new layout); --proposal K adds the pairs it separates,\n"
+	"its edits and the new layout as `hitmap layout` prints it.  Without -C:\n"
+	"the structs the evidence names.\n",
 	.options = options,
 	.epilog =
 	"exit status: 0 ok (also when there is nothing to do), 2 usage error or\n"

@@ -8,7 +8,7 @@
 
 static const struct hm_cmd *const commands[] = {
 	&hm_cmd_layout, &hm_cmd_report, &hm_cmd_suggest, &hm_cmd_check,
-	&hm_cmd_lint, &hm_cmd_diff, &hm_cmd_record,
+	&hm_cmd_lint, &hm_cmd_diff, &hm_cmd_record, &hm_cmd_profile,
 };
 #define NCMDS (sizeof(commands) / sizeof(commands[0]))
 

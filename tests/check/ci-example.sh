@@ -3,7 +3,7 @@
 # examples/ci/src twice and gates on `hitmap diff`.  Removing has_pinned
 # (remove-has_pinned.patch) must fail the gate naming both locks; appending
 # a member at the end (add-locked_vm.patch) must pass.  The SARIF it can
-# write validates like any other (see sarif.sh).
+# write validates like any other (see sarif.sh).  HITMAP may be relative.
 . "$top_srcdir/tests/lib.sh"
 require patch patch
 E="$top_srcdir/examples/ci"
@@ -19,4 +19,10 @@ assert_eq "hitmap diff: 0 errors, 0 warnings, 2 notes" "$(tail -1 "$T/out")" \
 SARIF="$T/gate.sarif" assert_exit 1 "gate with SARIF" sh "$E/gate.sh"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["version"] == "2.1.0"' \
 	"$T/gate.sarif" || fail "gate SARIF"
+# HITMAP as a relative path, from the folder it is relative to
+hdir=$(dirname "$HITMAP")
+(cd "$hdir" && HITMAP=./$(basename "$HITMAP") sh "$E/gate.sh") >"$T/rel.out" 2>&1
+[ $? = 1 ] || { cat "$T/rel.out" >&2; fail "gate with a relative HITMAP: want exit 1"; }
+grep -q '^error: mm_struct: page_table_lock and mmap_lock now share cacheline 0' \
+	"$T/rel.out" || fail "gate with a relative HITMAP: $(cat "$T/rel.out")"
 exit 0

@@ -23,7 +23,7 @@ assert_exit 0 "rules" "$HITMAP" suggest --rules "$T/mm.rules" "$T/mm_v2"
 grep -q '^evidence: rules .*mm.rules (no measurement: each pair weighs 1)$' "$T/out" ||
 	fail "rules evidence line"
 grep -q '^  contention on shared lines: 0.88 of 1$' "$T/out" || fail "today with unknown start"
-grep -A4 '^#6 move mmap_lock to the top$' "$T/out" |
+grep -A4 '^#[0-9]* move mmap_lock to the top$' "$T/out" |
 	grep -q '^   remaining contention: 0.12 of 0.88 today (14%)$' ||
 	fail "move to the top with unknown start"
 
@@ -68,7 +68,7 @@ grep -q 'mm_common.h: not found under ' "$T/err" || fail "missing source reason"
 # Exit statuses.
 assert_exit 2 "no evidence option" "$HITMAP" suggest "$T/mm_v2"
 assert_exit 2 "unknown struct" "$HITMAP" suggest --rules "$T/mm.rules" -C mm_strukt "$T/mm_v2"
-grep -q 'no struct named mm_strukt (did you mean mm_struct' "$T/err" || fail "did you mean"
+grep -q "no struct, union or class named 'mm_strukt' (did you mean 'mm_struct'" "$T/err" || fail "did you mean"
 assert_exit 2 "bad style" "$HITMAP" suggest --rules "$T/mm.rules" --style k "$T/mm_v2"
 assert_exit 2 "patch without root" "$HITMAP" suggest --rules "$T/mm.rules" --patch "$T/mm_v2"
 assert_exit 3 "missing profile" "$HITMAP" suggest --profile "$T/nope.json" "$T/mm_v2"

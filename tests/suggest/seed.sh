@@ -114,6 +114,16 @@ assert a["separates"] == [{"a": "page_table_lock", "b": "mmap_lock.count", "weig
 assert a["layout"].startswith("struct mm_struct {"), a["layout"][:40]
 PY
 
+# A rule file's `placement line-aligned` does what --assume-aligned does,
+# for that struct only; without either, the object start is not pinned.
+printf 'struct mm_struct {\n    placement line-aligned\n}\n' >"$T/placed.rules"
+assert_exit 0 "placement line-aligned" "$HITMAP" suggest --profile "$T/mm.profile" \
+	--rules "$T/placed.rules" "$T/mm-gcc"
+summary "$T/out" >"$T/summary"
+assert_files_eq "$T/expected" "$T/summary" "placement line-aligned = --assume-aligned"
+assert_exit 0 "no placement" "$HITMAP" suggest --profile "$T/mm.profile" "$T/mm-gcc"
+grep -q '^  object start not pinned to a line' "$T/out" || fail "start pinned without placement"
+
 # Constraints: --keep-size keeps the three +0 moves; --max-growth 8 drops
 # only "align mmap_lock".
 assert_exit 0 "--keep-size" "$HITMAP" suggest $ev --keep-size "$T/mm-gcc"

@@ -310,3 +310,38 @@ const char *hm_open_error(int err)
 		return "is a directory";
 	return strerror(err);
 }
+
+static int is_file(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+/* The build prefix of a declaration's path (a build folder, debian/build/...)
+ * is not known; the longest tail that names a file under root is the path a
+ * reader of that tree means. */
+char *hm_source_find(const char *root, const char *decl, const char **rel)
+{
+	size_t rl = strlen(root);
+	const char *p = decl;
+
+	while (rl > 1 && root[rl - 1] == '/')
+		rl--;
+	if (!strncmp(decl, root, rl) && decl[rl] == '/')
+		p = decl + rl + 1;
+	for (; p && *p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL) {
+		char *full;
+
+		while (*p == '/' || (p[0] == '.' && p[1] == '/'))
+			p += *p == '/' ? 1 : 2;
+		if (!*p || asprintf(&full, "%.*s/%s", (int)rl, root, p) < 0)
+			return NULL;
+		if (is_file(full)) {
+			*rel = p;
+			return full;
+		}
+		free(full);
+	}
+	return NULL;
+}

@@ -65,6 +65,12 @@ void hm_sbuf_printf(hm_sbuf *b, const char *fmt, ...) __attribute__((format(prin
 /* Edit distance, for "did you mean" suggestions.  Capped at `max`+1. */
 unsigned hm_edit_distance(const char *a, const char *b, unsigned max);
 
+/* A declaration's file (as the debug info spells it) under a source tree:
+ * the longest tail of decl that is a regular file under root.  Returns the
+ * full path (malloc'd) with *rel pointing into decl at that tail, or NULL
+ * (errno ENOENT, or ENOMEM). */
+char *hm_source_find(const char *root, const char *decl, const char **rel);
+
 #endif
 
 /* Open an input file read-only, refusing anything but a regular file: a FIFO

@@ -98,12 +98,15 @@ static int check_group(hm_findings *out, const hm_layout *l, const struct hmc_ge
 	if (!gr->size)
 		return hm_findings_addf(out, &fi, "group %s: offset %llu, empty", gr->name,
 					(unsigned long long)gr->offset);
-	return hm_findings_addf(out, &fi, "group %s: bytes %llu-%llu (%llu), cacheline%s %u%s",
+	if (fi.line_first != fi.line_last)
+		return hm_findings_addf(out, &fi, "group %s: bytes %llu-%llu (%llu), cachelines "
+					"%u-%u", gr->name, (unsigned long long)gr->offset,
+					(unsigned long long)(gr->offset + gr->size - 1),
+					(unsigned long long)gr->size, fi.line_first, fi.line_last);
+	return hm_findings_addf(out, &fi, "group %s: bytes %llu-%llu (%llu), cacheline %u",
 				gr->name, (unsigned long long)gr->offset,
 				(unsigned long long)(gr->offset + gr->size - 1),
-				(unsigned long long)gr->size,
-				fi.line_first != fi.line_last ? "s" : "", fi.line_first,
-				fi.line_first != fi.line_last ? "-" : "");
+				(unsigned long long)gr->size, fi.line_first);
 }
 
 int hmc_check_groups(const hm_types *t, const struct hm_check_opts *o, hm_findings *out)

@@ -231,6 +231,12 @@ struct ctx {
 	size_t nlc, caplc;
 };
 
+/* --assume-aligned for every struct, or `placement line-aligned` for this one */
+static int aligned_for(const struct hm_check_opts *o, const char *name)
+{
+	return o->assume_aligned || hm_ruleset_line_aligned(o->rules, name);
+}
+
 static hm_layout *get_layout(struct ctx *c, const char *name, struct lcache **slot)
 {
 	hm_type_id id;
@@ -253,7 +259,7 @@ static hm_layout *get_layout(struct ctx *c, const char *name, struct lcache **sl
 	id = hm_types_find_struct(c->t, name);
 	errno = 0;
 	if (id != HM_TYPE_NONE)
-		(*slot)->l = hmc_layout(c->t, id, c->o, c->o->assume_aligned);
+		(*slot)->l = hmc_layout(c->t, id, c->o, aligned_for(c->o, name));
 	return (*slot)->l;
 }
 
@@ -271,6 +277,7 @@ static void rule_base(hm_finding *f, const hm_layout *l, const hm_rule *r)
 	f->rule_file = r->file;
 	f->rule_line = r->line;
 	f->rule_col = r->col;
+	f->reason = r->reason;
 }
 
 /* "apart mmap_lock page_table_lock" */
@@ -401,43 +408,72 @@ static int rule_apart(struct ctx *c, const hm_rule *r, const hm_layout *l,
 	return bad;
 }
 
+/* Whether a and b share a line (or prefetch pair) with the object at offset 0. */
+static int share_at0(const struct hmc_geom *g, const hm_field *a, const hm_field *b)
+{
+	return a->size && b->size &&
+	       hmc_unit_of(g, a->offset) <= hmc_unit_of(g, b->offset + b->size - 1) &&
+	       hmc_unit_of(g, b->offset) <= hmc_unit_of(g, a->offset + a->size - 1);
+}
+
+static void name_list(char *buf, size_t len, const char *const *names, size_t shown,
+		      size_t total)
+{
+	size_t i;
+
+	buf[0] = 0;
+	for (i = 0; i < shown; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 i ? (i + 1 == total ? " and " : ", ") : "", names[i]);
+	if (total > shown)
+		snprintf(buf + strlen(buf), len - strlen(buf), " and %zu more", total - shown);
+}
+
+/* `alone X`: the members that share X's line with the object where the layout
+ * puts it (offset 0), named first; those that only a worse placement, which
+ * the struct's alignment allows, brings onto the line are counted apart and
+ * said to be a worst case. */
 static int rule_alone(struct ctx *c, const hm_rule *r, const hm_layout *l,
 		      const struct hmc_geom *g, const hm_field *x)
 {
 	const hm_field *f, *prev = NULL;
 	uint32_t xi = idx_of(l, x), idx[HM_FINDING_MAX_MEMBERS];
-	size_t n, i, nr = 0, total = 0;
-	char names[160] = "", txt[128];
+	const char *now[3], *worst[3];
+	size_t n, i, nr = 0, nnow = 0, nworst = 0;
+	char a[160], b[160], where[48];
 	hm_finding fi;
-	int e, at0 = 0;
+	int e;
 
 	f = hm_layout_fields(l, &n);
 	idx[nr++] = xi;
-	for (i = 0; i < n; i++) {
-		const hm_field *s;
+	for (int pass = 0; pass < 2; pass++) {
+		prev = NULL;
+		for (i = 0; i < n; i++) {
+			const hm_field *s;
+			int at0;
 
-		if (!f[i].is_leaf || !f[i].size || hmc_is_ancestor(l, xi, (uint32_t)i) ||
-		    hmc_is_ancestor(l, (uint32_t)i, xi) ||
-		    !hmc_may_share(g, x->offset, x->size, f[i].offset, f[i].size))
-			continue;
-		s = shown(l, (uint32_t)i, xi);
-		if (s == prev)
-			continue;
-		prev = s;
-		if (!at0 && hmc_share_text(l, g, x, s, txt, sizeof(txt)))
-			at0 = 1;
-		if (total < 3)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-				 total ? ", " : "", s->path);
-		if (nr < HM_FINDING_MAX_MEMBERS)
-			idx[nr++] = idx_of(l, s);
-		total++;
+			if (!f[i].is_leaf || !f[i].size || hmc_is_ancestor(l, xi, (uint32_t)i) ||
+			    hmc_is_ancestor(l, (uint32_t)i, xi) ||
+			    !hmc_may_share(g, x->offset, x->size, f[i].offset, f[i].size))
+				continue;
+			s = shown(l, (uint32_t)i, xi);
+			if (s == prev)
+				continue;
+			prev = s;
+			at0 = share_at0(g, x, s);
+			if (at0 != !pass)
+				continue;
+			if (pass == 0 && nnow < 3)
+				now[nnow] = s->path;
+			if (pass == 1 && nworst < 3)
+				worst[nworst] = s->path;
+			*(pass ? &nworst : &nnow) += 1;
+			if (nr < HM_FINDING_MAX_MEMBERS)
+				idx[nr++] = idx_of(l, s);
+		}
 	}
-	if (!total)
+	if (!nnow && !nworst)
 		return 0;
-	if (total > 3)
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), " and %zu more",
-			 total - 3);
 	rule_base(&fi, l, r);
 	fi.nr_members = (unsigned)nr;
 	for (i = 0; i < nr; i++)
@@ -445,11 +481,23 @@ static int rule_alone(struct ctx *c, const hm_rule *r, const hm_layout *l,
 	fi.line_first = x->line_first;
 	fi.line_last = x->line_last;
 	fi.detail = hmc_detail_fields(l, idx, nr);
-	if (at0)
-		e = hm_findings_addf(c->out, &fi, "%s shares its cacheline with %s", x->path, names);
+	name_list(a, sizeof(a), now, nnow < 3 ? nnow : 3, nnow);
+	name_list(b, sizeof(b), worst, nworst < 3 ? nworst : 3, nworst);
+	if (x->line_first == x->line_last)
+		snprintf(where, sizeof(where), "cacheline %u", x->line_first);
 	else
-		e = hm_findings_addf(c->out, &fi, "%s can share a cacheline with %s (struct "
-				     "alignment %u)", x->path, names, hm_layout_summary(l)->alignment);
+		snprintf(where, sizeof(where), "cachelines %u-%u", x->line_first, x->line_last);
+	if (nnow && !nworst)
+		e = hm_findings_addf(c->out, &fi, "%s shares %s with %s", x->path, where, a);
+	else if (nnow)
+		e = hm_findings_addf(c->out, &fi, "%s shares %s with %s; at the worst placement "
+				     "(struct alignment %u) also with %s", x->path, where, a,
+				     hm_layout_summary(l)->alignment, b);
+	else
+		e = hm_findings_addf(c->out, &fi, "%s is alone on %s only if the object starts "
+				     "a line; at the worst placement (struct alignment %u) it "
+				     "shares it with %s", x->path, where,
+				     hm_layout_summary(l)->alignment, b);
 	free((char *)fi.detail);
 	return e ? e : 1;
 }
@@ -579,7 +627,7 @@ static int eval_struct_rule(struct ctx *c, const hm_rule *r)
 		if (!m[i])
 			return absent(c, r, l, "member", r->args[i], similar_path(l, r->args[i]));
 	}
-	hmc_geom_init(&g, l, c->o, c->o->assume_aligned);
+	hmc_geom_init(&g, l, c->o, aligned_for(c->o, r->object));
 	switch (r->kind) {
 	case HM_RULE_APART:
 		res = rule_apart(c, r, l, &g, m);
@@ -746,7 +794,7 @@ static int check_pairs(struct ctx *c)
 			e = profile_absent(c, p->object, a ? p->b : p->a);
 			continue;
 		}
-		hmc_geom_init(&g, l, c->o, c->o->assume_aligned);
+		hmc_geom_init(&g, l, c->o, aligned_for(c->o, p->object));
 		if (a == b || !hmc_may_share(&g, a->offset, a->size, b->offset, b->size))
 			continue;
 		hmc_share_text(l, &g, a, b, txt, sizeof(txt));
@@ -766,7 +814,7 @@ static int check_pairs(struct ctx *c)
 			continue;
 		if (!(l = get_layout(c, h->object, &slot)) || !(a = hmc_find(l, h->path)))
 			continue;	/* reported with the pairs, or absent */
-		hmc_geom_init(&g, l, c->o, c->o->assume_aligned);
+		hmc_geom_init(&g, l, c->o, aligned_for(c->o, h->object));
 		for (k = 0; k < c->o->nr_hot && !e; k++) {
 			const struct hm_check_hot *o = &c->o->hot[k];
 			const hm_field *b;

@@ -58,6 +58,7 @@ int hm_findings_add(hm_findings *f, const hm_finding *in)
 	o->detail = dup(f, in->detail, &err);
 	o->rule_file = dup(f, in->rule_file, &err);
 	o->decl_file = dup(f, in->decl_file, &err);
+	o->reason = dup(f, in->reason, &err);
 	if (o->nr_members > HM_FINDING_MAX_MEMBERS)
 		o->nr_members = HM_FINDING_MAX_MEMBERS;
 	for (i = 0; i < o->nr_members; i++)

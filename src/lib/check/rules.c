@@ -23,6 +23,8 @@ struct hm_ruleset {
 	size_t nstructs, capstructs;
 	const char **ctypes;		/* NULL-terminated */
 	size_t nctypes, capctypes;
+	const char **aligned;		/* `placement line-aligned` structs, NULL-terminated */
+	size_t naligned, capaligned;
 	unsigned has_globals : 1;
 };
 
@@ -49,12 +51,14 @@ hm_ruleset *hm_ruleset_new(void)
 	if (!rs)
 		return NULL;
 	if (hm_grow((void **)&rs->structs, &rs->capstructs, 1, sizeof(char *)) ||
-	    hm_grow((void **)&rs->ctypes, &rs->capctypes, 1, sizeof(char *))) {
+	    hm_grow((void **)&rs->ctypes, &rs->capctypes, 1, sizeof(char *)) ||
+	    hm_grow((void **)&rs->aligned, &rs->capaligned, 1, sizeof(char *))) {
 		hm_ruleset_free(rs);
 		return NULL;
 	}
 	rs->structs[0] = NULL;
 	rs->ctypes[0] = NULL;
+	rs->aligned[0] = NULL;
 	return rs;
 }
 
@@ -67,6 +71,7 @@ void hm_ruleset_free(hm_ruleset *rs)
 	free(rs->rules);
 	free(rs->structs);
 	free(rs->ctypes);
+	free(rs->aligned);
 	free(rs);
 }
 
@@ -88,6 +93,16 @@ const char *const *hm_ruleset_structs(const hm_ruleset *rs)
 const char *const *hm_ruleset_contended_types(const hm_ruleset *rs)
 {
 	return rs->ctypes;
+}
+
+int hm_ruleset_line_aligned(const hm_ruleset *rs, const char *name)
+{
+	size_t i;
+
+	for (i = 0; rs && name && i < rs->naligned; i++)
+		if (!strcmp(rs->aligned[i], name))
+			return 1;
+	return 0;
 }
 
 int hm_ruleset_has_globals(const hm_ruleset *rs)
@@ -130,6 +145,10 @@ struct parser {
 	unsigned block_line, block_col;
 	unsigned block_require : 1;
 	size_t block_first;	/* index of the block's first rule */
+	/* the comment block being read, and the one the next rules carry */
+	char *cmt;
+	size_t cmtlen, cmtcap;
+	const char *reason;
 };
 
 static void perr(struct parser *p, unsigned col, const char *fmt, ...)
@@ -246,7 +265,7 @@ static const char *did_you_mean(const struct tok *t, const char *const *cands)
 
 static const char *const block_words[] = {
 	"apart", "alone", "aligned", "together", "no-straddle", "max-size", "max-lines",
-	"require", "warn", "error", NULL,
+	"require", "warn", "error", "placement", NULL,
 };
 static const char *const top_words[] = {
 	"struct", "union", "class", "global", "contended-type", "warn", "error", NULL,
@@ -283,6 +302,7 @@ static hm_rule *new_rule(struct parser *p)
 	r = &rs->rules[rs->n++];
 	memset(r, 0, sizeof(*r));
 	r->file = hm_strtab_intern(&rs->strs, p->file);
+	r->reason = p->reason;
 	r->line = p->line;
 	r->severity = HM_SEV_ERROR;
 	return r;
@@ -393,6 +413,8 @@ static int open_block(struct parser *p, const struct tok *t, size_t n)
 	}
 	if (!(name = tok_str(p, &t[1])))
 		return -ENOMEM;
+	/* a comment above the block describes the struct, not its first rule */
+	p->reason = NULL;
 	p->block = name;
 	p->block_line = p->line;
 	p->block_col = t[0].col;
@@ -499,6 +521,7 @@ static int line_in_block(struct parser *p, struct tok *t, size_t n)
 		if (n > 1)
 			perr(p, t[1].col, "unexpected '%.*s' after '}'", (int)t[1].len, t[1].s);
 		p->block = NULL;
+		p->reason = NULL;
 		return 0;
 	}
 	if (tok_is(&t[0], "require")) {
@@ -512,6 +535,22 @@ static int line_in_block(struct parser *p, struct tok *t, size_t n)
 		for (i = p->block_first; i < p->rs->n; i++)
 			p->rs->rules[i].require = 1;
 		return 0;
+	}
+	if (tok_is(&t[0], "placement")) {
+		if (n < 2 || !(tok_is(&t[1], "line-aligned") || tok_is(&t[1], "natural"))) {
+			perr(p, n < 2 ? t[0].col + (unsigned)t[0].len : t[1].col,
+			     "'placement' needs line-aligned or natural");
+			return 0;
+		}
+		if (n > 2) {
+			perr(p, t[2].col, "unexpected '%.*s' after 'placement %.*s'",
+			     (int)t[2].len, t[2].s, (int)t[1].len, t[1].s);
+			return 0;
+		}
+		if (tok_is(&t[1], "natural"))
+			return 0;
+		return list_add(&p->rs->aligned, &p->rs->naligned, &p->rs->capaligned,
+				p->block);
 	}
 	if (tok_is(&t[0], "struct") || tok_is(&t[0], "union") || tok_is(&t[0], "class")) {
 		perr(p, t[0].col, "'%.*s' block inside the block of '%s' (missing '}'?)",
@@ -603,6 +642,35 @@ static void check_duplicate(struct parser *p, size_t first_new)
 	}
 }
 
+/* A line without tokens: a comment line adds its text to the comment block
+ * being read (the reason check prints under the rules that follow it); a
+ * blank line ends the block and what it explained. */
+static int comment_line(struct parser *p, const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+		i++;
+	if (i == len || s[i] != '#') {
+		p->cmtlen = 0;
+		p->reason = NULL;
+		return 0;
+	}
+	i++;
+	if (i < len && s[i] == ' ')
+		i++;
+	while (len > i && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
+		len--;
+	if (hm_grow((void **)&p->cmt, &p->cmtcap, p->cmtlen + (len - i) + 2, 1))
+		return -ENOMEM;
+	if (p->cmtlen)
+		p->cmt[p->cmtlen++] = '\n';
+	memcpy(p->cmt + p->cmtlen, s + i, len - i);
+	p->cmtlen += len - i;
+	p->cmt[p->cmtlen] = 0;
+	return 0;
+}
+
 int hm_ruleset_parse(hm_ruleset *rs, const char *name, const char *text, size_t len)
 {
 	struct parser p = { .rs = rs, .file = name };
@@ -621,6 +689,16 @@ int hm_ruleset_parse(hm_ruleset *rs, const char *name, const char *text, size_t 
 			return -EBADMSG;
 		}
 		n = split(text + pos, ll, t, MAX_TOKENS);
+		if (!n && (r = comment_line(&p, text + pos, ll)) < 0)
+			return r;
+		if (n && p.cmtlen) {
+			/* a comment block ends: it is the reason of the rules below */
+			if (!(p.reason = hm_strtab_intern_n(&rs->strs, p.cmt, p.cmtlen))) {
+				free(p.cmt);
+				return -ENOMEM;
+			}
+			p.cmtlen = 0;
+		}
 		pos += ll + 1;
 		if (n == MAX_TOKENS) {
 			perr(&p, t[MAX_TOKENS - 1].col, "too many words on one line (at most %d)",
@@ -631,14 +709,17 @@ int hm_ruleset_parse(hm_ruleset *rs, const char *name, const char *text, size_t 
 			continue;
 		before = rs->n;
 		r = p.block ? line_in_block(&p, t, n) : line_at_top(&p, t, n);
-		if (r < 0)
+		if (r < 0) {
+			free(p.cmt);
 			return r;
+		}
 		check_duplicate(&p, before);
 	}
 	if (p.block) {
 		p.line = p.block_line;
 		perr(&p, p.block_col, "block of '%s' is not closed (missing '}')", p.block);
 	}
+	free(p.cmt);
 	return p.errors ? -EBADMSG : 0;
 }
 

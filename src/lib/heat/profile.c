@@ -148,6 +148,17 @@ int hm_profile_write(const hm_profile *p, FILE *out)
 	hm_json_kstr(&j, "kind", p->kind ? p->kind : "hitm");
 	hm_json_kuint(&j, "samples", p->samples);
 	hm_json_kuint(&j, "attributed", p->attributed);
+	if (p->nr_builds) {
+		hm_json_key(&j, "builds");
+		hm_json_begin_array(&j);
+		for (i = 0; i < p->nr_builds; i++) {
+			hm_json_begin_object(&j);
+			hm_json_kstr(&j, "file", p->builds[i].file);
+			hm_json_kstr(&j, "build_id", p->builds[i].build_id);
+			hm_json_end_object(&j);
+		}
+		hm_json_end_array(&j);
+	}
 	hm_json_end_object(&j);
 	hm_json_kuint(&j, "cacheline_size", p->cacheline_size);
 	hm_json_key(&j, "structs");
@@ -425,6 +436,16 @@ static int load_struct(const struct loader *ld, const hm_jp_value *o, hm_profile
 	return 0;
 }
 
+static int load_build(const struct loader *ld, const hm_jp_value *o, hm_profile_build *b)
+{
+	int err;
+
+	if ((err = get_str(ld, o, "file", 1, &b->file)) ||
+	    (err = get_str(ld, o, "build_id", 1, &b->build_id)))
+		return err;
+	return 0;
+}
+
 static int load_root(const struct loader *ld, const hm_jp_value *root, hm_profile *p)
 {
 	const hm_jp_value *schema, *src;
@@ -444,7 +465,9 @@ static int load_root(const struct loader *ld, const hm_jp_value *root, hm_profil
 	if (src && ((err = get_str(ld, src, "input", 0, &p->input)) ||
 		    (err = get_str(ld, src, "kind", 0, &p->kind)) ||
 		    (err = get_u64(ld, src, "samples", &p->samples)) ||
-		    (err = get_u64(ld, src, "attributed", &p->attributed))))
+		    (err = get_u64(ld, src, "attributed", &p->attributed)) ||
+		    (err = LOAD_ARRAY(ld, src, "builds", hm_profile_build, load_build,
+				      &p->builds, &p->nr_builds))))
 		return err;
 	if ((err = get_u64(ld, root, "cacheline_size", &ls)))
 		return err;
@@ -517,6 +540,25 @@ int hm_profile_load(const char *path, hm_profile **out)
 	err = hm_profile_load_mem(buf, len, path, out);
 	free(buf);
 	return err;
+}
+
+int hm_profile_set_builds(hm_profile *p, const hm_profile_build *b, size_t n)
+{
+	hm_arena *a = hm_profile_arena(p);
+	hm_profile_build *v = hm_arena_alloc(a, (n + 1) * sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		v[i].file = hm_arena_strndup(a, b[i].file, strlen(b[i].file));
+		v[i].build_id = hm_arena_strndup(a, b[i].build_id, strlen(b[i].build_id));
+		if (!v[i].file || !v[i].build_id)
+			return -ENOMEM;
+	}
+	p->builds = v;
+	p->nr_builds = n;
+	return 0;
 }
 
 /* ---- lookups ---- */

@@ -7,7 +7,9 @@
 #include <string.h>
 #include "hitmap/hitmap.h"
 #include "hitmap/findings.h"
+#include <stdlib.h>
 #include "base/json.h"
+#include "base/util.h"
 
 static const char *plural(size_t n, const char *one, const char *many)
 {
@@ -62,6 +64,14 @@ static void print_text(const hm_findings *f, FILE *out, const struct hm_findings
 		if (x->rule_file)
 			fprintf(out, "  rule %s:%u:%u (%s)\n", x->rule_file, x->rule_line,
 				x->rule_col, x->kind);
+		/* the rule's own comment: the fix it protects, for the reviewer */
+		for (d = x->severity > HM_SEV_NOTE && strcmp(x->kind, "absent") ? x->reason : NULL;
+		     d && *d;) {
+			nl = strchr(d, '\n');
+			fprintf(out, "  # %.*s\n", (int)(nl ? nl - d : (int)strlen(d)), d);
+			d = nl ? nl + 1 : NULL;
+		}
+		d = x->detail;
 		while (d && *d) {
 			nl = strchr(d, '\n');
 			fprintf(out, "  %.*s\n", (int)(nl ? nl - d : (int)strlen(d)), d);
@@ -128,6 +138,7 @@ static void json_finding(hm_json *j, const hm_finding *x)
 	hm_json_key(j, "score");
 	hm_json_double(j, x->score);
 	hm_json_kstr(j, "detail", x->detail);
+	hm_json_kstr(j, "reason", x->reason);
 	hm_json_end_object(j);
 }
 
@@ -199,14 +210,25 @@ static void sarif_uri(hm_json *j, const char *path)
 	hm_json_kstr(j, "uri", buf);
 }
 
-static void sarif_location(hm_json *j, const char *file, uint32_t line, uint32_t col)
+static void sarif_location(hm_json *j, const char *file, uint32_t line, uint32_t col,
+			   const char *root)
 {
+	const char *rel = NULL;
+	char *full = NULL;
+
+	/* a declaration under the source root is named from there, so that
+	 * code-scanning UIs find it in the repository whatever the build folder */
+	if (root)
+		full = hm_source_find(root, file, &rel);
 	hm_json_begin_object(j);
 	hm_json_key(j, "physicalLocation");
 	hm_json_begin_object(j);
 	hm_json_key(j, "artifactLocation");
 	hm_json_begin_object(j);
-	sarif_uri(j, file);
+	sarif_uri(j, full ? rel : file);
+	if (full)
+		hm_json_kstr(j, "uriBaseId", "SRCROOT");
+	free(full);
 	hm_json_end_object(j);
 	if (line) {
 		hm_json_key(j, "region");
@@ -220,7 +242,8 @@ static void sarif_location(hm_json *j, const char *file, uint32_t line, uint32_t
 	hm_json_end_object(j);
 }
 
-static void sarif_result(hm_json *j, const hm_finding *x, size_t rule_index)
+static void sarif_result(hm_json *j, const hm_finding *x, size_t rule_index,
+			 const char *root)
 {
 	char msg[1024];
 	unsigned k;
@@ -239,15 +262,15 @@ static void sarif_result(hm_json *j, const hm_finding *x, size_t rule_index)
 	hm_json_key(j, "locations");
 	hm_json_begin_array(j);
 	if (x->decl_file) {
-		sarif_location(j, x->decl_file, x->decl_line, 0);
+		sarif_location(j, x->decl_file, x->decl_line, 0, root);
 	} else if (x->rule_file) {
-		sarif_location(j, x->rule_file, x->rule_line, x->rule_col);
+		sarif_location(j, x->rule_file, x->rule_line, x->rule_col, NULL);
 	}
 	hm_json_end_array(j);
 	if (x->rule_file && x->decl_file) {
 		hm_json_key(j, "relatedLocations");
 		hm_json_begin_array(j);
-		sarif_location(j, x->rule_file, x->rule_line, x->rule_col);
+		sarif_location(j, x->rule_file, x->rule_line, x->rule_col, NULL);
 		hm_json_end_array(j);
 	}
 	hm_json_key(j, "properties");
@@ -268,14 +291,17 @@ static void sarif_result(hm_json *j, const hm_finding *x, size_t rule_index)
 		hm_json_kbool(j, "summary", 1);
 	hm_json_key(j, "score");
 	hm_json_double(j, x->score);
+	if (x->reason)
+		hm_json_kstr(j, "reason", x->reason);
 	hm_json_end_object(j);
 	hm_json_end_object(j);
 }
 
-static void print_sarif(const hm_findings *f, FILE *out)
+static void print_sarif(const hm_findings *f, FILE *out, const char *root)
 {
 	size_t i, k, n = hm_findings_count(f), nk = 0;
 	const char *kinds[64];
+	char *abs;
 	hm_json j;
 
 	for (i = 0; i < n; i++) {
@@ -309,6 +335,20 @@ static void print_sarif(const hm_findings *f, FILE *out)
 	hm_json_end_array(&j);
 	hm_json_end_object(&j);
 	hm_json_end_object(&j);
+	if (root && (abs = realpath(root, NULL))) {
+		char uri[4200];
+
+		snprintf(uri, sizeof(uri), "file://%s%s", abs,
+			 abs[strlen(abs) - 1] == '/' ? "" : "/");
+		hm_json_key(&j, "originalUriBaseIds");
+		hm_json_begin_object(&j);
+		hm_json_key(&j, "SRCROOT");
+		hm_json_begin_object(&j);
+		hm_json_kstr(&j, "uri", uri);
+		hm_json_end_object(&j);
+		hm_json_end_object(&j);
+		free(abs);
+	}
 	hm_json_key(&j, "results");
 	hm_json_begin_array(&j);
 	for (i = 0; i < n; i++) {
@@ -316,7 +356,7 @@ static void print_sarif(const hm_findings *f, FILE *out)
 
 		for (k = 0; k < nk && strcmp(kinds[k], x->kind); k++)
 			;
-		sarif_result(&j, x, k < nk ? k : SIZE_MAX);
+		sarif_result(&j, x, k < nk ? k : SIZE_MAX, root);
 	}
 	hm_json_end_array(&j);
 	hm_json_end_object(&j);
@@ -333,7 +373,7 @@ int hm_findings_print(const hm_findings *f, FILE *out, enum hm_findings_format f
 		print_json(f, out, meta);
 		break;
 	case HM_FINDINGS_SARIF:
-		print_sarif(f, out);
+		print_sarif(f, out, meta ? meta->source_root : NULL);
 		break;
 	default:
 		print_text(f, out, meta);

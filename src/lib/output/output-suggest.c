@@ -12,6 +12,8 @@
 #include "suggest/suggest-int.h"
 #include "base/opts.h"
 
+#define SHOW_SHARED 8
+
 static void weight(FILE *out, double w)
 {
 	if (fabs(w - llround(w)) < 1e-6)
@@ -124,26 +126,50 @@ static void separates(FILE *out, const hm_proposal *p)
 	free(buf);
 }
 
-static void proposal_text(FILE *out, const hm_suggestion *s, const hm_proposal *p,
-			  size_t rank, const struct hm_suggest_opts *o)
+static void cost_line(FILE *out, const hm_suggestion *s, const hm_proposal *p)
 {
 	const hm_suggest_stats *t = &s->today, *n = &p->stats;
 
-	char head[32];
-
-	snprintf(head, sizeof(head), "#%zu", rank);
-	wrapped(out, head, p->title, 3);
 	fprintf(out, "   cost: %+lld bytes (sizeof %llu -> %llu), cachelines %u -> %u,\n"
 		"         holes %u -> %u (%+lld bytes)\n", (long long)p->growth,
 		(unsigned long long)t->size, (unsigned long long)n->size, t->cachelines,
 		n->cachelines, t->holes, n->holes,
 		(long long)n->sum_holes - (long long)t->sum_holes);
-	separates(out, p);
+}
+
+static void remaining_line(FILE *out, const hm_suggestion *s, const hm_proposal *p)
+{
+	const hm_suggest_stats *t = &s->today, *n = &p->stats;
+
 	fprintf(out, "   remaining contention: ");
 	weight(out, n->remaining);
 	fprintf(out, " of ");
 	weight(out, t->remaining);
 	fprintf(out, " today (%.0f%%)\n", t->remaining > 0 ? 100 * n->remaining / t->remaining : 0);
+}
+
+/* A proposal in the list: title, cost, what it leaves. */
+static void proposal_head(FILE *out, const hm_suggestion *s, const hm_proposal *p, size_t rank)
+{
+	char head[32];
+
+	snprintf(head, sizeof(head), "#%zu", rank);
+	wrapped(out, head, p->title, 3);
+	cost_line(out, s, p);
+	remaining_line(out, s, p);
+}
+
+static void proposal_text(FILE *out, const hm_suggestion *s, const hm_proposal *p,
+			  size_t rank, const struct hm_suggest_opts *o)
+{
+	const hm_suggest_stats *n = &p->stats;
+	char head[32];
+
+	snprintf(head, sizeof(head), "#%zu", rank);
+	wrapped(out, head, p->title, 3);
+	cost_line(out, s, p);
+	separates(out, p);
+	remaining_line(out, s, p);
 	if (n->remaining > 0)
 		base_note(out, n, line_size(o), "   ");
 	fprintf(out, "   edits:\n");
@@ -174,11 +200,15 @@ static int print_text(FILE *out, const hm_suggestion *s, const hm_types *t,
 	evidence_line(out, s);
 	if (s->today.size)
 		stats_line(out, "today: ", &s->today);
-	for (size_t i = 0; i < s->nshared; i++) {
+	/* the heaviest pairs; the rest counted, so the text stays a screen */
+	for (size_t i = 0; i < s->nshared && i < SHOW_SHARED; i++) {
 		fprintf(out, "  shares a line: %s / %s (weight ", s->shared[i]->a, s->shared[i]->b);
 		weight(out, (double)s->shared[i]->weight);
 		fprintf(out, ")\n");
 	}
+	if (s->nshared > SHOW_SHARED)
+		fprintf(out, "  ... and %zu more pairs sharing a line (--json lists them)\n",
+			s->nshared - SHOW_SHARED);
 	if (s->today.remaining > 0) {
 		fprintf(out, "  contention on shared lines: ");
 		weight(out, s->today.remaining);
@@ -193,16 +223,24 @@ static int print_text(FILE *out, const hm_suggestion *s, const hm_types *t,
 		wrapped(out, "", s->why ? s->why : "nothing to do", 0);
 		return 0;
 	}
-	fprintf(out, "%zu proposal%s, best first (least contention left, then fewest bytes)\n",
+	fprintf(out, "%zu proposal%s, best first (contention removed per byte added)\n",
 		s->nprop, s->nprop == 1 ? "" : "s");
 	for (size_t i = 0; i < s->nprop && !err; i++) {
 		if (only && i + 1 != only)
 			continue;
 		fputc('\n', out);
+		if (!only && s->nprop > 1) {
+			/* the list: what each costs and leaves; one at a time in full */
+			proposal_head(out, s, &s->prop[i], i + 1);
+			continue;
+		}
 		proposal_text(out, s, &s->prop[i], i + 1, o);
 		fputc('\n', out);
 		err = hm_suggest_print_layout(out, s, t, o, i);
 	}
+	if (!only && s->nprop > 1)
+		fprintf(out, "\n--proposal K shows proposal K's edits and layout, --patch its "
+			"patch\n");
 	return err ? err : ferror(out) ? -EIO : 0;
 }
 

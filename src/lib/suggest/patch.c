@@ -43,39 +43,6 @@ struct ed {
 	const char *sname;
 };
 
-static int is_file(const char *p)
-{
-	struct stat st;
-
-	return !stat(p, &st) && S_ISREG(st.st_mode);
-}
-
-/* decl_file under root: the longest tail of its path that exists there. */
-static char *find_source(const char *root, const char *decl, const char **rel)
-{
-	size_t rl = strlen(root);
-	const char *p = decl;
-
-	while (rl > 1 && root[rl - 1] == '/')
-		rl--;
-	if (!strncmp(decl, root, rl) && decl[rl] == '/')
-		p = decl + rl + 1;
-	for (; p && *p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL) {
-		char *full;
-
-		while (*p == '/' || (p[0] == '.' && p[1] == '/'))
-			p += *p == '/' ? 1 : 2;
-		if (!*p || asprintf(&full, "%.*s/%s", (int)rl, root, p) < 0)
-			return NULL;
-		if (is_file(full)) {
-			*rel = p;
-			return full;
-		}
-		free(full);
-	}
-	return NULL;
-}
-
 static void blank_code(char *code, int *in_comment)
 {
 	char q = 0;
@@ -523,7 +490,7 @@ int hm_suggest_patch(const hm_types *t, hm_type_id id, const hm_proposal *p,
 	if (!ty || !ty->decl_file)
 		return refuse(ENOENT, "struct %s: the debug info names no declaring file",
 			       e.sname);
-	if (!(path = find_source(source_root, ty->decl_file, &e.s.rel)))
+	if (!(path = hm_source_find(source_root, ty->decl_file, &e.s.rel)))
 		return refuse(ENOENT, "%s: not found under %s", ty->decl_file, source_root);
 	err = read_source(path, &e.s);
 	if (!err && find_body(&e, ty->decl_line))

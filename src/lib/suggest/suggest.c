@@ -253,10 +253,25 @@ static int map_evidence(struct sg_ctx *c, hm_suggestion *s)
 
 /* ---- ranking ---- */
 
-static int var_cmp(const void *pa, const void *pb)
+/* Predicted benefit per byte: the contention a proposal removes over the
+ * bytes it adds plus one line, so that a free proposal is not infinitely
+ * better than one that costs a line and removes far more. */
+static double per_byte(const struct sg_var *v, const struct sg_ctx *c)
+{
+	double gain = c->today->st.remaining - v->st.remaining;
+
+	return gain / ((double)(v->growth > 0 ? v->growth : 0) + (double)c->L);
+}
+
+static int var_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct sg_var *a = *(struct sg_var *const *)pa, *b = *(struct sg_var *const *)pb;
+	double x = per_byte(a, ctx), y = per_byte(b, ctx);
 
+	if (x > y + 1e-12)
+		return -1;
+	if (x < y - 1e-12)
+		return 1;
 	if (a->st.remaining < b->st.remaining - 1e-9)
 		return -1;
 	if (a->st.remaining > b->st.remaining + 1e-9)
@@ -302,11 +317,11 @@ static int dominated(const struct sg_var *q, const struct sg_var *v)
 }
 
 /* Sort, then drop what repeats or adds nothing to a better one. */
-static size_t rank_unique(struct sg_var **v, size_t nv)
+static size_t rank_unique(struct sg_ctx *c, struct sg_var **v, size_t nv)
 {
 	size_t n = 0;
 
-	qsort(v, nv, sizeof(*v), var_cmp);
+	qsort_r(v, nv, sizeof(*v), var_cmp, c);
 	for (size_t i = 0; i < nv; i++) {
 		int dup = 0;
 
@@ -337,8 +352,8 @@ static int select_vars(struct sg_ctx *c, hm_suggestion *s)
 		else
 			c->vars[n++] = v;
 	}
-	c->nvars = rank_unique(c->vars, n);
-	over = rank_unique(out, over);
+	c->nvars = rank_unique(c, c->vars, n);
+	over = rank_unique(c, out, over);
 	if (over && (c->opts.keep_size ?
 		     note(s, "%zu proposal%s left out: they change sizeof", over,
 			  over == 1 ? "" : "s") :
