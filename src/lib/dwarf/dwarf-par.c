@@ -21,13 +21,17 @@
 #include "config.h"
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "dwarf/dwarf-int.h"
 #include "base/diag.h"
 
+/* units read ahead of the replay: a whole load keeps the replay busy, an
+ * `only` walk stops at its last name and would read the rest for nothing */
 #define WINDOW 64
+#define WINDOW_ONLY 8
 #define MAX_WORKERS 64
 
 enum rec_kind { REC_TYPE, REC_SEEN, REC_VAR };
@@ -49,11 +53,10 @@ struct rec {
 
 enum unit_state { U_PENDING, U_READY, U_SERIAL };
 
+/* Unit idx (in the order of the units' headers), in slot idx % window. */
 struct unit {
-	Dwarf_Die cu;		/* the main handle's */
-	uint64_t cu_die_off;
-	unsigned version, addr_size, unit_type;
-	int no_offset;		/* its DIE offset could not be read */
+	size_t idx;
+	uint64_t cu_die_off;	/* as the worker's handle found it */
 	enum unit_state state;
 	struct rec *recs;
 	size_t nrecs, cap;
@@ -61,13 +64,13 @@ struct unit {
 
 struct par {
 	struct loader *ld;
-	struct unit *u;
-	size_t nu;
-	int header_bad;		/* reading the header after unit nu-1 failed */
-	Dwarf_Error header_err;
+	struct unit *u;		/* window slots */
+	size_t window;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	size_t next, done;
+	size_t end;		/* a handle found no unit idx: none after it either */
+	unsigned running;	/* workers */
 	int stop;
 };
 
@@ -75,6 +78,7 @@ struct worker {
 	struct par *p;
 	struct loader w;
 	struct unit *cur;
+	size_t at;		/* the unit the handle's iteration returns next */
 	int serial;		/* the unit needs the serial walk */
 	pthread_t th;
 	int started;
@@ -190,32 +194,53 @@ static void scan_children(struct worker *wk, Dwarf_Die parent, unsigned level)
 		dwarf_dealloc_die(c);
 }
 
+/* Read unit u->idx; U_READY with its records, U_SERIAL for the serial
+ * walk, or U_PENDING when the handle has no such unit (the end). */
 static enum unit_state scan_unit(struct worker *wk, struct unit *u)
 {
 	struct loader *w = &wk->w;
 	struct hm_diag_count quiet = { 0 }, *prev = hm_diag_divert(&quiet);
+	Dwarf_Half version = 0, addr_size = 0, unit_type = 0;
 	Dwarf_Die cu = NULL;
 	Dwarf_Error e = NULL;
-	int said = 0;
+	Dwarf_Off off = 0;
+	int said = 0, rc = DW_DLV_OK;
 
 	w->err = 0;
 	wk->serial = 0;
 	wk->cur = u;
-	if (u->no_offset) {
-		wk->serial = 1;
-	} else if (dwarf_offdie_b(w->dbg, u->cu_die_off, 1, &cu, &e) != DW_DLV_OK) {
+	/* the handle's own iteration to the unit: dwarf_offdie_b() would look
+	 * its unit up from the first, for every unit */
+	while (wk->at <= u->idx) {
+		if (cu)
+			dwarf_dealloc_die(cu);
+		cu = NULL;
+		rc = hm_dwarf_next_cu(w->dbg, &version, &addr_size, &unit_type, &cu, &e);
+		if (rc != DW_DLV_OK)
+			break;
+		wk->at++;
+	}
+	if (rc == DW_DLV_NO_ENTRY) {
+		hm_diag_divert(prev);
+		return U_PENDING;
+	}
+	if (rc != DW_DLV_OK || dwarf_dieoffset(cu, &off, &e) != DW_DLV_OK) {
+		/* the replay's own iteration reports it; this handle is lost */
 		hm_dwarf_free_error(w->dbg, e);
-		wk->serial = 1;
-	} else if (dw_unit_begin(w, cu, u->version, u->addr_size) ||
-		   u->unit_type == DW_UT_skeleton || dw_has_dwo_name(w, cu) ||
-		   (w->nr_only && w->cplusplus)) {
+		wk->at = SIZE_MAX;
 		wk->serial = 1;
 	} else {
-		scan_children(wk, cu, 0);
+		u->cu_die_off = off;
+		if (dw_unit_begin(w, cu, version, addr_size) || unit_type == DW_UT_skeleton ||
+		    dw_has_dwo_name(w, cu) || (w->nr_only && w->cplusplus))
+			wk->serial = 1;
+		else
+			scan_children(wk, cu, 0);
 	}
-	dw_unit_end(w);
-	if (cu)
+	if (cu) {
+		dw_unit_end(w);
 		dwarf_dealloc_die(cu);
+	}
 	hm_diag_divert(prev);
 	for (size_t i = 0; i < sizeof(quiet.n) / sizeof(quiet.n[0]); i++)
 		said |= quiet.n[i] != 0;
@@ -237,19 +262,37 @@ static void *worker_main(void *arg)
 	for (;;) {
 		struct unit *u;
 		enum unit_state st;
+		size_t idx;
 
-		while (!p->stop && p->next < p->nu && p->next >= p->done + WINDOW)
+		while (!p->stop && p->next < p->end && p->next >= p->done + p->window)
 			pthread_cond_wait(&p->cond, &p->lock);
-		if (p->stop || p->next >= p->nu)
+		if (p->stop || p->next >= p->end || wk->at == SIZE_MAX)
 			break;
-		u = &p->u[p->next++];
+		idx = p->next++;
+		u = &p->u[idx % p->window];
+		u->idx = idx;
+		u->state = U_PENDING;
+		u->nrecs = 0;
 		pthread_mutex_unlock(&p->lock);
 		st = scan_unit(wk, u);
 		/* published under the lock, after the records */
 		pthread_mutex_lock(&p->lock);
-		u->state = st;
+		if (st == U_PENDING) {
+			if (idx < p->end)
+				p->end = idx;
+			u->state = U_SERIAL;
+		} else {
+			u->state = st;
+		}
 		pthread_cond_broadcast(&p->cond);
+		if (st == U_PENDING)
+			break;
 	}
+	/* a worker that stops early leaves its units to the others; the last
+	 * one to stop leaves the rest to the replay's serial walk */
+	if (!--p->running && p->next < p->end)
+		p->end = p->next;
+	pthread_cond_broadcast(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 	return NULL;
 }
@@ -322,66 +365,6 @@ static void replay(struct loader *ld, const struct unit *u)
 	}
 }
 
-/* The serial walk's steps for unit i, from the worker's records if it
- * left any.  0, or the error that ends the walk. */
-static int consume(struct par *p, size_t i)
-{
-	struct loader *ld = p->ld;
-	struct unit *u = &p->u[i];
-
-	if (dw_unit_begin(ld, u->cu, u->version, u->addr_size))
-		return ld->err;
-	dw_unit_count(ld, u->addr_size);
-	if (u->state == U_READY)
-		replay(ld, u);
-	else
-		dw_unit_walk(ld, u->cu, u->unit_type);
-	dw_unit_end(ld);
-	return ld->err;
-}
-
-/* Every unit header, through the main handle, before the workers start
- * (they look units up by offset). */
-static int list_units(struct par *p)
-{
-	struct loader *ld = p->ld;
-	size_t cap = 0;
-
-	for (;;) {
-		Dwarf_Half version = 0, addr_size = 0, unit_type = 0;
-		Dwarf_Die cu = NULL;
-		Dwarf_Error e = NULL;
-		Dwarf_Off off = 0;
-		struct unit *u;
-		int rc = hm_dwarf_next_cu(ld->dbg, &version, &addr_size, &unit_type, &cu, &e);
-
-		if (rc == DW_DLV_NO_ENTRY)
-			return 0;
-		if (rc != DW_DLV_OK) {
-			/* reported when the walk gets there, as the serial one does */
-			p->header_bad = 1;
-			p->header_err = e;
-			return 0;
-		}
-		if (hm_grow((void **)&p->u, &cap, p->nu + 1, sizeof(*p->u))) {
-			dwarf_dealloc_die(cu);
-			return -ENOMEM;
-		}
-		u = &p->u[p->nu++];
-		memset(u, 0, sizeof(*u));
-		u->cu = cu;
-		/* dw_unit_begin() reports it, in the unit's turn */
-		if (dwarf_dieoffset(cu, &off, &e) != DW_DLV_OK) {
-			hm_dwarf_free_error(ld->dbg, e);
-			u->no_offset = 1;
-		}
-		u->cu_die_off = off;
-		u->version = version;
-		u->addr_size = addr_size;
-		u->unit_type = unit_type;
-	}
-}
-
 static int worker_open(struct par *p, struct worker *wk)
 {
 	struct loader *ld = p->ld, *w = &wk->w;
@@ -417,72 +400,111 @@ static void worker_close(struct worker *wk)
 	free(w->map);
 }
 
+/* walk_cus() through the main handle (libdwarf finds a unit's DIEs fast
+ * only while it is the unit its iteration is at), each unit from its
+ * records when a worker left them */
+static int consume(struct par *p)
+{
+	struct loader *ld = p->ld;
+
+	for (size_t i = 0;; i++) {
+		Dwarf_Half version = 0, addr_size = 0, unit_type = 0;
+		Dwarf_Die cu = NULL;
+		Dwarf_Error e = NULL;
+		struct unit *u = &p->u[i % p->window];
+		int rc = hm_dwarf_next_cu(ld->dbg, &version, &addr_size, &unit_type, &cu, &e);
+
+		if (rc == DW_DLV_NO_ENTRY)
+			break;
+		if (rc != DW_DLV_OK)
+			return dw_bad(ld, e, "unit header");
+		/* the unit's slot, once a worker has taken and read it; none will
+		 * past the end a worker found (or when they all stopped) */
+		pthread_mutex_lock(&p->lock);
+		while (i < p->end && !(i < p->next && u->idx == i && u->state != U_PENDING))
+			pthread_cond_wait(&p->cond, &p->lock);
+		if (i >= p->end && !(i < p->next && u->idx == i && u->state != U_PENDING))
+			u = NULL;
+		pthread_mutex_unlock(&p->lock);
+		if (!dw_unit_begin(ld, cu, version, addr_size)) {
+			dw_unit_count(ld, addr_size);
+			if (u && u->state == U_READY && u->cu_die_off == ld->cu_die_off)
+				replay(ld, u);
+			else
+				dw_unit_walk(ld, cu, unit_type);
+			dw_unit_end(ld);
+		}
+		dwarf_dealloc_die(cu);
+		if (u) {
+			free(u->recs);
+			u->recs = NULL;
+			u->cap = 0;
+		}
+		pthread_mutex_lock(&p->lock);
+		p->done = i + 1;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+		if (ld->err || dw_all_found(ld))
+			break;
+	}
+	return ld->err;
+}
+
 int dw_walk_parallel(struct loader *ld, unsigned threads)
 {
-	struct par p = { .ld = ld };
+	struct par p = { .ld = ld, .end = SIZE_MAX };
 	struct worker *wk;
 	struct hm_diag_count quiet = { 0 }, *prev;
-	size_t nw = 0, i;
-	int rc, all = 0;
+	size_t nw, i;
+	int rc = 0;
 
-	pthread_mutex_init(&p.lock, NULL);
-	pthread_cond_init(&p.cond, NULL);
-	rc = list_units(&p);
 	if (threads > MAX_WORKERS)
 		threads = MAX_WORKERS;
-	nw = p.nu < threads ? p.nu : threads;
-	wk = calloc(nw ? nw : 1, sizeof(*wk));
-	if (!wk)
-		rc = -ENOMEM;
+	p.window = ld->nr_only ? WINDOW_ONLY : WINDOW;
+	wk = calloc(threads, sizeof(*wk));
+	p.u = calloc(p.window, sizeof(*p.u));
+	if (!wk || !p.u) {
+		free(wk);
+		free(p.u);
+		return dw_set_err(ld, -ENOMEM);
+	}
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.cond, NULL);
 	/* opened here, one after the other: libdwarf's setup touches its
-	 * globals, and a worker that cannot open leaves its share to the others */
+	 * globals; a handle that cannot be opened leaves its share to the
+	 * others, or the whole walk to the main handle */
 	prev = hm_diag_divert(&quiet);
-	for (i = 0; !rc && i < nw; i++) {
-		if (worker_open(&p, &wk[i]) ||
-		    pthread_create(&wk[i].th, NULL, worker_main, &wk[i]))
+	for (nw = 0; nw < threads; nw++)
+		if (worker_open(&p, &wk[nw]))
 			break;
+	for (i = 0; i < nw; i++) {
+		pthread_mutex_lock(&p.lock);
+		p.running++;
+		pthread_mutex_unlock(&p.lock);
+		if (pthread_create(&wk[i].th, NULL, worker_main, &wk[i])) {
+			pthread_mutex_lock(&p.lock);
+			if (!--p.running && p.next < p.end)
+				p.end = p.next;
+			pthread_mutex_unlock(&p.lock);
+			break;
+		}
 		wk[i].started = 1;
 	}
 	hm_diag_divert(prev);
-	if (!rc && nw && !wk[0].started) {
-		/* no worker: the serial walk of every unit */
-		for (i = 0; i < p.nu; i++)
-			p.u[i].state = U_SERIAL;
-		p.next = p.nu;
-	}
-	for (i = 0; !rc && i < p.nu; i++) {
-		pthread_mutex_lock(&p.lock);
-		while (p.u[i].state == U_PENDING)
-			pthread_cond_wait(&p.cond, &p.lock);
-		pthread_mutex_unlock(&p.lock);
-		rc = consume(&p, i);
-		free(p.u[i].recs);
-		p.u[i].recs = NULL;
-		pthread_mutex_lock(&p.lock);
-		p.done = i + 1;
-		pthread_cond_broadcast(&p.cond);
-		pthread_mutex_unlock(&p.lock);
-		if (rc || dw_all_found(ld))
-			break;
-	}
-	all = !rc && i == p.nu && !dw_all_found(ld);
+	if (!i)
+		p.end = 0;	/* no worker: the serial walk */
+	rc = consume(&p);
 	pthread_mutex_lock(&p.lock);
 	p.stop = 1;
 	pthread_cond_broadcast(&p.cond);
 	pthread_mutex_unlock(&p.lock);
-	for (i = 0; i < nw; i++) {
+	for (i = 0; i < threads; i++) {
 		if (wk[i].started)
 			pthread_join(wk[i].th, NULL);
 		worker_close(&wk[i]);
 	}
-	if (all && p.header_bad)
-		rc = dw_bad(ld, p.header_err, "unit header");
-	else
-		hm_dwarf_free_error(ld->dbg, p.header_err);
-	for (i = 0; i < p.nu; i++) {
+	for (i = 0; i < p.window; i++)
 		free(p.u[i].recs);
-		dwarf_dealloc_die(p.u[i].cu);
-	}
 	free(p.u);
 	free(wk);
 	pthread_mutex_destroy(&p.lock);
