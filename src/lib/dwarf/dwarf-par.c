@@ -62,8 +62,17 @@ struct unit {
 	size_t nrecs, cap;
 };
 
+/* The strings records point at, interned: a name of .debug_str is one
+ * pointer in every unit, a path one per worker, so the replay hashes each
+ * once rather than once per record. */
+struct memo {
+	const char **key, **val;
+	size_t n, used;
+};
+
 struct par {
 	struct loader *ld;
+	struct memo memo;
 	struct unit *u;		/* window slots */
 	size_t window;
 	pthread_mutex_t lock;
@@ -297,17 +306,60 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* convert_die() of a record: a dedup hit needs no DIE */
-static hm_type_id replay_convert(struct loader *ld, const struct rec *r)
+static const char *intern(struct par *p, const char *s)
 {
+	struct memo *m = &p->memo;
+	const char *v;
+	size_t j;
+
+	if (!s)
+		return NULL;
+	if ((m->used + 1) * 2 > m->n) {
+		size_t n = m->n ? m->n * 2 : 1 << 12;
+		const char **k = calloc(n, sizeof(*k)), **nv = calloc(n, sizeof(*nv));
+
+		if (!k || !nv) {
+			free(k);
+			free(nv);
+			return hm_types_intern(p->ld->t, s);
+		}
+		for (size_t i = 0; i < m->n; i++) {
+			if (!m->key[i])
+				continue;
+			for (j = hm_hash_u64((uintptr_t)m->key[i]) & (n - 1); k[j]; j = (j + 1) & (n - 1))
+				;
+			k[j] = m->key[i];
+			nv[j] = m->val[i];
+		}
+		free(m->key);
+		free(m->val);
+		m->key = k;
+		m->val = nv;
+		m->n = n;
+	}
+	for (j = hm_hash_u64((uintptr_t)s) & (m->n - 1); m->key[j]; j = (j + 1) & (m->n - 1))
+		if (m->key[j] == s)
+			return m->val[j];
+	if (!(v = hm_types_intern(p->ld->t, s)))
+		return NULL;
+	m->key[j] = s;
+	m->val[j] = v;
+	m->used++;
+	return v;
+}
+
+/* convert_die() of a record: a dedup hit needs no DIE */
+static hm_type_id replay_convert(struct par *p, const struct rec *r)
+{
+	struct loader *ld = p->ld;
 	hm_type ty = { 0 };
 	hm_type_id id;
 	uint64_t hash;
 	Dwarf_Die die = NULL;
 	Dwarf_Error e = NULL;
 
-	ty.name = hm_types_intern(ld->t, r->name);
-	ty.decl_file = hm_types_intern(ld->t, r->decl_file);
+	ty.name = intern(p, r->name);
+	ty.decl_file = intern(p, r->decl_file);
 	ty.decl_line = r->decl_line;
 	ty.alignment = r->b;
 	if (r->tag == DW_TAG_typedef) {
@@ -334,8 +386,10 @@ static hm_type_id replay_convert(struct loader *ld, const struct rec *r)
 }
 
 /* dw_walk_children() of a unit from its records */
-static void replay(struct loader *ld, const struct unit *u)
+static void replay(struct par *p, const struct unit *u)
 {
+	struct loader *ld = p->ld;
+
 	for (size_t i = 0; i < u->nrecs && !ld->err; i++) {
 		const struct rec *r = &u->recs[i];
 		hm_type_id id = 0;
@@ -350,13 +404,13 @@ static void replay(struct loader *ld, const struct unit *u)
 			d.addr = r->b;
 			d.decl_line = r->decl_line;
 			d.external = r->external;
-			dw_store_variable(ld, &d, hm_types_intern(ld->t, r->decl_file));
+			dw_store_variable(ld, &d, intern(p, r->decl_file));
 		} else if (!ld->nr_only ||
 			   (want = dw_wanted(ld, r->kind == REC_SEEN ? r->name : r->sname,
 					     dw_is_aggregate(r->tag))) >= 0) {
 			if (!dw_map_get(ld, r->off, &id)) {
 				ld->depth = 0;
-				id = replay_convert(ld, r);
+				id = replay_convert(p, r);
 			}
 			dw_note_root(ld, r->tag, id, want);
 		}
@@ -429,7 +483,7 @@ static int consume(struct par *p)
 		if (!dw_unit_begin(ld, cu, version, addr_size)) {
 			dw_unit_count(ld, addr_size);
 			if (u && u->state == U_READY && u->cu_die_off == ld->cu_die_off)
-				replay(ld, u);
+				replay(p, u);
 			else
 				dw_unit_walk(ld, cu, unit_type);
 			dw_unit_end(ld);
@@ -507,6 +561,8 @@ int dw_walk_parallel(struct loader *ld, unsigned threads)
 		free(p.u[i].recs);
 	free(p.u);
 	free(wk);
+	free(p.memo.key);
+	free(p.memo.val);
 	pthread_mutex_destroy(&p.lock);
 	pthread_cond_destroy(&p.cond);
 	return rc ? rc : ld->err;

@@ -836,6 +836,14 @@ void dw_remember_name(struct loader *ld, const char *name)
 	ld->nseen++;
 }
 
+/* Whether a hint at distance d named s goes before one at bd named b:
+ * names break ties, as the order the seen names are kept in (their
+ * addresses' hashes) would differ from run to run. */
+static int hint_before(unsigned d, const char *s, unsigned bd, const char *b)
+{
+	return d < bd || (d == bd && b && strcmp(s, b) < 0);
+}
+
 /* For each requested name not found, keep the 3 closest seen names. */
 static void keep_hints(struct loader *ld)
 {
@@ -851,9 +859,14 @@ static void keep_hints(struct loader *ld)
 			unsigned d;
 			int p;
 
-			if (!s || (d = hm_edit_distance(ld->only[i], s, cap)) > cap || d >= bd[2])
+			if (!s || (d = hm_edit_distance(ld->only[i], s, cap)) > cap ||
+			    !hint_before(d, s, bd[2], best[2]))
 				continue;
-			for (p = 2; p > 0 && bd[p - 1] > d; p--) {
+			for (p = 0; p < 3 && best[p] && strcmp(best[p], s); p++)
+				;
+			if (p < 3 && best[p])
+				continue;	/* the same name again (unmerged strings) */
+			for (p = 2; p > 0 && hint_before(d, s, bd[p - 1], best[p - 1]); p--) {
 				bd[p] = bd[p - 1];
 				best[p] = best[p - 1];
 			}
