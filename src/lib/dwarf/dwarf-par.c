@@ -406,7 +406,8 @@ static void replay(struct par *p, const struct unit *u)
 			d.external = r->external;
 			dw_store_variable(ld, &d, intern(p, r->decl_file));
 		} else if (!ld->nr_only ||
-			   (want = dw_wanted(ld, r->kind == REC_SEEN ? r->name : r->sname,
+			   /* the names kept for suggestions outlive the workers' handles */
+			   (want = dw_wanted(ld, intern(p, r->kind == REC_SEEN ? r->name : r->sname),
 					     dw_is_aggregate(r->tag))) >= 0) {
 			if (!dw_map_get(ld, r->off, &id)) {
 				ld->depth = 0;
