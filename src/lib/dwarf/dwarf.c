@@ -889,7 +889,8 @@ int dw_wanted(struct loader *ld, const char *name, int aggregate)
 	for (size_t i = 0; i < ld->nr_only; i++)
 		if (!ld->found[i] && !strcmp(ld->only[i], name))
 			return i;
-	if (aggregate)
+	/* a .dwo file's names go with its handle, before suggestions are made */
+	if (aggregate && (name = ld->in_dwo ? hm_types_intern(ld->t, name) : name))
 		dw_remember_name(ld, name);
 	return -1;
 }
