@@ -8,6 +8,11 @@
 # lines use a private empty cache, in order: the first -C run (fast path, no
 # cache written), --list (loads everything and writes the cache), then warm
 # -C runs, whose goal is absolute (at most 0.2 s for any single struct).
+# The -j2 lines put `hitmap layout -j2` beside `pahole -j2` (both on two
+# threads), cold, BENCH_REPEAT times (default 3) each right after the
+# other, and print the medians of the times and of the ratios (goals: 0.25
+# for time, 0.1 for peak RSS): the machine may be shared, so a ratio is
+# only ever taken within one repetition.
 set -u
 V=${1:?usage: bench/layout.sh VMLINUX}
 HITMAP=${HITMAP:-./hitmap}
@@ -48,6 +53,33 @@ set -- $(measure hm-warm env -u HITMAP_NO_CACHE "$HITMAP" layout -C tcp_sock "$V
 set -- $(measure hm-warm2 env -u HITMAP_NO_CACHE "$HITMAP" layout -C task_struct "$V"); hm_warm2_t=$1
 set -- $(measure pa-list pahole -F dwarf --sizes "$V"); pa_list_t=$1; pa_list_m=$2
 
+# median of the numbers on stdin
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2];
+		else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# jline TARGET UNIT GOAL FILE: FILE has "hitmap pahole" per repetition
+jline() {
+	h=$(awk '{ print $1 }' "$4" | median)
+	p=$(awk '{ print $2 }' "$4" | median)
+	r=$(awk '{ print ($2 > 0 ? $1 / $2 : 0) }' "$4" | median)
+	awk -v t="$1" -v u="$2" -v h="$h" -v p="$p" -v r="$r" -v g="$3" 'BEGIN {
+		printf "%s %s%s %s%s %.3f %s %s\n", t, h, u, p, u, r, g, (r <= g ? "PASS" : "MISS")
+	}'
+}
+
+R=${BENCH_REPEAT:-3}
+: >"$out/jl.t"; : >"$out/jl.m"; : >"$out/jt.t"; : >"$out/jt.m"
+for rep in $(seq "$R"); do
+	set -- $(measure hm-jl env HITMAP_NO_CACHE=1 "$HITMAP" layout -j2 --list "$V"); a=$1; b=$2
+	set -- $(measure pa-jl pahole -F dwarf -j2 --sizes "$V")
+	echo "$a $1" >>"$out/jl.t"; echo "$b $2" >>"$out/jl.m"
+	set -- $(measure hm-jt env HITMAP_NO_CACHE=1 "$HITMAP" layout -j2 -C tcp_sock "$V"); a=$1; b=$2
+	set -- $(measure pa-jt pahole -F dwarf -j2 -M --suppress_force_paddings -C tcp_sock "$V")
+	echo "$a $1" >>"$out/jt.t"; echo "$b $2" >>"$out/jt.m"
+done
+
 line layout-C-tcp_sock-wall s "$hm_one_t" "$pa_one_t"
 line layout-C-tcp_sock-rss KB "$hm_one_m" "$pa_one_m"
 line layout-list-wall s "$hm_list_t" "$pa_list_t"
@@ -58,3 +90,7 @@ line layout-list-cold-cached-wall s "$hm_cl_t" "$pa_list_t"
 line layout-list-cold-cached-rss KB "$hm_cl_m" "$pa_list_m"
 line_abs layout-C-tcp_sock-warm-wall "$hm_warm_t" "$pa_one_t" 0.2
 line_abs layout-C-task_struct-warm-wall "$hm_warm2_t" "$pa_one_t" 0.2
+jline layout-list-j2-wall s 0.25 "$out/jl.t"
+jline layout-list-j2-rss KB 0.1 "$out/jl.m"
+jline layout-C-tcp_sock-j2-wall s 0.25 "$out/jt.t"
+jline layout-C-tcp_sock-j2-rss KB 0.1 "$out/jt.m"

@@ -156,6 +156,10 @@ struct hm_load_opts {
 	/* The base of a split BTF file (a kernel module's); NULL: for
 	 * /sys/kernel/btf/MODULE, /sys/kernel/btf/vmlinux. */
 	const char *btf_base;
+	/* Threads reading DWARF: units are read in parallel and their types
+	 * merged in unit order, so the table is the same for any number;
+	 * 0: one per online CPU. */
+	unsigned threads;
 };
 
 /* The default cache directory: $XDG_CACHE_HOME/hitmap when XDG_CACHE_HOME is

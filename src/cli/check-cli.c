@@ -148,6 +148,7 @@ int ccli_open(struct ccli *a, const char *file, hm_binary **bin, hm_types **t)
 	int err;
 
 	cli_load_opts(&lo, a->no_cache);
+	lo.threads = a->jobs;
 	cli_debuginfo_opts(&a->dbg, &dio);
 	lo.debuginfo = &dio;
 	lo.only = a->only;

@@ -35,6 +35,7 @@ struct ccli {
 	int pair_lines, assume_aligned, lint, verbose, no_groups, no_lint, no_cache, strict;
 	int explain;
 	unsigned limit;
+	unsigned jobs;
 	enum hm_severity fail_on;
 	enum hm_findings_format fmt;
 	const char *files[2];	/* NULL: the running kernel */
@@ -62,6 +63,7 @@ struct ccli {
 #define CCLI_OPT_CLASS_NAME OPT_CLASS_NAME(CCLI_A(names), CCLI_N(nnames), CCLI_MAX)
 #define CCLI_OPT_CACHELINE_SIZE OPT_CACHELINE_SIZE(CCLI_A(line))
 #define CCLI_OPT_NO_CACHE OPT_NO_CACHE(CCLI_A(no_cache))
+#define CCLI_OPT_JOBS OPT_JOBS(CCLI_A(jobs))
 #define CCLI_OPT_DEBUGINFO OPT_DEBUGINFO(struct ccli, dbg), OPT_BTF_BASE(CCLI_A(btf_base))
 #define CCLI_OPT_OUTPUT \
 	OPT_JSON_AS(CCLI_A(fmt), HM_FINDINGS_JSON), \

@@ -106,6 +106,7 @@ static const struct cli_option options[] = {
 	CCLI_OPT_STRICT,
 	OPT_BOOL('v', "verbose", CCLI_A(verbose), "report each passing rule as a note"),
 	CCLI_OPT_NO_CACHE,
+	CCLI_OPT_JOBS,
 	CCLI_OPT_DEBUGINFO,
 	OPT_FLAG(0, "rules-dir", CCLI_A(rules_dir),
 		 "print the folder of the installed rule files (`--rules linux/mm.rules` "

@@ -91,6 +91,7 @@ static const struct cli_option options[] = {
 		 "contention-prone members newly sharing a line are not errors (only "
 		 "rules and the profile are)"),
 	CCLI_OPT_NO_CACHE,
+	CCLI_OPT_JOBS,
 	CCLI_OPT_DEBUGINFO,
 	OPT_END(),
 };

@@ -21,6 +21,7 @@ struct layout_args {
 	size_t nnames;
 	unsigned line;
 	int expand, list, json, btf, no_cache;
+	unsigned jobs;
 	const char *file;
 	char *kernel;		/* FILE found for the running kernel, or NULL */
 	/* heat: --profile P, or --heat perf.data with report's attribution options */
@@ -183,6 +184,7 @@ static int heat_profile(struct layout_args *a, int raw_btf, hm_profile **p)
 	if (mine && cli_push(&a->binaries, &a->nbin, a->file))
 		return HM_EXIT_INPUT;
 	cli_load_opts(&lo, a->no_cache);
+	lo.threads = a->jobs;
 	src = (struct hm_profile_source){
 		.perf_data = a->heat, .binaries = a->binaries, .nr_binaries = a->nbin,
 		.vmlinux = a->vmlinux, .objects = a->objects, .nr_objects = a->nobj,
@@ -240,6 +242,7 @@ static int load_types(struct layout_args *a, hm_binary **bin, hm_types **t)
 	int err;
 
 	cli_load_opts(&lo, a->no_cache);
+	lo.threads = a->jobs;
 	cli_debuginfo_opts(&a->dbg, &dio);
 	lo.debuginfo = &dio;
 	if (a->nnames)
@@ -333,6 +336,7 @@ static const struct cli_option options[] = {
 	OPT_BTF(A(btf)),
 	OPT_BTF_BASE(A(btf_base)),
 	OPT_NO_CACHE(A(no_cache)),
+	OPT_JOBS(A(jobs)),
 	OPT_DEBUGINFO(struct layout_args, dbg),
 	OPT_VERBOSE_DEBUG(A(verbose)),
 	OPT_GROUP("heat:\n"),

@@ -65,6 +65,7 @@ static const struct cli_option options[] = {
 	OPT_LIST(0, "rules", CCLI_A(rules), CCLI_N(nrules), CCLI_MAX, "FILE",
 		 "take 'contended-type' lines from a rule file (repeatable)"),
 	CCLI_OPT_NO_CACHE,
+	CCLI_OPT_JOBS,
 	CCLI_OPT_DEBUGINFO,
 	OPT_END(),
 };

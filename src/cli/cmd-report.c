@@ -16,6 +16,7 @@ struct report_args {
 	const char **binaries, **objects;
 	size_t nbin, nobj;
 	int json, no_cache, verbose;
+	unsigned jobs;
 	struct hm_report_opts ro;
 	struct cli_debuginfo dbg;
 	struct hm_debuginfo_opts dio;	/* from dbg, for as long as the attribution */
@@ -52,6 +53,7 @@ static int setup(hm_attr *a, struct report_args *ra)
 	int err;
 
 	cli_load_opts(&lo, ra->no_cache);
+	lo.threads = ra->jobs;
 	cli_debuginfo_opts(&ra->dbg, &ra->dio);
 	lo.debuginfo = &ra->dio;
 	if (hm_attr_set_load_opts(a, &lo))
@@ -271,6 +273,7 @@ static const struct cli_option options[] = {
 		   "show how the instruction at IP (hex link address or FUNC+OFF in the "
 		   "first --binary) is attributed, and read no perf.data"),
 	OPT_NO_CACHE(A(no_cache)),
+	OPT_JOBS(A(jobs)),
 	OPT_DEBUGINFO(struct report_args, dbg),
 	OPT_VERBOSE_DEBUG(A(verbose)),
 	OPT_END(),

@@ -27,6 +27,7 @@ struct sopts {
 	const char *rules[MAX_FILES], *binaries[MAX_FILES], *objects[MAX_FILES];
 	size_t nrules, nbinaries, nobjects;
 	int lint, json, patch, layout_only, style_set, no_cache;
+	unsigned jobs;
 	const char *source_root;
 	size_t proposal;
 	struct hm_suggest_opts so;
@@ -121,6 +122,7 @@ static int profile_from_perf(struct srun *r)
 	for (size_t i = 0; i < o->nbinaries; i++)
 		bins[i + 1] = o->binaries[i];
 	cli_load_opts(&lo, o->no_cache);
+	lo.threads = o->jobs;
 	err = hm_profile_from_perf(&src, &r->prof);
 	if (err == -ENOMEM)
 		cli_error("%s: out of memory attributing its samples", o->input);
@@ -171,6 +173,7 @@ static int load_types(struct srun *r)
 	int err;
 
 	cli_load_opts(&lo, o->no_cache);
+	lo.threads = o->jobs;
 	cli_debuginfo_opts(&o->dbg, &dio);
 	lo.debuginfo = &dio;
 	lo.only = o->nnames ? o->names : NULL;
@@ -507,6 +510,7 @@ static const struct cli_option options[] = {
 	OPT_JSON(A(json)),
 	OPT_HTML(A(html)),
 	OPT_NO_CACHE(A(no_cache)),
+	OPT_JOBS(A(jobs)),
 	OPT_DEBUGINFO(struct sopts, dbg),
 	OPT_BTF_BASE(A(btf_base)),
 	OPT_END(),

@@ -155,6 +155,13 @@ size_t cli_similar(const char *typed, const char *const *cands, size_t n, const 
 		 "build-id are kept in $XDG_CACHE_HOME/hitmap, default " \
 		 "~/.cache/hitmap; HITMAP_NO_CACHE=1 does the same)")
 
+/* Threads for reading DWARF (hm_load_opts.threads). */
+#define CLI_JOBS_MAX 256
+#define OPT_JOBS(field) \
+	OPT_UINT('j', "jobs", field, "N", 1, CLI_JOBS_MAX, \
+		 "read DWARF on N threads (default: one per online CPU); " \
+		 "the output is the same for any N")
+
 #define OPT_BTF_BASE(field) \
 	OPT_STRING(0, "btf-base", field, "FILE", \
 		   "the base of a split BTF file (a kernel module's): a raw BTF file " \

@@ -32,8 +32,11 @@ hint: did you mean '--class_name'?
 try 'hitmap check --help'" check --class-name=mm_struct "$T/mm"
 err_is "error: unknown option '--bogus'
 try 'hitmap report --help'" report --bogus
-err_is "error: unknown option '-j'
-hint: did you mean '--json'?
+err_is "error: unknown option '-s'
+hint: did you mean '--sarif'?
+try 'hitmap lint --help'" lint -sarif "$T/mm"
+# -j is --jobs, so -json is a number expected
+err_is "error: option '-j' expects a number from 1 to 256, not 'son'
 try 'hitmap lint --help'" lint -json "$T/mm"
 # Every command says it the same way (suggest used to let getopt speak).
 for c in layout report suggest check lint diff record; do

@@ -18,7 +18,9 @@
  * and hm_binary_func_at find one byte into it.  -V: also global variables ("var NAME ADDR
  * DECLARATION").  -d: "TYPE|DECLARATOR" split form of each member too.
  * -k DIR: use the type cache in DIR, reading only; -K DIR: reading and
- * writing (default: no cache).
+ * writing (default: no cache).  -j N: read DWARF on N threads.  -A: every
+ * table entry by id ("ID KIND NAME size S target T nr N" and its members
+ * "  NAME off O type T"), after the rest: ids depend on the walk's order.
  * Exit 0, 2 (unknown -C name, with suggestions), 3 (load failure). */
 #include <errno.h>
 #include <stdio.h>
@@ -122,14 +124,14 @@ int main(int argc, char **argv)
 	/* what the loader itself reads, never the type cache's copy */
 	struct hm_load_opts opts = { .sz = sizeof(opts) };
 	const char **only = NULL;
-	int list = 0, split = 0, oracle = 0, mem = 0, c, rc;
+	int list = 0, split = 0, oracle = 0, mem = 0, all = 0, c, rc;
 	void *image = NULL;
 	const char *count = NULL, *sym = NULL;
 	hm_binary *bin;
 	hm_types *t;
 
 	hm_set_diag(diag, NULL);
-	while ((c = getopt(argc, argv, "C:Vldoc:my:k:K:")) != -1) {
+	while ((c = getopt(argc, argv, "C:Vldoc:my:k:K:j:A")) != -1) {
 		switch (c) {
 		case 'C': {
 			size_t n = 0;
@@ -142,6 +144,8 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'V': opts.variables = 1; break;
+		case 'j': opts.threads = (unsigned)atoi(optarg); break;
+		case 'A': all = 1; break;
 		case 'l': list = 1; break;
 		case 'd': split = 1; break;
 		case 'o': oracle = 1; break;
@@ -259,6 +263,17 @@ int main(int argc, char **argv)
 			hm_types_declare(t, v->type, v->name, buf, sizeof(buf));
 			printf("var %s 0x%llx %s\n", v->name, (unsigned long long)v->addr, buf);
 		}
+	}
+	for (size_t i = 1; all && i < hm_types_count(t); i++) {
+		const hm_type *ty = hm_types_get(t, i);
+		const hm_member *m = hm_kind_is_record(ty->kind) ? hm_types_members(t, ty) : NULL;
+
+		printf("%zu %d %s size %llu target %u nr %u\n", i, (int)ty->kind,
+		       ty->name ? ty->name : "-", (unsigned long long)ty->size,
+		       (unsigned)ty->target, (unsigned)ty->nr);
+		for (uint32_t k = 0; m && k < ty->nr; k++)
+			printf("  %s off %llu type %u\n", m[k].name ? m[k].name : "-",
+			       (unsigned long long)m[k].offset, (unsigned)m[k].type);
 	}
 	hm_types_free(t);
 	hm_binary_close(bin);

@@ -127,6 +127,36 @@ Dwarf_Die dw_first_child(struct loader *ld, Dwarf_Die die);
 Dwarf_Die dw_next_sibling(struct loader *ld, Dwarf_Die die);
 /* Walk the top-level DIEs under parent: types, variables, imports. */
 void dw_walk_children(struct loader *ld, Dwarf_Die parent, unsigned level);
+/* Convert a DIE whose offset is `off`; the caller checked the map. */
+hm_type_id dw_convert_die(struct loader *ld, Dwarf_Die die, uint64_t off, int tag);
+/* The type at DIE offset off, converted on its first reference. */
+hm_type_id dw_convert_off(struct loader *ld, uint64_t off);
+int dw_is_aggregate(int tag);
+/* A DIE's name, NULL if it has none (or it cannot be read). */
+const char *dw_die_name(struct loader *ld, Dwarf_Die die);
+/* `only` mode: the index of the requested name `name` is, -1 if none (an
+ * aggregate's name is then remembered for suggestions). */
+int dw_wanted(struct loader *ld, const char *name, int aggregate);
+void dw_remember_name(struct loader *ld, const char *name);
+/* A top-level type converted to id: list it (want: its `only` index or -1). */
+void dw_note_root(struct loader *ld, int tag, hm_type_id id, int want);
+/* A global variable's attributes, its declaration's merged in: 0 if it is
+ * one to store (dw_store_variable()), -1 if not. */
+int dw_variable_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *d);
+void dw_store_variable(struct loader *ld, const struct die_attrs *d, const char *decl_file);
+/* Enter a unit (from its DIE); 0 or the error reported. */
+int dw_unit_begin(struct loader *ld, Dwarf_Die cu, unsigned version, unsigned addr_size);
+/* Count the unit entered in the table's state and start its offset map. */
+void dw_unit_count(struct loader *ld, unsigned addr_size);
+/* Walk it serially (its children, or its split DWARF file). */
+void dw_unit_walk(struct loader *ld, Dwarf_Die cu, unsigned unit_type);
+void dw_unit_end(struct loader *ld);
+/* `only` mode without variables: every requested name was found. */
+int dw_all_found(const struct loader *ld);
+
+/* dwarf-par.c: the whole walk on `threads` threads, the same table as the
+ * serial one (bar dwz files, which the caller walks serially). */
+int dw_walk_parallel(struct loader *ld, unsigned threads);
 
 /* dwarf-attr.c */
 /* Read the attributes the loader uses into *d (want_loc: DW_AT_location too).

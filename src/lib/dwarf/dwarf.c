@@ -17,7 +17,6 @@
 #include "dwarf/dwarf-load.h"
 #include "base/diag.h"
 
-static hm_type_id convert_off(struct loader *ld, uint64_t off);
 
 int dw_set_err(struct loader *ld, int err)
 {
@@ -175,7 +174,7 @@ static hm_type_id finish_simple(struct loader *ld, uint64_t off, hm_type *ty,
 /* Finish a type whose DIE was marked IN_PROGRESS while its target was read.
  * If something reached back to the DIE meanwhile (clang shares one pointer
  * DIE for `struct rb_node *rb_right, *rb_left`, and struct rb_node's members
- * are read while that pointer waits for its target), convert_off() handed
+ * are read while that pointer waits for its target), dw_convert_off() handed
  * out a placeholder id: the type is written there. */
 static hm_type_id finish_cyclic(struct loader *ld, uint64_t off, hm_type *ty,
 				const uint64_t *dims, const hm_type_id *params)
@@ -194,7 +193,7 @@ static hm_type_id finish_cyclic(struct loader *ld, uint64_t off, hm_type *ty,
 
 static hm_type_id ref_type(struct loader *ld, const struct die_attrs *d)
 {
-	return d->has_type ? convert_off(ld, d->type_off) : 0;
+	return d->has_type ? dw_convert_off(ld, d->type_off) : 0;
 }
 
 static void member_bits(struct loader *ld, const struct die_attrs *d, hm_member *m)
@@ -594,8 +593,7 @@ static enum hm_type_kind simple_kind(int tag)
 	}
 }
 
-/* Convert a DIE whose offset is `off`; the caller checked the map. */
-static hm_type_id convert_die(struct loader *ld, Dwarf_Die die, uint64_t off, int tag)
+hm_type_id dw_convert_die(struct loader *ld, Dwarf_Die die, uint64_t off, int tag)
 {
 	struct die_attrs d;
 	hm_type ty = { 0 };
@@ -636,7 +634,7 @@ static hm_type_id convert_die(struct loader *ld, Dwarf_Die die, uint64_t off, in
 			return 0;
 		ty.target = ref_type(ld, &d);
 		if (ty.kind == HM_KIND_PTR_TO_MEMBER && d.has_containing)
-			ty.containing = convert_off(ld, d.containing_off);
+			ty.containing = dw_convert_off(ld, d.containing_off);
 		if (ty.kind == HM_KIND_POINTER || ty.kind == HM_KIND_REFERENCE ||
 		    ty.kind == HM_KIND_RVALUE_REFERENCE)
 			ty.size = d.has_byte_size ? d.byte_size : ld->addr_size;
@@ -654,7 +652,7 @@ static hm_type_id convert_die(struct loader *ld, Dwarf_Die die, uint64_t off, in
 	}
 }
 
-static hm_type_id convert_off(struct loader *ld, uint64_t off)
+hm_type_id dw_convert_off(struct loader *ld, uint64_t off)
 {
 	Dwarf_Die die = NULL;
 	Dwarf_Error e = NULL;
@@ -682,7 +680,7 @@ static hm_type_id convert_off(struct loader *ld, uint64_t off)
 			return 0;	/* warned about when opening */
 		dw_ctx_save(ld, &c);
 		dw_enter_alt(ld);
-		id = convert_off(ld, off);
+		id = dw_convert_off(ld, off);
 		dw_ctx_restore(ld, &c);
 		return id;
 	}
@@ -696,7 +694,7 @@ static hm_type_id convert_off(struct loader *ld, uint64_t off)
 		return 0;
 	}
 	ld->depth++;
-	id = convert_die(ld, die, off, tag);
+	id = dw_convert_die(ld, die, off, tag);
 	ld->depth--;
 	dwarf_dealloc_die(die);
 	return id;
@@ -704,13 +702,12 @@ static hm_type_id convert_off(struct loader *ld, uint64_t off)
 
 /* ---- variables ---- */
 
-static void add_variable(struct loader *ld, Dwarf_Die die, uint64_t off)
+int dw_variable_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *dp)
 {
 	struct die_attrs d;
-	hm_variable v = { 0 };
 
 	if (dw_read_attrs(ld, die, &d, 1) || !d.has_addr)
-		return;
+		return -1;
 	if (!d.name && d.has_spec) {
 		/* C++ out-of-line definition: name and type live on the declaration */
 		Dwarf_Die s = NULL;
@@ -723,14 +720,14 @@ static void add_variable(struct loader *ld, Dwarf_Die die, uint64_t off)
 		dw_ctx_save(ld, &c);
 		if ((d.spec_off & ALT_BIT) && !ld->in_alt) {
 			if (!ld->alt_dbg)
-				return;
+				return -1;
 			dw_enter_alt(ld);
 		}
 		rc = dwarf_offdie_b(ld->dbg, d.spec_off & ~ALT_BIT, 1, &s, &e);
 		if (rc != DW_DLV_OK) {
 			hm_dwarf_free_error(ld->dbg, e);
 			dw_ctx_restore(ld, &c);
-			return;
+			return -1;
 		}
 		if (!dw_read_attrs(ld, s, &sd, 0)) {
 			d.name = sd.name;
@@ -748,28 +745,44 @@ static void add_variable(struct loader *ld, Dwarf_Die die, uint64_t off)
 		dw_ctx_restore(ld, &c);
 	}
 	if (!d.name)
-		return;
-	v.name = hm_types_intern(ld->t, d.name);
-	v.type = ref_type(ld, &d);
-	v.addr = d.addr;
+		return -1;
+	*dp = d;
+	return 0;
+}
+
+void dw_store_variable(struct loader *ld, const struct die_attrs *d, const char *decl_file)
+{
+	hm_variable v = { 0 };
+
+	v.name = hm_types_intern(ld->t, d->name);
+	v.type = ref_type(ld, d);
+	v.addr = d->addr;
 	v.has_addr = 1;
-	v.decl_file = dw_decl_file(ld, d.decl_file, off);
-	v.decl_line = d.decl_line;
-	v.external = d.external;
+	v.decl_file = decl_file;
+	v.decl_line = d->decl_line;
+	v.external = d->external;
 	if (!v.name || hm_vec_push(ld->t->vars, v) < 0)
 		dw_set_err(ld, -ENOMEM);
 }
 
+static void add_variable(struct loader *ld, Dwarf_Die die, uint64_t off)
+{
+	struct die_attrs d;
+
+	if (!dw_variable_attrs(ld, die, &d))
+		dw_store_variable(ld, &d, dw_decl_file(ld, d.decl_file, off));
+}
+
 /* ---- the walk ---- */
 
-static int is_aggregate(int tag)
+int dw_is_aggregate(int tag)
 {
 	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
 	       tag == DW_TAG_class_type;
 }
 
 /* A DIE's name, NULL if it has none (or it cannot be read). */
-static const char *die_name(struct loader *ld, Dwarf_Die die)
+const char *dw_die_name(struct loader *ld, Dwarf_Die die)
 {
 	char *name = NULL;
 	Dwarf_Error e = NULL;
@@ -786,10 +799,10 @@ static const char *die_name(struct loader *ld, Dwarf_Die die)
 
 static int has_name(struct loader *ld, Dwarf_Die die)
 {
-	return die_name(ld, die) != NULL;
+	return dw_die_name(ld, die) != NULL;
 }
 
-static void remember_name(struct loader *ld, const char *name)
+void dw_remember_name(struct loader *ld, const char *name)
 {
 	size_t j;
 
@@ -821,6 +834,14 @@ static void remember_name(struct loader *ld, const char *name)
 	ld->nseen++;
 }
 
+/* Whether a hint at distance d named s goes before one at bd named b:
+ * names break ties, as the order the seen names are kept in (their
+ * addresses' hashes) would differ from run to run. */
+static int hint_before(unsigned d, const char *s, unsigned bd, const char *b)
+{
+	return d < bd || (d == bd && b && strcmp(s, b) < 0);
+}
+
 /* For each requested name not found, keep the 3 closest seen names. */
 static void keep_hints(struct loader *ld)
 {
@@ -836,9 +857,14 @@ static void keep_hints(struct loader *ld)
 			unsigned d;
 			int p;
 
-			if (!s || (d = hm_edit_distance(ld->only[i], s, cap)) > cap || d >= bd[2])
+			if (!s || (d = hm_edit_distance(ld->only[i], s, cap)) > cap ||
+			    !hint_before(d, s, bd[2], best[2]))
 				continue;
-			for (p = 2; p > 0 && bd[p - 1] > d; p--) {
+			for (p = 0; p < 3 && best[p] && strcmp(best[p], s); p++)
+				;
+			if (p < 3 && best[p])
+				continue;	/* the same name again (unmerged strings) */
+			for (p = 2; p > 0 && hint_before(d, s, bd[p - 1], best[p - 1]); p--) {
 				bd[p] = bd[p - 1];
 				best[p] = best[p - 1];
 			}
@@ -854,39 +880,44 @@ static void keep_hints(struct loader *ld)
 	}
 }
 
-static int wanted_name(struct loader *ld, Dwarf_Die die, int aggregate)
+int dw_wanted(struct loader *ld, const char *name, int aggregate)
 {
-	const char *name = die_name(ld, die);
-
 	if (!name)
 		return -1;
 	for (size_t i = 0; i < ld->nr_only; i++)
 		if (!ld->found[i] && !strcmp(ld->only[i], name))
 			return i;
-	if (aggregate)
-		remember_name(ld, name);
+	/* a .dwo file's names go with its handle, before suggestions are made */
+	if (aggregate && (name = ld->in_dwo ? hm_types_intern(ld->t, name) : name))
+		dw_remember_name(ld, name);
 	return -1;
 }
 
 static void top_level(struct loader *ld, Dwarf_Die die, int tag, uint64_t off)
 {
-	hm_type_id id;
+	hm_type_id id = 0;
 	int want = -1;
 
 	/* Aggregates and typedefs are roots (-C takes either name); enums and
 	 * base types nothing uses are of no interest. */
-	if (!is_aggregate(tag) && tag != DW_TAG_typedef)
+	if (!dw_is_aggregate(tag) && tag != DW_TAG_typedef)
 		return;
-	if (ld->nr_only && (want = wanted_name(ld, die, is_aggregate(tag))) < 0)
+	if (ld->nr_only &&
+	    (want = dw_wanted(ld, dw_die_name(ld, die), dw_is_aggregate(tag))) < 0)
 		return;
 	/* anonymous aggregates are read when something refers to them: read
 	 * here, each CU would pay for their members again */
-	if (!ld->nr_only && is_aggregate(tag) && !has_name(ld, die))
+	if (!ld->nr_only && dw_is_aggregate(tag) && !has_name(ld, die))
 		return;
 	if (!dw_map_get(ld, off, &id)) {
 		ld->depth = 0;
-		id = convert_die(ld, die, off, tag);
+		id = dw_convert_die(ld, die, off, tag);
 	}
+	dw_note_root(ld, tag, id, want);
+}
+
+void dw_note_root(struct loader *ld, int tag, hm_type_id id, int want)
+{
 	if (!id || id == IN_PROGRESS)
 		return;
 	if (tag == DW_TAG_typedef) {
@@ -935,7 +966,7 @@ void dw_walk_children(struct loader *ld, Dwarf_Die parent, unsigned level)
 			top_level(ld, c, tag, off);
 			/* -C Outer::Inner: pahole finds classes nested in classes
 			 * by their own name; only C++ has them */
-			if (ld->nr_only && ld->cplusplus && is_aggregate(tag) && level < 16 &&
+			if (ld->nr_only && ld->cplusplus && dw_is_aggregate(tag) && level < 16 &&
 			    ld->nr_found < ld->nr_only)
 				dw_walk_children(ld, c, level + 1);
 		}
@@ -959,55 +990,84 @@ static int is_cplusplus(struct loader *ld, Dwarf_Die cu)
 	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
 }
 
+/* Enter a unit: what every walk of it (serial or replayed) needs to know. */
+int dw_unit_begin(struct loader *ld, Dwarf_Die cu, unsigned version, unsigned addr_size)
+{
+	Dwarf_Error e = NULL;
+	Dwarf_Off cu_off = 0, cu_len = 0;
+
+	if (dwarf_die_CU_offset_range(cu, &cu_off, &cu_len, &e) != DW_DLV_OK)
+		return dw_bad(ld, e, "unit range");
+	ld->cu_die = cu;
+	ld->cu_start = cu_off;
+	ld->cu_end = cu_off + cu_len;
+	ld->cu_version = version;
+	ld->cplusplus = is_cplusplus(ld, cu);
+	if (dwarf_dieoffset(cu, &cu_off, &e) != DW_DLV_OK)
+		return dw_bad(ld, e, "unit entry");
+	ld->cu_die_off = cu_off;
+	ld->stroff_base = dw_stroff_base(ld, cu);
+	ld->addr_size = addr_size ? addr_size : 8;
+	return 0;
+}
+
+/* Leave it: the file tables may point at its DIE. */
+void dw_unit_end(struct loader *ld)
+{
+	for (unsigned i = 0; i < NR_FTABS; i++)
+		if (ld->ftabs[i].dbg == ld->dbg && ld->ftabs[i].cu_die_off == ld->cu_die_off)
+			dw_ftab_clear(&ld->ftabs[i]);
+	ld->cu_die = NULL;
+}
+
+/* The unit's part of the table's state that is not per unit. */
+void dw_unit_count(struct loader *ld, unsigned addr_size)
+{
+	if (ld->t->pointer_size != ld->addr_size && addr_size)
+		ld->t->pointer_size = addr_size;
+	ld->nr_cus++;
+	dw_map_new_cu(ld);
+}
+
+/* Walk the unit entered with dw_unit_begin() (and dw_unit_count()). */
+void dw_unit_walk(struct loader *ld, Dwarf_Die cu, unsigned unit_type)
+{
+	if (unit_type == DW_UT_skeleton || dw_has_dwo_name(ld, cu))
+		dw_walk_dwo(ld, cu);
+	else
+		dw_walk_children(ld, cu, 0);
+}
+
+int dw_all_found(const struct loader *ld)
+{
+	return ld->nr_only && ld->nr_found == ld->nr_only && !ld->opts->variables;
+}
+
 static int walk_cus(struct loader *ld)
 {
 	for (;;) {
 		Dwarf_Half version = 0, addr_size = 0, unit_type = 0;
 		Dwarf_Die cu = NULL;
 		Dwarf_Error e = NULL;
-		Dwarf_Off cu_off = 0, cu_len = 0;
 		int rc = hm_dwarf_next_cu(ld->dbg, &version, &addr_size, &unit_type, &cu, &e);
 
 		if (rc == DW_DLV_NO_ENTRY)
 			break;
 		if (rc != DW_DLV_OK)
 			return dw_bad(ld, e, "unit header");
-		if (dwarf_die_CU_offset_range(cu, &cu_off, &cu_len, &e) != DW_DLV_OK) {
+		if (dw_unit_begin(ld, cu, version, addr_size)) {
 			dwarf_dealloc_die(cu);
-			return dw_bad(ld, e, "unit range");
+			return ld->err;
 		}
-		ld->cu_die = cu;
-		ld->cu_start = cu_off;
-		ld->cu_end = cu_off + cu_len;
-		ld->cu_version = version;
-		ld->cplusplus = is_cplusplus(ld, cu);
-		if (dwarf_dieoffset(cu, &cu_off, &e) != DW_DLV_OK) {
-			dwarf_dealloc_die(cu);
-			return dw_bad(ld, e, "unit entry");
-		}
-		ld->cu_die_off = cu_off;
-		ld->stroff_base = dw_stroff_base(ld, cu);
-		ld->addr_size = addr_size ? addr_size : 8;
-		if (ld->t->pointer_size != ld->addr_size && addr_size)
-			ld->t->pointer_size = addr_size;
-		ld->nr_cus++;
-		dw_map_new_cu(ld);
-		if (unit_type == DW_UT_skeleton || dw_has_dwo_name(ld, cu))
-			dw_walk_dwo(ld, cu);
-		else
-			dw_walk_children(ld, cu, 0);
-		/* the table may point at cu: forget it */
-		for (unsigned i = 0; i < NR_FTABS; i++)
-			if (ld->ftabs[i].dbg == ld->dbg && ld->ftabs[i].cu_die_off == ld->cu_die_off)
-				dw_ftab_clear(&ld->ftabs[i]);
+		dw_unit_count(ld, addr_size);
+		dw_unit_walk(ld, cu, unit_type);
+		dw_unit_end(ld);
 		dwarf_dealloc_die(cu);
-		ld->cu_die = NULL;
 		if (ld->err)
 			return ld->err;
-		if (ld->nr_only && ld->nr_found == ld->nr_only && !ld->opts->variables) {
-			/* libdwarf keeps its place between calls; nothing else to read */
+		/* libdwarf keeps its place between calls; nothing else to read */
+		if (dw_all_found(ld))
 			break;
-		}
 	}
 	return ld->err;
 }
@@ -1043,8 +1103,14 @@ int hm_dwarf_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types *t)
 		for (size_t i = 0; !rc && i < ld.nr_only; i++)
 			ld.only[i] = opts->only[i];
 	}
-	if (!rc)
-		rc = walk_cus(&ld);
+	if (!rc) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		unsigned threads = opts->threads ? opts->threads : cpus > 0 ? (unsigned)cpus : 1;
+
+		/* dwz: the alt file's partial units are walked once, from the
+		 * first unit importing them, through the main handle: serial */
+		rc = threads > 1 && !ld.alt_bin ? dw_walk_parallel(&ld, threads) : walk_cus(&ld);
+	}
 	if (!rc && ld.err)
 		rc = ld.err;
 	if (!rc && ld.nr_found < ld.nr_only)

@@ -309,6 +309,7 @@ int hm_types_load(hm_binary *bin, const struct hm_load_opts *user, hm_types **ou
 	/* the full load looks for a stripped file's debug info where this one would */
 	full.debuginfo = opts.debuginfo;
 	full.no_debuginfo_lookup = opts.no_debuginfo_lookup;
+	full.threads = opts.threads;
 	use = hm_typecache_usable(bin, &opts, dir, sizeof(dir));
 	if ((use & HM_TYPECACHE_READ) && !cache_hit(bin, dir, &opts, out))
 		return 0;
