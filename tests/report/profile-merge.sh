@@ -81,8 +81,10 @@ d = json.load(open(sys.argv[1]))
 p = [s for s in d["structs"] if s["name"] == "stats"][0]["pairs"][0]
 print(p["hitm"] or p["transfers"] or p["samples"])' "$T/m.json")
 assert_exit 1 "check --profile merged" "$HITMAP" check --profile "$T/m.json" "$T/seed"
-grep -q "^error: stats: hits and misses contend ($w in the profile) and share cacheline 0$" \
-	"$T/out" || fail "check: the merged pair's weight $w: $(cat "$T/out")"
+# (the message is wrapped at 80 columns: join its lines first)
+sed -e ':a' -e 'N' -e '$!ba' -e 's/\n    \([^ ]\)/ \1/g' "$T/out" |
+	grep -q "^error: stats: hits and misses contend ($w in the profile) and share cacheline 0$" ||
+	fail "check: the merged pair's weight $w: $(cat "$T/out")"
 assert_exit 0 "suggest --profile merged" "$HITMAP" suggest --profile "$T/m.json" "$T/seed"
 grep -q "^  shares a line: hits / misses (weight $w)$" "$T/out" ||
 	fail "suggest: the merged pair's weight $w"
