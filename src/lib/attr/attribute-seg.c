@@ -182,7 +182,7 @@ static int tls_var(hm_attr *a, struct binent *b, struct insn_res *r, const char 
 		   sym->shndx != SHN_UNDEF) {
 		size = sym->size;
 	}
-	r->seg_off = sym && sym->shndx != SHN_UNDEF ? sym->addr : 0;
+	r->seg_off = sym && sym->shndx != SHN_UNDEF ? sym->addr : UINT64_MAX;
 	/* The unit of the access declares the variable it names, with its
 	 * type (a definition, or `extern __thread`). */
 	rc = hm_scopes_global(b->scopes, r->access_pc, name, &gv);

@@ -164,8 +164,10 @@ static void explain_one(FILE *out, hm_attr *a, struct binent *b, uint64_t pc, in
 		if (r->insn.has_mem && r->bucket != HM_UNATTR_NO_MEMOP)
 			print_track(out, b, r);
 	}
-	if (r->var && (r->bucket == HM_ATTR_TLS || r->bucket == HM_ATTR_PERCPU ||
-		       (r->named && !r->stack)))
+	if (r->var && r->named && !r->stack && r->seg_off == UINT64_MAX)
+		fprintf(out, "  variable: %s, in another file's TLS image\n", r->object);
+	else if (r->var && (r->bucket == HM_ATTR_TLS || r->bucket == HM_ATTR_PERCPU ||
+			    (r->named && !r->stack)))
 		fprintf(out, "  variable: %s, %s 0x%" PRIx64 "\n", r->object,
 			r->insn.mem.seg == HM_SEG_GS || r->bucket == HM_ATTR_PERCPU
 			? "at per-cpu offset" : "at TLS image offset", r->seg_off);
