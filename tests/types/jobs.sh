@@ -75,8 +75,8 @@ for cc in gcc clang; do
 	done
 done
 
-# C++: namespaces, classes nested in classes (-C with C++ units takes the
-# serial walk of those units), two link orders
+# C++: namespaces, classes nested in classes (C++ units take the serial walk
+# in their turn, between units read by workers), two link orders
 for cxx in g++ clang++; do
 	command -v $cxx >/dev/null 2>&1 || continue
 	d="$T/$cxx"

@@ -43,6 +43,7 @@ int hm_attr_set_load_opts(hm_attr *a, const struct hm_load_opts *opts)
 	a->load.cache_write = o.cache_write;
 	a->load.cache_dir = dir;
 	a->load.no_debuginfo_lookup = o.no_debuginfo_lookup;
+	a->load.threads = o.threads;
 	a->load.debuginfo = NULL;
 	if (o.debuginfo) {
 		if (HM_OPTS_TAKE(&a->dio, o.debuginfo, hm_debuginfo_opts))

@@ -13,9 +13,9 @@
  * serial walk, whatever the number of threads or the order units finish in.
  *
  * What a worker cannot replay exactly — a unit whose reading said anything
- * (an error, a warning), split DWARF, dwz imports, C++ classes nested in
- * classes when names are asked for — it leaves to the serial walk of that
- * unit, in its turn.  Workers run at most WINDOW units ahead of the replay,
+ * (an error, a warning), split DWARF, dwz imports, C++ (whose identity,
+ * scopes and nested classes are more than the header a record keeps) — it
+ * leaves to the serial walk of that unit, in its turn.  Workers run at most WINDOW units ahead of the replay,
  * which bounds the memory the records take and the work wasted when an
  * `only` walk finds its last name. */
 #include "config.h"
@@ -241,7 +241,7 @@ static enum unit_state scan_unit(struct worker *wk, struct unit *u)
 	} else {
 		u->cu_die_off = off;
 		if (dw_unit_begin(w, cu, version, addr_size) || unit_type == DW_UT_skeleton ||
-		    dw_has_dwo_name(w, cu) || (w->nr_only && w->cplusplus))
+		    dw_has_dwo_name(w, cu) || w->cplusplus)
 			wk->serial = 1;
 		else
 			scan_children(wk, cu, 0);
