@@ -203,7 +203,9 @@ void hm_sholes_free(struct hm_sholes *h)
 {
 	if (h) {
 		free(h->m);
+		free(h->vb);
 		h->m = NULL;
+		h->vb = NULL;
 	}
 }
 
@@ -225,6 +227,78 @@ static void note_hole(struct hm_sholes *h, int last, int64_t bytes, int64_t bits
 		h->nr_bit_holes++;
 	if (bytes)
 		h->nr_holes++;
+}
+
+/* A base class is drawn at sizeof (as pahole does) unless the derived class
+ * puts something in its tail padding (Itanium C++ ABI: a non-POD base's tail
+ * may be reused) or it has virtual bases: then at its non-virtual size, the
+ * bytes that are really its in the derived object. */
+static void base_sizes(const hm_types *t, const hm_type *ty, struct hm_sholes *h)
+{
+	const hm_member *m = hm_types_members(t, ty);
+
+	for (uint32_t i = 0; i < ty->nr; i++) {
+		uint64_t end = m[i].offset + h->m[i].size, next = UINT64_MAX;
+
+		if (!(m[i].flags & HM_MEMBER_INHERITANCE) || h->m[i].skipped || !h->m[i].size)
+			continue;
+		for (uint32_t j = 0; j < ty->nr; j++)
+			if (j != i && !h->m[j].skipped && h->m[j].size && m[j].offset >= m[i].offset &&
+			    m[j].offset < next && (m[j].offset > m[i].offset || j > i))
+				next = m[j].offset;
+		/* a base with virtual bases: its sizeof counts them, which the
+		 * complete object places elsewhere */
+		if (next < end || hm_base_has_vbases(t, m[i].type)) {
+			uint64_t nv = hm_base_nvsize(t, m[i].type);
+
+			if (nv < h->m[i].size && m[i].offset + nv <= next)
+				h->m[i].size = nv;
+		}
+	}
+}
+
+/* The bytes a complete object's virtual bases take, after the non-virtual
+ * part: they are neither hole nor padding.  A gap before one (alignment) is
+ * a hole after the last member; a direct virtual base learns its offset. */
+static int64_t vbases_taken(const hm_types *t, const hm_type *ty, struct hm_sholes *h, int last,
+			    int64_t seen)
+{
+	const hm_member *m = hm_types_members(t, ty);
+	struct hm_vbase vb[64];
+	int n, any = 0;
+
+	for (uint32_t i = 0; i < ty->nr && !any; i++)
+		any = (m[i].flags & HM_MEMBER_INHERITANCE) != 0;
+	if (!any || (n = hm_vbases_place(t, ty, vb, 64)) <= 0)
+		return seen;
+	h->vb = malloc((size_t)n * sizeof(*h->vb));
+	if (!h->vb)
+		return seen;	/* no room to say where: left unplaced */
+	memcpy(h->vb, vb, (size_t)n * sizeof(*h->vb));
+	h->nr_vb = (uint32_t)n;
+	for (int k = 0; k < n; k++) {
+		int64_t gap = (int64_t)vb[k].offset - (seen + 7) / 8;
+
+		h->vb[k].hole = 0;
+
+		if (gap > 0 && k > 0) {
+			h->nr_holes++;
+			h->vb[k - 1].hole = (uint64_t)gap;
+		} else if (gap > 0 && last >= 0) {
+			if (!h->m[last].hole)
+				h->nr_holes++;
+			h->m[last].hole += (uint64_t)gap;
+		}
+		if ((int64_t)(vb[k].offset + vb[k].size) * 8 > seen)
+			seen = (int64_t)(vb[k].offset + vb[k].size) * 8;
+		for (uint32_t i = 0; i < ty->nr; i++)
+			if ((m[i].flags & HM_MEMBER_INHERITANCE) && (m[i].flags & HM_MEMBER_VIRTUAL_BASE) &&
+			    hm_strip(t, m[i].type) == vb[k].type) {
+				h->m[i].vb_placed = 1;
+				h->m[i].vb_offset = vb[k].offset;
+			}
+	}
+	return seen;
 }
 
 /* pahole's walk: last_seen_bit follows the end of the previous member; a
@@ -249,6 +323,7 @@ int hm_sholes_compute(const hm_types *t, const hm_type *ty, struct hm_sholes *h)
 	}
 	if (ty->kind == HM_KIND_UNION)
 		return 0;
+	base_sizes(t, ty, h);
 	for (uint32_t i = 0; i < ty->nr; i++) {
 		int bf = (m[i].flags & HM_MEMBER_BITFIELD) != 0;
 		int64_t start, end, bits = 0, bytes = 0;
@@ -299,6 +374,7 @@ int hm_sholes_compute(const hm_types *t, const hm_type *ty, struct hm_sholes *h)
 		h->bit_padding = bf_end > seen ? (uint32_t)(bf_end - seen) : 0;
 		seen = bf_end;
 	}
+	seen = vbases_taken(t, ty, h, last, seen);
 	h->padding = (int64_t)ty->size > seen / 8 ? ty->size - (uint64_t)(seen / 8) : 0;
 	return 0;
 }
@@ -397,7 +473,56 @@ static int declared_by_typedef(const hm_types *t, hm_type_id id)
 }
 
 static void add_level(hm_layout *l, const hm_type *rec, uint64_t base, uint32_t depth,
-		      uint32_t parent, const char *prefix)
+		      uint32_t parent, const char *prefix, int is_base);
+
+/* A complete object's virtual bases, after its non-virtual part as the text
+ * lists them; a base subobject has none of its own (they are the complete
+ * object's). */
+static uint32_t add_vbases(hm_layout *l, const struct hm_sholes *h, uint64_t base, uint32_t depth,
+			   uint32_t parent, const char *prefix, uint32_t prev)
+{
+	for (uint32_t k = 0; k < h->nr_vb && !l->err; k++) {
+		hm_member *vm = hm_arena_alloc(&l->arena, sizeof(*vm));
+		const hm_type *vt = hm_types_get(l->t, h->vb[k].type);
+		hm_field *f;
+		uint32_t me;
+
+		if (!vm) {
+			l->err = -ENOMEM;
+			break;
+		}
+		*vm = (hm_member){ .type = h->vb[k].type, .offset = h->vb[k].offset,
+				   .flags = HM_MEMBER_INHERITANCE };
+		f = push_field(l);
+		if (!f)
+			break;
+		me = (uint32_t)(l->nf - 1);
+		f->name = vt ? vt->name : NULL;
+		f->path = join_path(l, prefix, f->name);
+		f->member = vm;
+		f->type = vm->type;
+		f->offset = base + vm->offset;
+		f->size = h->vb[k].size;
+		f->depth = depth;
+		f->parent = parent;
+		f->next = HM_FIELD_NONE;
+		f->hole_after = h->vb[k].hole;
+		set_lines(l, f);
+		if (prev != HM_FIELD_NONE)
+			l->f[prev].next = me;
+		prev = me;
+		if (vt && hm_kind_is_record(vt->kind) && !vt->declaration)
+			add_level(l, vt, l->f[me].offset, depth + 1, me, prefix, 1);
+		l->f[me].nr_children = (uint32_t)(l->nf - me - 1);
+		l->f[me].is_leaf = l->f[me].nr_children == 0;
+		if (h->vb[k].hole && k + 1 < h->nr_vb)
+			push_hole(l, base + h->vb[k + 1].offset - h->vb[k].hole, h->vb[k].hole, me);
+	}
+	return prev;
+}
+
+static void add_level(hm_layout *l, const hm_type *rec, uint64_t base, uint32_t depth,
+		      uint32_t parent, const char *prefix, int is_base)
 {
 	const hm_member *m = hm_types_members(l->t, rec);
 	struct hm_sholes h;
@@ -421,7 +546,7 @@ static void add_level(hm_layout *l, const hm_type *rec, uint64_t base, uint32_t 
 		uint32_t me;
 		int anon;
 
-		if (m[i].flags & HM_MEMBER_STATIC)
+		if ((m[i].flags & HM_MEMBER_STATIC) || (h.m[i].vb_placed && !is_base))
 			continue;
 		f = push_field(l);
 		if (!f)
@@ -460,7 +585,8 @@ static void add_level(hm_layout *l, const hm_type *rec, uint64_t base, uint32_t 
 		    !(m[i].flags & HM_MEMBER_VIRTUAL_BASE) &&
 		    (!m[i].name || anon || l->expand)) {
 			add_level(l, st, f->offset, depth + 1, me,
-				  m[i].name ? l->f[me].path : prefix);
+				  m[i].name ? l->f[me].path : prefix,
+				  (m[i].flags & HM_MEMBER_INHERITANCE) != 0);
 		}
 		l->f[me].nr_children = (uint32_t)(l->nf - me - 1);
 		l->f[me].is_leaf = l->f[me].nr_children == 0;
@@ -474,8 +600,12 @@ static void add_level(hm_layout *l, const hm_type *rec, uint64_t base, uint32_t 
 				;
 			if (j < rec->nr)
 				push_hole(l, base + m[j].offset - h.m[i].hole, h.m[i].hole, me);
+			else if (h.nr_vb && !is_base)
+				push_hole(l, base + h.vb[0].offset - h.m[i].hole, h.m[i].hole, me);
 		}
 	}
+	if (!is_base)
+		prev = add_vbases(l, &h, base, depth, parent, prefix, prev);
 	if (prev != HM_FIELD_NONE && h.padding && rec->kind != HM_KIND_UNION) {
 		l->f[prev].hole_after = h.padding;
 	}
@@ -626,7 +756,7 @@ hm_layout *hm_layout_new(const hm_types *t, hm_type_id id, const struct hm_layou
 	l->ty = ty;
 	l->line = o->cacheline_size ? o->cacheline_size : 64;
 	l->expand = o->expand;
-	add_level(l, ty, 0, 0, HM_FIELD_NONE, NULL);
+	add_level(l, ty, 0, 0, HM_FIELD_NONE, NULL, 0);
 	if (!l->err)
 		find_groups(l);
 	if (!l->err)

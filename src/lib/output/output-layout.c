@@ -1105,6 +1105,38 @@ int hm_print_note(hm_print_notes *n, const char *fmt, ...)
 	return o->err;
 }
 
+/* The virtual bases of a complete object, where the compiler puts them:
+ * after the non-virtual part, in inheritance graph order (layout-vbase.c). */
+static void vbases_fp(const struct pctx *c, const struct hm_sholes *h, struct pconf *cc,
+		      struct class_sums *s, uint32_t *members, int *newline, unsigned depth)
+{
+	for (uint32_t k = 0; k < h->nr_vb; k++) {
+		hm_member m = { .type = h->vb[k].type, .offset = h->vb[k].offset,
+				.flags = HM_MEMBER_INHERITANCE };
+
+		if (*newline) {
+			sb_puts(c->b, "\n");
+			*newline = 0;
+		}
+		cc->last_member = k + 1 == h->nr_vb;
+		cc->first_member = 0;
+		cc->member_packed = 0;
+		sb_tabs(c->b, cc->indent);
+		member_fp(c, &m, h->vb[k].size, 0, cc, depth);
+		if (h->vb[k].hole) {
+			newline_once(c->b, newline);
+			sb_puts(c->b, "\n");
+			sb_tabs(c->b, cc->indent);
+			sb_printf(c->b, "/* XXX %" PRIu64 " byte%s hole, try to pack */",
+				  h->vb[k].hole, h->vb[k].hole != 1 ? "s" : "");
+			s->sum_holes += h->vb[k].hole;
+		}
+		sb_puts(c->b, "\n");
+		s->sum_bytes += h->vb[k].size;
+		(*members)++;
+	}
+}
+
 /* pahole's __class__fprintf. */
 static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, unsigned depth)
 {
@@ -1169,8 +1201,9 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 		const hm_type *pt;
 		uint64_t off;
 
-		/* static members take no room; pahole (DWARF 5) does not list them */
-		if (pos->flags & HM_MEMBER_STATIC)
+		/* static members take no room; pahole (DWARF 5) does not list them;
+		 * a placed virtual base comes after the non-virtual part */
+		if ((pos->flags & HM_MEMBER_STATIC) || h.m[i].vb_placed)
 			continue;
 		if (access_word(pos->flags) && access_word(pos->flags) != access) {
 			access = access_word(pos->flags);
@@ -1253,6 +1286,7 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 		last = pos;
 		lasth = &h.m[i];
 	}
+	vbases_fp(c, &h, &cc, &s, &members, &newline, depth);
 	if (cc.emit_stats) {
 		note_unterminated(c, &cc, ty);
 		class_stats(c, ty, &h, &s, &cc, members);
