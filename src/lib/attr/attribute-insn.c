@@ -50,8 +50,20 @@ enum hm_attr_bucket attr_find_record(struct binent *b, const char *name, uint64_
 {
 	size_t seen = attr_records_named(b, name, id);
 
-	if (!*id)
-		return HM_UNATTR_UNTYPED;
+	if (!*id) {
+		/* An anonymous record known by its typedef's name
+		 * (pthread_mutex_t): the typedef must lead to it. */
+		hm_type_id td = hm_types_find_typedef(b->types, name);
+		const hm_type *ty;
+
+		*id = td ? hm_types_resolve(b->types, td) : HM_TYPE_NONE;
+		ty = *id ? hm_types_get(b->types, *id) : NULL;
+		if (!ty || !hm_kind_is_record(ty->kind) || ty->name) {
+			*id = HM_TYPE_NONE;
+			return HM_UNATTR_UNTYPED;
+		}
+		seen = 1;
+	}
 	/* Two different definitions of one name: which one this pointer
 	 * means is not known here. */
 	if (seen > 1)
@@ -438,6 +450,10 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 	} else {
 		snprintf(obj, sizeof(obj), "%s@0x%" PRIx64, r->sname, out->obj_base);
 		out->object = hm_strtab_intern(&a->strs, obj);
+		if (out->object && r->kind == HM_PROFILE_STRUCT &&
+		    attr_inst_note(a, out->object, r->sname, b->types, r->type, out->obj_base,
+				   r->ssize))
+			return -ENOMEM;
 	}
 	out->path = r->path;
 	out->foff = r->foff;

@@ -168,7 +168,18 @@ struct hm_attr {
 	char *cache_dir;	/* load.cache_dir, owned */
 	struct insn_res **ires;	/* open addressing, ires_slots; in rec_arena */
 	size_t nires, ires_slots;
+	struct attr_inst **insts;	/* instances by object name (attribute-objects.c) */
+	size_t ninsts, inst_slots;
 };
+
+/* attribute-objects.c: note the instance `object` (interned) of record id
+ * of t at base; rename the rows of instances embedded in another (before
+ * hm_heat_finish()); free the notes.  0 or -ENOMEM. */
+struct hm_heat;
+int attr_inst_note(hm_attr *a, const char *object, const char *sname, const hm_types *t,
+		   hm_type_id id, uint64_t base, uint64_t size);
+int attr_lift_containers(hm_attr *a, struct hm_heat *h);
+void attr_insts_free(hm_attr *a);
 
 /* attribute.c: read the PT_LOAD segments of b->bin. */
 int attr_binent_phdrs(struct binent *b);

@@ -1255,6 +1255,8 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 	free(run.ips);
 	a->reader = NULL;	/* the caller closes it */
 	heat_watch_events(h, NULL);
+	if (!err)
+		err = attr_lift_containers(a, h);
 	if (err)
 		return err;
 	err = hm_heat_finish(h);

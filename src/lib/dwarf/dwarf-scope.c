@@ -1026,6 +1026,10 @@ static void type_fill(hm_scopes *s, Dwarf_Die die, int tag, struct memo *st)
 	st->tag = tag;
 	if (is_modifier(tag)) {
 		st->has = !ref_off(s, die, DW_AT_type, &st->off);
+		/* `typedef union { ... } pthread_mutex_t`: the record is
+		 * known by the typedef's name alone */
+		if (tag == DW_TAG_typedef)
+			st->name = die_name(s, die);
 	} else if (is_record_tag(tag)) {
 		st->name = die_name(s, die);
 		if (dwarf_bytesize(die, &size, &e) == DW_DLV_OK)
@@ -1081,6 +1085,7 @@ static void var_type(hm_scopes *s, uint64_t off, struct svar *v, int *err)
 	int fresh;
 	struct memo *m = memo_get(s, off, MEMO_TYPE, &fresh), r = { 0 };
 	uint64_t cur = off;
+	const char *tdname = NULL;	/* the typedef naming what follows */
 
 	if (!m) {
 		*err = -ENOMEM;
@@ -1100,13 +1105,18 @@ static void var_type(hm_scopes *s, uint64_t off, struct svar *v, int *err)
 			if (st.tag == DW_TAG_pointer_type || st.tag == DW_TAG_reference_type ||
 			    st.tag == DW_TAG_rvalue_reference_type)
 				r.ptr_depth++;
+			if (st.tag == DW_TAG_typedef)
+				tdname = st.name;
+			else if (st.tag == DW_TAG_pointer_type || st.tag == DW_TAG_reference_type ||
+				 st.tag == DW_TAG_rvalue_reference_type)
+				tdname = NULL;
 			if (!st.has)
 				break;	/* void */
 			cur = st.off;
 			continue;
 		}
 		if (is_record_tag(st.tag)) {
-			r.name = st.name;
+			r.name = st.name ? st.name : tdname;
 			r.record_kind = st.tag;
 			r.record_size = st.record_size;
 		}

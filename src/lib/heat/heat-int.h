@@ -121,6 +121,8 @@ struct heat_row {
 	uint32_t group;		/* verdict: its group of fields on the line, 0 = none */
 	unsigned has_w_bp : 1, has_rw_bp : 1;
 	unsigned in_fs : 1, in_ts : 1;	/* verdict: in the false / true sharing part */
+	unsigned container_unknown : 1;	/* its instance lies inside another one
+					 * whose layout does not embed its type */
 };
 
 struct heat_watch;

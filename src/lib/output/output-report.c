@@ -154,7 +154,8 @@ static const char *row_name(const struct heat_row *r, char *buf, size_t len)
 		snprintf(buf, len, "%s%s%s", r->object, r->path[0] && r->path[0] != '[' ? "." : "",
 			 r->path);
 	else
-		snprintf(buf, len, "%s%s%s", r->object, r->path[0] ? "." : "", r->path);
+		snprintf(buf, len, "%s%s%s%s", r->object, r->path[0] ? "." : "", r->path,
+			 r->container_unknown ? " in an unknown container" : "");
 	return buf;
 }
 
@@ -236,6 +237,117 @@ static void evidence(const struct heat_line *l, const hm_report_stats *st, char 
 		snprintf(buf + o, len - o, "; true sharing (%" PRIu64 " %s): %s",
 			 e->ts_transfers, unit, names);
 	}
+}
+
+/* Instances: the distinct objects of a struct type with samples, "outer@0x..."
+ * once however many fields and lines it has.  Two instances of one type are
+ * two objects: their lines are judged apart. */
+struct inst_key {
+	const char *sname, *object;
+};
+
+static int cmp_inst(const void *pa, const void *pb)
+{
+	const struct inst_key *a = pa, *b = pb;
+	int c = strcmp(a->sname, b->sname);
+
+	return c ? c : strcmp(a->object, b->object);
+}
+
+static int is_instance(const struct heat_row *r)
+{
+	return r->sname && r->object && r->kind == HM_PROFILE_STRUCT;
+}
+
+/* The distinct instances of lines v[0..n), sorted by type then object,
+ * into *out (the caller frees): their number, or -1 out of memory. */
+static long instances(struct heat_line *const *v, size_t n, struct inst_key **out)
+{
+	size_t k = 0, cap = 0, i, u = 0;
+	struct inst_key *x = NULL;
+
+	for (i = 0; i < n; i++)
+		for (const struct heat_row *r = v[i]->rows; r; r = r->next) {
+			if (!is_instance(r))
+				continue;
+			if (k == cap) {
+				struct inst_key *g;
+
+				cap = cap ? cap * 2 : 64;
+				g = realloc(x, cap * sizeof(*x));
+				if (!g) {
+					free(x);
+					return -1;
+				}
+				x = g;
+			}
+			x[k++] = (struct inst_key){ r->sname, r->object };
+		}
+	if (k)
+		qsort(x, k, sizeof(*x), cmp_inst);
+	for (i = 0; i < k; i++)
+		if (!u || cmp_inst(&x[u - 1], &x[i]))
+			x[u++] = x[i];
+	*out = x;
+	return (long)u;
+}
+
+static size_t line_instances(const struct heat_line *l)
+{
+	struct inst_key *x = NULL;
+	struct heat_line *one = (struct heat_line *)l;
+	long n = instances(&one, 1, &x);
+
+	free(x);
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* "instances: flow 4, pair 2" over every line with samples: the types with
+ * more than one object (JSON counts every type). */
+static int print_instances(FILE *out, const hm_heat *h)
+{
+	struct inst_key *x = NULL;
+	long n = instances(h->lines, h->nlines, &x), i, j;
+	int col = 0, first = 1;
+
+	if (n < 0)
+		return -ENOMEM;
+	for (i = 0; i < n; i = j) {
+		char item[200];
+
+		for (j = i + 1; j < n && !strcmp(x[j].sname, x[i].sname); j++)
+			;
+		if (j - i < 2)
+			continue;
+		snprintf(item, sizeof(item), "%s %ld", x[i].sname, j - i);
+		if (first)
+			col = fprintf(out, "instances: %s", item);
+		else if (col + 2 + strlen(item) > 78)
+			col = fprintf(out, ",\n  %s", item) - 2;
+		else
+			col += fprintf(out, ", %s", item);
+		first = 0;
+	}
+	if (!first)
+		fputc('\n', out);
+	free(x);
+	return 0;
+}
+
+static void json_instances(hm_json *j, const hm_heat *h)
+{
+	struct inst_key *x = NULL;
+	long n = instances(h->lines, h->nlines, &x), i, k;
+
+	hm_json_key(j, "instances");
+	hm_json_begin_object(j);
+	for (i = 0; i < n; i = k) {
+		for (k = i + 1; k < n && !strcmp(x[k].sname, x[i].sname); k++)
+			;
+		hm_json_kuint(j, x[i].sname, (uint64_t)(k - i));
+	}
+	hm_json_end_object(j);
+	free(x);
 }
 
 static void print_header(FILE *out, const hm_report_stats *st, const struct hm_report_opts *o)
@@ -324,6 +436,8 @@ static void print_table(FILE *out, struct heat_line **v, size_t n, const hm_repo
 		fprintf(out, " %3u %3u\n", l->cpus.count, l->tids.n);
 		line_objects(l, objs, sizeof(objs));
 		fprintf(out, "    %.72s\n", objs);
+		if (line_instances(l) > 1)
+			fprintf(out, "    %zu instances\n", line_instances(l));
 		fprintf(out, "    %s\n", verdict_label(l, vl, sizeof(vl)));
 	}
 }
@@ -446,6 +560,8 @@ int hm_report_print(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_sta
 		return -EINVAL;
 	o = HM_OPTS_COPY(&oc, uo, hm_report_opts);
 	print_header(out, st, o);
+	if (print_instances(out, h))
+		return -ENOMEM;
 	v = ranked(h, st, o, &n);
 	if (!v)
 		return -ENOMEM;
@@ -552,6 +668,7 @@ static void json_row(hm_json *j, hm_attr *a, const struct heat_row *r, uint64_t 
 	hm_json_kstr(j, "object", r->object);
 	hm_json_kstr(j, "struct", r->kind == HM_PROFILE_STRUCT ? r->sname : NULL);
 	hm_json_kstr(j, "path", r->sname ? r->path : NULL);
+	hm_json_kstr(j, "container", r->container_unknown ? "unknown" : NULL);
 	hm_json_kstr(j, "strategy", r->sname ? r->strategy : NULL);
 	hm_json_kuint(j, "address", r->obj_base + r->foff);
 	hm_json_kuint(j, "offset", r->foff);
@@ -614,6 +731,7 @@ int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stat
 	for (b = 0; b < HM_NR_BUCKETS; b++)
 		hm_json_kuint(&j, hm_attr_bucket_name(b), st->buckets[b]);
 	hm_json_end_object(&j);
+	json_instances(&j, h);
 	hm_json_key(&j, "lines");
 	hm_json_begin_array(&j);
 	for (i = 0; i < n; i++) {
@@ -631,6 +749,7 @@ int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stat
 		json_c2c(&j, &l->st);
 		json_cpus(&j, &l->cpus);
 		hm_json_kuint(&j, "threads", l->tids.n);
+		hm_json_kuint(&j, "instances", line_instances(l));
 		hm_json_key(&j, "fields");
 		hm_json_begin_array(&j);
 		for (r = l->rows; r; r = r->next)

@@ -1,0 +1,275 @@
+/* Instances and their containers.  Attribution by instruction names a heap
+ * object by the type its pointer had at the sampled IP: glibc's
+ * pthread_mutex_lock() sees a `pthread_mutex_t *`, the caller that embeds
+ * the mutex a `struct outer *`.  Every such instance (type, base, size) is
+ * noted here; before the verdicts, a row whose instance lies inside another
+ * instance is renamed by the outer one (`outer.lock.__data.__lock`), but
+ * only when the outer type's layout has a member of the inner type at
+ * exactly that offset.  Inside another instance without such a member, the
+ * row keeps its own type and is marked as in an unknown container: what
+ * holds it is not known, and no guess is made. */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "attr/attribute-int.h"
+#include "heat/heat-int.h"
+
+#define LIFT_DEPTH 8	/* containers of containers followed */
+
+struct attr_inst {
+	const char *object;	/* "TYPE@0xBASE", interned in a->strs: noted by
+				 * pointer (every sample's path), looked up by
+				 * name (the heat keeps its own copy) */
+	const char *sname;
+	const hm_types *t;
+	hm_type_id id;
+	uint64_t base, size;
+};
+
+static size_t inst_hash(const char *object)
+{
+	return (size_t)hm_hash_u64((uint64_t)(uintptr_t)object);
+}
+
+static int inst_grow(hm_attr *a)
+{
+	size_t n = a->inst_slots ? a->inst_slots * 2 : 256, i;
+	struct attr_inst **v = calloc(n, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < a->inst_slots; i++) {
+		size_t j;
+
+		if (!a->insts[i])
+			continue;
+		for (j = inst_hash(a->insts[i]->object) & (n - 1); v[j]; j = (j + 1) & (n - 1))
+			;
+		v[j] = a->insts[i];
+	}
+	free(a->insts);
+	a->insts = v;
+	a->inst_slots = n;
+	return 0;
+}
+
+static struct attr_inst *inst_find(const hm_attr *a, const char *object)
+{
+	size_t j;
+
+	if (!a->inst_slots)
+		return NULL;
+	for (j = inst_hash(object) & (a->inst_slots - 1); a->insts[j];
+	     j = (j + 1) & (a->inst_slots - 1))
+		if (a->insts[j]->object == object)
+			return a->insts[j];
+	return NULL;
+}
+
+static int by_name(const void *x, const void *y)
+{
+	const struct attr_inst *a = *(const struct attr_inst *const *)x;
+	const struct attr_inst *b = *(const struct attr_inst *const *)y;
+
+	return strcmp(a->object, b->object);
+}
+
+/* The instance called object in v (sorted by name), or NULL. */
+static const struct attr_inst *inst_named(struct attr_inst **v, size_t n, const char *object)
+{
+	struct attr_inst key = { .object = object }, *k = &key, **x;
+
+	if (!object)
+		return NULL;
+	x = bsearch(&k, v, n, sizeof(*v), by_name);
+	return x ? *x : NULL;
+}
+
+int attr_inst_note(hm_attr *a, const char *object, const char *sname, const hm_types *t,
+		   hm_type_id id, uint64_t base, uint64_t size)
+{
+	struct attr_inst *x;
+	size_t j;
+
+	if (inst_find(a, object))
+		return 0;
+	if (2 * (a->ninsts + 1) > a->inst_slots && inst_grow(a))
+		return -ENOMEM;
+	x = hm_arena_alloc(&a->rec_arena, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	*x = (struct attr_inst){ object, sname, t, id, base, size };
+	for (j = inst_hash(object) & (a->inst_slots - 1); a->insts[j];
+	     j = (j + 1) & (a->inst_slots - 1))
+		;
+	a->insts[j] = x;
+	a->ninsts++;
+	return 0;
+}
+
+/* Whether type id (through its typedefs and qualifiers) is called name:
+ * the typedef a member is declared with, or the record's own name. */
+static int named(const hm_types *t, hm_type_id id, const char *name)
+{
+	for (unsigned hop = 0; hop < 64 && id; hop++) {
+		const hm_type *ty = hm_types_get(t, id);
+
+		if (!ty)
+			return 0;
+		if (ty->name && !strcmp(ty->name, name) &&
+		    (ty->kind == HM_KIND_TYPEDEF || hm_kind_is_record(ty->kind)))
+			return 1;
+		if (ty->kind != HM_KIND_TYPEDEF && ty->kind != HM_KIND_CONST &&
+		    ty->kind != HM_KIND_VOLATILE && ty->kind != HM_KIND_ATOMIC)
+			return 0;
+		id = ty->target;
+	}
+	return 0;
+}
+
+/* The path of a member of record id at byte off whose type is the record
+ * `name` of `size` bytes, into sb: 1 found, 0 not.  Arrays are not
+ * entered (which element is the address's, the layout alone says). */
+static int embed_path(const hm_types *t, hm_type_id id, uint64_t off, const char *name,
+		      uint64_t size, hm_sbuf *sb, unsigned depth)
+{
+	const hm_type *ty = hm_types_get(t, hm_types_resolve(t, id));
+	const hm_member *m;
+
+	if (!ty || !hm_kind_is_record(ty->kind) || depth > 32)
+		return 0;
+	m = hm_types_members(t, ty);
+	for (uint32_t i = 0; m && i < ty->nr; i++) {
+		uint64_t msz = hm_types_sizeof(t, m[i].type);
+		size_t mark = sb->len;
+
+		if (m[i].bit_size || off < m[i].offset || off >= m[i].offset + msz)
+			continue;
+		if (m[i].name) {
+			hm_sbuf_puts(sb, sb->len ? "." : "");
+			hm_sbuf_puts(sb, m[i].name);
+		}
+		if (off == m[i].offset && msz == size && named(t, m[i].type, name))
+			return 1;
+		if (embed_path(t, m[i].type, off - m[i].offset, name, size, sb, depth + 1))
+			return 1;
+		sb->len = mark;
+		if (sb->p)
+			sb->p[mark] = 0;
+	}
+	return 0;
+}
+
+static int by_base(const void *x, const void *y)
+{
+	const struct attr_inst *a = *(const struct attr_inst *const *)x;
+	const struct attr_inst *b = *(const struct attr_inst *const *)y;
+
+	if (a->base != b->base)
+		return a->base < b->base ? -1 : 1;
+	return (a->size < b->size) - (a->size > b->size);	/* the larger first */
+}
+
+/* The nearest instance that embeds x at its offset, in v (sorted by base,
+ * the largest of one base first); the caller asks again for the container's
+ * container.  *inside: x lies inside another instance at all. */
+static const struct attr_inst *container_of_inst(struct attr_inst **v, size_t n,
+						 uint64_t maxsize, const struct attr_inst *x,
+						 hm_sbuf *sb, int *inside)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {	/* the first instance starting above x */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid]->base <= x->base)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0 && v[lo]->base + maxsize > x->base) {
+		const struct attr_inst *o = v[lo];
+
+		if (o == x || o->size <= x->size || o->base + o->size < x->base + x->size ||
+		    !strcmp(o->sname, x->sname))
+			continue;
+		*inside = 1;
+		sb->len = 0;
+		if (sb->p)
+			sb->p[0] = 0;
+		if (embed_path(o->t, o->id, x->base - o->base, x->sname, x->size, sb, 0))
+			return o;
+	}
+	return NULL;
+}
+
+int attr_lift_containers(hm_attr *a, hm_heat *h)
+{
+	struct attr_inst **v, **names;
+	uint64_t maxsize = 0;
+	hm_sbuf sb = { 0 };
+	size_t n = 0, i;
+	int err = 0;
+
+	if (a->ninsts < 2)
+		return 0;
+	v = malloc(a->ninsts * sizeof(*v));
+	names = malloc(a->ninsts * sizeof(*names));
+	if (!v || !names) {
+		free(v);
+		free(names);
+		return -ENOMEM;
+	}
+	for (i = 0; i < a->inst_slots; i++)
+		if (a->insts[i]) {
+			v[n++] = a->insts[i];
+			if (a->insts[i]->size > maxsize)
+				maxsize = a->insts[i]->size;
+		}
+	memcpy(names, v, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), by_base);
+	qsort(names, n, sizeof(*names), by_name);
+	for (i = 0; i < h->nlines && !err; i++) {
+		for (struct heat_row *r = h->lines[i]->rows; r && !err; r = r->next) {
+			const struct attr_inst *x = inst_named(names, n, r->object), *o;
+			int inside = 0;
+			unsigned depth;
+
+			for (depth = 0; x && depth < LIFT_DEPTH; depth++, x = o) {
+				const char *p;
+
+				o = container_of_inst(v, n, maxsize, x, &sb, &inside);
+				if (!o)
+					break;
+				hm_sbuf_puts(&sb, r->path[0] ? "." : "");
+				hm_sbuf_puts(&sb, r->path);
+				p = sb.err ? NULL : hm_strtab_intern(&a->strs, sb.p ? sb.p : "");
+				if (!p) {
+					err = -ENOMEM;
+					break;
+				}
+				r->path = p;
+				r->foff += x->base - o->base;
+				r->obj_base = o->base;
+				r->object = o->object;
+				r->sname = o->sname;
+				r->ssize = o->size;
+				inside = 0;
+			}
+			if (inside && depth == 0)
+				r->container_unknown = 1;
+		}
+	}
+	free(sb.p);
+	free(names);
+	free(v);
+	return err;
+}
+
+void attr_insts_free(hm_attr *a)
+{
+	free(a->insts);	/* the entries are in rec_arena */
+	a->insts = NULL;
+	a->ninsts = a->inst_slots = 0;
+}
