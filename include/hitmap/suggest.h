@@ -163,7 +163,9 @@ enum hm_suggest_style {
 struct hm_suggest_opts {
 	size_t sz;			/* sizeof(struct hm_suggest_opts): declare with HM_OPTS */
 	unsigned cacheline_size;	/* 0 = 64 */
-	enum hm_suggest_style style;	/* only spelling: proposals are the same */
+	/* spelling, and one proposal kind: the aligned anonymous struct
+	 * (HM_EDIT_WRAP) is tried in kernel style only */
+	enum hm_suggest_style style;
 	uint64_t max_growth;		/* bytes sizeof may grow; UINT64_MAX = any */
 	unsigned keep_size : 1;		/* sizeof must not change */
 	unsigned assume_aligned : 1;	/* objects start on a line boundary */
@@ -179,14 +181,19 @@ enum hm_edit_kind {
 	HM_EDIT_ALIGN = 0,	/* member gets alignment `value` (a line) */
 	HM_EDIT_MOVE,		/* member goes after `anchor` (NULL = to the top) */
 	HM_EDIT_PAD,		/* `value` bytes of explicit padding after member */
+	/* members `member` to `anchor` (the last, itself when one), adjacent,
+	 * go into an anonymous struct with alignment `value` (a line): the
+	 * kernel's `struct { ... } ____cacheline_aligned_in_smp;` */
+	HM_EDIT_WRAP,
 };
 
 typedef struct hm_edit {
 	enum hm_edit_kind kind;
 	const char *member;	/* a direct member of the struct */
-	const char *anchor;	/* MOVE: the member it follows, NULL = first */
+	const char *anchor;	/* MOVE: the member it follows, NULL = first;
+				 * WRAP: the last member wrapped */
 	const char *pad_name;	/* PAD: the new member's name */
-	uint64_t value;		/* ALIGN: bytes; PAD: bytes */
+	uint64_t value;		/* ALIGN, WRAP: alignment in bytes; PAD: bytes */
 } hm_edit;
 
 /* Layout numbers of one variant (today's or a proposal's). */

@@ -28,6 +28,14 @@ extern "C" {
 hm_type_id hm_types_add_struct_like(hm_types *t, hm_type_id like, const hm_member *members,
 				    uint32_t nr, uint64_t size);
 
+/* Append an anonymous struct with `nr` members, byte size `size` and the
+ * alignment attribute `alignment` (0 = none): the member type of the kernel's
+ * `struct { atomic_t mm_count; } ____cacheline_aligned_in_smp;`.  Member
+ * names are interned; member types must be ids of `t`.  Returns its id, or
+ * HM_TYPE_NONE + errno (ENOMEM). */
+hm_type_id hm_types_add_anon_struct(hm_types *t, const hm_member *members, uint32_t nr,
+				    uint64_t size, uint32_t alignment);
+
 /* Id of a one-dimensional array `elem[dim]`, added when absent.  HM_TYPE_NONE
  * + errno on failure. */
 hm_type_id hm_types_add_array(hm_types *t, hm_type_id elem, uint64_t dim);

@@ -39,6 +39,15 @@ static void cand_align(struct sg_ctx *c, int x)
 			keep(c, v);
 		}
 	}
+	/* the kernel's other way: `struct { ... } ____cacheline_aligned_in_smp;`
+	 * ends the line after the member as well as starting it */
+	if (c->opts.style != HM_STYLE_KERNEL)
+		return;
+	v = sg_var_clone(c, c->today);
+	if (v && sg_op_wrap(c, v, x, x)) {
+		sg_title_add(v, "%s in an aligned anonymous struct", c->ents[x].name);
+		keep(c, v);
+	}
 }
 
 static void cand_moves(struct sg_ctx *c, int x)
@@ -182,6 +191,7 @@ static void cand_per_line(struct sg_ctx *c)
 }
 
 static void cand_group_padded(struct sg_ctx *c, const struct sg_gref *gr);
+static void cand_group_wrapped(struct sg_ctx *c, const struct sg_gref *gr, int top);
 
 static void cand_groups(struct sg_ctx *c)
 {
@@ -208,7 +218,44 @@ static void cand_groups(struct sg_ctx *c)
 		sg_title_add(v, "give %s a line of its own", c->ents[first].name);
 		keep(c, v);
 		cand_group_padded(c, gr);
+		cand_group_wrapped(c, gr, 0);
+		cand_group_wrapped(c, gr, 1);
 	}
+}
+
+/* Kernel style: the group, pulled together, in an aligned anonymous struct,
+ * where it is or at the top (the mm_count fix: the hole in front of an
+ * aligned member at the top is none). */
+static void cand_group_wrapped(struct sg_ctx *c, const struct sg_gref *gr, int top)
+{
+	struct sg_var *v;
+	int first = gr->r[0].ent, last = first;
+	size_t distinct = 0;
+
+	if (c->opts.style != HM_STYLE_KERNEL || !(v = sg_var_clone(c, c->today)))
+		return;
+	if (top && !sg_op_move(c, v, first, -1))
+		return;
+	for (size_t k = 1, prev = first; k < gr->n; prev = gr->r[k].ent, k++)
+		if (gr->r[k].ent != gr->r[k - 1].ent)
+			sg_op_move(c, v, gr->r[k].ent, (int)prev);
+	for (size_t k = 0; k < gr->n; k++) {
+		distinct += !k || gr->r[k].ent != gr->r[k - 1].ent;
+		if (sg_slot_of(v, gr->r[k].ent) > sg_slot_of(v, last))
+			last = gr->r[k].ent;
+	}
+	/* the moves could not make the group one run: wrapping would take in
+	 * what lies between */
+	if ((size_t)(sg_slot_of(v, last) - sg_slot_of(v, first) + 1) != distinct ||
+	    !sg_op_wrap(c, v, first, last))
+		return;
+	if (last != first)
+		sg_title_add(v, "%s%s to %s in an aligned anonymous struct", top ? "at the top, " :
+			     "", c->ents[first].name, c->ents[last].name);
+	else
+		sg_title_add(v, "%s%s in an aligned anonymous struct", top ? "at the top, " : "",
+			     c->ents[first].name);
+	keep(c, v);
 }
 
 /* The other way to keep the next member off the line: align the group's
@@ -303,6 +350,9 @@ int sg_replay_edit(struct sg_ctx *c, struct sg_var *v, const hm_edit *e)
 		if (e->anchor && a < 0)
 			return 0;
 		return sg_op_move(c, v, x, a);
+	case HM_EDIT_WRAP:
+		a = sg_ent_named(c, e->anchor);
+		return a >= 0 && sg_op_wrap(c, v, x, a);
 	default:
 		return sg_op_pad(c, v, x, e->value);
 	}

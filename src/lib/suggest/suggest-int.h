@@ -27,6 +27,9 @@ struct sg_slot {
 	uint64_t pad;		/* padding bytes */
 	const char *pad_name;
 	uint64_t off;		/* computed */
+	/* this slot opens an anonymous struct of `wrap_n` slots with alignment
+	 * attribute `wrap` (0: none) */
+	uint32_t wrap, wrap_n;
 };
 
 struct sg_var {
@@ -130,6 +133,10 @@ void sg_title_add(struct sg_var *v, const char *fmt, ...) __attribute__((format(
 int sg_op_align(struct sg_ctx *c, struct sg_var *v, int ent);
 int sg_op_move(struct sg_ctx *c, struct sg_var *v, int ent, int anchor);
 int sg_op_pad(struct sg_ctx *c, struct sg_var *v, int after, uint64_t bytes);
+/* Entries `first` to `last`, adjacent in v, into a line-aligned anonymous
+ * struct.  Moves and padding refuse a variant that has one. */
+int sg_op_wrap(struct sg_ctx *c, struct sg_var *v, int first, int last);
+int sg_var_wrapped(const struct sg_var *v);
 /* Offsets by the C rules; -1 when the variant would repack bitfields. */
 int sg_var_compute(struct sg_ctx *c, struct sg_var *v);
 double sg_share_frac(const struct sg_ctx *c, const struct sg_var *v,

@@ -225,7 +225,7 @@ int sg_op_move(struct sg_ctx *c, struct sg_var *v, int ent, int anchor)
 	struct sg_slot s;
 
 	if (i < 0 || ent == anchor || !c->ents[ent].name || c->ents[ent].bitrun ||
-	    v->nedits >= v->ecap)
+	    v->nedits >= v->ecap || sg_var_wrapped(v))
 		return 0;
 	if (anchor >= 0 && !c->ents[anchor].name)
 		return 0;
@@ -252,7 +252,8 @@ int sg_op_pad(struct sg_ctx *c, struct sg_var *v, int after, uint64_t bytes)
 	char name[32];
 	const char *pn;
 
-	if (i < 0 || !bytes || v->n >= v->cap || !c->ents[after].name || v->nedits >= v->ecap)
+	if (i < 0 || !bytes || v->n >= v->cap || !c->ents[after].name || v->nedits >= v->ecap ||
+	    sg_var_wrapped(v))
 		return 0;
 	do
 		snprintf(name, sizeof(name), "pad%u", ++c->npads);
@@ -267,14 +268,49 @@ int sg_op_pad(struct sg_ctx *c, struct sg_var *v, int after, uint64_t bytes)
 				       .pad_name = pn, .value = bytes }) ? 0 : 1;
 }
 
+int sg_var_wrapped(const struct sg_var *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->s[i].wrap)
+			return 1;
+	return 0;
+}
+
+/* Slots keep their indexes once wrapped (moves and padding refuse such a
+ * variant), so the anonymous struct is a slot range.  Bitfield runs stay
+ * out: their packing depends on what precedes them. */
+int sg_op_wrap(struct sg_ctx *c, struct sg_var *v, int first, int last)
+{
+	int i = sg_slot_of(v, first), j = sg_slot_of(v, last);
+
+	if (i < 0 || j < i || v->nedits >= v->ecap)
+		return 0;
+	for (int k = 0; k < i; k++)
+		if (v->s[k].wrap && k + (int)v->s[k].wrap_n > i)
+			return 0;
+	for (int k = i; k <= j; k++) {
+		int e = v->s[k].ent;
+
+		if (e < 0 || !c->ents[e].name || c->ents[e].bitrun || v->s[k].wrap)
+			return 0;
+	}
+	if (push_edit(v, (hm_edit){ .kind = HM_EDIT_WRAP, .member = c->ents[first].name,
+				    .anchor = c->ents[last].name, .value = c->L }))
+		return 0;
+	v->s[i].wrap = c->L;
+	v->s[i].wrap_n = (uint32_t)(j - i + 1);
+	return 1;
+}
+
 /* Lay the variant out by the C rules.  0, or -1 when it would change how a
  * run of bitfields packs (the model cannot say where they would go). */
 static int outer_compute(struct sg_ctx *c, struct sg_var *v);
 
 int sg_var_compute(struct sg_ctx *c, struct sg_var *v)
 {
-	uint64_t cur = 0, prev_end = 0;
-	uint32_t sal = c->type_align ? c->type_align : 1;
+	uint64_t cur = 0, prev_end = 0, wstart = 0;
+	uint32_t sal = c->type_align ? c->type_align : 1, wal = 0;
+	size_t wlast = 0;
 	hm_suggest_stats *st = &v->st;
 
 	memset(st, 0, sizeof(*st));
@@ -295,6 +331,19 @@ int sg_var_compute(struct sg_ctx *c, struct sg_var *v)
 			prev_end = cur;
 			continue;
 		}
+		if (s->wrap) {
+			/* the anonymous struct: as aligned as its attribute and
+			 * every member in it, sized to a multiple of that */
+			wal = s->wrap;
+			wlast = i + s->wrap_n - 1;
+			for (size_t k = i; k <= wlast && k < v->n; k++) {
+				const struct sg_ent *we = &c->ents[v->s[k].ent];
+
+				wal = we->align > wal ? we->align : wal;
+				wal = v->s[k].attr > wal ? v->s[k].attr : wal;
+			}
+			wstart = cur = sg_align_up(cur, wal);
+		}
 		e = &c->ents[s->ent];
 		a = e->align > s->attr ? e->align : s->attr;
 		s->off = sg_align_up(cur, a);
@@ -306,6 +355,11 @@ int sg_var_compute(struct sg_ctx *c, struct sg_var *v)
 		}
 		v->pos[s->ent] = s->off;
 		cur = s->off + e->size;
+		if (wal && i == wlast) {
+			cur = wstart + sg_align_up(cur - wstart, wal);
+			a = wal;
+			wal = 0;
+		}
 		prev_end = cur;
 		if (a > sal)
 			sal = a;

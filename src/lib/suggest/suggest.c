@@ -289,7 +289,8 @@ static int same_layout(const struct sg_var *a, const struct sg_var *b)
 		return 0;
 	for (size_t i = 0; i < a->n; i++)
 		if (a->s[i].ent != b->s[i].ent || a->s[i].attr != b->s[i].attr ||
-		    a->s[i].pad != b->s[i].pad)
+		    a->s[i].pad != b->s[i].pad || a->s[i].wrap != b->s[i].wrap ||
+		    a->s[i].wrap_n != b->s[i].wrap_n)
 			return 0;
 	return 1;
 }
@@ -391,6 +392,45 @@ int hm_suggest_compiler_records_align(const hm_binary *bin)
 static hm_type_id build_outer(struct sg_ctx *c, const struct sg_var *v, hm_type_id inner,
 			      int inner_user);
 
+/* The members of the slot's entry, at `off` less the entry's offset today. */
+static uint32_t ent_members(const struct sg_ctx *c, const struct sg_slot *sl, uint64_t off,
+			    hm_member *mm)
+{
+	const struct sg_ent *e = &c->ents[sl->ent];
+
+	for (uint32_t k = 0; k < e->nr; k++) {
+		mm[k] = c->mem[e->first + k];
+		mm[k].offset = off + (mm[k].offset - e->off0);
+		if (!e->bitrun)
+			mm[k].alignment = sl->attr;
+	}
+	return e->nr;
+}
+
+/* The anonymous struct opened at slot i: its members at offsets from its
+ * start, its size a multiple of its alignment. */
+static hm_type_id build_wrap(struct sg_ctx *c, const struct sg_var *v, size_t i)
+{
+	const struct sg_slot *s0 = &v->s[i], *sl = &v->s[i + s0->wrap_n - 1];
+	hm_member *mm = calloc(c->nmem + 1, sizeof(*mm));
+	uint32_t n = 0, al = s0->wrap;
+	uint64_t end = sl->off + c->ents[sl->ent].size - s0->off;
+	hm_type_id id;
+
+	if (!mm)
+		return HM_TYPE_NONE;
+	for (size_t k = i; k < i + s0->wrap_n; k++) {
+		const struct sg_ent *e = &c->ents[v->s[k].ent];
+
+		al = e->align > al ? e->align : al;
+		al = v->s[k].attr > al ? v->s[k].attr : al;
+		n += ent_members(c, &v->s[k], v->s[k].off - s0->off, &mm[n]);
+	}
+	id = hm_types_add_anon_struct(c->t, mm, n, sg_align_up(end, al), s0->wrap);
+	free(mm);
+	return id;
+}
+
 static hm_type_id build_type(struct sg_ctx *c, const struct sg_var *v)
 {
 	hm_member *mm = calloc(c->nmem + v->n + 1, sizeof(*mm));
@@ -412,15 +452,19 @@ static hm_type_id build_type(struct sg_ctx *c, const struct sg_var *v)
 				goto out;
 			continue;
 		}
-		for (uint32_t k = 0; k < c->ents[sl->ent].nr; k++) {
-			const struct sg_ent *e = &c->ents[sl->ent];
+		if (sl->wrap) {
+			hm_type_id w = build_wrap(c, v, i);
 
-			mm[n] = c->mem[e->first + k];
-			mm[n].offset = sl->off + (mm[n].offset - e->off0);
-			if (!e->bitrun)
-				mm[n].alignment = sl->attr;
-			n++;
+			if (!w)
+				goto out;
+			/* both compilers put the attribute on the member too */
+			mm[n++] = (hm_member){ .type = w, .offset = sl->off,
+					       .alignment = sl->wrap,
+					       .decl_line = c->mem[c->ents[sl->ent].first].decl_line };
+			i += sl->wrap_n - 1;
+			continue;
 		}
+		n += ent_members(c, sl, sl->off, &mm[n]);
 	}
 	id = hm_types_add_struct_like(c->t, c->id, mm, n, v->inner_size);
 	if (id && c->opts.records_struct_align) {

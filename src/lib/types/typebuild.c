@@ -7,19 +7,12 @@
 #include "hitmap/typebuild.h"
 #include "types/types-int.h"
 
-hm_type_id hm_types_add_struct_like(hm_types *t, hm_type_id like, const hm_member *members,
-				    uint32_t nr, uint64_t size)
+static hm_type_id add_record(hm_types *t, hm_type ty, const hm_member *members, uint32_t nr,
+			     uint64_t size)
 {
-	const hm_type *base = hm_types_get(t, like);
-	hm_type ty;
 	size_t first = t->members.n;
 	hm_type_id id;
 
-	if (!base || !hm_kind_is_record(base->kind) || base->declaration) {
-		errno = EINVAL;
-		return HM_TYPE_NONE;
-	}
-	ty = *base;	/* copy before the vectors move */
 	for (uint32_t i = 0; i < nr; i++) {
 		hm_member m = members[i];
 
@@ -39,6 +32,26 @@ nomem:
 	t->members.n = first;
 	errno = ENOMEM;
 	return HM_TYPE_NONE;
+}
+
+hm_type_id hm_types_add_struct_like(hm_types *t, hm_type_id like, const hm_member *members,
+				    uint32_t nr, uint64_t size)
+{
+	const hm_type *base = hm_types_get(t, like);
+
+	if (!base || !hm_kind_is_record(base->kind) || base->declaration) {
+		errno = EINVAL;
+		return HM_TYPE_NONE;
+	}
+	return add_record(t, *base, members, nr, size);	/* a copy: the vectors move */
+}
+
+hm_type_id hm_types_add_anon_struct(hm_types *t, const hm_member *members, uint32_t nr,
+				    uint64_t size, uint32_t alignment)
+{
+	hm_type ty = { .kind = HM_KIND_STRUCT, .alignment = alignment };
+
+	return add_record(t, ty, members, nr, size);
 }
 
 /* ---- arrays by element and bound ----
