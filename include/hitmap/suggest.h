@@ -163,8 +163,9 @@ enum hm_suggest_style {
 struct hm_suggest_opts {
 	size_t sz;			/* sizeof(struct hm_suggest_opts): declare with HM_OPTS */
 	unsigned cacheline_size;	/* 0 = 64 */
-	/* spelling, and one proposal kind: the aligned anonymous struct
-	 * (HM_EDIT_WRAP) is tried in kernel style only */
+	/* spelling, and two proposal kinds: the aligned anonymous struct
+	 * (HM_EDIT_WRAP) and CACHELINE_PADDING (HM_EDIT_LINEPAD) are tried in
+	 * kernel style only */
 	enum hm_suggest_style style;
 	uint64_t max_growth;		/* bytes sizeof may grow; UINT64_MAX = any */
 	unsigned keep_size : 1;		/* sizeof must not change */
@@ -185,6 +186,9 @@ enum hm_edit_kind {
 	 * go into an anonymous struct with alignment `value` (a line): the
 	 * kernel's `struct { ... } ____cacheline_aligned_in_smp;` */
 	HM_EDIT_WRAP,
+	/* the kernel's `CACHELINE_PADDING(pad_name);` after member: an empty
+	 * member aligned to `value` (a line), so what follows starts a line */
+	HM_EDIT_LINEPAD,
 };
 
 typedef struct hm_edit {
@@ -192,8 +196,8 @@ typedef struct hm_edit {
 	const char *member;	/* a direct member of the struct */
 	const char *anchor;	/* MOVE: the member it follows, NULL = first;
 				 * WRAP: the last member wrapped */
-	const char *pad_name;	/* PAD: the new member's name */
-	uint64_t value;		/* ALIGN, WRAP: alignment in bytes; PAD: bytes */
+	const char *pad_name;	/* PAD, LINEPAD: the new member's name */
+	uint64_t value;		/* ALIGN, WRAP, LINEPAD: alignment in bytes; PAD: bytes */
 } hm_edit;
 
 /* Layout numbers of one variant (today's or a proposal's). */

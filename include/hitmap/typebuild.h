@@ -28,13 +28,14 @@ extern "C" {
 hm_type_id hm_types_add_struct_like(hm_types *t, hm_type_id like, const hm_member *members,
 				    uint32_t nr, uint64_t size);
 
-/* Append an anonymous struct with `nr` members, byte size `size` and the
- * alignment attribute `alignment` (0 = none): the member type of the kernel's
- * `struct { atomic_t mm_count; } ____cacheline_aligned_in_smp;`.  Member
- * names are interned; member types must be ids of `t`.  Returns its id, or
- * HM_TYPE_NONE + errno (ENOMEM). */
-hm_type_id hm_types_add_anon_struct(hm_types *t, const hm_member *members, uint32_t nr,
-				    uint64_t size, uint32_t alignment);
+/* Append a struct named `name` (NULL: anonymous) with `nr` members, byte size
+ * `size` and the alignment attribute `alignment` (0 = none): the member type
+ * of the kernel's `struct { atomic_t mm_count; } ____cacheline_aligned_in_smp;`,
+ * or its `struct cacheline_padding`.  Names are interned; member types must be
+ * ids of `t`.  Like hm_types_add_struct_like(), the struct is not listed by
+ * name.  Returns its id, or HM_TYPE_NONE + errno (ENOMEM). */
+hm_type_id hm_types_add_struct(hm_types *t, const char *name, const hm_member *members,
+			       uint32_t nr, uint64_t size, uint32_t alignment);
 
 /* Id of a one-dimensional array `elem[dim]`, added when absent.  HM_TYPE_NONE
  * + errno on failure. */

@@ -2,7 +2,7 @@
 # Kernel idioms in suggest's patches.  mmcount.c is the head of mm_struct
 # before mm_count got its own line (offsets in its header comment: mm_count
 # 24..27 shares line 0 with everything up to mmap_lock); cache.h defines
-# ____cacheline_aligned_in_smp as the kernel does.  With `alone mm_count`,
+# ____cacheline_aligned_in_smp and CACHELINE_PADDING as the kernel does.  With `alone mm_count`,
 # kernel style, objects line-aligned and a 256-byte budget:
 #  - mm_count at the top in `struct { ... } ____cacheline_aligned_in_smp;`
 #    (the kernel's fix): the anonymous struct is 0..63, the other members
@@ -10,12 +10,14 @@
 #    160, which the 64-byte alignment rounds to 192: +88;
 #  - the same in place: a 40-byte hole 24..63 before it, map_count at 128,
 #    flags ending at 200, rounded to 256: +152;
-#  - aligning mm_count and map_count, and padding after mm_count, cost the
-#    same +152 and rank after the anonymous struct.
+#  - aligning mm_count and map_count, padding after mm_count, and
+#    CACHELINE_PADDING(_pad1_) before it and (_pad2_) after it (an empty
+#    struct cacheline_padding member aligned to 64: mm_count at 64, map_count
+#    at 128) cost the same +152 and rank after the anonymous struct.
 # Each patch must apply (patch --dry-run first), the patched source must
 # build with gcc and clang, and `hitmap layout` of the rebuild must equal the
-# predicted layout (oracle.sh); pahole must agree with the gcc rebuild.  The
-# first proposal's patch is golden (mmcount.diff).
+# predicted layout (oracle.sh); pahole must agree with the gcc rebuilds.  The
+# patches of #1 and #5 are golden (mmcount.diff, mmcount-pad.diff).
 . "$top_srcdir/tests/lib.sh"
 . "$TESTS_SRC/suggest/oracle.sh"
 
@@ -36,6 +38,9 @@ cat >"$T/expected" <<'EOF2'
 #4 give mm_count a line of its own (padding after it)
    cost: +152 bytes (sizeof 104 -> 256), cachelines 2 -> 4,
    remaining contention: 0 of 1 today (0%)
+#5 give mm_count a line of its own (CACHELINE_PADDING)
+   cost: +152 bytes (sizeof 104 -> 256), cachelines 2 -> 4,
+   remaining contention: 0 of 1 today (0%)
 EOF2
 ev="--rules $T/mm.rules --assume-aligned --style kernel --max-growth 256"
 for ccf in "gcc -g -gdwarf-5 -O2" "clang -g -gdwarf-4 -O0"; do
@@ -53,11 +58,18 @@ for ccf in "gcc -g -gdwarf-5 -O2" "clang -g -gdwarf-4 -O0"; do
 		>"$T/p1.diff" || fail "suggest --patch ($cc)"
 	assert_files_eq "$TESTS_SRC/suggest/mmcount.diff" "$T/p1.diff" "patch of #1 ($cc)"
 	(cd "$T/src" && patch --dry-run -s -p1 <"$T/p1.diff") || fail "patch --dry-run ($cc)"
-	for k in 1 2 3 4; do
+	"$HITMAP" suggest $ev --patch --source-root "$T/src" --proposal 5 "$T/mm-$cc" \
+		>"$T/p5.diff" || fail "suggest --patch #5 ($cc)"
+	assert_files_eq "$TESTS_SRC/suggest/mmcount-pad.diff" "$T/p5.diff" "patch of #5 ($cc)"
+	(cd "$T/src" && patch --dry-run -s -p1 <"$T/p5.diff") || fail "patch --dry-run #5 ($cc)"
+	"$HITMAP" suggest $ev --proposal 5 "$T/mm-$cc" >"$T/five" || fail "suggest --proposal 5"
+	grep -q '^     mm_count: add CACHELINE_PADDING(_pad2_) after it$' "$T/five" ||
+		fail "the CACHELINE_PADDING edit is not listed ($cc)"
+	for k in 1 2 3 4 5; do
 		oracle $k mm_struct "$T/src" tests/suggest/mmcount.c "$T/mm-$cc" "$ccf" $ev
 	done
 	if [ "$cc" = gcc ] && command -v pahole >/dev/null; then
-		for k in 1 2; do
+		for k in 1 2 5; do
 			pahole -C mm_struct "$T/oracle-$k/rebuilt" >"$T/pahole-$k" ||
 				fail "pahole on the rebuild of #$k"
 			grep -v '/\* hitmap:' "$T/oracle-$k.actual" >"$T/hitmap-$k"
@@ -69,7 +81,8 @@ done
 # no such proposal there
 "$HITMAP" suggest --rules "$T/mm.rules" --assume-aligned --max-growth 256 --style gnu \
 	"$T/mm-gcc" >"$T/gnu" || fail "suggest --style gnu"
-! grep -q 'anonymous struct' "$T/gnu" || fail "a wrap proposal in gnu style"
+! grep -q 'anonymous struct\|CACHELINE_PADDING' "$T/gnu" ||
+	fail "a kernel-only proposal in gnu style"
 
 # The kernel's 6.1 shape (anon.c): every member inside an anonymous struct.
 # The aligned anonymous struct nests inside it at the top: mm_count 0..63,

@@ -327,11 +327,16 @@ static int edit_pad(struct ed *e, const struct span *sp, const char *name, uint6
 	long at = nl_find_any(e, sp->b);
 	const char *l = e->s.line[sp->a];
 	char *text;
+	int r;
 
 	if (at < 0)
 		return -ENOTSUP;
-	if (asprintf(&text, "%.*schar %s[%llu];", (int)strspn(l, " \t"), l, name,
-		     (unsigned long long)bytes) < 0)
+	if (bytes)
+		r = asprintf(&text, "%.*schar %s[%llu];", (int)strspn(l, " \t"), l, name,
+			     (unsigned long long)bytes);
+	else
+		r = asprintf(&text, "%.*sCACHELINE_PADDING(%s);", (int)strspn(l, " \t"), l, name);
+	if (r < 0)
 		return -ENOMEM;
 	return nl_insert(e, (size_t)at + 1, -1, text);
 }
@@ -410,6 +415,9 @@ static int apply(struct ed *e, const hm_types *t, hm_type_id id, const hm_propos
 			break;
 		case HM_EDIT_PAD:
 			err = edit_pad(e, &sp, ed->pad_name, ed->value);
+			break;
+		case HM_EDIT_LINEPAD:
+			err = edit_pad(e, &sp, ed->pad_name, 0);
 			break;
 		case HM_EDIT_WRAP:
 			if ((err = member_span(e, t, id, ed->anchor, &an)))

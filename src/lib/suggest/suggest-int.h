@@ -23,7 +23,8 @@ struct sg_ent {
 
 struct sg_slot {
 	int ent;		/* -1: explicit padding */
-	uint32_t attr;		/* alignment attribute in this variant */
+	uint32_t attr;		/* alignment attribute in this variant (padding
+				 * with one: CACHELINE_PADDING, 0 bytes) */
 	uint64_t pad;		/* padding bytes */
 	const char *pad_name;
 	uint64_t off;		/* computed */
@@ -93,6 +94,7 @@ struct sg_ctx {
 	struct sg_var **vars;
 	size_t nvars;
 	unsigned npads;
+	hm_type_id linepad_type;	/* struct cacheline_padding, once needed */
 	/* Working inside an anonymous struct member (the kernel's
 	 * `struct { ... } __randomize_layout;`): the enclosing struct's model
 	 * and that member's entry in it; sizes and lines are the outer's. */
@@ -136,6 +138,8 @@ int sg_op_pad(struct sg_ctx *c, struct sg_var *v, int after, uint64_t bytes);
 /* Entries `first` to `last`, adjacent in v, into a line-aligned anonymous
  * struct.  Moves and padding refuse a variant that has one. */
 int sg_op_wrap(struct sg_ctx *c, struct sg_var *v, int first, int last);
+/* CACHELINE_PADDING after entry `after`. */
+int sg_op_linepad(struct sg_ctx *c, struct sg_var *v, int after);
 int sg_var_wrapped(const struct sg_var *v);
 /* Offsets by the C rules; -1 when the variant would repack bitfields. */
 int sg_var_compute(struct sg_ctx *c, struct sg_var *v);

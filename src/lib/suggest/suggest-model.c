@@ -245,27 +245,53 @@ int sg_op_move(struct sg_ctx *c, struct sg_var *v, int ent, int anchor)
 		? 0 : 1;
 }
 
-/* Insert `bytes` of explicit padding after entry `after`. */
-int sg_op_pad(struct sg_ctx *c, struct sg_var *v, int after, uint64_t bytes)
+/* A padding slot after entry `after`: `bytes` of char array, or (attr) an
+ * empty line-aligned member named as the kernel names them (`_pad1_`). */
+static int add_pad(struct sg_ctx *c, struct sg_var *v, int after, uint64_t bytes, uint32_t attr)
 {
 	int i = sg_slot_of(v, after);
 	char name[32];
 	const char *pn;
 
-	if (i < 0 || !bytes || v->n >= v->cap || !c->ents[after].name || v->nedits >= v->ecap ||
-	    sg_var_wrapped(v))
+	if (i < 0 || (!bytes && !attr) || v->n >= v->cap || !c->ents[after].name ||
+	    v->nedits >= v->ecap || sg_var_wrapped(v))
 		return 0;
-	do
-		snprintf(name, sizeof(name), "pad%u", ++c->npads);
-	while (sg_member_named(c, name));
+	if (attr && (size_t)i + 1 < v->n && v->s[i + 1].ent < 0 && v->s[i + 1].attr)
+		return 0;	/* one is enough */
+	if (attr) {
+		/* numbered within the struct, as the kernel numbers them */
+		unsigned k = 0;
+
+		for (size_t j = 0; j < v->n; j++)
+			k += v->s[j].ent < 0 && v->s[j].attr;
+		do
+			snprintf(name, sizeof(name), "_pad%u_", ++k);
+		while (sg_member_named(c, name));
+	} else {
+		do
+			snprintf(name, sizeof(name), "pad%u", ++c->npads);
+		while (sg_member_named(c, name));
+	}
 	pn = hm_arena_strndup(&c->arena, name, strlen(name));
 	if (!pn)
 		return 0;
 	memmove(&v->s[i + 2], &v->s[i + 1], (v->n - i - 1) * sizeof(v->s[0]));
-	v->s[i + 1] = (struct sg_slot){ .ent = -1, .pad = bytes, .pad_name = pn };
+	v->s[i + 1] = (struct sg_slot){ .ent = -1, .pad = bytes, .pad_name = pn, .attr = attr };
 	v->n++;
-	return push_edit(v, (hm_edit){ .kind = HM_EDIT_PAD, .member = c->ents[after].name,
-				       .pad_name = pn, .value = bytes }) ? 0 : 1;
+	return push_edit(v, (hm_edit){ .kind = attr ? HM_EDIT_LINEPAD : HM_EDIT_PAD,
+				       .member = c->ents[after].name, .pad_name = pn,
+				       .value = attr ? attr : bytes }) ? 0 : 1;
+}
+
+/* Insert `bytes` of explicit padding after entry `after`. */
+int sg_op_pad(struct sg_ctx *c, struct sg_var *v, int after, uint64_t bytes)
+{
+	return add_pad(c, v, after, bytes, 0);
+}
+
+int sg_op_linepad(struct sg_ctx *c, struct sg_var *v, int after)
+{
+	return add_pad(c, v, after, 0, c->L);
 }
 
 int sg_var_wrapped(const struct sg_var *v)
@@ -322,13 +348,15 @@ int sg_var_compute(struct sg_ctx *c, struct sg_var *v)
 		uint32_t a;
 
 		if (s->ent < 0) {
-			s->off = cur;
+			s->off = sg_align_up(cur, s->attr);
 			if (s->off > prev_end && i) {
 				st->holes++;
 				st->sum_holes += s->off - prev_end;
 			}
-			cur += s->pad;
+			cur = s->off + s->pad;
 			prev_end = cur;
+			if (s->attr > sal)
+				sal = s->attr;
 			continue;
 		}
 		if (s->wrap) {

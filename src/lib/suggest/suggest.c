@@ -392,6 +392,22 @@ int hm_suggest_compiler_records_align(const hm_binary *bin)
 static hm_type_id build_outer(struct sg_ctx *c, const struct sg_var *v, hm_type_id inner,
 			      int inner_user);
 
+/* `struct cacheline_padding { char x[0]; } ____cacheline_internodealigned_in_smp;`
+ * as include/linux/cache.h declares it: the binary's own when it has one. */
+static hm_type_id linepad_type(struct sg_ctx *c)
+{
+	hm_member x = { .name = "x" };
+	hm_type_id ch;
+
+	if (c->linepad_type)
+		return c->linepad_type;
+	if ((c->linepad_type = hm_types_find_struct(c->t, "cacheline_padding")))
+		return c->linepad_type;
+	if (!(ch = hm_types_char(c->t)) || !(x.type = hm_types_add_array(c->t, ch, 0)))
+		return HM_TYPE_NONE;
+	return c->linepad_type = hm_types_add_struct(c->t, "cacheline_padding", &x, 1, 0, c->L);
+}
+
 /* The members of the slot's entry, at `off` less the entry's offset today. */
 static uint32_t ent_members(const struct sg_ctx *c, const struct sg_slot *sl, uint64_t off,
 			    hm_member *mm)
@@ -426,7 +442,7 @@ static hm_type_id build_wrap(struct sg_ctx *c, const struct sg_var *v, size_t i)
 		al = v->s[k].attr > al ? v->s[k].attr : al;
 		n += ent_members(c, &v->s[k], v->s[k].off - s0->off, &mm[n]);
 	}
-	id = hm_types_add_anon_struct(c->t, mm, n, sg_align_up(end, al), s0->wrap);
+	id = hm_types_add_struct(c->t, NULL, mm, n, sg_align_up(end, al), s0->wrap);
 	free(mm);
 	return id;
 }
@@ -443,6 +459,16 @@ static hm_type_id build_type(struct sg_ctx *c, const struct sg_var *v)
 	for (size_t i = 0; i < v->n; i++) {
 		const struct sg_slot *sl = &v->s[i];
 
+		if (sl->ent < 0 && sl->attr) {
+			hm_type_id lp = linepad_type(c);
+
+			if (!lp)
+				goto out;
+			/* both compilers put the type's alignment on the member */
+			mm[n++] = (hm_member){ .name = sl->pad_name, .offset = sl->off,
+					       .type = lp, .alignment = sl->attr };
+			continue;
+		}
 		if (sl->ent < 0) {
 			if (!ch && !(ch = hm_types_char(c->t)))
 				goto out;

@@ -46,10 +46,15 @@ hm_type_id hm_types_add_struct_like(hm_types *t, hm_type_id like, const hm_membe
 	return add_record(t, *base, members, nr, size);	/* a copy: the vectors move */
 }
 
-hm_type_id hm_types_add_anon_struct(hm_types *t, const hm_member *members, uint32_t nr,
-				    uint64_t size, uint32_t alignment)
+hm_type_id hm_types_add_struct(hm_types *t, const char *name, const hm_member *members,
+			       uint32_t nr, uint64_t size, uint32_t alignment)
 {
 	hm_type ty = { .kind = HM_KIND_STRUCT, .alignment = alignment };
+
+	if (name && !(ty.name = hm_types_intern(t, name))) {
+		errno = ENOMEM;
+		return HM_TYPE_NONE;
+	}
 
 	return add_record(t, ty, members, nr, size);
 }
