@@ -163,9 +163,9 @@ enum hm_suggest_style {
 struct hm_suggest_opts {
 	size_t sz;			/* sizeof(struct hm_suggest_opts): declare with HM_OPTS */
 	unsigned cacheline_size;	/* 0 = 64 */
-	/* spelling, and two proposal kinds: the aligned anonymous struct
-	 * (HM_EDIT_WRAP) and CACHELINE_PADDING (HM_EDIT_LINEPAD) are tried in
-	 * kernel style only */
+	/* spelling, and three proposal kinds: the aligned anonymous struct
+	 * (HM_EDIT_WRAP), CACHELINE_PADDING (HM_EDIT_LINEPAD) and cacheline
+	 * groups (HM_EDIT_GROUP) are tried in kernel style only */
 	enum hm_suggest_style style;
 	uint64_t max_growth;		/* bytes sizeof may grow; UINT64_MAX = any */
 	unsigned keep_size : 1;		/* sizeof must not change */
@@ -189,14 +189,19 @@ enum hm_edit_kind {
 	/* the kernel's `CACHELINE_PADDING(pad_name);` after member: an empty
 	 * member aligned to `value` (a line), so what follows starts a line */
 	HM_EDIT_LINEPAD,
+	/* members `member` to `anchor`, adjacent, between Linux 6.x's
+	 * `__cacheline_group_begin_aligned(pad_name);` and
+	 * `__cacheline_group_end_aligned(pad_name);` (alignment `value`) */
+	HM_EDIT_GROUP,
 };
 
 typedef struct hm_edit {
 	enum hm_edit_kind kind;
 	const char *member;	/* a direct member of the struct */
 	const char *anchor;	/* MOVE: the member it follows, NULL = first;
-				 * WRAP: the last member wrapped */
-	const char *pad_name;	/* PAD, LINEPAD: the new member's name */
+				 * WRAP, GROUP: the last member in it */
+	const char *pad_name;	/* PAD, LINEPAD: the new member's name;
+				 * GROUP: the group's */
 	uint64_t value;		/* ALIGN, WRAP, LINEPAD: alignment in bytes; PAD: bytes */
 } hm_edit;
 

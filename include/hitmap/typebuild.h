@@ -44,6 +44,13 @@ hm_type_id hm_types_add_array(hm_types *t, hm_type_id elem, uint64_t dim);
 /* Id of the base type `char`, added when the table has none. */
 hm_type_id hm_types_char(hm_types *t);
 
+/* Id of the typedef `name` (hm_types_find_typedef()), else of a new typedef
+ * `name` of the base type `base` (size `size`, signed or not), itself the
+ * table's when it has one of that name.  What the kernel's `__u8` is when a
+ * load kept none.  HM_TYPE_NONE + errno (ENOMEM). */
+hm_type_id hm_types_typedef_base(hm_types *t, const char *name, const char *base,
+				 uint64_t size, int is_signed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,4 +1,4 @@
-/* The cacheline macros and CACHELINE_PADDING as include/linux/cache.h and
+/* The cacheline macros, CACHELINE_PADDING and the cacheline groups as include/linux/cache.h and
  * arch/x86/include/asm/cache.h define them for an SMP x86-64 build. */
 #ifndef FIXTURE_CACHE_H
 #define FIXTURE_CACHE_H
@@ -20,4 +20,19 @@ struct cacheline_padding {
 	char x[0];
 } ____cacheline_internodealigned_in_smp;
 #define CACHELINE_PADDING(name) struct cacheline_padding name
+
+typedef unsigned char __u8;	/* include/uapi/asm-generic/int-ll64.h */
+
+/* Linux 6.x: the members between begin and end have their lines alone */
+#define __cacheline_group_begin(GROUP) \
+	__u8 __cacheline_group_begin__##GROUP[0]
+#define __cacheline_group_end(GROUP) \
+	__u8 __cacheline_group_end__##GROUP[0]
+#define __cacheline_group_begin_aligned(GROUP, ...)		\
+	__cacheline_group_begin(GROUP)				\
+	__aligned((__VA_ARGS__ + 0) ? : SMP_CACHE_BYTES)
+#define __cacheline_group_end_aligned(GROUP, ...)		\
+	__cacheline_group_end(GROUP) __aligned(sizeof(long));	\
+	struct { } __cacheline_group_pad__##GROUP		\
+	__aligned((__VA_ARGS__ + 0) ? : SMP_CACHE_BYTES)
 #endif

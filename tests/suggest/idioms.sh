@@ -2,7 +2,8 @@
 # Kernel idioms in suggest's patches.  mmcount.c is the head of mm_struct
 # before mm_count got its own line (offsets in its header comment: mm_count
 # 24..27 shares line 0 with everything up to mmap_lock); cache.h defines
-# ____cacheline_aligned_in_smp and CACHELINE_PADDING as the kernel does.  With `alone mm_count`,
+# ____cacheline_aligned_in_smp, CACHELINE_PADDING and the cacheline group
+# macros as the kernel does.  With `alone mm_count`,
 # kernel style, objects line-aligned and a 256-byte budget:
 #  - mm_count at the top in `struct { ... } ____cacheline_aligned_in_smp;`
 #    (the kernel's fix): the anonymous struct is 0..63, the other members
@@ -10,14 +11,18 @@
 #    160, which the 64-byte alignment rounds to 192: +88;
 #  - the same in place: a 40-byte hole 24..63 before it, map_count at 128,
 #    flags ending at 200, rounded to 256: +152;
-#  - aligning mm_count and map_count, padding after mm_count, and
-#    CACHELINE_PADDING(_pad1_) before it and (_pad2_) after it (an empty
-#    struct cacheline_padding member aligned to 64: mm_count at 64, map_count
-#    at 128) cost the same +152 and rank after the anonymous struct.
+#  - mm_count between __cacheline_group_begin_aligned(mm_count) (an empty
+#    __u8 array aligned to 64: mm_count at 64) and _end_aligned(mm_count)
+#    (an empty __u8 array at 72, aligned to a long, and an empty struct
+#    aligned to 64 at 128: map_count at 128), aligning mm_count and
+#    map_count, padding after mm_count, and CACHELINE_PADDING(_pad1_) before
+#    it and (_pad2_) after it (an empty struct cacheline_padding member
+#    aligned to 64) cost the same +152 and rank after the anonymous struct.
 # Each patch must apply (patch --dry-run first), the patched source must
 # build with gcc and clang, and `hitmap layout` of the rebuild must equal the
 # predicted layout (oracle.sh); pahole must agree with the gcc rebuilds.  The
-# patches of #1 and #5 are golden (mmcount.diff, mmcount-pad.diff).
+# patches of #1, #3 and #6 are golden (mmcount.diff, mmcount-group.diff,
+# mmcount-pad.diff).
 . "$top_srcdir/tests/lib.sh"
 . "$TESTS_SRC/suggest/oracle.sh"
 
@@ -32,13 +37,16 @@ cat >"$T/expected" <<'EOF2'
 #2 mm_count in an aligned anonymous struct
    cost: +152 bytes (sizeof 104 -> 256), cachelines 2 -> 4,
    remaining contention: 0 of 1 today (0%)
-#3 align mm_count and the member after it (map_count)
+#3 give mm_count a line of its own (cacheline group)
    cost: +152 bytes (sizeof 104 -> 256), cachelines 2 -> 4,
    remaining contention: 0 of 1 today (0%)
-#4 give mm_count a line of its own (padding after it)
+#4 align mm_count and the member after it (map_count)
    cost: +152 bytes (sizeof 104 -> 256), cachelines 2 -> 4,
    remaining contention: 0 of 1 today (0%)
-#5 give mm_count a line of its own (CACHELINE_PADDING)
+#5 give mm_count a line of its own (padding after it)
+   cost: +152 bytes (sizeof 104 -> 256), cachelines 2 -> 4,
+   remaining contention: 0 of 1 today (0%)
+#6 give mm_count a line of its own (CACHELINE_PADDING)
    cost: +152 bytes (sizeof 104 -> 256), cachelines 2 -> 4,
    remaining contention: 0 of 1 today (0%)
 EOF2
@@ -58,18 +66,26 @@ for ccf in "gcc -g -gdwarf-5 -O2" "clang -g -gdwarf-4 -O0"; do
 		>"$T/p1.diff" || fail "suggest --patch ($cc)"
 	assert_files_eq "$TESTS_SRC/suggest/mmcount.diff" "$T/p1.diff" "patch of #1 ($cc)"
 	(cd "$T/src" && patch --dry-run -s -p1 <"$T/p1.diff") || fail "patch --dry-run ($cc)"
-	"$HITMAP" suggest $ev --patch --source-root "$T/src" --proposal 5 "$T/mm-$cc" \
-		>"$T/p5.diff" || fail "suggest --patch #5 ($cc)"
-	assert_files_eq "$TESTS_SRC/suggest/mmcount-pad.diff" "$T/p5.diff" "patch of #5 ($cc)"
-	(cd "$T/src" && patch --dry-run -s -p1 <"$T/p5.diff") || fail "patch --dry-run #5 ($cc)"
-	"$HITMAP" suggest $ev --proposal 5 "$T/mm-$cc" >"$T/five" || fail "suggest --proposal 5"
-	grep -q '^     mm_count: add CACHELINE_PADDING(_pad2_) after it$' "$T/five" ||
+	for kf in 3:group 6:pad; do
+		k=${kf%%:*}
+		"$HITMAP" suggest $ev --patch --source-root "$T/src" --proposal $k "$T/mm-$cc" \
+			>"$T/p$k.diff" || fail "suggest --patch #$k ($cc)"
+		assert_files_eq "$TESTS_SRC/suggest/mmcount-${kf#*:}.diff" "$T/p$k.diff" \
+			"patch of #$k ($cc)"
+		(cd "$T/src" && patch --dry-run -s -p1 <"$T/p$k.diff") ||
+			fail "patch --dry-run #$k ($cc)"
+	done
+	"$HITMAP" suggest $ev --proposal 6 "$T/mm-$cc" >"$T/six" || fail "suggest --proposal 6"
+	grep -q '^     mm_count: add CACHELINE_PADDING(_pad2_) after it$' "$T/six" ||
 		fail "the CACHELINE_PADDING edit is not listed ($cc)"
-	for k in 1 2 3 4 5; do
+	"$HITMAP" suggest $ev --proposal 3 "$T/mm-$cc" >"$T/three" || fail "suggest --proposal 3"
+	grep -q '^     mm_count to mm_count: between __cacheline_group_begin_aligned(mm_count) and _end_aligned(mm_count)$' \
+		"$T/three" || fail "the cacheline group edit is not listed ($cc)"
+	for k in 1 2 3 4 5 6; do
 		oracle $k mm_struct "$T/src" tests/suggest/mmcount.c "$T/mm-$cc" "$ccf" $ev
 	done
 	if [ "$cc" = gcc ] && command -v pahole >/dev/null; then
-		for k in 1 2 5; do
+		for k in 1 2 3 6; do
 			pahole -C mm_struct "$T/oracle-$k/rebuilt" >"$T/pahole-$k" ||
 				fail "pahole on the rebuild of #$k"
 			grep -v '/\* hitmap:' "$T/oracle-$k.actual" >"$T/hitmap-$k"
@@ -81,7 +97,7 @@ done
 # no such proposal there
 "$HITMAP" suggest --rules "$T/mm.rules" --assume-aligned --max-growth 256 --style gnu \
 	"$T/mm-gcc" >"$T/gnu" || fail "suggest --style gnu"
-! grep -q 'anonymous struct\|CACHELINE_PADDING' "$T/gnu" ||
+! grep -q 'anonymous struct\|CACHELINE_PADDING\|cacheline group' "$T/gnu" ||
 	fail "a kernel-only proposal in gnu style"
 
 # The kernel's 6.1 shape (anon.c): every member inside an anonymous struct.

@@ -387,6 +387,33 @@ static int edit_wrap(struct ed *e, const struct span *first, const struct span *
 	return nl_insert(e, (size_t)from, -1, open) ? (free(open), -ENOMEM) : 0;
 }
 
+/* __cacheline_group_begin_aligned(NAME); before `first`'s declaration and
+ * __cacheline_group_end_aligned(NAME); after `last`'s. */
+static int edit_group(struct ed *e, const struct span *first, const struct span *last,
+		      const char *name)
+{
+	long from = nl_find_any(e, first->a), to = nl_find_any(e, last->b);
+	const char *l = e->s.line[first->a];
+	int ind = (int)strspn(l, " \t");
+	char *open, *close;
+
+	if (from < 0 || to < from)
+		return refuse(ENOTSUP, "%s:%zu: the members of group %s are not in order",
+			      e->s.rel, first->a + 1, name);
+	if (asprintf(&open, "%.*s__cacheline_group_begin_aligned(%s);", ind, l, name) < 0)
+		return -ENOMEM;
+	if (asprintf(&close, "%.*s__cacheline_group_end_aligned(%s);", ind, l, name) < 0) {
+		free(open);
+		return -ENOMEM;
+	}
+	if (nl_insert(e, (size_t)to + 1, -1, close)) {
+		free(open);
+		free(close);
+		return -ENOMEM;
+	}
+	return nl_insert(e, (size_t)from, -1, open) ? (free(open), -ENOMEM) : 0;
+}
+
 static int apply(struct ed *e, const hm_types *t, hm_type_id id, const hm_proposal *p,
 		 enum hm_suggest_style style, unsigned line_size)
 {
@@ -418,6 +445,15 @@ static int apply(struct ed *e, const hm_types *t, hm_type_id id, const hm_propos
 			break;
 		case HM_EDIT_LINEPAD:
 			err = edit_pad(e, &sp, ed->pad_name, 0);
+			break;
+		case HM_EDIT_GROUP:
+			if ((err = member_span(e, t, id, ed->anchor, &an)))
+				return err;
+			if (pp_depth(e, sp.a) != pp_depth(e, an.a))
+				return refuse(ENOTSUP, "%s:%zu: a group of %s across preprocessor "
+					      "conditionals is not safe to do blindly", e->s.rel,
+					      sp.a + 1, e->sname);
+			err = edit_group(e, &sp, &an, ed->pad_name);
 			break;
 		case HM_EDIT_WRAP:
 			if ((err = member_span(e, t, id, ed->anchor, &an)))

@@ -193,6 +193,7 @@ static void cand_per_line(struct sg_ctx *c)
 static void cand_group_padded(struct sg_ctx *c, const struct sg_gref *gr);
 static void cand_group_wrapped(struct sg_ctx *c, const struct sg_gref *gr, int top);
 static void cand_group_linepad(struct sg_ctx *c, const struct sg_gref *gr);
+static void cand_group_cgroup(struct sg_ctx *c, const struct sg_gref *gr);
 
 static void cand_groups(struct sg_ctx *c)
 {
@@ -222,6 +223,7 @@ static void cand_groups(struct sg_ctx *c)
 		cand_group_wrapped(c, gr, 0);
 		cand_group_wrapped(c, gr, 1);
 		cand_group_linepad(c, gr);
+		cand_group_cgroup(c, gr);
 	}
 }
 
@@ -247,6 +249,28 @@ static void cand_group_linepad(struct sg_ctx *c, const struct sg_gref *gr)
 	if (j >= 0 && (size_t)j + 1 < v->n)
 		sg_op_linepad(c, v, last);
 	sg_title_add(v, "give %s a line of its own (CACHELINE_PADDING)", c->ents[first].name);
+	keep(c, v);
+}
+
+/* Kernel style, Linux 6.x networking's way: the group pulled together
+ * between __cacheline_group_begin_aligned() and _end_aligned(), named after
+ * its first member. */
+static void cand_group_cgroup(struct sg_ctx *c, const struct sg_gref *gr)
+{
+	struct sg_var *v;
+	int first = gr->r[0].ent, last = first;
+
+	if (c->opts.style != HM_STYLE_KERNEL || !(v = sg_var_clone(c, c->today)))
+		return;
+	for (size_t k = 1, prev = first; k < gr->n; prev = gr->r[k].ent, k++)
+		if (gr->r[k].ent != gr->r[k - 1].ent)
+			sg_op_move(c, v, gr->r[k].ent, (int)prev);
+	for (size_t k = 0; k < gr->n; k++)
+		if (sg_slot_of(v, gr->r[k].ent) > sg_slot_of(v, last))
+			last = gr->r[k].ent;
+	if (!sg_op_group(c, v, first, last, c->ents[first].name))
+		return;
+	sg_title_add(v, "give %s a line of its own (cacheline group)", c->ents[first].name);
 	keep(c, v);
 }
 
@@ -382,6 +406,9 @@ int sg_replay_edit(struct sg_ctx *c, struct sg_var *v, const hm_edit *e)
 		return a >= 0 && sg_op_wrap(c, v, x, a);
 	case HM_EDIT_LINEPAD:
 		return sg_op_linepad(c, v, x);
+	case HM_EDIT_GROUP:
+		a = sg_ent_named(c, e->anchor);
+		return a >= 0 && sg_op_group(c, v, x, a, e->pad_name);
 	default:
 		return sg_op_pad(c, v, x, e->value);
 	}

@@ -31,6 +31,16 @@ struct sg_slot {
 	/* this slot opens an anonymous struct of `wrap_n` slots with alignment
 	 * attribute `wrap` (0: none) */
 	uint32_t wrap, wrap_n;
+	uint8_t pkind;		/* padding: enum sg_pad_kind */
+};
+
+/* What a padding slot is besides `char padN[K]` or CACHELINE_PADDING: the
+ * members __cacheline_group_begin_aligned() and _end_aligned() expand to. */
+enum sg_pad_kind {
+	SG_PAD_PLAIN = 0,
+	SG_PAD_GBEGIN,		/* __u8 __cacheline_group_begin__G[0] __aligned(L) */
+	SG_PAD_GEND,		/* __u8 __cacheline_group_end__G[0] __aligned(sizeof(long)) */
+	SG_PAD_GPAD,		/* struct { } __cacheline_group_pad__G __aligned(L) */
 };
 
 struct sg_var {
@@ -95,6 +105,7 @@ struct sg_ctx {
 	size_t nvars;
 	unsigned npads;
 	hm_type_id linepad_type;	/* struct cacheline_padding, once needed */
+	hm_type_id u8_array, empty_struct;	/* __u8[0] and struct { } */
 	/* Working inside an anonymous struct member (the kernel's
 	 * `struct { ... } __randomize_layout;`): the enclosing struct's model
 	 * and that member's entry in it; sizes and lines are the outer's. */
@@ -136,10 +147,13 @@ int sg_op_align(struct sg_ctx *c, struct sg_var *v, int ent);
 int sg_op_move(struct sg_ctx *c, struct sg_var *v, int ent, int anchor);
 int sg_op_pad(struct sg_ctx *c, struct sg_var *v, int after, uint64_t bytes);
 /* Entries `first` to `last`, adjacent in v, into a line-aligned anonymous
- * struct.  Moves and padding refuse a variant that has one. */
+ * struct.  Moves and padding refuse a variant that has one, or a cacheline
+ * group (sg_var_wrapped()). */
 int sg_op_wrap(struct sg_ctx *c, struct sg_var *v, int first, int last);
 /* CACHELINE_PADDING after entry `after`. */
 int sg_op_linepad(struct sg_ctx *c, struct sg_var *v, int after);
+/* Entries `first` to `last`, adjacent in v, into cacheline group `name`. */
+int sg_op_group(struct sg_ctx *c, struct sg_var *v, int first, int last, const char *name);
 int sg_var_wrapped(const struct sg_var *v);
 /* Offsets by the C rules; -1 when the variant would repack bitfields. */
 int sg_var_compute(struct sg_ctx *c, struct sg_var *v);

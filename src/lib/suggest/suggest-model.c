@@ -294,10 +294,55 @@ int sg_op_linepad(struct sg_ctx *c, struct sg_var *v, int after)
 	return add_pad(c, v, after, 0, c->L);
 }
 
+static const char *group_member(struct sg_ctx *c, const char *what, const char *name)
+{
+	char buf[256];
+	int n = snprintf(buf, sizeof(buf), "__cacheline_group_%s__%s", what, name);
+
+	if (n < 0 || (size_t)n >= sizeof(buf) || sg_member_named(c, buf))
+		return NULL;
+	return hm_arena_strndup(&c->arena, buf, (size_t)n);
+}
+
+/* The three zero-size members the two macros expand to: the begin marker
+ * aligned to the line, the end marker aligned to a long (8 on the LP64
+ * kernels hitmap reads), an empty struct aligned to the line after it. */
+int sg_op_group(struct sg_ctx *c, struct sg_var *v, int first, int last, const char *name)
+{
+	int i = sg_slot_of(v, first), j = sg_slot_of(v, last);
+	const char *b, *e, *p, *gn;
+
+	if (i < 0 || j < i || v->n + 3 > v->cap || v->nedits >= v->ecap || sg_var_wrapped(v))
+		return 0;
+	for (int k = i; k <= j; k++)
+		if (v->s[k].ent < 0 || !c->ents[v->s[k].ent].name)
+			return 0;
+	b = group_member(c, "begin", name);
+	e = group_member(c, "end", name);
+	p = group_member(c, "pad", name);
+	gn = hm_arena_strndup(&c->arena, name, strlen(name));
+	if (!b || !e || !p || !gn)
+		return 0;
+	if (push_edit(v, (hm_edit){ .kind = HM_EDIT_GROUP, .member = c->ents[first].name,
+				    .anchor = c->ents[last].name, .pad_name = gn,
+				    .value = c->L }))
+		return 0;
+	memmove(&v->s[j + 3], &v->s[j + 1], (v->n - j - 1) * sizeof(v->s[0]));
+	v->s[j + 1] = (struct sg_slot){ .ent = -1, .attr = 8, .pad_name = e,
+					.pkind = SG_PAD_GEND };
+	v->s[j + 2] = (struct sg_slot){ .ent = -1, .attr = c->L, .pad_name = p,
+					.pkind = SG_PAD_GPAD };
+	memmove(&v->s[i + 1], &v->s[i], (v->n + 2 - i) * sizeof(v->s[0]));
+	v->s[i] = (struct sg_slot){ .ent = -1, .attr = c->L, .pad_name = b,
+				    .pkind = SG_PAD_GBEGIN };
+	v->n += 3;
+	return 1;
+}
+
 int sg_var_wrapped(const struct sg_var *v)
 {
 	for (size_t i = 0; i < v->n; i++)
-		if (v->s[i].wrap)
+		if (v->s[i].wrap || v->s[i].pkind)
 			return 1;
 	return 0;
 }

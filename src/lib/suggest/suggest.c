@@ -408,6 +408,21 @@ static hm_type_id linepad_type(struct sg_ctx *c)
 	return c->linepad_type = hm_types_add_struct(c->t, "cacheline_padding", &x, 1, 0, c->L);
 }
 
+/* The types of a cacheline group's markers: `__u8[0]` and an empty struct. */
+static hm_type_id group_type(struct sg_ctx *c, uint8_t kind)
+{
+	hm_type_id u8;
+
+	if (kind == SG_PAD_GPAD) {
+		if (!c->empty_struct)
+			c->empty_struct = hm_types_add_struct(c->t, NULL, NULL, 0, 0, 0);
+		return c->empty_struct;
+	}
+	if (!c->u8_array && (u8 = hm_types_typedef_base(c->t, "__u8", "unsigned char", 1, 0)))
+		c->u8_array = hm_types_add_array(c->t, u8, 0);
+	return c->u8_array;
+}
+
 /* The members of the slot's entry, at `off` less the entry's offset today. */
 static uint32_t ent_members(const struct sg_ctx *c, const struct sg_slot *sl, uint64_t off,
 			    hm_member *mm)
@@ -459,6 +474,15 @@ static hm_type_id build_type(struct sg_ctx *c, const struct sg_var *v)
 	for (size_t i = 0; i < v->n; i++) {
 		const struct sg_slot *sl = &v->s[i];
 
+		if (sl->ent < 0 && sl->pkind) {
+			hm_type_id gt = group_type(c, sl->pkind);
+
+			if (!gt)
+				goto out;
+			mm[n++] = (hm_member){ .name = sl->pad_name, .offset = sl->off,
+					       .type = gt, .alignment = sl->attr };
+			continue;
+		}
 		if (sl->ent < 0 && sl->attr) {
 			hm_type_id lp = linepad_type(c);
 

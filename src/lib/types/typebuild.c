@@ -171,3 +171,28 @@ nomem:
 	errno = ENOMEM;
 	return HM_TYPE_NONE;
 }
+
+hm_type_id hm_types_typedef_base(hm_types *t, const char *name, const char *base,
+				 uint64_t size, int is_signed)
+{
+	hm_type b = { .kind = HM_KIND_BASE, .size = size, .is_signed = !!is_signed };
+	hm_type td = { .kind = HM_KIND_TYPEDEF };
+	hm_type_id id;
+
+	if ((id = hm_types_find_typedef(t, name)))
+		return id;
+	for (size_t i = 1; i < t->types.n && !td.target; i++) {
+		const hm_type *ty = &t->types.v[i];
+
+		if (ty->kind == HM_KIND_BASE && ty->name && !strcmp(ty->name, base))
+			td.target = (hm_type_id)i;
+	}
+	if (!td.target && (!(b.name = hm_types_intern(t, base)) ||
+			   !(td.target = hm_types_add(t, &b))))
+		goto nomem;
+	if ((td.name = hm_types_intern(t, name)) && (id = hm_types_add(t, &td)))
+		return id;
+nomem:
+	errno = ENOMEM;
+	return HM_TYPE_NONE;
+}
