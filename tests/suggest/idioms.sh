@@ -120,3 +120,41 @@ for ccf in "gcc -g -O2" "clang -g -O0"; do
 	grep -q '^+			atomic_t mm_count;$' "$T/oracle-1.diff" ||
 		fail "anon.c: mm_count not wrapped inside the anonymous struct ($cc)"
 done
+
+# The idiom the struct already uses wins: groups.c marks a group with the
+# cacheline group macros, so `alone refs` in kernel style gets a cacheline
+# group and neither an aligned anonymous struct nor CACHELINE_PADDING:
+# refs at 64 after its begin marker (64), its end marker at 72, its pad at
+# 128, lock at 128, stats 136..143, sizeof 192: +64, like moving refs to the top, aligning refs and lock, or
+# padding after refs.
+cp "$TESTS_SRC/suggest/groups.c" "$T/src/tests/suggest/" || fail "cannot copy groups.c"
+printf 'struct dev {\n\talone refs\n}\n' >"$T/dev.rules"
+cat >"$T/expected" <<'EOF2'
+#1 move refs to the top
+   cost: +64 bytes (sizeof 128 -> 192), cachelines 2 -> 3,
+   remaining contention: 0 of 1 today (0%)
+#2 give refs a line of its own (cacheline group)
+   cost: +64 bytes (sizeof 128 -> 192), cachelines 2 -> 3,
+   remaining contention: 0 of 1 today (0%)
+#3 align refs and the member after it (lock)
+   cost: +64 bytes (sizeof 128 -> 192), cachelines 2 -> 3,
+   remaining contention: 0 of 1 today (0%)
+#4 give refs a line of its own (padding after it)
+   cost: +64 bytes (sizeof 128 -> 192), cachelines 2 -> 3,
+   remaining contention: 0 of 1 today (0%)
+EOF2
+ev="--rules $T/dev.rules --assume-aligned --style kernel"
+for ccf in "gcc -g -O2" "clang -g -O0"; do
+	cc=${ccf%% *}
+	(cd "$T/src" && $ccf -o "$T/g-$cc" tests/suggest/groups.c) || fail "cannot build groups.c"
+	assert_exit 0 "suggest groups.c ($cc)" "$HITMAP" suggest $ev "$T/g-$cc"
+	summary "$T/out" >"$T/summary"
+	assert_files_eq "$T/expected" "$T/summary" "groups.c proposals ($cc)"
+	grep -q '^note: the struct already uses cacheline groups: of the kernel idioms, only that is proposed$' \
+		"$T/out" || fail "groups.c: the idiom in use is not named ($cc)"
+	for k in 1 2 3 4; do
+		oracle $k dev "$T/src" tests/suggest/groups.c "$T/g-$cc" "$ccf" $ev
+	done
+	grep -q '^+	__cacheline_group_begin_aligned(refs);$' "$T/oracle-2.diff" ||
+		fail "groups.c: no cacheline group in the patch ($cc)"
+done

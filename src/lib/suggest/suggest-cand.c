@@ -41,7 +41,7 @@ static void cand_align(struct sg_ctx *c, int x)
 	}
 	/* the kernel's other way: `struct { ... } ____cacheline_aligned_in_smp;`
 	 * ends the line after the member as well as starting it */
-	if (c->opts.style != HM_STYLE_KERNEL)
+	if (!sg_idiom_ok(c, SG_IDIOM_WRAP))
 		return;
 	v = sg_var_clone(c, c->today);
 	if (v && sg_op_wrap(c, v, x, x)) {
@@ -234,7 +234,7 @@ static void cand_group_linepad(struct sg_ctx *c, const struct sg_gref *gr)
 	struct sg_var *v;
 	int first = gr->r[0].ent, last = first, i, j;
 
-	if (c->opts.style != HM_STYLE_KERNEL || !(v = sg_var_clone(c, c->today)))
+	if (!sg_idiom_ok(c, SG_IDIOM_LINEPAD) || !(v = sg_var_clone(c, c->today)))
 		return;
 	for (size_t k = 1, prev = first; k < gr->n; prev = gr->r[k].ent, k++)
 		if (gr->r[k].ent != gr->r[k - 1].ent)
@@ -260,7 +260,7 @@ static void cand_group_cgroup(struct sg_ctx *c, const struct sg_gref *gr)
 	struct sg_var *v;
 	int first = gr->r[0].ent, last = first;
 
-	if (c->opts.style != HM_STYLE_KERNEL || !(v = sg_var_clone(c, c->today)))
+	if (!sg_idiom_ok(c, SG_IDIOM_GROUP) || !(v = sg_var_clone(c, c->today)))
 		return;
 	for (size_t k = 1, prev = first; k < gr->n; prev = gr->r[k].ent, k++)
 		if (gr->r[k].ent != gr->r[k - 1].ent)
@@ -283,7 +283,7 @@ static void cand_group_wrapped(struct sg_ctx *c, const struct sg_gref *gr, int t
 	int first = gr->r[0].ent, last = first;
 	size_t distinct = 0;
 
-	if (c->opts.style != HM_STYLE_KERNEL || !(v = sg_var_clone(c, c->today)))
+	if (!sg_idiom_ok(c, SG_IDIOM_WRAP) || !(v = sg_var_clone(c, c->today)))
 		return;
 	if (top && !sg_op_move(c, v, first, -1))
 		return;
@@ -455,4 +455,42 @@ void sg_candidates(struct sg_ctx *c, hm_suggestion *s)
 	c->var_budget = SG_VAR_BUDGET;
 	if (s->nshared + c->ngroups > 1)
 		cand_combined(c, nsingle);
+}
+
+/* ---- idioms in use ---- */
+
+static unsigned idioms_of(const hm_types *t, const hm_member *m, uint32_t nr, unsigned L)
+{
+	unsigned in = 0, k;
+	char tail;
+
+	for (uint32_t i = 0; i < nr; i++) {
+		const hm_type *ty = hm_types_get(t, hm_types_resolve(t, m[i].type));
+
+		if (m[i].name && !strncmp(m[i].name, "__cacheline_group_begin__", 25))
+			in |= SG_IDIOM_GROUP;
+		if ((m[i].name && sscanf(m[i].name, "_pad%u%c", &k, &tail) == 2 && tail == '_') ||
+		    (ty && ty->name && !strcmp(ty->name, "cacheline_padding")))
+			in |= SG_IDIOM_LINEPAD;
+		if (!m[i].name && ty && ty->kind == HM_KIND_STRUCT && ty->alignment >= L)
+			in |= SG_IDIOM_WRAP;
+	}
+	return in;
+}
+
+/* From the debug info: members named as the macros name them, the
+ * padding type, anonymous structs with a line's alignment; in the struct
+ * edited and, for an anonymous struct member, the one around it. */
+unsigned sg_idioms_scan(const struct sg_ctx *c)
+{
+	unsigned in = idioms_of(c->t, c->mem, c->nmem, c->L);
+
+	if (c->outer)
+		in |= idioms_of(c->t, c->outer->mem, c->outer->nmem, c->L);
+	return in;
+}
+
+int sg_idiom_ok(const struct sg_ctx *c, unsigned idiom)
+{
+	return c->opts.style == HM_STYLE_KERNEL && (!c->idioms || (c->idioms & idiom));
 }

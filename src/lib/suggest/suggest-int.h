@@ -106,6 +106,7 @@ struct sg_ctx {
 	unsigned npads;
 	hm_type_id linepad_type;	/* struct cacheline_padding, once needed */
 	hm_type_id u8_array, empty_struct;	/* __u8[0] and struct { } */
+	unsigned idioms;	/* SG_IDIOM_* the struct's debug info shows in use */
 	/* Working inside an anonymous struct member (the kernel's
 	 * `struct { ... } __randomize_layout;`): the enclosing struct's model
 	 * and that member's entry in it; sizes and lines are the outer's. */
@@ -123,6 +124,17 @@ struct sg_ctx {
 	} *by_name;
 	uint32_t nby_name, *anon, nanon;
 };
+
+/* The kernel's ways to give members a line, as the struct already uses
+ * them: with any in use, kernel style proposes only those. */
+enum {
+	SG_IDIOM_WRAP = 1u << 0,	/* struct { ... } ____cacheline_aligned_in_smp; */
+	SG_IDIOM_LINEPAD = 1u << 1,	/* CACHELINE_PADDING(_padN_); */
+	SG_IDIOM_GROUP = 1u << 2,	/* __cacheline_group_begin_aligned(G); */
+};
+unsigned sg_idioms_scan(const struct sg_ctx *c);
+/* Whether kernel style proposes `idiom` for this struct. */
+int sg_idiom_ok(const struct sg_ctx *c, unsigned idiom);
 
 /* Variants tried per struct, at most. */
 #define SG_MAX_VARIANTS 4096

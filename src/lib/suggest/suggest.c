@@ -753,6 +753,19 @@ static int run(struct sg_ctx *c, hm_suggestion *s)
 	c->vars = hm_arena_alloc(&c->arena, SG_MAX_VARIANTS * sizeof(*c->vars));
 	if (!c->vars)
 		return -ENOMEM;
+	if (c->opts.style == HM_STYLE_KERNEL && (c->idioms = sg_idioms_scan(c))) {
+		static const char *const names[] = { "aligned anonymous structs",
+						     "CACHELINE_PADDING", "cacheline groups" };
+		char buf[128] = "";
+
+		for (unsigned k = 0; k < 3; k++)
+			if (c->idioms & (1u << k))
+				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+					 *buf ? ", " : "", names[k]);
+		if (note(s, "the struct already uses %s: of the kernel idioms, only that is "
+			 "proposed", buf))
+			return -ENOMEM;
+	}
 	sg_candidates(c, s);
 	if (c->refused && note(s, "search stopped at %u MiB of variants (%zu members each): "
 			       "these are the best of %zu tried", SG_VAR_BUDGET >> 20, c->nents,
