@@ -290,7 +290,7 @@ static int same_layout(const struct sg_var *a, const struct sg_var *b)
 	for (size_t i = 0; i < a->n; i++)
 		if (a->s[i].ent != b->s[i].ent || a->s[i].attr != b->s[i].attr ||
 		    a->s[i].pad != b->s[i].pad || a->s[i].wrap != b->s[i].wrap ||
-		    a->s[i].wrap_n != b->s[i].wrap_n)
+		    a->s[i].wrap_n != b->s[i].wrap_n || a->s[i].pkind != b->s[i].pkind)
 			return 0;
 	return 1;
 }
