@@ -163,7 +163,10 @@ enum hm_suggest_style {
 struct hm_suggest_opts {
 	size_t sz;			/* sizeof(struct hm_suggest_opts): declare with HM_OPTS */
 	unsigned cacheline_size;	/* 0 = 64 */
-	enum hm_suggest_style style;	/* only spelling: proposals are the same */
+	/* spelling, and three proposal kinds: the aligned anonymous struct
+	 * (HM_EDIT_WRAP), CACHELINE_PADDING (HM_EDIT_LINEPAD) and cacheline
+	 * groups (HM_EDIT_GROUP) are tried in kernel style only */
+	enum hm_suggest_style style;
 	uint64_t max_growth;		/* bytes sizeof may grow; UINT64_MAX = any */
 	unsigned keep_size : 1;		/* sizeof must not change */
 	unsigned assume_aligned : 1;	/* objects start on a line boundary */
@@ -179,14 +182,27 @@ enum hm_edit_kind {
 	HM_EDIT_ALIGN = 0,	/* member gets alignment `value` (a line) */
 	HM_EDIT_MOVE,		/* member goes after `anchor` (NULL = to the top) */
 	HM_EDIT_PAD,		/* `value` bytes of explicit padding after member */
+	/* members `member` to `anchor` (the last, itself when one), adjacent,
+	 * go into an anonymous struct with alignment `value` (a line): the
+	 * kernel's `struct { ... } ____cacheline_aligned_in_smp;` */
+	HM_EDIT_WRAP,
+	/* the kernel's `CACHELINE_PADDING(pad_name);` after member: an empty
+	 * member aligned to `value` (a line), so what follows starts a line */
+	HM_EDIT_LINEPAD,
+	/* members `member` to `anchor`, adjacent, between Linux 6.x's
+	 * `__cacheline_group_begin_aligned(pad_name);` and
+	 * `__cacheline_group_end_aligned(pad_name);` (alignment `value`) */
+	HM_EDIT_GROUP,
 };
 
 typedef struct hm_edit {
 	enum hm_edit_kind kind;
 	const char *member;	/* a direct member of the struct */
-	const char *anchor;	/* MOVE: the member it follows, NULL = first */
-	const char *pad_name;	/* PAD: the new member's name */
-	uint64_t value;		/* ALIGN: bytes; PAD: bytes */
+	const char *anchor;	/* MOVE: the member it follows, NULL = first;
+				 * WRAP, GROUP: the last member in it */
+	const char *pad_name;	/* PAD, LINEPAD: the new member's name;
+				 * GROUP: the group's */
+	uint64_t value;		/* ALIGN, WRAP, LINEPAD: alignment in bytes; PAD: bytes */
 } hm_edit;
 
 /* Layout numbers of one variant (today's or a proposal's). */

@@ -353,8 +353,10 @@ static int check_proposal(struct srun *r)
 static int write_html(FILE *f, void *ctx)
 {
 	struct srun *r = ctx;
-	struct hm_json_binary jb = { .path = r->o.binary, .build_id = hm_binary_build_id(r->bin),
-				     .arch = hm_binary_arch(r->bin),
+	/* raw BTF (the running kernel) has no ELF file */
+	struct hm_json_binary jb = { .path = r->o.binary,
+				     .build_id = r->bin ? hm_binary_build_id(r->bin) : NULL,
+				     .arch = r->bin ? hm_binary_arch(r->bin) : NULL,
 				     .cacheline_size = r->o.so.cacheline_size };
 
 	return hm_suggest_html(f, &jb, (const hm_suggestion *const *)r->sg, r->n, r->types,
@@ -372,8 +374,8 @@ static int output(struct srun *r)
 		return print_patches(r);
 	if (o->json) {
 		struct hm_json_binary jb = { .path = o->binary,
-					     .build_id = hm_binary_build_id(r->bin),
-					     .arch = hm_binary_arch(r->bin),
+					     .build_id = r->bin ? hm_binary_build_id(r->bin) : NULL,
+					     .arch = r->bin ? hm_binary_arch(r->bin) : NULL,
 					     .cacheline_size = o->so.cacheline_size };
 
 		return hm_suggest_print_json(stdout, &jb, (const hm_suggestion *const *)r->sg,

@@ -83,6 +83,23 @@ static void edit_line(FILE *out, const hm_edit *e, const struct hm_suggest_opts 
 		fprintf(out, "     %s: add char %s[%llu] after it\n", e->member, e->pad_name,
 			(unsigned long long)e->value);
 		break;
+	case HM_EDIT_LINEPAD:
+		fprintf(out, "     %s: add CACHELINE_PADDING(%s) after it\n", e->member,
+			e->pad_name);
+		break;
+	case HM_EDIT_GROUP:
+		fprintf(out, "     %s to %s: between __cacheline_group_begin_aligned(%s) and "
+			"_end_aligned(%s)\n", e->member, e->anchor, e->pad_name, e->pad_name);
+		break;
+	case HM_EDIT_WRAP:
+		hm_suggest_align_text(o ? o->style : HM_STYLE_GNU, line_size(o), e->value, a,
+				      sizeof(a));
+		if (strcmp(e->member, e->anchor))
+			fprintf(out, "     %s to %s: wrap in struct { ... } %s;\n", e->member,
+				e->anchor, a);
+		else
+			fprintf(out, "     %s: wrap in struct { ... } %s;\n", e->member, a);
+		break;
 	}
 }
 
@@ -269,7 +286,8 @@ static void json_stats(hm_json *j, const hm_suggest_stats *st)
 
 static void json_edit(hm_json *j, const hm_edit *e, const struct hm_suggest_opts *o)
 {
-	static const char *const kinds[] = { "align", "move", "pad" };
+	static const char *const kinds[] = { "align", "move", "pad", "wrap",
+						     "cacheline_padding", "cacheline_group" };
 	char a[64];
 
 	hm_json_begin_object(j);
@@ -282,6 +300,19 @@ static void json_edit(hm_json *j, const hm_edit *e, const struct hm_suggest_opts
 		hm_json_kstr(j, "text", a);
 	} else if (e->kind == HM_EDIT_MOVE) {
 		hm_json_kstr(j, "after", e->anchor);
+	} else if (e->kind == HM_EDIT_GROUP) {
+		hm_json_kstr(j, "last", e->anchor);
+		hm_json_kstr(j, "name", e->pad_name);
+		hm_json_kuint(j, "bytes", e->value);
+	} else if (e->kind == HM_EDIT_LINEPAD) {
+		hm_json_kstr(j, "name", e->pad_name);
+		hm_json_kuint(j, "bytes", e->value);
+	} else if (e->kind == HM_EDIT_WRAP) {
+		hm_json_kstr(j, "last", e->anchor);
+		hm_json_kuint(j, "bytes", e->value);
+		hm_suggest_align_text(o ? o->style : HM_STYLE_GNU, line_size(o), e->value, a,
+				      sizeof(a));
+		hm_json_kstr(j, "text", a);
 	} else {
 		hm_json_kstr(j, "name", e->pad_name);
 		hm_json_kuint(j, "bytes", e->value);

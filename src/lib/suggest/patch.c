@@ -327,13 +327,91 @@ static int edit_pad(struct ed *e, const struct span *sp, const char *name, uint6
 	long at = nl_find_any(e, sp->b);
 	const char *l = e->s.line[sp->a];
 	char *text;
+	int r;
 
 	if (at < 0)
 		return -ENOTSUP;
-	if (asprintf(&text, "%.*schar %s[%llu];", (int)strspn(l, " \t"), l, name,
-		     (unsigned long long)bytes) < 0)
+	if (bytes)
+		r = asprintf(&text, "%.*schar %s[%llu];", (int)strspn(l, " \t"), l, name,
+			     (unsigned long long)bytes);
+	else
+		r = asprintf(&text, "%.*sCACHELINE_PADDING(%s);", (int)strspn(l, " \t"), l, name);
+	if (r < 0)
 		return -ENOMEM;
 	return nl_insert(e, (size_t)at + 1, -1, text);
+}
+
+/* Lines from `first`'s declaration to `last`'s, adjacent in the new text,
+ * indented one more level between `struct {` and `} ATTR;` lines. */
+static int edit_wrap(struct ed *e, const struct span *first, const struct span *last,
+		     const char *attr)
+{
+	long from = nl_find_any(e, first->a), to = nl_find_any(e, last->b);
+	const char *l = e->s.line[first->a];
+	int ind = (int)strspn(l, " \t");
+	char *open, *close;
+
+	if (from < 0 || to < from)
+		return refuse(ENOTSUP, "%s:%zu: %s.%s does not precede %s", e->s.rel,
+			      first->a + 1, e->sname, e->s.line[first->a] + ind,
+			      e->s.line[last->a]);
+	for (long i = from; i <= to; i++) {
+		const char *t = e->nl[i].text;
+		char *nt;
+
+		if (t[strspn(t, " \t")] == '#')
+			return refuse(ENOTSUP, "%s:%zu: wrapping members of %s around "
+				      "preprocessor lines is not safe to do blindly",
+				      e->s.rel, first->a + 1, e->sname);
+		if (!*t)
+			continue;
+		if (asprintf(&nt, "\t%s", t) < 0)
+			return -ENOMEM;
+		if (e->nl[i].orig < 0)
+			free(e->nl[i].text);
+		else
+			e->nl[i].orig = -2 - e->nl[i].orig;
+		e->nl[i].text = nt;
+	}
+	if (asprintf(&open, "%.*sstruct {", ind, l) < 0)
+		return -ENOMEM;
+	if (asprintf(&close, "%.*s} %s;", ind, l, attr) < 0) {
+		free(open);
+		return -ENOMEM;
+	}
+	if (nl_insert(e, (size_t)to + 1, -1, close)) {
+		free(open);
+		free(close);
+		return -ENOMEM;
+	}
+	return nl_insert(e, (size_t)from, -1, open) ? (free(open), -ENOMEM) : 0;
+}
+
+/* __cacheline_group_begin_aligned(NAME); before `first`'s declaration and
+ * __cacheline_group_end_aligned(NAME); after `last`'s. */
+static int edit_group(struct ed *e, const struct span *first, const struct span *last,
+		      const char *name)
+{
+	long from = nl_find_any(e, first->a), to = nl_find_any(e, last->b);
+	const char *l = e->s.line[first->a];
+	int ind = (int)strspn(l, " \t");
+	char *open, *close;
+
+	if (from < 0 || to < from)
+		return refuse(ENOTSUP, "%s:%zu: the members of group %s are not in order",
+			      e->s.rel, first->a + 1, name);
+	if (asprintf(&open, "%.*s__cacheline_group_begin_aligned(%s);", ind, l, name) < 0)
+		return -ENOMEM;
+	if (asprintf(&close, "%.*s__cacheline_group_end_aligned(%s);", ind, l, name) < 0) {
+		free(open);
+		return -ENOMEM;
+	}
+	if (nl_insert(e, (size_t)to + 1, -1, close)) {
+		free(open);
+		free(close);
+		return -ENOMEM;
+	}
+	return nl_insert(e, (size_t)from, -1, open) ? (free(open), -ENOMEM) : 0;
 }
 
 static int apply(struct ed *e, const hm_types *t, hm_type_id id, const hm_proposal *p,
@@ -364,6 +442,28 @@ static int apply(struct ed *e, const hm_types *t, hm_type_id id, const hm_propos
 			break;
 		case HM_EDIT_PAD:
 			err = edit_pad(e, &sp, ed->pad_name, ed->value);
+			break;
+		case HM_EDIT_LINEPAD:
+			err = edit_pad(e, &sp, ed->pad_name, 0);
+			break;
+		case HM_EDIT_GROUP:
+			if ((err = member_span(e, t, id, ed->anchor, &an)))
+				return err;
+			if (pp_depth(e, sp.a) != pp_depth(e, an.a))
+				return refuse(ENOTSUP, "%s:%zu: a group of %s across preprocessor "
+					      "conditionals is not safe to do blindly", e->s.rel,
+					      sp.a + 1, e->sname);
+			err = edit_group(e, &sp, &an, ed->pad_name);
+			break;
+		case HM_EDIT_WRAP:
+			if ((err = member_span(e, t, id, ed->anchor, &an)))
+				return err;
+			if (pp_depth(e, sp.a) != 0 || pp_depth(e, an.a) != 0)
+				return refuse(ENOTSUP, "%s:%zu: wrapping members of %s inside "
+					      "preprocessor conditionals is not safe to do "
+					      "blindly", e->s.rel, sp.a + 1, e->sname);
+			hm_suggest_align_text(style, line_size, ed->value, attr, sizeof(attr));
+			err = edit_wrap(e, &sp, &an, attr);
 			break;
 		}
 	}

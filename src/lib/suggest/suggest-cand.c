@@ -39,6 +39,15 @@ static void cand_align(struct sg_ctx *c, int x)
 			keep(c, v);
 		}
 	}
+	/* the kernel's other way: `struct { ... } ____cacheline_aligned_in_smp;`
+	 * ends the line after the member as well as starting it */
+	if (!sg_idiom_ok(c, SG_IDIOM_WRAP))
+		return;
+	v = sg_var_clone(c, c->today);
+	if (v && sg_op_wrap(c, v, x, x)) {
+		sg_title_add(v, "%s in an aligned anonymous struct", c->ents[x].name);
+		keep(c, v);
+	}
 }
 
 static void cand_moves(struct sg_ctx *c, int x)
@@ -182,6 +191,9 @@ static void cand_per_line(struct sg_ctx *c)
 }
 
 static void cand_group_padded(struct sg_ctx *c, const struct sg_gref *gr);
+static void cand_group_wrapped(struct sg_ctx *c, const struct sg_gref *gr, int top);
+static void cand_group_linepad(struct sg_ctx *c, const struct sg_gref *gr);
+static void cand_group_cgroup(struct sg_ctx *c, const struct sg_gref *gr);
 
 static void cand_groups(struct sg_ctx *c)
 {
@@ -208,7 +220,93 @@ static void cand_groups(struct sg_ctx *c)
 		sg_title_add(v, "give %s a line of its own", c->ents[first].name);
 		keep(c, v);
 		cand_group_padded(c, gr);
+		cand_group_wrapped(c, gr, 0);
+		cand_group_wrapped(c, gr, 1);
+		cand_group_linepad(c, gr);
+		cand_group_cgroup(c, gr);
 	}
+}
+
+/* Kernel style: the group pulled together between two CACHELINE_PADDINGs
+ * (none needed at the top or at the end). */
+static void cand_group_linepad(struct sg_ctx *c, const struct sg_gref *gr)
+{
+	struct sg_var *v;
+	int first = gr->r[0].ent, last = first, i, j;
+
+	if (!sg_idiom_ok(c, SG_IDIOM_LINEPAD) || !(v = sg_var_clone(c, c->today)))
+		return;
+	for (size_t k = 1, prev = first; k < gr->n; prev = gr->r[k].ent, k++)
+		if (gr->r[k].ent != gr->r[k - 1].ent)
+			sg_op_move(c, v, gr->r[k].ent, (int)prev);
+	for (size_t k = 0; k < gr->n; k++)
+		if (sg_slot_of(v, gr->r[k].ent) > sg_slot_of(v, last))
+			last = gr->r[k].ent;
+	i = sg_slot_of(v, first);
+	if (i > 0 && v->s[i - 1].ent >= 0)
+		sg_op_linepad(c, v, v->s[i - 1].ent);
+	j = sg_slot_of(v, last);
+	if (j >= 0 && (size_t)j + 1 < v->n)
+		sg_op_linepad(c, v, last);
+	sg_title_add(v, "give %s a line of its own (CACHELINE_PADDING)", c->ents[first].name);
+	keep(c, v);
+}
+
+/* Kernel style, Linux 6.x networking's way: the group pulled together
+ * between __cacheline_group_begin_aligned() and _end_aligned(), named after
+ * its first member. */
+static void cand_group_cgroup(struct sg_ctx *c, const struct sg_gref *gr)
+{
+	struct sg_var *v;
+	int first = gr->r[0].ent, last = first;
+
+	if (!sg_idiom_ok(c, SG_IDIOM_GROUP) || !(v = sg_var_clone(c, c->today)))
+		return;
+	for (size_t k = 1, prev = first; k < gr->n; prev = gr->r[k].ent, k++)
+		if (gr->r[k].ent != gr->r[k - 1].ent)
+			sg_op_move(c, v, gr->r[k].ent, (int)prev);
+	for (size_t k = 0; k < gr->n; k++)
+		if (sg_slot_of(v, gr->r[k].ent) > sg_slot_of(v, last))
+			last = gr->r[k].ent;
+	if (!sg_op_group(c, v, first, last, c->ents[first].name))
+		return;
+	sg_title_add(v, "give %s a line of its own (cacheline group)", c->ents[first].name);
+	keep(c, v);
+}
+
+/* Kernel style: the group, pulled together, in an aligned anonymous struct,
+ * where it is or at the top (the mm_count fix: the hole in front of an
+ * aligned member at the top is none). */
+static void cand_group_wrapped(struct sg_ctx *c, const struct sg_gref *gr, int top)
+{
+	struct sg_var *v;
+	int first = gr->r[0].ent, last = first;
+	size_t distinct = 0;
+
+	if (!sg_idiom_ok(c, SG_IDIOM_WRAP) || !(v = sg_var_clone(c, c->today)))
+		return;
+	if (top && !sg_op_move(c, v, first, -1))
+		return;
+	for (size_t k = 1, prev = first; k < gr->n; prev = gr->r[k].ent, k++)
+		if (gr->r[k].ent != gr->r[k - 1].ent)
+			sg_op_move(c, v, gr->r[k].ent, (int)prev);
+	for (size_t k = 0; k < gr->n; k++) {
+		distinct += !k || gr->r[k].ent != gr->r[k - 1].ent;
+		if (sg_slot_of(v, gr->r[k].ent) > sg_slot_of(v, last))
+			last = gr->r[k].ent;
+	}
+	/* the moves could not make the group one run: wrapping would take in
+	 * what lies between */
+	if ((size_t)(sg_slot_of(v, last) - sg_slot_of(v, first) + 1) != distinct ||
+	    !sg_op_wrap(c, v, first, last))
+		return;
+	if (last != first)
+		sg_title_add(v, "%s%s to %s in an aligned anonymous struct", top ? "at the top, " :
+			     "", c->ents[first].name, c->ents[last].name);
+	else
+		sg_title_add(v, "%s%s in an aligned anonymous struct", top ? "at the top, " : "",
+			     c->ents[first].name);
+	keep(c, v);
 }
 
 /* The other way to keep the next member off the line: align the group's
@@ -303,6 +401,14 @@ int sg_replay_edit(struct sg_ctx *c, struct sg_var *v, const hm_edit *e)
 		if (e->anchor && a < 0)
 			return 0;
 		return sg_op_move(c, v, x, a);
+	case HM_EDIT_WRAP:
+		a = sg_ent_named(c, e->anchor);
+		return a >= 0 && sg_op_wrap(c, v, x, a);
+	case HM_EDIT_LINEPAD:
+		return sg_op_linepad(c, v, x);
+	case HM_EDIT_GROUP:
+		a = sg_ent_named(c, e->anchor);
+		return a >= 0 && sg_op_group(c, v, x, a, e->pad_name);
 	default:
 		return sg_op_pad(c, v, x, e->value);
 	}
@@ -349,4 +455,42 @@ void sg_candidates(struct sg_ctx *c, hm_suggestion *s)
 	c->var_budget = SG_VAR_BUDGET;
 	if (s->nshared + c->ngroups > 1)
 		cand_combined(c, nsingle);
+}
+
+/* ---- idioms in use ---- */
+
+static unsigned idioms_of(const hm_types *t, const hm_member *m, uint32_t nr, unsigned L)
+{
+	unsigned in = 0, k;
+	char tail;
+
+	for (uint32_t i = 0; i < nr; i++) {
+		const hm_type *ty = hm_types_get(t, hm_types_resolve(t, m[i].type));
+
+		if (m[i].name && !strncmp(m[i].name, "__cacheline_group_begin__", 25))
+			in |= SG_IDIOM_GROUP;
+		if ((m[i].name && sscanf(m[i].name, "_pad%u%c", &k, &tail) == 2 && tail == '_') ||
+		    (ty && ty->name && !strcmp(ty->name, "cacheline_padding")))
+			in |= SG_IDIOM_LINEPAD;
+		if (!m[i].name && ty && ty->kind == HM_KIND_STRUCT && ty->alignment >= L)
+			in |= SG_IDIOM_WRAP;
+	}
+	return in;
+}
+
+/* From the debug info: members named as the macros name them, the
+ * padding type, anonymous structs with a line's alignment; in the struct
+ * edited and, for an anonymous struct member, the one around it. */
+unsigned sg_idioms_scan(const struct sg_ctx *c)
+{
+	unsigned in = idioms_of(c->t, c->mem, c->nmem, c->L);
+
+	if (c->outer)
+		in |= idioms_of(c->t, c->outer->mem, c->outer->nmem, c->L);
+	return in;
+}
+
+int sg_idiom_ok(const struct sg_ctx *c, unsigned idiom)
+{
+	return c->opts.style == HM_STYLE_KERNEL && (!c->idioms || (c->idioms & idiom));
 }

@@ -23,10 +23,24 @@ struct sg_ent {
 
 struct sg_slot {
 	int ent;		/* -1: explicit padding */
-	uint32_t attr;		/* alignment attribute in this variant */
+	uint32_t attr;		/* alignment attribute in this variant (padding
+				 * with one: CACHELINE_PADDING, 0 bytes) */
 	uint64_t pad;		/* padding bytes */
 	const char *pad_name;
 	uint64_t off;		/* computed */
+	/* this slot opens an anonymous struct of `wrap_n` slots with alignment
+	 * attribute `wrap` (0: none) */
+	uint32_t wrap, wrap_n;
+	uint8_t pkind;		/* padding: enum sg_pad_kind */
+};
+
+/* What a padding slot is besides `char padN[K]` or CACHELINE_PADDING: the
+ * members __cacheline_group_begin_aligned() and _end_aligned() expand to. */
+enum sg_pad_kind {
+	SG_PAD_PLAIN = 0,
+	SG_PAD_GBEGIN,		/* __u8 __cacheline_group_begin__G[0] __aligned(L) */
+	SG_PAD_GEND,		/* __u8 __cacheline_group_end__G[0] __aligned(sizeof(long)) */
+	SG_PAD_GPAD,		/* struct { } __cacheline_group_pad__G __aligned(L) */
 };
 
 struct sg_var {
@@ -90,6 +104,9 @@ struct sg_ctx {
 	struct sg_var **vars;
 	size_t nvars;
 	unsigned npads;
+	hm_type_id linepad_type;	/* struct cacheline_padding, once needed */
+	hm_type_id u8_array, empty_struct;	/* __u8[0] and struct { } */
+	unsigned idioms;	/* SG_IDIOM_* the struct's debug info shows in use */
 	/* Working inside an anonymous struct member (the kernel's
 	 * `struct { ... } __randomize_layout;`): the enclosing struct's model
 	 * and that member's entry in it; sizes and lines are the outer's. */
@@ -107,6 +124,17 @@ struct sg_ctx {
 	} *by_name;
 	uint32_t nby_name, *anon, nanon;
 };
+
+/* The kernel's ways to give members a line, as the struct already uses
+ * them: with any in use, kernel style proposes only those. */
+enum {
+	SG_IDIOM_WRAP = 1u << 0,	/* struct { ... } ____cacheline_aligned_in_smp; */
+	SG_IDIOM_LINEPAD = 1u << 1,	/* CACHELINE_PADDING(_padN_); */
+	SG_IDIOM_GROUP = 1u << 2,	/* __cacheline_group_begin_aligned(G); */
+};
+unsigned sg_idioms_scan(const struct sg_ctx *c);
+/* Whether kernel style proposes `idiom` for this struct. */
+int sg_idiom_ok(const struct sg_ctx *c, unsigned idiom);
 
 /* Variants tried per struct, at most. */
 #define SG_MAX_VARIANTS 4096
@@ -130,6 +158,15 @@ void sg_title_add(struct sg_var *v, const char *fmt, ...) __attribute__((format(
 int sg_op_align(struct sg_ctx *c, struct sg_var *v, int ent);
 int sg_op_move(struct sg_ctx *c, struct sg_var *v, int ent, int anchor);
 int sg_op_pad(struct sg_ctx *c, struct sg_var *v, int after, uint64_t bytes);
+/* Entries `first` to `last`, adjacent in v, into a line-aligned anonymous
+ * struct.  Moves and padding refuse a variant that has one, or a cacheline
+ * group (sg_var_wrapped()). */
+int sg_op_wrap(struct sg_ctx *c, struct sg_var *v, int first, int last);
+/* CACHELINE_PADDING after entry `after`. */
+int sg_op_linepad(struct sg_ctx *c, struct sg_var *v, int after);
+/* Entries `first` to `last`, adjacent in v, into cacheline group `name`. */
+int sg_op_group(struct sg_ctx *c, struct sg_var *v, int first, int last, const char *name);
+int sg_var_wrapped(const struct sg_var *v);
 /* Offsets by the C rules; -1 when the variant would repack bitfields. */
 int sg_var_compute(struct sg_ctx *c, struct sg_var *v);
 double sg_share_frac(const struct sg_ctx *c, const struct sg_var *v,

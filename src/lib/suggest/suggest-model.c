@@ -225,7 +225,7 @@ int sg_op_move(struct sg_ctx *c, struct sg_var *v, int ent, int anchor)
 	struct sg_slot s;
 
 	if (i < 0 || ent == anchor || !c->ents[ent].name || c->ents[ent].bitrun ||
-	    v->nedits >= v->ecap)
+	    v->nedits >= v->ecap || sg_var_wrapped(v))
 		return 0;
 	if (anchor >= 0 && !c->ents[anchor].name)
 		return 0;
@@ -245,26 +245,132 @@ int sg_op_move(struct sg_ctx *c, struct sg_var *v, int ent, int anchor)
 		? 0 : 1;
 }
 
-/* Insert `bytes` of explicit padding after entry `after`. */
-int sg_op_pad(struct sg_ctx *c, struct sg_var *v, int after, uint64_t bytes)
+/* A padding slot after entry `after`: `bytes` of char array, or (attr) an
+ * empty line-aligned member named as the kernel names them (`_pad1_`). */
+static int add_pad(struct sg_ctx *c, struct sg_var *v, int after, uint64_t bytes, uint32_t attr)
 {
 	int i = sg_slot_of(v, after);
 	char name[32];
 	const char *pn;
 
-	if (i < 0 || !bytes || v->n >= v->cap || !c->ents[after].name || v->nedits >= v->ecap)
+	if (i < 0 || (!bytes && !attr) || v->n >= v->cap || !c->ents[after].name ||
+	    v->nedits >= v->ecap || sg_var_wrapped(v))
 		return 0;
-	do
-		snprintf(name, sizeof(name), "pad%u", ++c->npads);
-	while (sg_member_named(c, name));
+	if (attr && (size_t)i + 1 < v->n && v->s[i + 1].ent < 0 && v->s[i + 1].attr)
+		return 0;	/* one is enough */
+	if (attr) {
+		/* numbered within the struct, as the kernel numbers them */
+		unsigned k = 0;
+
+		for (size_t j = 0; j < v->n; j++)
+			k += v->s[j].ent < 0 && v->s[j].attr;
+		do
+			snprintf(name, sizeof(name), "_pad%u_", ++k);
+		while (sg_member_named(c, name));
+	} else {
+		do
+			snprintf(name, sizeof(name), "pad%u", ++c->npads);
+		while (sg_member_named(c, name));
+	}
 	pn = hm_arena_strndup(&c->arena, name, strlen(name));
 	if (!pn)
 		return 0;
 	memmove(&v->s[i + 2], &v->s[i + 1], (v->n - i - 1) * sizeof(v->s[0]));
-	v->s[i + 1] = (struct sg_slot){ .ent = -1, .pad = bytes, .pad_name = pn };
+	v->s[i + 1] = (struct sg_slot){ .ent = -1, .pad = bytes, .pad_name = pn, .attr = attr };
 	v->n++;
-	return push_edit(v, (hm_edit){ .kind = HM_EDIT_PAD, .member = c->ents[after].name,
-				       .pad_name = pn, .value = bytes }) ? 0 : 1;
+	return push_edit(v, (hm_edit){ .kind = attr ? HM_EDIT_LINEPAD : HM_EDIT_PAD,
+				       .member = c->ents[after].name, .pad_name = pn,
+				       .value = attr ? attr : bytes }) ? 0 : 1;
+}
+
+/* Insert `bytes` of explicit padding after entry `after`. */
+int sg_op_pad(struct sg_ctx *c, struct sg_var *v, int after, uint64_t bytes)
+{
+	return add_pad(c, v, after, bytes, 0);
+}
+
+int sg_op_linepad(struct sg_ctx *c, struct sg_var *v, int after)
+{
+	return add_pad(c, v, after, 0, c->L);
+}
+
+static const char *group_member(struct sg_ctx *c, const char *what, const char *name)
+{
+	char buf[256];
+	int n = snprintf(buf, sizeof(buf), "__cacheline_group_%s__%s", what, name);
+
+	if (n < 0 || (size_t)n >= sizeof(buf) || sg_member_named(c, buf))
+		return NULL;
+	return hm_arena_strndup(&c->arena, buf, (size_t)n);
+}
+
+/* The three zero-size members the two macros expand to: the begin marker
+ * aligned to the line, the end marker aligned to a long (8 on the LP64
+ * kernels hitmap reads), an empty struct aligned to the line after it. */
+int sg_op_group(struct sg_ctx *c, struct sg_var *v, int first, int last, const char *name)
+{
+	int i = sg_slot_of(v, first), j = sg_slot_of(v, last);
+	const char *b, *e, *p, *gn;
+
+	if (i < 0 || j < i || v->n + 3 > v->cap || v->nedits >= v->ecap || sg_var_wrapped(v))
+		return 0;
+	for (int k = i; k <= j; k++)
+		if (v->s[k].ent < 0 || !c->ents[v->s[k].ent].name)
+			return 0;
+	b = group_member(c, "begin", name);
+	e = group_member(c, "end", name);
+	p = group_member(c, "pad", name);
+	gn = hm_arena_strndup(&c->arena, name, strlen(name));
+	if (!b || !e || !p || !gn)
+		return 0;
+	if (push_edit(v, (hm_edit){ .kind = HM_EDIT_GROUP, .member = c->ents[first].name,
+				    .anchor = c->ents[last].name, .pad_name = gn,
+				    .value = c->L }))
+		return 0;
+	memmove(&v->s[j + 3], &v->s[j + 1], (v->n - j - 1) * sizeof(v->s[0]));
+	v->s[j + 1] = (struct sg_slot){ .ent = -1, .attr = 8, .pad_name = e,
+					.pkind = SG_PAD_GEND };
+	v->s[j + 2] = (struct sg_slot){ .ent = -1, .attr = c->L, .pad_name = p,
+					.pkind = SG_PAD_GPAD };
+	memmove(&v->s[i + 1], &v->s[i], (v->n + 2 - i) * sizeof(v->s[0]));
+	v->s[i] = (struct sg_slot){ .ent = -1, .attr = c->L, .pad_name = b,
+				    .pkind = SG_PAD_GBEGIN };
+	v->n += 3;
+	return 1;
+}
+
+int sg_var_wrapped(const struct sg_var *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->s[i].wrap || v->s[i].pkind)
+			return 1;
+	return 0;
+}
+
+/* Slots keep their indexes once wrapped (moves and padding refuse such a
+ * variant), so the anonymous struct is a slot range.  Bitfield runs stay
+ * out: their packing depends on what precedes them. */
+int sg_op_wrap(struct sg_ctx *c, struct sg_var *v, int first, int last)
+{
+	int i = sg_slot_of(v, first), j = sg_slot_of(v, last);
+
+	if (i < 0 || j < i || v->nedits >= v->ecap)
+		return 0;
+	for (int k = 0; k < i; k++)
+		if (v->s[k].wrap && k + (int)v->s[k].wrap_n > i)
+			return 0;
+	for (int k = i; k <= j; k++) {
+		int e = v->s[k].ent;
+
+		if (e < 0 || !c->ents[e].name || c->ents[e].bitrun || v->s[k].wrap)
+			return 0;
+	}
+	if (push_edit(v, (hm_edit){ .kind = HM_EDIT_WRAP, .member = c->ents[first].name,
+				    .anchor = c->ents[last].name, .value = c->L }))
+		return 0;
+	v->s[i].wrap = c->L;
+	v->s[i].wrap_n = (uint32_t)(j - i + 1);
+	return 1;
 }
 
 /* Lay the variant out by the C rules.  0, or -1 when it would change how a
@@ -273,8 +379,9 @@ static int outer_compute(struct sg_ctx *c, struct sg_var *v);
 
 int sg_var_compute(struct sg_ctx *c, struct sg_var *v)
 {
-	uint64_t cur = 0, prev_end = 0;
-	uint32_t sal = c->type_align ? c->type_align : 1;
+	uint64_t cur = 0, prev_end = 0, wstart = 0;
+	uint32_t sal = c->type_align ? c->type_align : 1, wal = 0;
+	size_t wlast = 0;
 	hm_suggest_stats *st = &v->st;
 
 	memset(st, 0, sizeof(*st));
@@ -286,14 +393,29 @@ int sg_var_compute(struct sg_ctx *c, struct sg_var *v)
 		uint32_t a;
 
 		if (s->ent < 0) {
-			s->off = cur;
+			s->off = sg_align_up(cur, s->attr);
 			if (s->off > prev_end && i) {
 				st->holes++;
 				st->sum_holes += s->off - prev_end;
 			}
-			cur += s->pad;
+			cur = s->off + s->pad;
 			prev_end = cur;
+			if (s->attr > sal)
+				sal = s->attr;
 			continue;
+		}
+		if (s->wrap) {
+			/* the anonymous struct: as aligned as its attribute and
+			 * every member in it, sized to a multiple of that */
+			wal = s->wrap;
+			wlast = i + s->wrap_n - 1;
+			for (size_t k = i; k <= wlast && k < v->n; k++) {
+				const struct sg_ent *we = &c->ents[v->s[k].ent];
+
+				wal = we->align > wal ? we->align : wal;
+				wal = v->s[k].attr > wal ? v->s[k].attr : wal;
+			}
+			wstart = cur = sg_align_up(cur, wal);
 		}
 		e = &c->ents[s->ent];
 		a = e->align > s->attr ? e->align : s->attr;
@@ -306,6 +428,11 @@ int sg_var_compute(struct sg_ctx *c, struct sg_var *v)
 		}
 		v->pos[s->ent] = s->off;
 		cur = s->off + e->size;
+		if (wal && i == wlast) {
+			cur = wstart + sg_align_up(cur - wstart, wal);
+			a = wal;
+			wal = 0;
+		}
 		prev_end = cur;
 		if (a > sal)
 			sal = a;

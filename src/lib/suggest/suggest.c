@@ -289,7 +289,8 @@ static int same_layout(const struct sg_var *a, const struct sg_var *b)
 		return 0;
 	for (size_t i = 0; i < a->n; i++)
 		if (a->s[i].ent != b->s[i].ent || a->s[i].attr != b->s[i].attr ||
-		    a->s[i].pad != b->s[i].pad)
+		    a->s[i].pad != b->s[i].pad || a->s[i].wrap != b->s[i].wrap ||
+		    a->s[i].wrap_n != b->s[i].wrap_n || a->s[i].pkind != b->s[i].pkind)
 			return 0;
 	return 1;
 }
@@ -391,6 +392,76 @@ int hm_suggest_compiler_records_align(const hm_binary *bin)
 static hm_type_id build_outer(struct sg_ctx *c, const struct sg_var *v, hm_type_id inner,
 			      int inner_user);
 
+/* `struct cacheline_padding { char x[0]; } ____cacheline_internodealigned_in_smp;`
+ * as include/linux/cache.h declares it: the binary's own when it has one. */
+static hm_type_id linepad_type(struct sg_ctx *c)
+{
+	hm_member x = { .name = "x" };
+	hm_type_id ch;
+
+	if (c->linepad_type)
+		return c->linepad_type;
+	if ((c->linepad_type = hm_types_find_struct(c->t, "cacheline_padding")))
+		return c->linepad_type;
+	if (!(ch = hm_types_char(c->t)) || !(x.type = hm_types_add_array(c->t, ch, 0)))
+		return HM_TYPE_NONE;
+	return c->linepad_type = hm_types_add_struct(c->t, "cacheline_padding", &x, 1, 0, c->L);
+}
+
+/* The types of a cacheline group's markers: `__u8[0]` and an empty struct. */
+static hm_type_id group_type(struct sg_ctx *c, uint8_t kind)
+{
+	hm_type_id u8;
+
+	if (kind == SG_PAD_GPAD) {
+		if (!c->empty_struct)
+			c->empty_struct = hm_types_add_struct(c->t, NULL, NULL, 0, 0, 0);
+		return c->empty_struct;
+	}
+	if (!c->u8_array && (u8 = hm_types_typedef_base(c->t, "__u8", "unsigned char", 1, 0)))
+		c->u8_array = hm_types_add_array(c->t, u8, 0);
+	return c->u8_array;
+}
+
+/* The members of the slot's entry, at `off` less the entry's offset today. */
+static uint32_t ent_members(const struct sg_ctx *c, const struct sg_slot *sl, uint64_t off,
+			    hm_member *mm)
+{
+	const struct sg_ent *e = &c->ents[sl->ent];
+
+	for (uint32_t k = 0; k < e->nr; k++) {
+		mm[k] = c->mem[e->first + k];
+		mm[k].offset = off + (mm[k].offset - e->off0);
+		if (!e->bitrun)
+			mm[k].alignment = sl->attr;
+	}
+	return e->nr;
+}
+
+/* The anonymous struct opened at slot i: its members at offsets from its
+ * start, its size a multiple of its alignment. */
+static hm_type_id build_wrap(struct sg_ctx *c, const struct sg_var *v, size_t i)
+{
+	const struct sg_slot *s0 = &v->s[i], *sl = &v->s[i + s0->wrap_n - 1];
+	hm_member *mm = calloc(c->nmem + 1, sizeof(*mm));
+	uint32_t n = 0, al = s0->wrap;
+	uint64_t end = sl->off + c->ents[sl->ent].size - s0->off;
+	hm_type_id id;
+
+	if (!mm)
+		return HM_TYPE_NONE;
+	for (size_t k = i; k < i + s0->wrap_n; k++) {
+		const struct sg_ent *e = &c->ents[v->s[k].ent];
+
+		al = e->align > al ? e->align : al;
+		al = v->s[k].attr > al ? v->s[k].attr : al;
+		n += ent_members(c, &v->s[k], v->s[k].off - s0->off, &mm[n]);
+	}
+	id = hm_types_add_struct(c->t, NULL, mm, n, sg_align_up(end, al), s0->wrap);
+	free(mm);
+	return id;
+}
+
 static hm_type_id build_type(struct sg_ctx *c, const struct sg_var *v)
 {
 	hm_member *mm = calloc(c->nmem + v->n + 1, sizeof(*mm));
@@ -403,6 +474,25 @@ static hm_type_id build_type(struct sg_ctx *c, const struct sg_var *v)
 	for (size_t i = 0; i < v->n; i++) {
 		const struct sg_slot *sl = &v->s[i];
 
+		if (sl->ent < 0 && sl->pkind) {
+			hm_type_id gt = group_type(c, sl->pkind);
+
+			if (!gt)
+				goto out;
+			mm[n++] = (hm_member){ .name = sl->pad_name, .offset = sl->off,
+					       .type = gt, .alignment = sl->attr };
+			continue;
+		}
+		if (sl->ent < 0 && sl->attr) {
+			hm_type_id lp = linepad_type(c);
+
+			if (!lp)
+				goto out;
+			/* both compilers put the type's alignment on the member */
+			mm[n++] = (hm_member){ .name = sl->pad_name, .offset = sl->off,
+					       .type = lp, .alignment = sl->attr };
+			continue;
+		}
 		if (sl->ent < 0) {
 			if (!ch && !(ch = hm_types_char(c->t)))
 				goto out;
@@ -412,15 +502,19 @@ static hm_type_id build_type(struct sg_ctx *c, const struct sg_var *v)
 				goto out;
 			continue;
 		}
-		for (uint32_t k = 0; k < c->ents[sl->ent].nr; k++) {
-			const struct sg_ent *e = &c->ents[sl->ent];
+		if (sl->wrap) {
+			hm_type_id w = build_wrap(c, v, i);
 
-			mm[n] = c->mem[e->first + k];
-			mm[n].offset = sl->off + (mm[n].offset - e->off0);
-			if (!e->bitrun)
-				mm[n].alignment = sl->attr;
-			n++;
+			if (!w)
+				goto out;
+			/* both compilers put the attribute on the member too */
+			mm[n++] = (hm_member){ .type = w, .offset = sl->off,
+					       .alignment = sl->wrap,
+					       .decl_line = c->mem[c->ents[sl->ent].first].decl_line };
+			i += sl->wrap_n - 1;
+			continue;
 		}
+		n += ent_members(c, sl, sl->off, &mm[n]);
 	}
 	id = hm_types_add_struct_like(c->t, c->id, mm, n, v->inner_size);
 	if (id && c->opts.records_struct_align) {
@@ -659,6 +753,19 @@ static int run(struct sg_ctx *c, hm_suggestion *s)
 	c->vars = hm_arena_alloc(&c->arena, SG_MAX_VARIANTS * sizeof(*c->vars));
 	if (!c->vars)
 		return -ENOMEM;
+	if (c->opts.style == HM_STYLE_KERNEL && (c->idioms = sg_idioms_scan(c))) {
+		static const char *const names[] = { "aligned anonymous structs",
+						     "CACHELINE_PADDING", "cacheline groups" };
+		char buf[128] = "";
+
+		for (unsigned k = 0; k < 3; k++)
+			if (c->idioms & (1u << k))
+				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+					 *buf ? ", " : "", names[k]);
+		if (note(s, "the struct already uses %s: of the kernel idioms, only that is "
+			 "proposed", buf))
+			return -ENOMEM;
+	}
 	sg_candidates(c, s);
 	if (c->refused && note(s, "search stopped at %u MiB of variants (%zu members each): "
 			       "these are the best of %zu tried", SG_VAR_BUDGET >> 20, c->nents,

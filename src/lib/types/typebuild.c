@@ -7,19 +7,12 @@
 #include "hitmap/typebuild.h"
 #include "types/types-int.h"
 
-hm_type_id hm_types_add_struct_like(hm_types *t, hm_type_id like, const hm_member *members,
-				    uint32_t nr, uint64_t size)
+static hm_type_id add_record(hm_types *t, hm_type ty, const hm_member *members, uint32_t nr,
+			     uint64_t size)
 {
-	const hm_type *base = hm_types_get(t, like);
-	hm_type ty;
 	size_t first = t->members.n;
 	hm_type_id id;
 
-	if (!base || !hm_kind_is_record(base->kind) || base->declaration) {
-		errno = EINVAL;
-		return HM_TYPE_NONE;
-	}
-	ty = *base;	/* copy before the vectors move */
 	for (uint32_t i = 0; i < nr; i++) {
 		hm_member m = members[i];
 
@@ -39,6 +32,31 @@ nomem:
 	t->members.n = first;
 	errno = ENOMEM;
 	return HM_TYPE_NONE;
+}
+
+hm_type_id hm_types_add_struct_like(hm_types *t, hm_type_id like, const hm_member *members,
+				    uint32_t nr, uint64_t size)
+{
+	const hm_type *base = hm_types_get(t, like);
+
+	if (!base || !hm_kind_is_record(base->kind) || base->declaration) {
+		errno = EINVAL;
+		return HM_TYPE_NONE;
+	}
+	return add_record(t, *base, members, nr, size);	/* a copy: the vectors move */
+}
+
+hm_type_id hm_types_add_struct(hm_types *t, const char *name, const hm_member *members,
+			       uint32_t nr, uint64_t size, uint32_t alignment)
+{
+	hm_type ty = { .kind = HM_KIND_STRUCT, .alignment = alignment };
+
+	if (name && !(ty.name = hm_types_intern(t, name))) {
+		errno = ENOMEM;
+		return HM_TYPE_NONE;
+	}
+
+	return add_record(t, ty, members, nr, size);
 }
 
 /* ---- arrays by element and bound ----
@@ -149,6 +167,31 @@ hm_type_id hm_types_char(hm_types *t)
 		goto nomem;
 	if ((id = hm_types_add(t, &ty)))
 		return t->tb_char = id;
+nomem:
+	errno = ENOMEM;
+	return HM_TYPE_NONE;
+}
+
+hm_type_id hm_types_typedef_base(hm_types *t, const char *name, const char *base,
+				 uint64_t size, int is_signed)
+{
+	hm_type b = { .kind = HM_KIND_BASE, .size = size, .is_signed = !!is_signed };
+	hm_type td = { .kind = HM_KIND_TYPEDEF };
+	hm_type_id id;
+
+	if ((id = hm_types_find_typedef(t, name)))
+		return id;
+	for (size_t i = 1; i < t->types.n && !td.target; i++) {
+		const hm_type *ty = &t->types.v[i];
+
+		if (ty->kind == HM_KIND_BASE && ty->name && !strcmp(ty->name, base))
+			td.target = (hm_type_id)i;
+	}
+	if (!td.target && (!(b.name = hm_types_intern(t, base)) ||
+			   !(td.target = hm_types_add(t, &b))))
+		goto nomem;
+	if ((td.name = hm_types_intern(t, name)) && (id = hm_types_add(t, &td)))
+		return id;
 nomem:
 	errno = ENOMEM;
 	return HM_TYPE_NONE;

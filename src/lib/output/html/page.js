@@ -634,6 +634,10 @@
           el("tr", null, th("edits"), td(p.edits.map(function (e) {
             return e.kind === "align" ? "align " + e.member + " (" + e.text + ")" :
               e.kind === "move" ? "move " + e.member + (e.after ? " after " + e.after : " to the top") :
+              e.kind === "cacheline_group" ? "cacheline group " + e.name + " (" + e.member + " to " + e.last + ")" :
+              e.kind === "cacheline_padding" ? "CACHELINE_PADDING(" + e.name + ") after " + e.member :
+              e.kind === "wrap" ? "wrap " + e.member + (e.last !== e.member ? " to " + e.last : "") +
+                " in struct { ... } " + e.text :
               "pad " + e.bytes + " bytes after " + e.member + " (" + e.name + ")";
           }).join("; ")))
         )));
