@@ -168,7 +168,14 @@ struct hm_attr {
 	char *cache_dir;	/* load.cache_dir, owned */
 	struct insn_res **ires;	/* open addressing, ires_slots; in rec_arena */
 	size_t nires, ires_slots;
+	struct attr_allocs *allocs;	/* attribute-alloc.c; NULL until one is seen */
 };
+
+/* attribute-alloc.c: whether ev is an allocator event of `hitmap record
+ * --alloc`; take one of its samples (0 or -ENOMEM); free the table. */
+int attr_alloc_event(const hm_perf_event *ev);
+int attr_alloc_sample(hm_attr *a, const hm_perf_event *ev, const hm_sample *s);
+void attr_allocs_free(struct attr_allocs *t);
 
 /* attribute.c: read the PT_LOAD segments of b->bin. */
 int attr_binent_phdrs(struct binent *b);
