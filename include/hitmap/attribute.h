@@ -131,7 +131,7 @@ typedef struct hm_alloc_info {
 	uint32_t pid;
 	unsigned nr;		/* allocations seen that contained the address */
 	/* they did not all come from one site with one size (a freed block
-	 * reused): base, size and site are the first one's, not evidence */
+	 * reused): base, size and site are the oldest one's, not evidence */
 	unsigned ambiguous : 1;
 } hm_alloc_info;
 /* 0 and *out filled, or -ENOENT (no allocation seen contains addr). */

@@ -70,3 +70,26 @@ for f in rows:
     assert f["counts"]["writes"] == n, f["counts"]
 PY
 done
+
+# A block freed and its address handed out again by another call: both
+# blocks held the watched fields, so no site is evidence for them.
+bin="$T/alloc-gcc"
+setarch -R "$bin" 1 reuse >"$T/reuse.first" || fail "reuse: fixture failed"
+addr1=$(awk '$1 == "flow" { print $2 }' "$T/reuse.first")
+addr2=$(awk '$1 == "again" { print $2 }' "$T/reuse.first")
+[ "$addr1" = "$addr2" ] || fail "reuse: glibc did not reuse the block ($addr1, then $addr2)"
+setarch -R "$HITMAP" record -q --alloc --watch "$addr1/16:w" -o "$T/reuse.data" -- \
+	"$bin" $N reuse >"$T/reuse.out" 2>"$T/reuse.err" ||
+	{ cat "$T/reuse.err" >&2; fail "reuse: record failed"; }
+assert_eq "$(cat "$T/reuse.first")" "$(cat "$T/reuse.out")" "reuse: the blocks moved between runs"
+"$HITMAP" report -i "$T/reuse.data" >"$T/reuse.txt" || fail "reuse: report failed"
+grep -q "in 2 heap blocks of different sites or sizes" "$T/reuse.txt" ||
+	{ cat "$T/reuse.txt" >&2; fail "reuse: the reused address was not called ambiguous"; }
+! grep -q "allocated at" "$T/reuse.txt" || fail "reuse: a site was named for a reused address"
+"$HITMAP" report --json -i "$T/reuse.data" >"$T/reuse.json" || fail "reuse: report --json"
+python3 - "$T/reuse.json" <<'PY' || fail "reuse: report --json"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = [f for l in doc["lines"] for f in l["fields"] if f["object"] and f["object"].startswith("flow@")]
+assert rows and all(f["allocation"] == {"blocks": 2} for f in rows), [f.get("allocation") for f in rows]
+PY

@@ -42,6 +42,8 @@ struct attr_allocs {
 	struct alloc_call *calls;
 	size_t ncalls, calls_cap;
 	uint64_t samples;
+	uint64_t max_size;	/* of any block: how far back a lookup looks */
+	int sorted;		/* v by base; after the run, for lookups */
 };
 
 int attr_alloc_event(const hm_perf_event *ev)
@@ -155,6 +157,9 @@ static int add_alloc(hm_attr *a, struct attr_allocs *t, const hm_sample *s,
 	e->time = s->time;
 	e->pid = s->pid;
 	e->func = c->func;
+	if (e->size > t->max_size)
+		t->max_size = e->size;
+	t->sorted = 0;
 	resolve_site(a, s, e);
 	return 0;
 }
@@ -210,22 +215,47 @@ int attr_alloc_sample(hm_attr *a, const hm_perf_event *ev, const hm_sample *s)
 	return ax ? add_alloc(a, t, s, c, ax) : 0;
 }
 
+static int cmp_base(const void *pa, const void *pb)
+{
+	const struct alloc_ent *x = pa, *y = pb;
+
+	if (x->base != y->base)
+		return x->base < y->base ? -1 : 1;
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
 int hm_attr_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out)
 {
-	const struct attr_allocs *t = a->allocs;
+	struct attr_allocs *t = a->allocs;
 	const struct alloc_ent *hit = NULL;
-	size_t i;
+	size_t lo = 0, hi, i;
 
 	memset(out, 0, sizeof(*out));
-	if (!t)
+	if (!t || !t->n)
 		return -ENOENT;
-	for (i = 0; i < t->n; i++) {
+	if (!t->sorted) {
+		qsort(t->v, t->n, sizeof(*t->v), cmp_base);
+		t->sorted = 1;
+	}
+	/* The blocks starting at or below addr, back to max_size below it;
+	 * in time order at one base, so the first one found is the oldest. */
+	for (hi = t->n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].base <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i-- > 0 && addr - t->v[i].base < t->max_size;) {
 		const struct alloc_ent *e = &t->v[i];
 
-		if (addr < e->base || addr - e->base >= e->size)
+		if (addr - e->base >= e->size)
 			continue;
 		out->nr++;
-		if (!hit) {
+		if (!hit || e->base < hit->base || (e->base == hit->base && e->time < hit->time)) {
+			if (hit && (e->site != hit->site || e->size != hit->size))
+				out->ambiguous = 1;
 			hit = e;
 		} else if (e->site != hit->site || e->size != hit->size) {
 			out->ambiguous = 1;
