@@ -31,15 +31,24 @@ struct alloc_ent {
 };
 
 struct alloc_call {		/* an entry waiting for its return */
-	uint32_t tid;
-	uint8_t func, valid, size_known;
+	uint8_t func, size_known;
 	uint64_t size, old;
+};
+
+/* A thread's calls in progress, innermost last: the allocator calls itself
+ * (realloc(NULL, n) is malloc's exported entry), and such an inner call's
+ * block is the outer call's, returned to the outer caller, its site. */
+#define CALL_DEPTH 4
+struct alloc_thread {
+	uint32_t tid;
+	unsigned depth;
+	struct alloc_call st[CALL_DEPTH];
 };
 
 struct attr_allocs {
 	struct alloc_ent *v;
 	size_t n, cap;
-	struct alloc_call *calls;
+	struct alloc_thread *calls;
 	size_t ncalls, calls_cap;
 	uint64_t samples;
 	uint64_t max_size;	/* of any block: how far back a lookup looks */
@@ -76,7 +85,7 @@ static int reg(const hm_perf_event *ev, const hm_sample *s, unsigned r, uint64_t
 	return 0;
 }
 
-static struct alloc_call *call_of(struct attr_allocs *t, uint32_t tid)
+static struct alloc_thread *thread_of(struct attr_allocs *t, uint32_t tid)
 {
 	size_t i;
 
@@ -85,7 +94,7 @@ static struct alloc_call *call_of(struct attr_allocs *t, uint32_t tid)
 			return &t->calls[i];
 	if (t->ncalls == t->calls_cap) {
 		size_t cap = t->calls_cap ? 2 * t->calls_cap : 16;
-		struct alloc_call *n = realloc(t->calls, cap * sizeof(*n));
+		struct alloc_thread *n = realloc(t->calls, cap * sizeof(*n));
 
 		if (!n)
 			return NULL;
@@ -169,6 +178,7 @@ int attr_alloc_sample(hm_attr *a, const hm_perf_event *ev, const hm_sample *s)
 	const char *name = ev->name + sizeof(ALLOC_PREFIX) - 1;
 	size_t n = strcspn(name, "_"), k;
 	struct attr_allocs *t = a->allocs;
+	struct alloc_thread *th;
 	struct alloc_call *c;
 	uint64_t di = 0, si = 0, ax = 0;
 	int ret = strstr(name, "__return") != NULL, f = -1;
@@ -184,7 +194,7 @@ int attr_alloc_sample(hm_attr *a, const hm_perf_event *ev, const hm_sample *s)
 				f = (int)k;
 	if (f < 0)
 		return 0;	/* a function of a later recorder: not ours to guess */
-	if (!(c = call_of(t, s->tid)))
+	if (!(th = thread_of(t, s->tid)))
 		return -ENOMEM;
 	if (!ret) {
 		int okd = !reg(ev, s, REG_DI, &di), oks = !reg(ev, s, REG_SI, &si);
@@ -194,7 +204,9 @@ int attr_alloc_sample(hm_attr *a, const hm_perf_event *ev, const hm_sample *s)
 				mark_freed(t, s->pid, di, s->time);
 			return 0;
 		}
-		c->valid = 1;
+		if (th->depth == CALL_DEPTH)
+			th->depth = 0;	/* returns were lost: start again */
+		c = &th->st[th->depth++];
 		c->func = (uint8_t)f;
 		c->old = f == AF_REALLOC && okd ? di : 0;
 		c->size_known = f == AF_MALLOC ? okd : oks;
@@ -204,12 +216,15 @@ int attr_alloc_sample(hm_attr *a, const hm_perf_event *ev, const hm_sample *s)
 		return 0;
 	}
 	/* A return without its entry (recording started inside the call), or
-	 * of another function: no size to give the pointer. */
-	if (!c->valid || c->func != f || !c->size_known || reg(ev, s, REG_AX, &ax)) {
-		c->valid = 0;
+	 * of another function: no size to give the pointer, and the calls in
+	 * progress no longer pair up. */
+	if (!th->depth || th->st[th->depth - 1].func != f) {
+		th->depth = 0;
 		return 0;
 	}
-	c->valid = 0;
+	c = &th->st[--th->depth];
+	if (th->depth || !c->size_known || reg(ev, s, REG_AX, &ax))
+		return 0;	/* an inner call: the outer one returns the block */
 	if (c->old)
 		mark_freed(t, s->pid, c->old, s->time);
 	return ax ? add_alloc(a, t, s, c, ax) : 0;
