@@ -120,6 +120,24 @@ int hm_attr_ip(hm_attr *a, const hm_sample *s, const void **bin, uint64_t *link)
  * "0xIP" when nothing is known.  Returns the length like snprintf. */
 int hm_attr_code_label(hm_attr *a, const void *bin, uint64_t link, uint64_t ip, char *buf,
 		       size_t len);
+/* The heap allocation containing an address, from the allocator events of
+ * the recording (`hitmap record --alloc`) that hm_attr_run() read. */
+typedef struct hm_alloc_info {
+	uint64_t base, size;	/* the block the allocator returned */
+	uint64_t site;		/* runtime address of the call that allocated it */
+	const void *site_bin;	/* for hm_attr_code_label(): NULL if unmapped */
+	uint64_t site_link;
+	const char *function;	/* "malloc", "calloc", "realloc", "aligned_alloc" */
+	uint32_t pid;
+	unsigned nr;		/* allocations seen that contained the address */
+	/* they did not all come from one site with one size (a freed block
+	 * reused): base, size and site are the oldest one's, not evidence */
+	unsigned ambiguous : 1;
+} hm_alloc_info;
+/* 0 and *out filled, or -ENOENT (no allocation seen contains addr). */
+int hm_attr_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out);
+/* Allocator samples read (counted apart from memory samples). */
+uint64_t hm_attr_alloc_samples(const hm_attr *a);
 /* The cacheline size of the first binary opened (64 if none). */
 unsigned hm_attr_line_size(const hm_attr *a);
 

@@ -40,6 +40,7 @@ enum hm_sample_has {
 	HM_HAS_ADDR = 1u << 3, HM_HAS_CPU = 1u << 4, HM_HAS_PERIOD = 1u << 5,
 	HM_HAS_DATA_SRC = 1u << 6, HM_HAS_WEIGHT = 1u << 7, HM_HAS_PHYS_ADDR = 1u << 8,
 	HM_HAS_ID = 1u << 9, HM_HAS_CALLCHAIN = 1u << 10,
+	HM_HAS_REGS_USER = 1u << 11,
 };
 
 typedef struct hm_sample {
@@ -55,6 +56,10 @@ typedef struct hm_sample {
 	/* CALLCHAIN, host order; points into the reader (valid until next) */
 	uint32_t nr_callchain;
 	const uint64_t *callchain;
+	/* REGS_USER, host order, one per bit of the event's sample_regs_user
+	 * from the lowest; nr 0 when the sample has none (a kernel thread) */
+	uint32_t nr_regs_user;
+	const uint64_t *regs_user;
 } hm_sample;
 
 typedef struct hm_perf_mmap {
@@ -107,6 +112,7 @@ typedef struct hm_perf_event {
 	unsigned sample_id_all : 1, freq : 1;
 	size_t nr_ids;		/* sample ids selecting this event */
 	const uint64_t *ids;
+	uint64_t sample_regs_user;	/* which registers REGS_USER holds */
 } hm_perf_event;
 
 typedef struct hm_perf_info {

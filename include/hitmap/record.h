@@ -23,6 +23,17 @@
  * the -c value, each sample standing for that many accesses.  Records are
  * written in time order.
  *
+ * Allocation tracking (hm_record_opts.alloc) adds uprobe events (the uprobe
+ * PMU's type, config1 = libc's path, config2 = the function's file offset,
+ * the retprobe bit of config for returns) named `hitmap_alloc:FUNC` at entry
+ * and `hitmap_alloc:FUNC__return` at return, FUNC one of malloc, calloc,
+ * realloc, aligned_alloc (entry and return) and free (entry).  Their
+ * sample_type is the other events' plus CALLCHAIN (user) and REGS_USER with
+ * sample_regs_user = AX|SI|DI: the entry carries the arguments (%rdi, %rsi),
+ * the return the pointer (%rax) and, as IP, the return address in the
+ * caller — the allocation site.  An entry and the next return of the same
+ * FUNC on the same thread are one call.
+ *
  * Ownership: plans and watches are plain structs owned by the caller.  Strings
  * passed in options must stay valid for the duration of the call.
  */
@@ -145,6 +156,10 @@ struct hm_record_opts {
 	 * the moment a caller may say "recording".  May be NULL. */
 	void (*started)(void *ctx);
 	void *started_ctx;
+	/* Allocation tracking: uprobes on libc's malloc, calloc, realloc,
+	 * aligned_alloc and free, added to the events (see the top). */
+	int alloc;
+	const char *alloc_libc;		/* the libc to probe; NULL = hitmap's own */
 };
 
 struct hm_record_stats {
@@ -163,6 +178,7 @@ struct hm_record_stats {
 	uint32_t watch_len[HM_RECORD_MAX_EVENTS];
 	uint32_t watch_type[HM_RECORD_MAX_EVENTS];	/* HW_BREAKPOINT_W / _RW */
 	uint64_t per_event[HM_RECORD_MAX_EVENTS];	/* samples per event */
+	uint64_t alloc_samples;		/* of those, allocator uprobe samples */
 };
 
 /* Run the recording: start the command stopped (ptrace at exec), resolve

@@ -25,7 +25,7 @@ struct args {
 	const char *output, *binary;
 	uint64_t ldlat, freq, period, mmap_pages, duration;
 	pid_t pid;
-	int cpu_wide, dry_run, quiet, user_only;
+	int cpu_wide, dry_run, quiet, user_only, alloc;
 	const char *events[MAX_EVENTS + 1];
 	size_t nr_events;
 	const char *watch[MAX_WATCHES];
@@ -69,7 +69,7 @@ static int parse(int argc, char **argv, struct args *a)
 	if (a->nr_watch) {
 		if (a->nr_events || a->ldlat || a->freq || a->cpu_wide)
 			return cli_usage_error(cmd, "--watch takes only -o, -c, --binary, "
-					       "--duration and -p PID or -- COMMAND");
+					       "--alloc, --duration and -p PID or -- COMMAND");
 		if (!a->argv && !a->pid && !a->dry_run)
 			return cli_usage_error(cmd, "--watch needs a command (-- COMMAND [ARGS]) "
 					       "or a process (-p PID)");
@@ -148,6 +148,9 @@ static void summary(const struct args *a, const struct hm_record_stats *st, cons
 			st->watch_type[i] == HW_BREAKPOINT_W ? "writes" : "reads",
 			st->watch_addr[i], st->watch_len[i],
 			expr_of(w, a->nr_watch, st->bias, st->watch_addr[i]));
+	if (a->alloc)
+		fprintf(stderr, "  %10" PRIu64 " allocator calls and returns (libc uprobes)\n",
+			st->alloc_samples);
 	if (st->lost)
 		fprintf(stderr, "warning: %" PRIu64 " samples lost (ring buffer full); use a "
 			"larger --mmap-pages or -c\n", st->lost);
@@ -238,6 +241,7 @@ static int run_watch(struct args *a)
 	o.nr_watches = a->nr_watch;
 	o.binary = bin;
 	o.watch_period = a->period;
+	o.alloc = a->alloc;
 	o.argv = a->argv;
 	o.mmap_pages = (unsigned)a->mmap_pages;
 	o.pid = a->pid;
@@ -315,6 +319,7 @@ static int run_pmu(struct args *a)
 	o.argv = a->argv;
 	o.pid = a->pid;
 	o.cpu_wide = a->cpu_wide;
+	o.alloc = a->alloc;
 	o.mmap_pages = (unsigned)a->mmap_pages;
 	o.stop = &stop_flag;
 	o.started = a->quiet ? NULL : say_started;
@@ -376,6 +381,10 @@ static const struct cli_option options[] = {
 		 "leave the kernel out (needs perf_event_paranoid <= 2)"),
 	OPT_POW2(0, "mmap-pages", A(mmap_pages), "N", 1, 1u << 20,
 		 "ring buffer pages per CPU, a power of two (default 128)"),
+	OPT_BOOL(0, "alloc", A(alloc),
+		 "also record libc's malloc, calloc, realloc, aligned_alloc and free "
+		 "(size, pointer, call site and callchain, through uprobes), so report "
+		 "can say which allocation an address is in"),
 	OPT_FLAG(0, "dry-run", A(dry_run),
 		 "print the events that would be opened, open nothing "
 		 "(LIBPFM_FORCE_PMU=skx shows another CPU's encodings)"),

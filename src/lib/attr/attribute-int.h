@@ -170,6 +170,7 @@ struct hm_attr {
 	size_t nires, ires_slots;
 	struct attr_inst **insts;	/* instances by object name (attribute-objects.c) */
 	size_t ninsts, inst_slots;
+	struct attr_allocs *allocs;	/* attribute-alloc.c; NULL until one is seen */
 };
 
 /* attribute-objects.c: note the instance `object` (interned) of record id
@@ -180,6 +181,12 @@ int attr_inst_note(hm_attr *a, const char *object, const char *sname, const hm_t
 		   hm_type_id id, uint64_t base, uint64_t size);
 int attr_lift_containers(hm_attr *a, struct hm_heat *h);
 void attr_insts_free(hm_attr *a);
+
+/* attribute-alloc.c: whether ev is an allocator event of `hitmap record
+ * --alloc`; take one of its samples (0 or -ENOMEM); free the table. */
+int attr_alloc_event(const hm_perf_event *ev);
+int attr_alloc_sample(hm_attr *a, const hm_perf_event *ev, const hm_sample *s);
+void attr_allocs_free(struct attr_allocs *t);
 
 /* attribute.c: read the PT_LOAD segments of b->bin. */
 int attr_binent_phdrs(struct binent *b);

@@ -822,6 +822,10 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 	uint8_t bucket;
 	int r;
 
+	/* Allocator calls are not accesses: they go to the allocation table. */
+	if (ev && !is_bp && attr_alloc_event(ev))
+		return attr_alloc_sample(a, ev, s);
+
 	e = hint && hint->valid && hint->addr == addr && hint->pid == s->pid
 		    ? hint : fast_slot(&run->fast, addr, s->pid);
 	if (!e->valid || e->gen != a->gen) {

@@ -91,6 +91,7 @@ void hm_attr_free(hm_attr *a)
 	if (!a)
 		return;
 	free(a->cache_dir);
+	attr_allocs_free(a->allocs);
 	for (i = 0; i < a->nbins; i++)
 		binent_free(a->bins[i]);
 	free(a->bins);

@@ -468,6 +468,46 @@ static void print_locations(FILE *out, hm_attr *a, const struct heat_row *r)
 		fputs("            ...  more locations\n", out);
 }
 
+/* The heap block an object is in, after its last row on a line: its
+ * allocation site, and its bounds when they are the object's evidence. */
+static void print_alloc(FILE *out, hm_attr *a, const struct heat_row *r)
+{
+	hm_alloc_info al;
+	char site[400];
+
+	if (!r->sname || hm_attr_alloc_at(a, r->obj_base, &al))
+		return;
+	if (al.ambiguous) {
+		fprintf(out, "    in %u heap blocks of different sites or sizes (the address "
+			"was reused): allocation site unattributed\n", al.nr);
+		return;
+	}
+	hm_attr_code_label(a, al.site_bin, al.site_link, al.site, site, sizeof(site));
+	fprintf(out, "    allocated at %s by %s, %" PRIu64 " bytes at 0x%" PRIx64 "\n", site,
+		al.function, al.size, al.base);
+}
+
+static void json_alloc(hm_json *j, hm_attr *a, const struct heat_row *r)
+{
+	hm_alloc_info al;
+	char site[400];
+
+	if (!r->sname || hm_attr_alloc_at(a, r->obj_base, &al))
+		return;
+	hm_json_key(j, "allocation");
+	hm_json_begin_object(j);
+	hm_json_kuint(j, "blocks", al.nr);
+	if (!al.ambiguous) {
+		hm_attr_code_label(a, al.site_bin, al.site_link, al.site, site, sizeof(site));
+		hm_json_kstr(j, "site", site);
+		hm_json_kuint(j, "site_address", al.site);
+		hm_json_kstr(j, "function", al.function);
+		hm_json_kuint(j, "base", al.base);
+		hm_json_kuint(j, "size", al.size);
+	}
+	hm_json_end_object(j);
+}
+
 static void print_row(FILE *out, hm_attr *a, const struct heat_row *r, enum data_kind dk,
 		      uint64_t line)
 {
@@ -543,8 +583,12 @@ static void print_detail(FILE *out, hm_attr *a, struct heat_line **v, size_t n,
 			fprintf(out, "  %-*s  off  xfers  reads writes sampls cpus\n", FIELD_COL, "field");
 		else
 			fprintf(out, "  %-*s  off sampls cpus\n", FIELD_COL, "field");
-		for (r = l->rows; r; r = r->next)
+		for (r = l->rows; r; r = r->next) {
 			print_row(out, a, r, dk, l->addr);
+			if (!r->next || !r->object || !r->next->object ||
+			    strcmp(r->object, r->next->object))
+				print_alloc(out, a, r);
+		}
 	}
 }
 
@@ -679,6 +723,7 @@ static void json_row(hm_json *j, hm_attr *a, const struct heat_row *r, uint64_t 
 	hm_json_kuint(j, "threads", r->tids.n);
 	hm_json_kbool(j, "written", heat_row_written(r));
 	hm_json_kuint(j, "group", r->group);
+	json_alloc(j, a, r);
 	hm_json_kstr(j, "part", r->in_fs && r->in_ts ? "both" : r->in_fs ? "false sharing"
 				: r->in_ts ? "true sharing" : NULL);
 	hm_json_key(j, "locations");

@@ -86,6 +86,7 @@ struct hm_perf_reader {
 	hm_arena arena;		/* feature strings, event names */
 	uint64_t *cc;		/* callchain in host order (swapped files) */
 	size_t cc_cap;
+	uint64_t regs[64];	/* REGS_USER in host order (swapped, unaligned) */
 	hm_perf_build_id *bids;
 	size_t nr_bids, cap_bids;
 	struct pr_zstd *z;

@@ -111,6 +111,28 @@ static int callchain(struct cur *c, hm_sample *s)
 	return skip(c, nr * 8);
 }
 
+static int user_regs(struct cur *c, unsigned nr, hm_sample *s)
+{
+	hm_perf_reader *r = c->r;
+	unsigned i;
+
+	if ((uint64_t)(c->end - c->p) < 8ull * nr)
+		return truncated(c, 8ull * nr);
+	if (!r->swap && !((uintptr_t)c->p & 7)) {
+		s->regs_user = (const uint64_t *)(const void *)c->p;
+	} else {
+		for (i = 0; i < nr; i++) {
+			memcpy(&r->regs[i], c->p + 8 * i, 8);
+			if (r->swap)
+				r->regs[i] = __builtin_bswap64(r->regs[i]);
+		}
+		s->regs_user = r->regs;
+	}
+	s->nr_regs_user = nr;
+	s->has |= HM_HAS_REGS_USER;
+	return skip(c, 8ull * nr);
+}
+
 /* The fields after PERIOD that hitmap does not keep, in the kernel's order,
  * up to WEIGHT. */
 static int middle_fields(struct cur *c, const struct pr_event *e, hm_sample *s)
@@ -143,7 +165,7 @@ static int middle_fields(struct cur *c, const struct pr_event *e, hm_sample *s)
 	if (st & PERF_SAMPLE_REGS_USER) {
 		if ((err = get64(c, &v)))
 			return err;
-		if (v && (err = skip(c, 8ull * e->regs_user)))
+		if (v && (err = user_regs(c, e->regs_user, s)))
 			return err;
 	}
 	if (st & PERF_SAMPLE_STACK_USER) {

@@ -360,6 +360,7 @@ void hm_pr_sync_events(hm_perf_reader *r)
 		p->freq = a->freq;
 		p->nr_ids = r->ev[i].nr_ids;
 		p->ids = r->ev[i].ids;
+		p->sample_regs_user = a->sample_regs_user;
 	}
 	r->info.nr_events = r->nr_ev;
 	r->info.events = r->pub_ev;

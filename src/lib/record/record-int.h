@@ -6,6 +6,7 @@
 #include <sys/types.h>
 #include <linux/perf_event.h>
 #include "hitmap/perfwrite.h"
+#include "hitmap/record.h"
 
 /* One kernel ring buffer (a perf_event mmap). */
 struct hm_ring {
@@ -56,5 +57,17 @@ int hm_proc_cpus(int **cpus, size_t *nr);
 int hm_proc_features(hm_perf_writer *w, char *const *argv, uint64_t first, uint64_t last);
 /* kernel.perf_event_paranoid, or 2 if unreadable. */
 int hm_proc_paranoid(void);
+
+/* Allocation tracking (record-alloc.c): events named GROUP:FUNC and
+ * GROUP:FUNC__return, sampling %rax, %rsi and %rdi (bits AX, SI, DI of
+ * perf_regs.h, in that order in the sample). */
+#define HM_ALLOC_GROUP "hitmap_alloc"
+#define HM_ALLOC_REGS ((1ull << 0) | (1ull << 4) | (1ull << 5))
+/* Append uprobes on malloc, calloc, realloc, aligned_alloc (entry and
+ * return) and free of `libc` (NULL: the libc.so this process runs with) to
+ * plan, after its other events, whose sample_type they extend.  path (len
+ * bytes) receives the file's real path, which the events point at: it must
+ * outlive them.  -ENODEV without the uprobe PMU. */
+int hm_record_plan_alloc(const char *libc, hm_record_plan *plan, char *path, size_t len);
 
 #endif

@@ -58,6 +58,7 @@ struct session {
 	unsigned round;
 	uint64_t first_time, last_time;
 	int ring_ix;		/* the ring being drained */
+	char libc[4096];	/* the probed libc (allocation tracking): events point at it */
 };
 
 static long sys_perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
@@ -118,6 +119,15 @@ static int cmp_id(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* An allocator uprobe of record-alloc.c.  These are never inherited: the
+ * kernel reads the uprobe's path (config1, a pointer) again when it copies
+ * an event into a new thread, from the new thread's memory, where the
+ * pointer means nothing — clone() would fail with EFAULT. */
+static int is_alloc(const hm_record_event *ev)
+{
+	return strncmp(ev->name, HM_ALLOC_GROUP ":", sizeof(HM_ALLOC_GROUP)) == 0;
+}
+
 static int event_of(const struct session *s, uint64_t id)
 {
 	struct idmap key = { .id = id }, *m;
@@ -135,7 +145,9 @@ static int emit_sample(struct session *s, const void *rec, size_t len, int ev, u
 	st->samples++;
 	if (ev >= 0) {
 		st->per_event[ev]++;
-		if (s->plan.source == HM_SOURCE_WATCH) {
+		if (is_alloc(&s->plan.ev[ev])) {
+			st->alloc_samples++;
+		} else if (s->plan.source == HM_SOURCE_WATCH) {
 			if (s->plan.ev[ev].attr.bp_type == HW_BREAKPOINT_W)
 				st->writes++;
 			else
@@ -288,7 +300,7 @@ static int open_one(struct session *s, size_t t, size_t c, size_t e)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	long fd;
 
-	if (s->targets[t] != -1)
+	if (s->targets[t] != -1 && !is_alloc(ev))
 		a.inherit = 1;
 	a.watermark = 1;
 	a.wakeup_watermark = (uint32_t)(pages * page / 2);
@@ -380,7 +392,7 @@ static int declare_events(struct session *s)
 		for (k = 0; k < s->nids; k++)
 			if (s->ids[k].ev == (int)e)
 				ids[n++] = s->ids[k].id;
-		if (s->targets[0] != -1)
+		if (s->targets[0] != -1 && !is_alloc(&s->plan.ev[e]))
 			a.inherit = 1;
 		rc = hm_perf_writer_add_event(s->w, &a, s->plan.ev[e].name, ids, n);
 	}
@@ -398,7 +410,9 @@ static void set_twins(struct session *s)
 		return;
 	for (i = 0; i < s->plan.nr; i++)
 		for (j = 0; j < s->plan.nr; j++)
-			if (i != j && s->plan.ev[i].attr.bp_addr == s->plan.ev[j].attr.bp_addr &&
+			if (i != j && s->plan.ev[i].attr.type == PERF_TYPE_BREAKPOINT &&
+			    s->plan.ev[j].attr.type == PERF_TYPE_BREAKPOINT &&
+			    s->plan.ev[i].attr.bp_addr == s->plan.ev[j].attr.bp_addr &&
 			    s->plan.ev[i].attr.bp_len == s->plan.ev[j].attr.bp_len &&
 			    s->plan.ev[i].attr.bp_type != s->plan.ev[j].attr.bp_type)
 				s->twin[i] = (int)j;
@@ -626,6 +640,11 @@ static int prepare(struct session *s)
 		s->plan = *o->plan;
 	} else {
 		return hm_fail(EINVAL, "record: nothing to record");
+	}
+	if (o->alloc) {
+		rc = hm_record_plan_alloc(o->alloc_libc, &s->plan, s->libc, sizeof(s->libc));
+		if (rc)
+			return rc;
 	}
 	set_twins(s);
 	rc = hm_proc_cpus(&s->cpus, &s->ncpus);
