@@ -1,11 +1,15 @@
 /* Which variables and parameters are where at a PC (dwarf-scope.h).
  *
  * hm_scopes_open() reads only the compile units' headers and PC ranges
- * (cheap even for a vmlinux); the first lookup of a PC in a unit walks that
- * unit's subprograms, lexical blocks and inlined subroutines once, decodes
- * the locations of their variables and flattens the nested PC ranges into
- * sorted, disjoint segments naming the innermost scope, so every later
- * lookup is two binary searches and a walk up the scope's parents.
+ * (cheap even for a vmlinux); the first lookup of a PC in a unit walks the
+ * unit's top level: its globals, the abstract instances its inlined code
+ * names, and the PC ranges of its subprograms, which it does not enter.  The
+ * first lookup of a PC in a subprogram walks that one's lexical blocks and
+ * inlined subroutines, decodes the locations of their variables and
+ * flattens the nested PC ranges into sorted, disjoint segments naming the
+ * innermost scope: a kernel unit has hundreds of functions and a profile
+ * touches a few, so the cost follows the functions sampled, not the units.
+ * Every later lookup is binary searches and a walk up the scope's parents.
  * Ranges (.debug_ranges, .debug_rnglists) are read here, bounded; location
  * lists through libdwarf. */
 #include "config.h"
@@ -100,6 +104,21 @@ struct ivl {			/* a scope's range, for building segments */
 	unsigned depth;
 };
 
+/* A subprogram of a unit's top level (or of a namespace), expanded into
+ * scopes, variables and segments on the first lookup of a PC in it: a
+ * lookup costs the function it falls in, not its whole unit. */
+struct sub {
+	uint64_t off;		/* its DIE */
+	int state;		/* 0 not built, 1 built, <0 error (negative errno) */
+	struct seg *segs;
+	size_t nsegs;
+};
+
+struct subrange {		/* [lo, hi) of subs[sub] */
+	uint64_t lo, hi;
+	uint32_t sub;
+};
+
 struct cu {
 	uint64_t die_off;
 	unsigned version, addr_size;
@@ -109,14 +128,17 @@ struct cu {
 	int has_loclists_base;
 	uint64_t stroff_base;	/* DW_AT_str_offsets_base (8 without one) */
 	int state;		/* 0 not built, 1 built, <0 error (negative errno) */
+	int globs_state;	/* globs resolved: the same */
 	struct scope *scopes;
 	size_t nscopes, cscopes;
 	struct svar *vars;
 	size_t nvars, cvars;
 	struct sloc *locs;
 	size_t nlocs, clocs;
-	struct seg *segs;
-	size_t nsegs;
+	struct sub *subs;
+	size_t nsubs, csubs;
+	struct subrange *sr;	/* sorted by lo */
+	size_t nsr, csr;
 	/* the unit's own variables and declarations at its top level (and in
 	 * namespaces): names and types, for hm_scopes_global() */
 	struct svar *globs;
@@ -170,6 +192,7 @@ struct hm_scopes {
 	int x3;
 	struct hm_dwl_secs strs;
 	const struct cu *cur;	/* the unit being walked */
+	const struct cu *noted;	/* the unit whose notes memo and astat hold */
 };
 
 static int bad(hm_scopes *s, Dwarf_Error e, const char *what)
@@ -729,7 +752,10 @@ static void cu_free(struct cu *c)
 	free(c->scopes);
 	free(c->vars);
 	free(c->locs);
-	free(c->segs);
+	for (size_t i = 0; i < c->nsubs; i++)
+		free(c->subs[i].segs);
+	free(c->subs);
+	free(c->sr);
 	free(c->globs);
 }
 
@@ -1477,33 +1503,34 @@ static int note_static(hm_scopes *s, struct cu *c, Dwarf_Die die, uint64_t off, 
 
 /* Add the static locals of abstract instances to the concrete instances
  * that have no DIE of their own for them. */
-static int inherit_statics(hm_scopes *s, struct cu *c)
+static int inherit_statics(hm_scopes *s, struct cu *c, size_t s0, size_t v0)
 {
 	uint32_t *fn;
 	int err = 0;
 
-	if (!s->nastat || !c->nscopes)
+	if (!s->nastat || c->nscopes <= s0)
 		return 0;
-	fn = malloc(c->nscopes * sizeof(*fn));
+	fn = malloc((c->nscopes - s0) * sizeof(*fn));
 	if (!fn)
 		return -ENOMEM;
-	/* each scope's function body: the subprogram or inlined subroutine */
-	for (size_t i = 0; i < c->nscopes; i++)
-		fn[i] = c->scopes[i].depth == c->scopes[i].fn_depth || c->scopes[i].parent < 0 ?
-			i : fn[c->scopes[i].parent];
+	/* each scope's function body: the subprogram or inlined subroutine
+	 * (the scopes from s0 are one subprogram's: their parents are too) */
+	for (size_t i = s0; i < c->nscopes; i++)
+		fn[i - s0] = c->scopes[i].depth == c->scopes[i].fn_depth ||
+			     c->scopes[i].parent < (int32_t)s0 ? i : fn[c->scopes[i].parent - s0];
 	for (size_t k = 0; k < s->nastat && !err; k++) {
 		const struct astat *a = &s->astat[k];
 
-		for (size_t i = 0; i < c->nscopes && !err; i++) {
+		for (size_t i = s0; i < c->nscopes && !err; i++) {
 			const struct scope *sc = &c->scopes[i];
 			struct svar v;
 			size_t j;
 
-			if (fn[i] != i || !sc->has_origin || sc->origin != a->sub)
+			if (fn[i - s0] != i || !sc->has_origin || sc->origin != a->sub)
 				continue;
-			for (j = 0; j < c->nvars; j++)
+			for (j = v0; j < c->nvars; j++)
 				if (c->vars[j].has_origin && c->vars[j].origin == a->var &&
-				    fn[c->vars[j].scope] == i)
+				    fn[c->vars[j].scope - s0] == i)
 					break;
 			if (j < c->nvars)
 				continue;
@@ -1525,14 +1552,15 @@ static int inherit_statics(hm_scopes *s, struct cu *c)
 	return err ? bad(s, NULL, "reference to a missing DIE") : 0;
 }
 
-/* Names and types of the unit's variables and functions, from their
- * origins; variables left without a name are dropped. */
-static int resolve_cu(hm_scopes *s, struct cu *c)
+/* Names and types of the variables and functions of the subprogram just
+ * walked (the scopes from s0, the variables from v0), from their origins;
+ * variables left without a name are dropped. */
+static int resolve_sub(hm_scopes *s, struct cu *c, size_t s0, size_t v0)
 {
 	int err = 0;
-	size_t w = 0;
+	size_t w = v0;
 
-	for (size_t i = 0; i < c->nscopes && !err; i++) {
+	for (size_t i = s0; i < c->nscopes && !err; i++) {
 		struct scope *sc = &c->scopes[i];
 
 		if (!sc->func && sc->has_origin)
@@ -1541,7 +1569,7 @@ static int resolve_cu(hm_scopes *s, struct cu *c)
 		if (!sc->func && sc->parent >= 0 && sc->depth != sc->fn_depth)
 			sc->func = c->scopes[sc->parent].func;
 	}
-	for (size_t i = 0; i < c->nvars && !err; i++) {
+	for (size_t i = v0; i < c->nvars && !err; i++) {
 		struct svar v = c->vars[i];
 
 		if (!v.nloc && v.has_origin) {
@@ -1563,7 +1591,19 @@ static int resolve_cu(hm_scopes *s, struct cu *c)
 		c->vars[w++] = v;
 	}
 	c->nvars = w;
-	w = 0;
+	if (err == -ENOMEM)
+		return err;
+	if (err)
+		return bad(s, NULL, "reference to a missing DIE");
+	return inherit_statics(s, c, s0, v0);
+}
+
+/* Names and types of the unit's top-level variables, from their origins. */
+static int resolve_globs(hm_scopes *s, struct cu *c)
+{
+	int err = 0;
+	size_t w = 0;
+
 	for (size_t i = 0; i < c->nglobs && !err; i++) {
 		struct svar v = c->globs[i];
 
@@ -1579,9 +1619,7 @@ static int resolve_cu(hm_scopes *s, struct cu *c)
 	c->nglobs = w;
 	if (err == -ENOMEM)
 		return err;
-	if (err)
-		return bad(s, NULL, "reference to a missing DIE");
-	return inherit_statics(s, c);
+	return err ? bad(s, NULL, "reference to a missing DIE") : 0;
 }
 
 #define SKIP (-2)		/* frame scope: do not walk the children */
@@ -1623,7 +1661,7 @@ static int cmp_u64(const void *a, const void *b)
 
 /* Flatten the scopes' nested ranges into disjoint segments, each naming the
  * innermost scope covering it. */
-static int build_segs(hm_scopes *s, struct cu *c)
+static int build_segs(hm_scopes *s, struct sub *b)
 {
 	size_t n = s->niv, np = 0, top = 0, i = 0;
 	uint64_t *pts;
@@ -1634,8 +1672,8 @@ static int build_segs(hm_scopes *s, struct cu *c)
 	qsort(s->iv, n, sizeof(*s->iv), cmp_ivl);
 	pts = malloc(2 * n * sizeof(*pts));
 	stack = malloc(n * sizeof(*stack));
-	c->segs = malloc(2 * n * sizeof(*c->segs));
-	if (!pts || !stack || !c->segs) {
+	b->segs = malloc(2 * n * sizeof(*b->segs));
+	if (!pts || !stack || !b->segs) {
 		free(pts);
 		free(stack);
 		return -ENOMEM;
@@ -1670,15 +1708,15 @@ static int build_segs(hm_scopes *s, struct cu *c)
 		while (nx < np && pts[nx] == p)
 			nx++;
 		if (top && nx < np) {
-			struct seg *last = c->nsegs ? &c->segs[c->nsegs - 1] : NULL;
+			struct seg *last = b->nsegs ? &b->segs[b->nsegs - 1] : NULL;
 			uint64_t hi = pts[nx];
 
 			if (last && last->hi == p && last->scope == stack[top - 1]->scope) {
 				last->hi = hi;
-			} else if (c->nsegs < 2 * n) {
-				c->segs[c->nsegs].lo = p;
-				c->segs[c->nsegs].hi = hi;
-				c->segs[c->nsegs++].scope = stack[top - 1]->scope;
+			} else if (b->nsegs < 2 * n) {
+				b->segs[b->nsegs].lo = p;
+				b->segs[b->nsegs].hi = hi;
+				b->segs[b->nsegs++].scope = stack[top - 1]->scope;
 			}
 		}
 	}
@@ -1687,26 +1725,63 @@ static int build_segs(hm_scopes *s, struct cu *c)
 	return 0;
 }
 
-static int walk_cu(hm_scopes *s, struct cu *c)
+static int add_sub(hm_scopes *s, struct cu *c, uint64_t off)
+{
+	if (GROW(s, c->subs, c->nsubs, c->csubs))
+		return -ENOMEM;
+	c->subs[c->nsubs] = (struct sub){ .off = off };
+	for (size_t i = 0; i < s->nrg; i++) {
+		if (GROW(s, c->sr, c->nsr, c->csr))
+			return -ENOMEM;
+		c->sr[c->nsr++] = (struct subrange){ s->rg[i].lo, s->rg[i].hi, c->nsubs };
+	}
+	c->nsubs++;
+	return 0;
+}
+
+static int cmp_subrange(const void *a, const void *b)
+{
+	const struct subrange *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->hi != y->hi)
+		return x->hi > y->hi ? -1 : 1;
+	return x->sub < y->sub ? -1 : x->sub > y->sub;
+}
+
+/* Walk unit c.  Without b, its top level: the notes of its abstract
+ * instances and types, its static locals of abstract instances, and, unless
+ * renote (the unit is indexed, the notes are being made again), its
+ * variables and the PC ranges of its subprograms, which are not entered.
+ * With b, subprogram b alone: its scopes, variables and segments. */
+static int walk_cu(hm_scopes *s, struct cu *c, struct sub *b, int renote)
 {
 	struct frame st[MAX_SCOPE_DEPTH];
 	unsigned top = 0;
 	Dwarf_Error e = NULL;
 	Dwarf_Die cu_die = NULL, child = NULL;
+	size_t s0 = c->nscopes, v0 = c->nvars;
 	int rc = 0;
 
 	s->niv = 0;
-	s->nastat = 0;
 	s->cur = c;
-	if (dwarf_offdie_b(s->dbg, c->die_off, 1, &cu_die, &e) != DW_DLV_OK)
-		return bad(s, e, "unreadable unit");
-	rc = dwarf_child(cu_die, &child, &e);
-	dwarf_dealloc_die(cu_die);
-	if (rc == DW_DLV_NO_ENTRY)
-		return 0;
-	if (rc != DW_DLV_OK)
-		return bad(s, e, "unreadable unit");
-	st[top++] = (struct frame){ child, -1, c->die_off, 0 };
+	if (b) {
+		if (dwarf_offdie_b(s->dbg, b->off, 1, &child, &e) != DW_DLV_OK)
+			return bad(s, e, "unreadable DIE");
+		st[top++] = (struct frame){ child, -1, b->off - 1, 0 };
+	} else {
+		s->nastat = 0;
+		if (dwarf_offdie_b(s->dbg, c->die_off, 1, &cu_die, &e) != DW_DLV_OK)
+			return bad(s, e, "unreadable unit");
+		rc = dwarf_child(cu_die, &child, &e);
+		dwarf_dealloc_die(cu_die);
+		if (rc == DW_DLV_NO_ENTRY)
+			return 0;
+		if (rc != DW_DLV_OK)
+			return bad(s, e, "unreadable unit");
+		st[top++] = (struct frame){ child, -1, c->die_off, 0 };
+	}
 	rc = 0;
 	while (top) {
 		struct frame *f = &st[top - 1];
@@ -1758,6 +1833,12 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 					scope = ABSTRACT;
 				break;
 			}
+			if (!b && tag == DW_TAG_subprogram && f->scope == -1) {
+				/* entered on its first PC */
+				if (!renote)
+					rc = add_sub(s, c, off);
+				break;
+			}
 			rc = add_scope(s, c, die, tag, f->scope);
 			if (rc >= 0) {
 				scope = rc;
@@ -1786,7 +1867,7 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 		case DW_TAG_formal_parameter:
 			if (f->scope >= 0)
 				rc = add_var(s, c, die, f->scope, tag == DW_TAG_formal_parameter);
-			else if (f->scope == -1 && tag == DW_TAG_variable)
+			else if (f->scope == -1 && tag == DW_TAG_variable && !renote)
 				rc = add_global(s, c, die);
 			else if (f->scope == ABSTRACT && !(rc = note_die(s, die, off)) &&
 				 tag == DW_TAG_variable)
@@ -1801,7 +1882,7 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 			if (r == DW_DLV_ERROR)
 				rc = bad(s, e, "unreadable DIE");
 		}
-		if (!rc) {
+		if (!rc && !(b && top == 1)) {	/* b: not its siblings */
 			int r = hm_dwarf_sibling(s->dbg, die, &sib, &e);
 
 			if (r == DW_DLV_ERROR)
@@ -1830,44 +1911,95 @@ static int walk_cu(hm_scopes *s, struct cu *c)
 			dwarf_dealloc_die(st[top - 1].die);
 		top--;
 	}
-	if (rc || (rc = resolve_cu(s, c)))
+	if (rc)
+		return rc;
+	if (!b) {
+		if (renote)
+			return 0;
+		if (c->nsr)
+			qsort(c->sr, c->nsr, sizeof(*c->sr), cmp_subrange);
+		return 0;
+	}
+	if ((rc = resolve_sub(s, c, s0, v0)))
 		return rc;
 	/* each scope's variables in one run, in DIE order */
-	if (c->nvars)	/* a unit without variables has no array to sort */
-		qsort(c->vars, c->nvars, sizeof(*c->vars), cmp_var);
-	for (size_t i = 0; i < c->nvars; i++) {
+	if (c->nvars > v0)
+		qsort(c->vars + v0, c->nvars - v0, sizeof(*c->vars), cmp_var);
+	for (size_t i = v0; i < c->nvars; i++) {
 		struct scope *sc = &c->scopes[c->vars[i].scope];
 
 		if (!sc->nvars)
 			sc->var_first = i;
 		sc->nvars++;
 	}
-	return build_segs(s, c);
+	return build_segs(s, b);
 }
 
+/* What the memo holds is one unit's notes and what was looked up from
+ * them, almost always its own DIEs: keep the memory it costs to one unit's
+ * worth. */
+static void memo_clear(hm_scopes *s)
+{
+	if (s->nmemo) {
+		memset(s->memo, 0, s->cmemo * sizeof(*s->memo));
+		s->nmemo = 0;
+	}
+	s->noted = NULL;
+}
+
+/* The top level of unit c: its variables and its subprograms' ranges. */
 static int build_cu(hm_scopes *s, struct cu *c)
 {
 	int rc;
 
 	if (c->state)
 		return c->state < 0 ? c->state : 0;
-	rc = walk_cu(s, c);
-	/* what the memo holds is the unit's own DIEs, almost always: keep
-	 * the memory it costs to one unit's worth */
-	if (s->nmemo) {
-		memset(s->memo, 0, s->cmemo * sizeof(*s->memo));
-		s->nmemo = 0;
-	}
+	memo_clear(s);
+	rc = walk_cu(s, c, NULL, 0);
 	if (rc) {
+		memo_clear(s);
 		cu_free(c);
-		c->scopes = NULL, c->vars = NULL, c->locs = NULL, c->segs = NULL;
-		c->globs = NULL;
-		c->nscopes = c->nvars = c->nlocs = c->nsegs = c->nglobs = 0;
-		c->cscopes = c->cvars = c->clocs = c->cglobs = 0;
+		c->scopes = NULL, c->vars = NULL, c->locs = NULL, c->subs = NULL;
+		c->sr = NULL, c->globs = NULL;
+		c->nscopes = c->nvars = c->nlocs = c->nsubs = c->nsr = c->nglobs = 0;
+		c->cscopes = c->cvars = c->clocs = c->csubs = c->csr = c->cglobs = 0;
 		c->state = rc;
 		return rc;
 	}
+	s->noted = c;
 	c->state = 1;
+	return 0;
+}
+
+/* Subprogram b of unit c (built): its scopes, variables and segments, with
+ * the unit's notes made again when the memo holds another unit's. */
+static int build_sub(hm_scopes *s, struct cu *c, struct sub *b)
+{
+	size_t s0 = c->nscopes, v0 = c->nvars, l0 = c->nlocs;
+	int rc;
+
+	if (b->state)
+		return b->state < 0 ? b->state : 0;
+	if (s->noted != c) {
+		memo_clear(s);
+		if ((rc = walk_cu(s, c, NULL, 1))) {
+			memo_clear(s);
+			return b->state = rc;
+		}
+		s->noted = c;
+	}
+	rc = walk_cu(s, c, b, 0);
+	if (rc) {
+		/* what the failed walk added belongs to no segment: drop it */
+		free(b->segs);
+		b->segs = NULL;
+		b->nsegs = 0;
+		c->nscopes = s0;
+		c->nvars = v0;
+		c->nlocs = l0;
+		return b->state = rc;
+	}
+	b->state = 1;
 	return 0;
 }
 
@@ -1887,14 +2019,36 @@ static int build_cu(hm_scopes *s, struct cu *c)
 		(ptrdiff_t)lo_ - 1;					\
 	})
 
-static int emit(hm_scopes *s, const struct cu *c, uint64_t pc, size_t *n)
+/* The segment of unit c (built) holding pc, its subprogram built; NULL
+ * when none, *rc an error. */
+static const struct seg *seg_at(hm_scopes *s, struct cu *c, uint64_t pc, int *rc)
 {
-	ptrdiff_t k = LAST_LE(c->segs, c->nsegs, pc);
+	ptrdiff_t k = LAST_LE(c->sr, c->nsr, pc);
+
+	*rc = 0;
+	/* subprograms rarely overlap (code the linker discarded, at 0):
+	 * look back a little for one that holds pc */
+	for (unsigned tries = 0; k >= 0 && tries < 16; k--, tries++) {
+		struct sub *b;
+		ptrdiff_t j;
+
+		if (pc >= c->sr[k].hi)
+			continue;
+		b = &c->subs[c->sr[k].sub];
+		if ((*rc = build_sub(s, c, b)))
+			return NULL;
+		j = LAST_LE(b->segs, b->nsegs, pc);
+		if (j >= 0 && pc < b->segs[j].hi)
+			return &b->segs[j];
+	}
+	return NULL;
+}
+
+static int emit(hm_scopes *s, const struct cu *c, const struct seg *g, uint64_t pc, size_t *n)
+{
 	int32_t sc;
 
-	if (k < 0 || pc >= c->segs[k].hi)
-		return 0;
-	for (sc = c->segs[k].scope; sc >= 0; sc = c->scopes[sc].parent) {
+	for (sc = g->scope; sc >= 0; sc = c->scopes[sc].parent) {
 		const struct scope *p = &c->scopes[sc];
 
 		for (uint32_t i = 0; i < p->nvars; i++) {
@@ -1946,18 +2100,16 @@ static struct cu *cu_at(hm_scopes *s, uint64_t pc, const struct seg **seg, int *
 	/* unit ranges rarely overlap; look back a little for one that does */
 	for (unsigned tries = 0; k >= 0 && tries < 16; k--, tries++) {
 		struct cu *c;
-		ptrdiff_t j;
 
 		if (pc >= s->cr[k].hi)
 			continue;
 		c = &s->cus[s->cr[k].cu];
 		if ((*rc = build_cu(s, c)))
 			return NULL;
-		j = LAST_LE(c->segs, c->nsegs, pc);
-		if (j >= 0 && pc < c->segs[j].hi) {
-			*seg = &c->segs[j];
+		if ((*seg = seg_at(s, c, pc, rc)))
 			return c;
-		}
+		if (*rc)
+			return NULL;
 	}
 	return NULL;
 }
@@ -1988,6 +2140,7 @@ int hm_scopes_at(hm_scopes *s, uint64_t pc, const struct hm_scope_var **vars)
 	/* unit ranges rarely overlap; look back a little for one that does */
 	for (unsigned tries = 0; k >= 0 && tries < 16; k--, tries++) {
 		struct cu *c;
+		const struct seg *g;
 		int rc;
 
 		if (pc >= s->cr[k].hi)
@@ -1996,7 +2149,12 @@ int hm_scopes_at(hm_scopes *s, uint64_t pc, const struct hm_scope_var **vars)
 		rc = build_cu(s, c);
 		if (rc)
 			return rc;
-		rc = emit(s, c, pc, &n);
+		g = seg_at(s, c, pc, &rc);
+		if (rc)
+			return rc;
+		if (!g)
+			continue;
+		rc = emit(s, c, g, pc, &n);
 		if (rc)
 			return rc;
 		if (n)
@@ -2006,7 +2164,7 @@ int hm_scopes_at(hm_scopes *s, uint64_t pc, const struct hm_scope_var **vars)
 	return (int)n;
 }
 
-static int cu_global(const struct cu *c, const char *name, struct hm_scope_var *out);
+static int cu_global(hm_scopes *s, struct cu *c, const char *name, struct hm_scope_var *out);
 
 int hm_scopes_global(hm_scopes *s, uint64_t pc, const char *name, struct hm_scope_var *out)
 {
@@ -2018,19 +2176,25 @@ int hm_scopes_global(hm_scopes *s, uint64_t pc, const char *name, struct hm_scop
 		for (size_t i = 0; i < s->ncus; i++) {
 			if ((rc = build_cu(s, &s->cus[i])) == -ENOMEM)
 				return rc;
-			if (!rc && cu_global(&s->cus[i], name, out))
-				return 1;
+			if (!rc)	/* a unit that is unreadable is skipped */
+				rc = cu_global(s, &s->cus[i], name, out);
+			if (rc == 1 || rc == -ENOMEM)
+				return rc;
 		}
 		return 0;
 	}
 	c = cu_at(s, pc, &g, &rc);
 	if (!c)
 		return rc;
-	return cu_global(c, name, out);
+	return cu_global(s, c, name, out);
 }
 
-static int cu_global(const struct cu *c, const char *name, struct hm_scope_var *out)
+static int cu_global(hm_scopes *s, struct cu *c, const char *name, struct hm_scope_var *out)
 {
+	if (!c->globs_state)
+		c->globs_state = resolve_globs(s, c) ?: 1;
+	if (c->globs_state < 0)
+		return c->globs_state;
 	for (size_t i = 0; i < c->nglobs; i++) {
 		const struct svar *v = &c->globs[i];
 
