@@ -31,14 +31,24 @@ spec.loader.exec_module(sc)
 
 
 def record_of(t):
-    """The named struct/union a pointer type points to, or None."""
+    """(name, type) of the struct/union a pointer type points to, or None.
+    An anonymous one is named by the typedef that names it (`pgd_t`,
+    `pthread_mutex_t`), as C code spells the type; one without either name
+    is no record."""
     t = t.strip_typedefs()
     if t.code != gdb.TYPE_CODE_PTR:
         return None
-    r = t.target().strip_typedefs().unqualified()
-    if r.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION) or not r.tag:
+    p = t.target().unqualified()
+    r = p.strip_typedefs().unqualified()
+    if r.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
         return None
-    return r
+    if r.tag:
+        return r.tag, r
+    name = None
+    while p.code == gdb.TYPE_CODE_TYPEDEF:
+        name = p.name
+        p = p.target().unqualified()
+    return (name, r) if name else None
 
 
 def member_path(t, off):
@@ -125,18 +135,18 @@ def answer(pc, reg, disp, scopes):
     best = None
     kinds = set()
     for name, n, ty in cands:
-        r = record_of(ty) if ty is not None else None
-        kinds.add(str(r) if r is not None else "-")
-        if r is not None and best is None:
-            best = (name, n, r)
+        rec = record_of(ty) if ty is not None else None
+        kinds.add(rec[0] if rec is not None else "-")
+        if rec is not None and best is None:
+            best = (name, n, rec)
     if best is None:
         return "untyped%s %s" % (sfx, cands[0][0])
-    name, n, r = best
+    name, n, (tag, r) = best
     tail = " conflict" if len(kinds) > 1 else ""
     off = disp - n
     if off < 0 or off >= r.sizeof:
-        return "offset %s %s %d%s" % (name, r.tag, off, tail)
-    return "typed %s %s %s%s" % (name, r.tag, member_path(r, off), tail)
+        return "offset %s %s %d%s" % (name, tag, off, tail)
+    return "typed %s %s %s%s" % (name, tag, member_path(r, off), tail)
 
 
 def main():
