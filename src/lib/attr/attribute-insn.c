@@ -14,6 +14,7 @@
 #include "attr/attribute-int.h"
 #include "dwarf/dwarf-scope.h"
 #include "insn/insn.h"
+#include "elf/patchsites.h"
 #include "base/util.h"
 
 static uint64_t ires_hash(const struct binent *b, uint64_t pc, int trap)
@@ -229,9 +230,19 @@ static int typed_reg(struct binent *b, struct typing *t, uint64_t func, uint64_t
 	return hm_insn_track(b->insn, func, pc, reg, type_value, t, v);
 }
 
+/* A kernel's patch sites, read once: none when the tables cannot be read
+ * (a module's are unrelocated; a bad table was reported). */
+static const hm_patch_sites *binent_patch(struct binent *b)
+{
+	if (!b->patch && !b->patch_err)
+		b->patch_err = hm_patch_sites_read(b->bin, attr_binent_dwarf(b), &b->patch);
+	return b->patch;
+}
+
 /* Resolve (b, pc, trap) into r: every field of r but the key. */
 static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, struct insn_res *r)
 {
+	const hm_patch_sites *ps;
 	const hm_symbol *f;
 	struct typing t;
 	struct hm_tval v;
@@ -242,13 +253,35 @@ static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, stru
 	r->access_pc = pc;
 	if (binent_insn(b))
 		return;
+	/* The kernel rewrote the bytes of a patch site at boot: decoding the
+	 * file's would name what did not run.  A breakpoint's IP is past
+	 * the access: the instruction before it is the one to check. */
+	ps = binent_patch(b);
+	if (ps && (trap ? hm_patch_sites_ending(ps, pc) != NULL : hm_patch_sites_find(ps, pc) != NULL)) {
+		r->bucket = HM_UNATTR_PATCHED;
+		return;
+	}
 	if (trap) {
 		err = hm_insn_prev(b->insn, pc, &r->insn);
 		if (err)
 			return;
 		r->access_pc = r->insn.pc;
-	} else if (hm_insn_decode(b->insn, pc, &r->insn)) {
-		return;
+		if (hm_patch_sites_find(ps, r->access_pc)) {
+			r->bucket = HM_UNATTR_PATCHED;
+			return;
+		}
+	} else {
+		/* Inside the instruction of a one-instruction site (a jump
+		 * label, a static call): not a boundary the running text
+		 * has either. */
+		const struct hm_patch_site *p = hm_patch_sites_insn_before(ps, pc);
+
+		if (p && !hm_insn_decode(b->insn, p->addr, &r->insn) && pc - p->addr < r->insn.len) {
+			r->bucket = HM_UNATTR_PATCHED;
+			return;
+		}
+		if (hm_insn_decode(b->insn, pc, &r->insn))
+			return;
 	}
 	r->decoded = 1;
 	if (!r->insn.has_mem) {
@@ -449,5 +482,6 @@ void attr_insn_free(struct binent *b)
 {
 	hm_insn_ctx_free(b->insn);
 	hm_scopes_free(b->scopes);
+	hm_patch_sites_free(b->patch);
 	attr_records_free(b);
 }

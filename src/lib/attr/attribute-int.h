@@ -27,6 +27,7 @@ struct var_ref {
 
 struct lines_table;
 struct hm_scopes;
+struct hm_patch_sites;
 
 struct binent {
 	char *path;		/* as named by the recording or the user */
@@ -53,6 +54,8 @@ struct binent {
 	int scopes_err;
 	struct rec_name *recs;	/* named records, sorted (attribute-records.c) */
 	size_t nrecs;
+	struct hm_patch_sites *patch;	/* a kernel's patch sites, once */
+	int patch_err;
 };
 
 /* The module mapping holding kernel address x, or NULL. */
