@@ -75,6 +75,9 @@ struct insn_res {
 	unsigned stack : 1;	/* a struct variable in the frame, named object */
 	unsigned named : 1;	/* object names every instance: stack, tls:, per-cpu: */
 	unsigned indexed : 1;	/* p[i]: off is modulo the element, i unknown */
+	unsigned site : 1;	/* in a patch site: redone when pokes change */
+	unsigned poked : 1;	/* insn decoded from a TEXT_POKE's bytes */
+	uint32_t poke_gen;	/* hm_attr.poke_gen when resolved */
 	uint8_t kind;		/* enum hm_profile_kind of sname */
 	enum hm_attr_bucket bucket;	/* HM_ATTR_INSN, _TLS, _PERCPU or why not */
 	uint64_t access_pc;	/* the instruction that made the access */
@@ -171,7 +174,21 @@ struct hm_attr {
 	char *cache_dir;	/* load.cache_dir, owned */
 	struct insn_res **ires;	/* open addressing, ires_slots; in rec_arena */
 	size_t nires, ires_slots;
+	struct poke *pokes;	/* the kernel's TEXT_POKE records, in file order */
+	size_t npokes, pokes_cap;
+	uint32_t poke_gen;	/* bumped by each: patch-site answers are redone */
 };
+
+/* Bytes the kernel wrote at vmlinux link address link (a TEXT_POKE). */
+struct poke {
+	uint64_t link;
+	uint16_t len;
+	uint8_t *bytes;
+};
+
+/* attribute-insn.c: remember a TEXT_POKE record (0 or -ENOMEM); free them. */
+int attr_text_poke(hm_attr *a, const hm_perf_text_poke *t);
+void attr_pokes_free(hm_attr *a);
 
 /* attribute.c: read the PT_LOAD segments of b->bin. */
 int attr_binent_phdrs(struct binent *b);

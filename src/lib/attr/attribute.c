@@ -105,6 +105,7 @@ void hm_attr_free(hm_attr *a)
 	free(a->cache);
 	free(a->recs);
 	free(a->ires);
+	attr_pokes_free(a);
 	hm_arena_free(&a->rec_arena);
 	hm_strtab_free(&a->strs);
 	free(a->sysroot);
