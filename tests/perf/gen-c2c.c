@@ -411,6 +411,11 @@ static void free_opts(struct opts *o)
 	for (i = 0; i < o->nr_maps; i++)
 		free((char *)o->maps[i].filename);
 	free(o->maps);
+	for (i = 0; i < o->nr_pokes; i++) {
+		free((uint8_t *)o->pokes[i].old_bytes);
+		free((uint8_t *)o->pokes[i].new_bytes);
+	}
+	free(o->pokes);
 	free(o->specs);
 }
 
