@@ -57,6 +57,9 @@ enum hm_attr_bucket {
 	HM_ATTR_TLS,			/* attributed: a %fs-relative access to a __thread variable */
 	HM_ATTR_PERCPU,			/* attributed: a %gs-relative access to a per-cpu variable */
 	HM_UNATTR_INDEX,		/* an index that is no whole number of elements */
+	HM_UNATTR_PATCHED,		/* a kernel patch site (alternative, paravirt, static
+					 * call, jump label, retpoline, return thunk): the
+					 * file's bytes there are not the bytes that ran */
 	HM_NR_BUCKETS
 };
 
@@ -64,7 +67,7 @@ enum hm_attr_bucket {
  * "no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux",
  * "instruction", "no-insn", "no-mem-operand", "no-variable",
  * "untyped-pointer", "offset-outside-type", "ambiguous-type", "tls",
- * "per-cpu", "unknown-index". */
+ * "per-cpu", "unknown-index", "patched-text". */
 const char *hm_attr_bucket_name(enum hm_attr_bucket b);
 
 typedef struct hm_attribution {

@@ -32,6 +32,7 @@ enum hm_perf_rec_kind {
 	HM_PERF_EXIT,
 	HM_PERF_LOST,
 	HM_PERF_OTHER,		/* any other record; header only */
+	HM_PERF_TEXT_POKE,	/* kernel text changed (jump labels, static calls, ...) */
 };
 
 /* Which optional fields a sample carries (from its attr's sample_type). */
@@ -86,6 +87,15 @@ typedef struct hm_perf_task {	/* FORK and EXIT */
 	uint64_t time;
 } hm_perf_task;
 
+/* PERF_RECORD_TEXT_POKE: the kernel rewrote old_len bytes at addr (a
+ * run-time address) with new_len bytes.  The byte pointers point into the
+ * reader (valid until the next record). */
+typedef struct hm_perf_text_poke {
+	uint64_t addr;
+	uint16_t old_len, new_len;
+	const uint8_t *old_bytes, *new_bytes;
+} hm_perf_text_poke;
+
 typedef struct hm_perf_record {
 	enum hm_perf_rec_kind kind;
 	uint32_t type;		/* raw PERF_RECORD_* type */
@@ -97,6 +107,7 @@ typedef struct hm_perf_record {
 		hm_perf_comm comm;
 		hm_perf_task task;
 		uint64_t lost;
+		hm_perf_text_poke poke;
 	} u;
 } hm_perf_record;
 

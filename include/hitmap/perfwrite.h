@@ -63,6 +63,8 @@ int hm_perf_writer_sample(hm_perf_writer *w, const hm_sample *s);
 int hm_perf_writer_comm(hm_perf_writer *w, uint32_t pid, uint32_t tid, const char *comm);
 int hm_perf_writer_mmap2(hm_perf_writer *w, const hm_perf_mmap *m);
 int hm_perf_writer_task(hm_perf_writer *w, int exit, const hm_perf_task *t);
+/* Append a PERF_RECORD_TEXT_POKE (kernel-mode, with its trailer). */
+int hm_perf_writer_text_poke(hm_perf_writer *w, const hm_perf_text_poke *t);
 
 /* Header features.  Strings are copied.  The writer always writes HOSTNAME,
  * OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE,

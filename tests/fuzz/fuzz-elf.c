@@ -1,6 +1,7 @@
 /* libFuzzer target: ELF + DWARF loading from memory, then a layout of every
  * struct found (the layout walks whatever the loader accepted), and every
- * line table of .debug_line run the way report's code locations run it.  The printer
+ * line table of .debug_line run the way report's code locations run it, and
+ * the kernel patch-site tables (elf/patchsites.c).  The printer
  * is left to fuzz-btf: on inputs that hit its 16 MiB cap it takes 0.5 s in
  * an ordinary build but over 10 s with sanitizers and coverage. */
 #include "config.h"
@@ -10,6 +11,7 @@
 #include "hitmap/layout.h"
 #include "hitmap/types.h"
 #include "dwarf/dwline.h"
+#include "elf/patchsites.h"
 #include "fuzz-diag.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -41,6 +43,24 @@ static void line_tables(hm_binary *bin)
 	}
 }
 
+/* A kernel's patch-site tables, and lookups at and around each site. */
+static void patch_sites(hm_binary *bin)
+{
+	const struct hm_patch_site *v;
+	hm_patch_sites *ps;
+	size_t n, i;
+
+	if (hm_patch_sites_read(bin, NULL, &ps))
+		return;
+	n = hm_patch_sites_count(ps, &v);
+	for (i = 0; i < n && i < 256; i++) {
+		hm_patch_sites_find(ps, v[i].addr + v[i].len);
+		hm_patch_sites_ending(ps, v[i].addr + v[i].len);
+		hm_patch_sites_ending(ps, v[i].addr);
+	}
+	hm_patch_sites_free(ps);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* no search of the file system for a debug file: a fuzzed debuglink
@@ -57,6 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!bin)
 		return 0;
 	line_tables(bin);
+	patch_sites(bin);
 	if (hm_types_load(bin, &opts, &t) == 0) {
 		n = hm_types_structs(t, &ids);
 		for (i = 0; i < n && i < 64; i++)

@@ -32,6 +32,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		if (hm_perf_reader_next(r, &rec) <= 0)
 			break;
+		/* a TEXT_POKE's bytes must lie in the record */
+		if (rec.kind == HM_PERF_TEXT_POKE) {
+			for (i = 0; i < rec.u.poke.old_len; i++)
+				len += rec.u.poke.old_bytes[i];
+			for (i = 0; i < rec.u.poke.new_len; i++)
+				len += rec.u.poke.new_bytes[i];
+		}
 	}
 	/* Every string the header handed out must be readable. */
 	info = hm_perf_reader_info(r);

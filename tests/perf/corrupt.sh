@@ -102,6 +102,14 @@ S=$("$PD" --records --offsets "$T/ok.data" | awk '$2 == "sample" { print $1; exi
 f=$(bad chain); put64 "$f" $((S + 64)) 1152921504606846976
 expect_bad "$f" "callchain of 1152921504606846976 entries"
 
+# A TEXT_POKE whose byte counts run past its record.
+"$GEN" -o "$T/poke.data" --text-poke 0xffffffffab0011e0:e906f80a02:488b470890 \
+	lcl-hitm:0x601008 || fail gen
+P=$("$PD" --records --offsets "$T/poke.data" | awk '$2 == "text_poke" { print $1; exit }')
+[ -n "$P" ] || fail "no text_poke record in $T/poke.data"
+cp "$T/poke.data" "$T/poke-long.data"; put16 "$T/poke-long.data" $((P + 18)) 65535
+expect_bad "$T/poke-long.data" "truncated TEXT_POKE record at offset $P"
+
 # 4. Features that lie: the feature table points past the end of the file,
 #    HOSTNAME's string length runs past the feature, EVENT_DESC's count is
 #    absurd.  The table follows the data; HOSTNAME (bit 3) is its first entry.

@@ -81,4 +81,21 @@ for f in "$T/plain.data" "$T/ev.data"; do
 	"$PD" "$f" >"$T/file.txt"
 	assert_files_eq "$T/file.txt" "$T/mem.txt" "in-memory reader on $f"
 done
+# TEXT_POKE records (the kernel rewrote its text), both byte orders: the
+# reader's address, lengths and bytes are what perf script prints.
+for v in "" --swap; do
+	"$GEN" -o "$T/poke.data" $v --text-poke 0xffffffffab0011e0:e906f80a02:488b470890 \
+		--text-poke 0xffffffffab123456:0f1f440000:e9fb000000 $SCENE || fail "gen-c2c --text-poke $v"
+	perf script -i "$T/poke.data" --show-text-poke-events 2>/dev/null | awk '
+		/PERF_RECORD_TEXT_POKE/ { for (i = 1; i < NF; i++) if ($i == "PERF_RECORD_TEXT_POKE") a = $(i + 1)
+					  o = $(NF - 3); n = $NF }
+		/Old bytes:/ { sub(/.*Old bytes: */, ""); gsub(/ /, ""); ob = $0 }
+		/New bytes:/ { sub(/.*New bytes: */, ""); gsub(/ /, "");
+			       printf "text_poke addr=0x%s old_len=%s new_len=%s old=%s new=%s\n", a, o, n, ob, $0 }' \
+		>"$T/poke.perf"
+	"$PD" --records "$T/poke.data" | grep '^text_poke' >"$T/poke.ours" || fail "no text_poke record read ($v)"
+	[ "$(wc -l <"$T/poke.perf")" = 2 ] || { cat "$T/poke.perf" >&2; fail "perf script shows no 2 TEXT_POKE records ($v)"; }
+	assert_files_eq "$T/poke.perf" "$T/poke.ours" "TEXT_POKE records ($v)"
+done
+
 echo "formats: ok"

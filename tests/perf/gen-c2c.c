@@ -46,6 +46,10 @@ static const char usage[] =
 "                     l1hit, l1hit, lcl-hitm, rmt-hitm, st-l1hit, st-l1miss)\n"
 "  --pid PID          process id of every sample and record (default 4242)\n"
 "  --ip ADDR          instruction address of the samples (default 0x401000)\n"
+"  --text-poke ADDR:OLD:NEW\n"
+"                     a PERF_RECORD_TEXT_POKE after the maps: the kernel\n"
+"                     rewrote the bytes OLD (hex) at ADDR with NEW (hex)\n"
+"                     (repeatable)\n"
 "  --mmap START,LEN,PGOFF,PATH\n"
 "                     an MMAP2 record for the process (repeatable; at a\n"
 "                     kernel address: a kernel-mode map with pid -1, as\n"
@@ -127,6 +131,8 @@ struct opts {
 	struct spec *specs;
 	size_t nr_specs;
 	hm_perf_mmap *maps;
+	hm_perf_text_poke *pokes;
+	size_t nr_pokes;
 	size_t nr_maps;
 };
 
@@ -200,6 +206,41 @@ static void add_spec_file(struct opts *o, const char *path)
 			add_spec(o, line);
 	}
 	fclose(f);
+}
+
+static uint8_t *hex_bytes(const char *h, uint16_t *n, const char *arg)
+{
+	size_t len = strlen(h), i;
+	uint8_t *b = malloc(len / 2 + 1);
+
+	if (!b || len % 2 || len / 2 > 0xffff)
+		die("bad --text-poke '%s' (want ADDR:OLDHEX:NEWHEX)", arg);
+	for (i = 0; i < len / 2; i++) {
+		unsigned v;
+
+		if (sscanf(h + 2 * i, "%2x", &v) != 1)
+			die("bad --text-poke '%s' (want ADDR:OLDHEX:NEWHEX)", arg);
+		b[i] = (uint8_t)v;
+	}
+	*n = (uint16_t)(len / 2);
+	return b;
+}
+
+static void add_poke(struct opts *o, const char *arg)
+{
+	char *s = strdup(arg), *a = strchr(s, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+	hm_perf_text_poke t;
+
+	if (!b)
+		die("bad --text-poke '%s' (want ADDR:OLDHEX:NEWHEX)", arg);
+	*a = *b = 0;
+	memset(&t, 0, sizeof(t));
+	t.addr = num(s);
+	t.old_bytes = hex_bytes(a + 1, &t.old_len, arg);
+	t.new_bytes = hex_bytes(b + 1, &t.new_len, arg);
+	o->pokes = realloc(o->pokes, (o->nr_pokes + 1) * sizeof(*o->pokes));
+	o->pokes[o->nr_pokes++] = t;
+	free(s);
 }
 
 static void add_mmap(struct opts *o, const char *arg)
@@ -290,6 +331,8 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->extra_bits = num(v);
 		else if (!strcmp(a, "--mmap"))
 			add_mmap(o, v);
+		else if (!strcmp(a, "--text-poke"))
+			add_poke(o, v);
 		else if (!strcmp(a, "--specs"))
 			add_spec_file(o, v);
 		else if (!strcmp(a, "--random")) {
@@ -368,6 +411,11 @@ static void free_opts(struct opts *o)
 	for (i = 0; i < o->nr_maps; i++)
 		free((char *)o->maps[i].filename);
 	free(o->maps);
+	for (i = 0; i < o->nr_pokes; i++) {
+		free((uint8_t *)o->pokes[i].old_bytes);
+		free((uint8_t *)o->pokes[i].new_bytes);
+	}
+	free(o->pokes);
 	free(o->specs);
 }
 
@@ -509,6 +557,9 @@ int main(int argc, char **argv)
 	    hm_perf_writer_comm(w, o.pid, o.pid, o.comm) || write_maps(w, &o) ||
 	    (o.auxtrace && write_auxtrace(w, &o)))
 		goto fail;
+	for (i = 0; i < o.nr_pokes; i++)
+		if (hm_perf_writer_text_poke(w, &o.pokes[i]))
+			goto fail;
 	memset(&s, 0, sizeof(s));
 	s.pid = o.pid;
 	s.ip = o.ip;

@@ -423,6 +423,19 @@ static void print_record(const hm_perf_record *rec)
 	case HM_PERF_LOST:
 		printf("lost %" PRIu64 "\n", rec->u.lost);
 		break;
+	case HM_PERF_TEXT_POKE: {
+		const hm_perf_text_poke *t = &rec->u.poke;
+
+		printf("text_poke addr=0x%" PRIx64 " old_len=%u new_len=%u old=", t->addr,
+		       t->old_len, t->new_len);
+		for (i = 0; i < t->old_len; i++)
+			printf("%02x", t->old_bytes[i]);
+		printf(" new=");
+		for (i = 0; i < t->new_len; i++)
+			printf("%02x", t->new_bytes[i]);
+		printf("\n");
+		break;
+	}
 	default:
 		printf("other type=%u\n", rec->type);
 	}

@@ -14,6 +14,7 @@
 #include "attr/attribute-int.h"
 #include "dwarf/dwarf-scope.h"
 #include "insn/insn.h"
+#include "elf/patchsites.h"
 #include "base/util.h"
 
 static uint64_t ires_hash(const struct binent *b, uint64_t pc, int trap)
@@ -241,9 +242,120 @@ static int typed_reg(struct binent *b, struct typing *t, uint64_t func, uint64_t
 	return hm_insn_track(b->insn, func, pc, reg, type_value, t, v);
 }
 
+/* A kernel's patch sites, read once: none when the tables cannot be read
+ * (a module's are unrelocated; a bad table was reported). */
+static const hm_patch_sites *binent_patch(struct binent *b)
+{
+	if (!b->patch && !b->patch_err)
+		b->patch_err = hm_patch_sites_read(b->bin, attr_binent_dwarf(b), &b->patch);
+	return b->patch;
+}
+
+/* The patch site pc is in, and the file bytes it spans, [*lo, *hi): a
+ * range, or the instruction of a one-instruction site (a jump label, a
+ * static call) that pc starts or is inside. */
+static const struct hm_patch_site *site_at(struct binent *b, const hm_patch_sites *ps, uint64_t pc,
+					   uint64_t *lo, uint64_t *hi)
+{
+	const struct hm_patch_site *p = hm_patch_sites_find(ps, pc);
+	struct hm_insn in;
+
+	if (p && p->len) {
+		*lo = p->addr;
+		*hi = p->addr + p->len;
+		return p;
+	}
+	if (!p)
+		p = hm_patch_sites_insn_before(ps, pc);
+	if (!p)
+		return NULL;
+	if (hm_insn_decode(b->insn, p->addr, &in)) {
+		/* no length known: pc counts as inside only at the start */
+		*lo = p->addr;
+		*hi = p->addr + 1;
+		return p->addr == pc ? p : NULL;
+	}
+	if (pc - p->addr >= in.len)
+		return NULL;
+	*lo = p->addr;
+	*hi = p->addr + in.len;
+	return p;
+}
+
+/* The instruction at pc decoded from the bytes the kernel last wrote over
+ * the whole of [lo, hi) (a TEXT_POKE), walking from lo so that pc is a
+ * boundary of the new bytes: 0, or nonzero when no poke covers the site,
+ * pc is no boundary, or the bytes do not decode. */
+static int poked_insn(hm_attr *a, struct binent *b, uint64_t lo, uint64_t hi, uint64_t pc,
+		      struct hm_insn *out)
+{
+	const struct poke *k = NULL;
+	uint64_t at, end;
+	size_t i;
+
+	if (b != a->vmlinux)
+		return -ENOENT;
+	for (i = a->npokes; i-- > 0;)
+		if (a->pokes[i].link <= lo && hi - a->pokes[i].link <= a->pokes[i].len) {
+			k = &a->pokes[i];
+			break;
+		}
+	if (!k)
+		return -ENOENT;
+	end = k->link + k->len;
+	for (at = lo; at < end; at += out->len) {
+		if (hm_insn_decode_bytes(b->insn, at, k->bytes + (at - k->link), end - at, out))
+			return -EBADMSG;
+		if (at == pc)
+			return 0;
+		if (at > pc)
+			break;
+	}
+	return -ENOENT;
+}
+
+int attr_text_poke(hm_attr *a, const hm_perf_text_poke *t)
+{
+	struct poke *k;
+
+	/* Kernel-image pokes only: a module's, a BPF program's or an ftrace
+	 * trampoline's bytes are no vmlinux link address. */
+	if (!a->vmlinux || !a->kaslr_known || !t->new_len)
+		return 0;
+	if (a->npokes == a->pokes_cap) {
+		size_t cap = a->pokes_cap ? a->pokes_cap * 2 : 16;
+		struct poke *v = realloc(a->pokes, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		a->pokes = v;
+		a->pokes_cap = cap;
+	}
+	k = &a->pokes[a->npokes];
+	k->link = t->addr - a->kaslr;
+	k->len = t->new_len;
+	k->bytes = malloc(t->new_len);
+	if (!k->bytes)
+		return -ENOMEM;
+	memcpy(k->bytes, t->new_bytes, t->new_len);
+	a->npokes++;
+	a->poke_gen++;
+	return 0;
+}
+
+void attr_pokes_free(hm_attr *a)
+{
+	for (size_t i = 0; i < a->npokes; i++)
+		free(a->pokes[i].bytes);
+	free(a->pokes);
+}
+
 /* Resolve (b, pc, trap) into r: every field of r but the key. */
 static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, struct insn_res *r)
 {
+	const hm_patch_sites *ps;
+	const struct hm_patch_site *site;
+	uint64_t lo, hi;
 	const hm_symbol *f;
 	struct typing t;
 	struct hm_tval v;
@@ -254,11 +366,33 @@ static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, stru
 	r->access_pc = pc;
 	if (binent_insn(b))
 		return;
+	/* The kernel rewrote the bytes of a patch site: decoding the file's
+	 * would name what did not run; the bytes a TEXT_POKE record says
+	 * were written there may be decoded instead.  A breakpoint's IP is
+	 * past the access: the instruction before it is the one to check. */
+	ps = binent_patch(b);
 	if (trap) {
+		if (hm_patch_sites_ending(ps, pc)) {
+			r->site = 1;
+			r->bucket = HM_UNATTR_PATCHED;
+			return;
+		}
 		err = hm_insn_prev(b->insn, pc, &r->insn);
 		if (err)
 			return;
 		r->access_pc = r->insn.pc;
+		if (hm_patch_sites_find(ps, r->access_pc)) {
+			r->site = 1;
+			r->bucket = HM_UNATTR_PATCHED;
+			return;
+		}
+	} else if ((site = site_at(b, ps, pc, &lo, &hi))) {
+		r->site = 1;
+		if (poked_insn(a, b, lo, hi, pc, &r->insn)) {
+			r->bucket = HM_UNATTR_PATCHED;
+			return;
+		}
+		r->poked = 1;
 	} else if (hm_insn_decode(b->insn, pc, &r->insn)) {
 		return;
 	}
@@ -403,8 +537,19 @@ const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t p
 		return NULL;
 	for (j = ires_hash(b, pc, trap) & (a->ires_slots - 1); a->ires[j];
 	     j = (j + 1) & (a->ires_slots - 1))
-		if (a->ires[j]->bin == b && a->ires[j]->pc == pc && a->ires[j]->trap == trap)
-			return a->ires[j];
+		if (a->ires[j]->bin == b && a->ires[j]->pc == pc && a->ires[j]->trap == trap) {
+			r = a->ires[j];
+			/* a patch site's answer stands until a TEXT_POKE */
+			if (r->site && r->poke_gen != a->poke_gen) {
+				memset(r, 0, sizeof(*r));
+				r->bin = b;
+				r->pc = pc;
+				r->trap = (uint8_t)trap;
+				r->poke_gen = a->poke_gen;
+				resolve_ip(a, b, pc, trap, r);
+			}
+			return r;
+		}
 	r = hm_arena_alloc(&a->rec_arena, sizeof(*r));
 	if (!r)
 		return NULL;
@@ -412,6 +557,7 @@ const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t p
 	r->bin = b;
 	r->pc = pc;
 	r->trap = (uint8_t)trap;
+	r->poke_gen = a->poke_gen;
 	resolve_ip(a, b, pc, trap, r);
 	a->ires[j] = r;
 	a->nires++;
@@ -465,5 +611,6 @@ void attr_insn_free(struct binent *b)
 {
 	hm_insn_ctx_free(b->insn);
 	hm_scopes_free(b->scopes);
+	hm_patch_sites_free(b->patch);
 	attr_records_free(b);
 }

@@ -27,6 +27,7 @@ struct var_ref {
 
 struct lines_table;
 struct hm_scopes;
+struct hm_patch_sites;
 
 struct binent {
 	char *path;		/* as named by the recording or the user */
@@ -53,6 +54,8 @@ struct binent {
 	int scopes_err;
 	struct rec_name *recs;	/* named records, sorted (attribute-records.c) */
 	size_t nrecs;
+	struct hm_patch_sites *patch;	/* a kernel's patch sites, once */
+	int patch_err;
 };
 
 /* The module mapping holding kernel address x, or NULL. */
@@ -72,6 +75,9 @@ struct insn_res {
 	unsigned stack : 1;	/* a struct variable in the frame, named object */
 	unsigned named : 1;	/* object names every instance: stack, tls:, per-cpu: */
 	unsigned indexed : 1;	/* p[i]: off is modulo the element, i unknown */
+	unsigned site : 1;	/* in a patch site: redone when pokes change */
+	unsigned poked : 1;	/* insn decoded from a TEXT_POKE's bytes */
+	uint32_t poke_gen;	/* hm_attr.poke_gen when resolved */
 	uint8_t kind;		/* enum hm_profile_kind of sname */
 	enum hm_attr_bucket bucket;	/* HM_ATTR_INSN, _TLS, _PERCPU or why not */
 	uint64_t access_pc;	/* the instruction that made the access */
@@ -171,6 +177,9 @@ struct hm_attr {
 	struct attr_inst **insts;	/* instances by object name (attribute-objects.c) */
 	size_t ninsts, inst_slots;
 	struct attr_allocs *allocs;	/* attribute-alloc.c; NULL until one is seen */
+	struct poke *pokes;	/* the kernel's TEXT_POKE records, in file order */
+	size_t npokes, pokes_cap;
+	uint32_t poke_gen;	/* bumped by each: patch-site answers are redone */
 };
 
 /* attribute-objects.c: note the instance `object` (interned) of record id
@@ -187,6 +196,17 @@ void attr_insts_free(hm_attr *a);
 int attr_alloc_event(const hm_perf_event *ev);
 int attr_alloc_sample(hm_attr *a, const hm_perf_event *ev, const hm_sample *s);
 void attr_allocs_free(struct attr_allocs *t);
+
+/* Bytes the kernel wrote at vmlinux link address link (a TEXT_POKE). */
+struct poke {
+	uint64_t link;
+	uint16_t len;
+	uint8_t *bytes;
+};
+
+/* attribute-insn.c: remember a TEXT_POKE record (0 or -ENOMEM); free them. */
+int attr_text_poke(hm_attr *a, const hm_perf_text_poke *t);
+void attr_pokes_free(hm_attr *a);
 
 /* attribute.c: read the PT_LOAD segments of b->bin. */
 int attr_binent_phdrs(struct binent *b);

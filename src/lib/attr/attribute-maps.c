@@ -441,6 +441,8 @@ int hm_attr_record(hm_attr *a, const hm_perf_record *rec)
 		return mmap_record(a, &rec->u.mmap);
 	if (rec->kind == HM_PERF_FORK)
 		return fork_record(a, &rec->u.task);
+	if (rec->kind == HM_PERF_TEXT_POKE)
+		return attr_text_poke(a, &rec->u.poke);
 	return 0;
 }
 

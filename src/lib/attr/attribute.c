@@ -23,6 +23,7 @@ const char *hm_attr_bucket_name(enum hm_attr_bucket b)
 		"no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux",
 		"instruction", "no-insn", "no-mem-operand", "no-variable", "untyped-pointer",
 		"offset-outside-type", "ambiguous-type", "tls", "per-cpu", "unknown-index",
+		"patched-text",
 	};
 
 	return b < HM_NR_BUCKETS ? names[b] : "?";
@@ -107,6 +108,7 @@ void hm_attr_free(hm_attr *a)
 	free(a->recs);
 	free(a->ires);
 	attr_insts_free(a);
+	attr_pokes_free(a);
 	hm_arena_free(&a->rec_arena);
 	hm_strtab_free(&a->strs);
 	free(a->sysroot);

@@ -24,6 +24,13 @@ struct walk {
 	void *ctx;
 };
 
+/* Register arithmetic wraps, as the machine's does: constants from the
+ * code (mov $imm, add $imm, displacements) may be anything. */
+static int64_t wadd(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
 static void step(struct hm_tval *v, uint64_t pc)
 {
 	if (v->nsteps < HM_TRACK_STEPS) {
@@ -48,7 +55,7 @@ static void type_it(struct walk *w, struct hm_tval *v)
 	if (r == 1) {
 		v->kind = HM_TV_VAR;
 		v->var = var;
-		v->off += delta;
+		v->off = wadd(v->off, delta);
 	} else if (r == 2) {
 		v->untyped = 1;
 	}
@@ -194,7 +201,7 @@ static void apply(struct walk *w, const struct hm_insn *in)
 			if (in->mem.base == HM_REG_IP || !add_multiple(&b, &m, &v)) {
 				forget(&v);
 			} else if (is_base(&v)) {
-				v.off += in->mem.disp;
+				v.off = wadd(v.off, in->mem.disp);
 			} else {
 				struct hm_tval d = { .kind = HM_TV_CONST, .off = in->mem.disp };
 
@@ -204,7 +211,7 @@ static void apply(struct walk *w, const struct hm_insn *in)
 				step(&v, in->pc);
 		} else if (in->mem.base >= 0 && in->mem.base < HM_REG_IP) {
 			v = read_reg(w, in->mem.base, in->pc);
-			v.off += in->mem.disp;
+			v.off = wadd(v.off, in->mem.disp);
 			step(&v, in->pc);
 		} else if (in->mem.base == HM_REG_IP && !in->mem.seg) {
 			forget(&v);
@@ -229,10 +236,10 @@ static void apply(struct walk *w, const struct hm_insn *in)
 		/* a known value plus a constant (per-cpu: the variable's
 		 * offset plus this CPU's), or a pointer plus a scaled index */
 		if (y.kind == HM_TV_CONST && x.kind != HM_TV_UNKNOWN) {
-			x.off += y.off;
+			x.off = wadd(x.off, y.off);
 			v = x;
 		} else if (x.kind == HM_TV_CONST && y.kind != HM_TV_UNKNOWN) {
-			y.off += x.off;
+			y.off = wadd(y.off, x.off);
 			v = y;
 		} else if (in->src == in->dst && !is_base(&x)) {
 			forget(&v);	/* add %rax,%rax: twice the multiple */
@@ -281,7 +288,7 @@ static void apply(struct walk *w, const struct hm_insn *in)
 	case HM_OP_ADD_IMM:
 		v = read_reg(w, in->dst, in->pc);
 		if (v.kind != HM_TV_UNKNOWN) {
-			v.off += in->imm;
+			v.off = wadd(v.off, in->imm);
 			step(&v, in->pc);
 		}
 		st[in->dst] = v;

@@ -160,6 +160,12 @@ static int decode_raw(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
 	return -ENOENT;
 }
 
+int hm_insn_decode_bytes(hm_insn_ctx *c, uint64_t pc, const uint8_t *bytes, size_t n,
+			 struct hm_insn *out)
+{
+	return n ? insn_arch_decode(c->arch, bytes, n > 16 ? 16 : n, pc, out) : -EBADMSG;
+}
+
 int hm_insn_decode(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
 {
 	struct memo *m;

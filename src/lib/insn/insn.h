@@ -92,6 +92,12 @@ void hm_insn_ctx_free(hm_insn_ctx *c);
  * not decode; -ENOMEM. */
 int hm_insn_decode(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out);
 
+/* Decode the instruction at pc from bytes[0 .. n - 1] instead of the
+ * file's (the bytes a kernel wrote there at run time); not memoised.  0 or
+ * -EBADMSG. */
+int hm_insn_decode_bytes(hm_insn_ctx *c, uint64_t pc, const uint8_t *bytes, size_t n,
+			 struct hm_insn *out);
+
 /* The instruction that ends at pc (the one before it), found by decoding
  * from the start of the function containing pc: 0, or -ENOENT (no function
  * symbol, or no instruction boundary at pc). */

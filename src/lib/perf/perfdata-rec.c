@@ -526,6 +526,29 @@ int hm_pr_parse_kernel_record(hm_perf_reader *r, hm_perf_record *rec,
 			return err;
 		return 1;
 	}
+	case PERF_RECORD_TEXT_POKE: {
+		/* u64 addr, u16 old_len, u16 new_len, u8 bytes[old_len +
+		 * new_len], padded to 8 bytes, then the sample_id trailer */
+		hm_perf_text_poke *t = &rec->u.poke;
+		uint16_t len[2];
+
+		rec->kind = HM_PERF_TEXT_POKE;
+		c.what = "TEXT_POKE record";
+		if ((err = get64(&c, &t->addr)))
+			return err;
+		if (c.end - c.p < 4)
+			return truncated(&c, 4);
+		memcpy(len, c.p, 4);
+		t->old_len = r->swap ? __builtin_bswap16(len[0]) : len[0];
+		t->new_len = r->swap ? __builtin_bswap16(len[1]) : len[1];
+		c.p += 4;
+		if ((size_t)(c.end - c.p) < trailer_of(r) ||
+		    (size_t)(c.end - c.p) - trailer_of(r) < (size_t)t->old_len + t->new_len)
+			return truncated(&c, (size_t)t->old_len + t->new_len + trailer_of(r));
+		t->old_bytes = c.p;
+		t->new_bytes = c.p + t->old_len;
+		return 1;
+	}
 	case PERF_RECORD_LOST: {
 		uint64_t id;
 

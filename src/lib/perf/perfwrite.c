@@ -618,6 +618,23 @@ int hm_perf_writer_task(hm_perf_writer *w, int exit, const hm_perf_task *t)
 	return rend(w, exit ? PERF_RECORD_EXIT : PERF_RECORD_FORK, 0);
 }
 
+int hm_perf_writer_text_poke(hm_perf_writer *w, const hm_perf_text_poke *t)
+{
+	uint16_t len[2] = { w->swap ? __builtin_bswap16(t->old_len) : t->old_len,
+			    w->swap ? __builtin_bswap16(t->new_len) : t->new_len };
+
+	if (freeze(w))
+		return w->err;
+	rbegin(w);
+	r64(w, t->addr);
+	rbytes(w, len, sizeof(len));
+	rbytes(w, t->old_bytes, t->old_len);
+	rbytes(w, t->new_bytes, t->new_len);
+	rpad8(w);
+	put_trailer(w, (uint32_t)-1, (uint32_t)-1, 0);
+	return rend(w, PERF_RECORD_TEXT_POKE, PERF_RECORD_MISC_KERNEL);
+}
+
 static int pwrite_all(hm_perf_writer *w, const void *p, size_t n, uint64_t off)
 {
 	const unsigned char *s = p;
