@@ -686,16 +686,17 @@ int hm_ruleset_parse(hm_ruleset *rs, const char *name, const char *text, size_t 
 		if (memchr(text + pos, 0, ll)) {
 			perr(&p, (unsigned)((const char *)memchr(text + pos, 0, ll) - (text + pos)) + 1,
 			     "NUL byte in a rule file");
-			return -EBADMSG;
+			r = -EBADMSG;
+			goto out;
 		}
 		n = split(text + pos, ll, t, MAX_TOKENS);
 		if (!n && (r = comment_line(&p, text + pos, ll)) < 0)
-			return r;
+			goto out;
 		if (n && p.cmtlen) {
 			/* a comment block ends: it is the reason of the rules below */
 			if (!(p.reason = hm_strtab_intern_n(&rs->strs, p.cmt, p.cmtlen))) {
-				free(p.cmt);
-				return -ENOMEM;
+				r = -ENOMEM;
+				goto out;
 			}
 			p.cmtlen = 0;
 		}
@@ -709,18 +710,19 @@ int hm_ruleset_parse(hm_ruleset *rs, const char *name, const char *text, size_t 
 			continue;
 		before = rs->n;
 		r = p.block ? line_in_block(&p, t, n) : line_at_top(&p, t, n);
-		if (r < 0) {
-			free(p.cmt);
-			return r;
-		}
+		if (r < 0)
+			goto out;
 		check_duplicate(&p, before);
 	}
 	if (p.block) {
 		p.line = p.block_line;
 		perr(&p, p.block_col, "block of '%s' is not closed (missing '}')", p.block);
 	}
+	r = p.errors ? -EBADMSG : 0;
+out:
+	/* every way out frees the comment block being read */
 	free(p.cmt);
-	return p.errors ? -EBADMSG : 0;
+	return r;
 }
 
 int hm_ruleset_load(hm_ruleset *rs, const char *path)
