@@ -10,6 +10,7 @@
 #include "dwarf/dwarf-compat.h"
 #include "base/diag.h"
 #include "dwarf/dwarf-x3.h"
+#include "elf/elf-lock.h"
 
 struct hm_dwarf_obj {
 	hm_binary *bin;
@@ -155,7 +156,12 @@ static int get_data(struct hm_dwarf_obj *o, size_t idx, Dwarf_Small **out, int *
 				return DW_DLV_ERROR;
 			}
 			memcpy(c, p, size);
+			/* libdwarf calls this from every worker of the
+			 * parallel walk; libelf's first read of a
+			 * relocation section is not thread-safe */
+			hm_binary_elf_lock(o->bin);
 			relocate_copy(o, idx, c, size);
+			hm_binary_elf_unlock(o->bin);
 			o->copies[idx] = c;
 		}
 		p = o->copies[idx];

@@ -17,6 +17,7 @@
 #include "hitmap/binary.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "elf/elf-lock.h"
 
 struct inflated {
 	size_t idx;
@@ -525,6 +526,16 @@ const void *hm_binary_section(const hm_binary *bin, const char *name, size_t *si
 void *hm_binary_elf(const hm_binary *bin)
 {
 	return bin->elf;
+}
+
+void hm_binary_elf_lock(const hm_binary *bin)
+{
+	pthread_mutex_lock(&((hm_binary *)bin)->lock);
+}
+
+void hm_binary_elf_unlock(const hm_binary *bin)
+{
+	pthread_mutex_unlock(&((hm_binary *)bin)->lock);
 }
 
 static int cmp_sym_addr(const void *a, const void *b)
