@@ -1182,6 +1182,14 @@ static int run_ordered(struct run *run, const hm_perf_info *info)
 static int run_sample(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report_stats *st,
 		      struct run *run)
 {
+	const hm_sample *s = &run->smp[run->nbatch];
+
+	/* An allocator call is taken at once, not batched: its registers and
+	 * callchain point into the reader's buffer, which the next record
+	 * overwrites. */
+	if (s->attr < info->nr_events && info->events[s->attr].type != PERF_TYPE_BREAKPOINT &&
+	    attr_alloc_event(&info->events[s->attr]))
+		return attr_alloc_sample(a, &info->events[s->attr], s);
 	if (needs_order(info, &run->smp[run->nbatch]))
 		return order_sample(a, info, h, st, run, &run->smp[run->nbatch]);
 	/* File order, counted in place (no copy). */
