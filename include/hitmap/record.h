@@ -23,16 +23,23 @@
  * the -c value, each sample standing for that many accesses.  Records are
  * written in time order.
  *
- * Allocation tracking (hm_record_opts.alloc) adds uprobe events (the uprobe
- * PMU's type, config1 = libc's path, config2 = the function's file offset,
- * the retprobe bit of config for returns) named `hitmap_alloc:FUNC` at entry
- * and `hitmap_alloc:FUNC__return` at return, FUNC one of malloc, calloc,
- * realloc, aligned_alloc (entry and return) and free (entry).  Their
- * sample_type is the other events' plus CALLCHAIN (user) and REGS_USER with
- * sample_regs_user = AX|SI|DI: the entry carries the arguments (%rdi, %rsi),
- * the return the pointer (%rax) and, as IP, the return address in the
- * caller — the allocation site.  An entry and the next return of the same
- * FUNC on the same thread are one call.
+ * Allocation tracking (hm_record_opts.alloc) adds uprobe events named
+ * `hitmap_alloc:FUNC` at entry and `hitmap_alloc:FUNC__return` at return,
+ * FUNC one of malloc, calloc, realloc, aligned_alloc, posix_memalign (entry
+ * and return) and free (entry), and `hitmap_alloc:posix_memalign__store` at
+ * the instruction of posix_memalign that stores the block through its first
+ * argument.  They are opened as tracepoints of probes registered in tracefs
+ * for the session (inherited: threads created later are probed too), or,
+ * without a writable tracefs, through the uprobe PMU (not inherited:
+ * hm_record_stats.alloc_new_threads says which); in the file they are
+ * declared as the uprobe PMU takes them (its type, config2 = the file
+ * offset, the retprobe bit of config for returns).  Their sample_type is the
+ * other events' plus CALLCHAIN (user) and REGS_USER with sample_regs_user =
+ * AX|DX|SI|DI: the entry carries the arguments (%rdi, %rsi, %rdx), the
+ * return %rax (the pointer; posix_memalign's error number) and, as IP, the
+ * return address in the caller — the allocation site; the __store event
+ * samples only the register it stores, the block.  An entry and the next
+ * return of the same FUNC on the same thread are one call.
  *
  * Ownership: plans and watches are plain structs owned by the caller.  Strings
  * passed in options must stay valid for the duration of the call.
@@ -179,6 +186,9 @@ struct hm_record_stats {
 	uint32_t watch_type[HM_RECORD_MAX_EVENTS];	/* HW_BREAKPOINT_W / _RW */
 	uint64_t per_event[HM_RECORD_MAX_EVENTS];	/* samples per event */
 	uint64_t alloc_samples;		/* of those, allocator uprobe samples */
+	int alloc_new_threads;		/* 1: the allocator probes follow threads created
+					 * later (through tracefs); 0: only the first ones */
+	int alloc_no_store;		/* 1: posix_memalign's store not found, not probed */
 };
 
 /* Run the recording: start the command stopped (ptrace at exec), resolve

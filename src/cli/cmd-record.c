@@ -151,6 +151,13 @@ static void summary(const struct args *a, const struct hm_record_stats *st, cons
 	if (a->alloc)
 		fprintf(stderr, "  %10" PRIu64 " allocator calls and returns (libc uprobes)\n",
 			st->alloc_samples);
+	if (a->alloc && !st->alloc_new_threads)
+		fprintf(stderr, "warning: allocator probes on the first threads only: tracefs "
+			"(/sys/kernel/tracing/uprobe_events) is not writable, and the uprobe "
+			"PMU's events cannot follow new threads\n");
+	if (a->alloc && st->alloc_no_store)
+		fprintf(stderr, "warning: posix_memalign not probed: no store of its result "
+			"found in libc's code\n");
 	if (st->lost)
 		fprintf(stderr, "warning: %" PRIu64 " samples lost (ring buffer full); use a "
 			"larger --mmap-pages or -c\n", st->lost);
@@ -382,7 +389,8 @@ static const struct cli_option options[] = {
 	OPT_POW2(0, "mmap-pages", A(mmap_pages), "N", 1, 1u << 20,
 		 "ring buffer pages per CPU, a power of two (default 128)"),
 	OPT_BOOL(0, "alloc", A(alloc),
-		 "also record libc's malloc, calloc, realloc, aligned_alloc and free "
+		 "also record libc's malloc, calloc, realloc, aligned_alloc, "
+		 "posix_memalign and free, in every thread "
 		 "(size, pointer, call site and callchain, through uprobes), so report "
 		 "can say which allocation an address is in"),
 	OPT_FLAG(0, "dry-run", A(dry_run),

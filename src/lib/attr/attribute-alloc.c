@@ -1,6 +1,7 @@
 /* Allocations from a recording's allocator events (`hitmap record --alloc`,
  * record.h): each call's entry gives the size, its return the pointer and,
- * as the sample IP, the return address in the caller — the allocation site.
+ * as the sample IP, the return address in the caller — the allocation site
+ * (posix_memalign's block comes from its __store event in between).
  * Kept as a table of allocations (base, size, site, lifetime) that the
  * report and instance building look addresses up in. */
 #include "config.h"
@@ -13,12 +14,12 @@
 
 #define ALLOC_PREFIX "hitmap_alloc:"
 
-enum afunc { AF_MALLOC, AF_CALLOC, AF_REALLOC, AF_ALIGNED, AF_FREE, AF_NR };
+enum afunc { AF_MALLOC, AF_CALLOC, AF_REALLOC, AF_ALIGNED, AF_POSIX, AF_FREE, AF_NR };
 static const char *const fnames[AF_NR] = { "malloc", "calloc", "realloc", "aligned_alloc",
-					   "free" };
+					   "posix_memalign", "free" };
 
 /* perf_regs.h (x86): the registers record samples. */
-enum { REG_AX = 0, REG_SI = 4, REG_DI = 5 };
+enum { REG_AX = 0, REG_DX = 3, REG_SI = 4, REG_DI = 5 };
 
 struct alloc_ent {
 	uint64_t base, size, time, freed_at;	/* freed_at 0: live at the end */
@@ -31,8 +32,9 @@ struct alloc_ent {
 };
 
 struct alloc_call {		/* an entry waiting for its return */
-	uint8_t func, size_known;
+	uint8_t func, size_known, stored;
 	uint64_t size, old;
+	uint64_t ptr;		/* posix_memalign: the block its store wrote */
 };
 
 /* A thread's calls in progress, innermost last: the allocator calls itself
@@ -176,26 +178,34 @@ static int add_alloc(hm_attr *a, struct attr_allocs *t, const hm_sample *s,
 int attr_alloc_sample(hm_attr *a, const hm_perf_event *ev, const hm_sample *s)
 {
 	const char *name = ev->name + sizeof(ALLOC_PREFIX) - 1;
-	size_t n = strcspn(name, "_"), k;
+	const char *suffix = strstr(name, "__");
+	size_t n = suffix ? (size_t)(suffix - name) : strlen(name), k;
 	struct attr_allocs *t = a->allocs;
 	struct alloc_thread *th;
 	struct alloc_call *c;
-	uint64_t di = 0, si = 0, ax = 0;
-	int ret = strstr(name, "__return") != NULL, f = -1;
+	uint64_t di = 0, si = 0, dx = 0, ax = 0;
+	int ret = suffix && strcmp(suffix, "__return") == 0, f = -1;
 
 	if (!t && !(t = a->allocs = calloc(1, sizeof(*t))))
 		return -ENOMEM;
 	t->samples++;
-	if (strncmp(name, "aligned_alloc", 13) == 0)
-		f = AF_ALIGNED;
-	else
-		for (k = 0; k < AF_NR; k++)
-			if (strlen(fnames[k]) == n && strncmp(name, fnames[k], n) == 0)
-				f = (int)k;
-	if (f < 0)
+	for (k = 0; k < AF_NR; k++)
+		if (strlen(fnames[k]) == n && strncmp(name, fnames[k], n) == 0)
+			f = (int)k;
+	if (f < 0 || (suffix && !ret && (f != AF_POSIX || strcmp(suffix, "__store"))))
 		return 0;	/* a function of a later recorder: not ours to guess */
 	if (!(th = thread_of(t, s->tid)))
 		return -ENOMEM;
+	if (suffix && !ret) {
+		/* posix_memalign's store of the block: the one register sampled. */
+		if (th->depth && th->st[th->depth - 1].func == f && ev->sample_regs_user &&
+		    !(ev->sample_regs_user & (ev->sample_regs_user - 1)) &&
+		    !reg(ev, s, (unsigned)__builtin_ctzll(ev->sample_regs_user), &ax)) {
+			th->st[th->depth - 1].ptr = ax;
+			th->st[th->depth - 1].stored = 1;
+		}
+		return 0;
+	}
 	if (!ret) {
 		int okd = !reg(ev, s, REG_DI, &di), oks = !reg(ev, s, REG_SI, &si);
 
@@ -208,6 +218,14 @@ int attr_alloc_sample(hm_attr *a, const hm_perf_event *ev, const hm_sample *s)
 			th->depth = 0;	/* returns were lost: start again */
 		c = &th->st[th->depth++];
 		c->func = (uint8_t)f;
+		c->stored = 0;
+		c->ptr = 0;
+		if (f == AF_POSIX) {	/* (void **memptr, alignment, size) */
+			c->old = 0;
+			c->size_known = !reg(ev, s, REG_DX, &dx);
+			c->size = dx;
+			return 0;
+		}
 		c->old = f == AF_REALLOC && okd ? di : 0;
 		c->size_known = f == AF_MALLOC ? okd : oks;
 		c->size = f == AF_MALLOC ? di : f == AF_CALLOC ? 0 : si;
@@ -225,6 +243,8 @@ int attr_alloc_sample(hm_attr *a, const hm_perf_event *ev, const hm_sample *s)
 	c = &th->st[--th->depth];
 	if (th->depth || !c->size_known || reg(ev, s, REG_AX, &ax))
 		return 0;	/* an inner call: the outer one returns the block */
+	if (f == AF_POSIX)	/* 0 and the block stored, or an error number */
+		return !ax && c->stored && c->ptr ? add_alloc(a, t, s, c, c->ptr) : 0;
 	if (c->old)
 		mark_freed(t, s->pid, c->old, s->time);
 	return ax ? add_alloc(a, t, s, c, ax) : 0;

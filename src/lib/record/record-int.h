@@ -58,16 +58,40 @@ int hm_proc_features(hm_perf_writer *w, char *const *argv, uint64_t first, uint6
 /* kernel.perf_event_paranoid, or 2 if unreadable. */
 int hm_proc_paranoid(void);
 
-/* Allocation tracking (record-alloc.c): events named GROUP:FUNC and
- * GROUP:FUNC__return, sampling %rax, %rsi and %rdi (bits AX, SI, DI of
- * perf_regs.h, in that order in the sample). */
+/* Allocation tracking (record-alloc.c): events named GROUP:FUNC,
+ * GROUP:FUNC__return and GROUP:posix_memalign__store, sampling %rax, %rdx,
+ * %rsi and %rdi (bits AX, DX, SI, DI of perf_regs.h, in that order in the
+ * sample); the __store event, at the instruction of posix_memalign that
+ * stores the block through its first argument, samples only the register
+ * stored. */
 #define HM_ALLOC_GROUP "hitmap_alloc"
-#define HM_ALLOC_REGS ((1ull << 0) | (1ull << 4) | (1ull << 5))
-/* Append uprobes on malloc, calloc, realloc, aligned_alloc (entry and
- * return) and free of `libc` (NULL: the libc.so this process runs with) to
- * plan, after its other events, whose sample_type they extend.  path (len
- * bytes) receives the file's real path, which the events point at: it must
- * outlive them.  -ENODEV without the uprobe PMU. */
-int hm_record_plan_alloc(const char *libc, hm_record_plan *plan, char *path, size_t len);
+#define HM_ALLOC_REGS ((1ull << 0) | (1ull << 3) | (1ull << 4) | (1ull << 5))
+/* Append uprobes on malloc, calloc, realloc, aligned_alloc, posix_memalign
+ * (entry and return; posix_memalign also its store) and free of `libc`
+ * (NULL: the libc.so this process runs with) to plan, after its other
+ * events, whose sample_type they extend.  They are described as the uprobe
+ * PMU takes them (its type, config1 = path, config2 = file offset, the
+ * retprobe bit in config); path (len bytes) receives the file's real path,
+ * which the events point at: it must outlive them.  -ENODEV without the
+ * uprobe PMU.  *no_store is set when posix_memalign's store was not found
+ * (that function is then not probed). */
+int hm_record_plan_alloc(const char *libc, hm_record_plan *plan, char *path, size_t len,
+			 int *no_store);
+
+/* The same probes registered in tracefs for this session (record-tracefs.c),
+ * so that they can be opened as inherited tracepoint events. */
+struct hm_tracefs_probes {
+	char dir[64];			/* the tracefs mount */
+	char group[48];			/* hitmap_alloc_PID: this recorder's */
+	int nr;				/* probes registered */
+	char event[HM_RECORD_MAX_EVENTS][48];
+	uint64_t id[HM_RECORD_MAX_EVENTS];	/* by plan event: tracepoint id, 0 = none */
+};
+/* Register every GROUP: event of plan as a probe on path; 0, or -errno with
+ * nothing left registered (-ENOENT: no writable uprobe_events). */
+int hm_tracefs_probes_add(struct hm_tracefs_probes *tp, const hm_record_plan *plan,
+			  const char *path);
+/* Remove them; the events opened on them must be closed first. */
+void hm_tracefs_probes_remove(struct hm_tracefs_probes *tp);
 
 #endif

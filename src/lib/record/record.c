@@ -59,6 +59,7 @@ struct session {
 	uint64_t first_time, last_time;
 	int ring_ix;		/* the ring being drained */
 	char libc[4096];	/* the probed libc (allocation tracking): events point at it */
+	struct hm_tracefs_probes tp;	/* the same probes in tracefs, when they could be */
 };
 
 static long sys_perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
@@ -119,13 +120,19 @@ static int cmp_id(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* An allocator uprobe of record-alloc.c.  These are never inherited: the
- * kernel reads the uprobe's path (config1, a pointer) again when it copies
- * an event into a new thread, from the new thread's memory, where the
- * pointer means nothing — clone() would fail with EFAULT. */
+/* An allocator uprobe of record-alloc.c. */
 static int is_alloc(const hm_record_event *ev)
 {
 	return strncmp(ev->name, HM_ALLOC_GROUP ":", sizeof(HM_ALLOC_GROUP)) == 0;
+}
+
+/* Per task, events are inherited by the threads created later.  An
+ * allocator probe only when it is opened through tracefs: the uprobe PMU's
+ * event cannot be (record-tracefs.c says why), so then only the threads
+ * there at the start are probed. */
+static int inherits(const struct session *s, size_t e)
+{
+	return s->targets[0] != -1 && (!is_alloc(&s->plan.ev[e]) || s->tp.id[e]);
 }
 
 static int event_of(const struct session *s, uint64_t id)
@@ -300,8 +307,13 @@ static int open_one(struct session *s, size_t t, size_t c, size_t e)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	long fd;
 
-	if (s->targets[t] != -1 && !is_alloc(ev))
+	if (inherits(s, e))
 		a.inherit = 1;
+	if (s->tp.id[e]) {
+		a.type = PERF_TYPE_TRACEPOINT;
+		a.config = s->tp.id[e];
+		a.config1 = a.config2 = 0;
+	}
 	a.watermark = 1;
 	a.wakeup_watermark = (uint32_t)(pages * page / 2);
 	for (;;) {
@@ -392,7 +404,7 @@ static int declare_events(struct session *s)
 		for (k = 0; k < s->nids; k++)
 			if (s->ids[k].ev == (int)e)
 				ids[n++] = s->ids[k].id;
-		if (s->targets[0] != -1 && !is_alloc(&s->plan.ev[e]))
+		if (inherits(s, e))
 			a.inherit = 1;
 		rc = hm_perf_writer_add_event(s->w, &a, s->plan.ev[e].name, ids, n);
 	}
@@ -586,6 +598,8 @@ static void cleanup(struct session *s)
 		kill(s->child, SIGKILL);
 		waitpid(s->child, &st, 0);
 	}
+	/* Last: a probe cannot go while an event, or the child's copy, holds it. */
+	hm_tracefs_probes_remove(&s->tp);
 	hm_order_free(&s->q);
 	free(s->fds);
 	free(s->ids);
@@ -642,9 +656,12 @@ static int prepare(struct session *s)
 		return hm_fail(EINVAL, "record: nothing to record");
 	}
 	if (o->alloc) {
-		rc = hm_record_plan_alloc(o->alloc_libc, &s->plan, s->libc, sizeof(s->libc));
+		rc = hm_record_plan_alloc(o->alloc_libc, &s->plan, s->libc, sizeof(s->libc),
+					  &s->st->alloc_no_store);
 		if (rc)
 			return rc;
+		/* Without tracefs (not mounted, not writable), the PMU's events. */
+		s->st->alloc_new_threads = hm_tracefs_probes_add(&s->tp, &s->plan, s->libc) == 0;
 	}
 	set_twins(s);
 	rc = hm_proc_cpus(&s->cpus, &s->ncpus);
