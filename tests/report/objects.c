@@ -9,6 +9,12 @@
  *                  written by thread i alone (on CPU i % 2), half of them
  *                  at .x, half at .y: by type, x and y are written by two
  *                  CPUs 8 bytes apart; by object, nothing is shared.
+ *   objects helper a struct embedding a spinlock of the fixture's own: two
+ *                  threads take it in strict turns through spin_take(), which
+ *                  gets only a `struct spin *`, and release it directly
+ *                  through the `struct guarded *` with the counter it guards:
+ *                  one field, lk.word, seen through the inner and the outer
+ *                  type.
  *   objects pun    a struct box written through a `struct box *`, and a
  *                  `struct pair *` made to point 8 bytes into it: box has
  *                  no pair member there, so the pair is in an unknown
@@ -33,6 +39,17 @@ struct outer {
 	long hits;
 };
 
+struct spin {
+	int word;
+	int spare;
+};
+
+struct guarded {
+	long turn;
+	struct spin lk;
+	long count;
+};
+
 struct pair {
 	long x;
 	long y;
@@ -45,6 +62,7 @@ struct box {
 };
 
 static struct outer *o;
+static struct guarded *g;
 static struct pair *objs[NOBJ];
 
 static void pin(int cpu)
@@ -79,6 +97,35 @@ static void *locker(void *arg)
 	return NULL;
 }
 
+__attribute__((noinline)) static void spin_take(struct spin *l)
+{
+	while (__atomic_exchange_n(&l->word, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+/* Bump the counter, pass the turn and release the lock, all through the
+ * outer pointer. */
+__attribute__((noinline)) static void guarded_bump(struct guarded *p, long me)
+{
+	p->count++;
+	p->turn = !me;
+	__atomic_store_n(&p->lk.word, 0, __ATOMIC_RELEASE);
+}
+
+static void *helper(void *arg)
+{
+	long me = (long)arg;
+
+	pin((int)me);
+	for (int i = 0; i < ROUNDS; i++) {
+		while (__atomic_load_n(&g->turn, __ATOMIC_ACQUIRE) != me)
+			sched_yield();
+		spin_take(&g->lk);
+		guarded_bump(g, me);
+	}
+	return NULL;
+}
+
 __attribute__((noinline)) static void set_x(struct pair *p, long v) { p->x = v; }
 __attribute__((noinline)) static void set_y(struct pair *p, long v) { p->y = v; }
 
@@ -104,8 +151,8 @@ int main(int argc, char **argv)
 	long i, n;
 
 	if (argc != 2 || (strcmp(argv[1], "lock") && strcmp(argv[1], "many") &&
-			  strcmp(argv[1], "pun"))) {
-		fprintf(stderr, "usage: objects lock|many|pun\n");
+			  strcmp(argv[1], "pun") && strcmp(argv[1], "helper"))) {
+		fprintf(stderr, "usage: objects lock|many|pun|helper\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "pun")) {
@@ -122,6 +169,22 @@ int main(int argc, char **argv)
 			set_a(bx, k);
 			set_y((struct pair *)((char *)bx + 8), k);
 		}
+		return 0;
+	}
+	if (!strcmp(argv[1], "helper")) {
+		g = aligned_alloc(64, 64);
+		if (!g)
+			return 1;
+		memset(g, 0, 64);
+		printf("object guarded %p %zu\n", (void *)g, sizeof(*g));
+		printf("field lk.word %zu %zu\n", offsetof(struct guarded, lk.word),
+		       sizeof(g->lk.word));
+		printf("field count %zu %zu\n", offsetof(struct guarded, count), sizeof(g->count));
+		fflush(stdout);
+		for (i = 0; i < 2; i++)
+			pthread_create(&t[i], NULL, helper, (void *)i);
+		for (i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
 		return 0;
 	}
 	if (!strcmp(argv[1], "lock")) {

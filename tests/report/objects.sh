@@ -10,6 +10,11 @@
 #  - many: four objects of one type, one per line, each written by one
 #    thread, at .x or .y by turns: four instances, each line private, no
 #    false sharing although by type x and y are written by two CPUs.
+#  - helper: a spinlock of the fixture's own embedded in struct guarded,
+#    taken through spin_take(struct spin *) and released through the
+#    struct guarded * with the counter it guards: the lock word, seen
+#    through both types, is one row, guarded@BASE.lk.word, with the samples
+#    of both functions, next to guarded@BASE.count, verdict true sharing.
 #  - pun: a struct pair pointer 8 bytes into a struct box, which has no
 #    pair member there: the pair's field is in an unknown container.
 # Oracles: the fixture's printout (addresses, offsetof, sizeof) and perf
@@ -135,6 +140,46 @@ for i, b in enumerate(bases):
     assert l['verdict'] == 'private', (obj, l['verdict'])
 assert not [l for l in d['lines'] if 'sharing' in l['verdict']], 'a sharing verdict'
 EOP
+
+	# ---- helper ----
+	setarch -R "$bin" helper >"$T/out1" || fail "$cc: objects helper"
+	base=$(awk '$1 == "object" { print $3 }' "$T/out1")
+	watch "$T/h.data" "$bin" helper "$(hex $((base + $(off lk.word))))/$(size lk.word)" \
+		"$(hex $((base + $(off count))))/$(size count)"
+	perf script -i "$T/h.data" -F ip,sym,addr 2>/dev/null >"$T/addrs" || fail "perf script"
+	"$HITMAP" report -i "$T/h.data" --json >"$T/r.json" 2>"$T/r.err" ||
+		{ cat "$T/r.err" >&2; fail "$cc: report"; }
+	"$HITMAP" report -i "$T/h.data" >"$T/r.txt" 2>"$T/r.err" || fail "$cc: report (text)"
+	python3 - "$T/r.json" "$T/addrs" "$base" "$T/out1" <<'EOP' || fail "$cc: helper rows wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+base = int(sys.argv[3], 16)
+offs = {l.split()[1]: (int(l.split()[2]), int(l.split()[3]))
+        for l in open(sys.argv[4]) if l.startswith('field ')}
+# perf script: the samples per watched address in the two functions with a
+# typed pointer (main's memset is libc's, through a void *).
+want = {}
+for l in open(sys.argv[2]):
+    w = l.split()
+    if w[2].startswith(('spin_take', 'guarded_bump')):
+        want[(int(w[0], 16), w[2].split('+')[0])] = want.get((int(w[0], 16), w[2].split('+')[0]), 0) + 1
+lk, cnt = base + offs['lk.word'][0], base + offs['count'][0]
+assert want.get((lk, 'spin_take')) and want.get((lk, 'guarded_bump')), want
+obj = 'guarded@0x%x' % base
+lines = [l for l in d['lines'] if any(f['object'] == obj for f in l['fields'])]
+assert len(lines) == 1, 'lines with %s: %d' % (obj, len(lines))
+l = lines[0]
+rows = [(f['object'], f['path'], f['offset'], f['size'], f['counts']['samples']) for f in l['fields']]
+assert rows == [(obj, 'lk.word', offs['lk.word'][0], offs['lk.word'][1],
+                 want[(lk, 'spin_take')] + want[(lk, 'guarded_bump')]),
+                (obj, 'count', offs['count'][0], offs['count'][1],
+                 want.get((cnt, 'guarded_bump')))], rows
+assert not [f for x in d['lines'] for f in x['fields'] if (f['object'] or '').startswith('spin@')]
+assert l['verdict'] == 'true sharing', l['verdict']
+assert l['instances'] == 1 and d['instances'] == {'guarded': 1}, (l['instances'], d['instances'])
+EOP
+	[ "$(grep -c "^  guarded@$base\.lk\.word" "$T/r.txt")" -eq 1 ] ||
+		fail "$cc: the text report has not one row of guarded@$base.lk.word: $(cat "$T/r.txt")"
 
 	# ---- pun ----
 	setarch -R "$bin" pun >"$T/out1" || fail "$cc: objects pun"

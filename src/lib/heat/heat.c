@@ -730,6 +730,117 @@ void heat_counts_add(hm_heat_counts *d, const hm_heat_counts *s)
 	d->transfers += s->transfers;
 }
 
+/* ---- one row per field ----
+ *
+ * attr_lift_containers() renames the row of an embedded instance by its
+ * container, so a field seen through the inner type at one IP and through
+ * the outer one at another (a lock taken by a helper that gets only the
+ * lock's pointer, released through the struct) ends up with two rows of
+ * one name: the second is folded into the first, after the watch model
+ * has counted every access (its transfer pairs and last writer move to the
+ * row kept) and before the line's totals and verdict. */
+
+static int same_field(const struct heat_row *a, const struct heat_row *b)
+{
+	return a->sname && b->sname && row_addr(a) == row_addr(b) && a->fsize == b->fsize &&
+	       same_str(a->sname, b->sname) && same_str(a->object, b->object) &&
+	       same_str(a->path, b->path);
+}
+
+static void rtab_unlink(hm_heat *h, struct heat_row *r)
+{
+	struct heat_row **p = &h->rtab[row_hash(r->laddr, r->faddr) & (h->rtab_size - 1)];
+	size_t i;
+
+	for (; *p; p = &(*p)->hnext)
+		if (*p == r) {
+			*p = r->hnext;
+			h->nrows--;
+			break;
+		}
+	for (i = 0; h->front && i < HEAT_FRONT; i++)
+		if (h->front[i].row == r)
+			h->front[i].row = NULL;
+}
+
+static int row_fold(hm_heat *h, struct heat_line *l, struct heat_row *d, struct heat_row *s)
+{
+	uint32_t i, j;
+
+	if (heat_cpuset_union(&d->cpus, &s->cpus))
+		return -ENOMEM;
+	for (i = 0; i < s->tids.n; i++)
+		if (heat_tidset_add(&d->tids, s->tids.v[i]))
+			return -ENOMEM;
+	for (i = 0; i < s->acts.n; i++) {
+		const struct heat_actor *a = &s->acts.v[i];
+
+		if (heat_actors_add(&d->acts, a->id, 0))
+			return -ENOMEM;
+		d->acts.v[d->acts.last].n += a->n - 1;
+		d->acts.v[d->acts.last].w += a->w;
+	}
+	for (i = 0; i < s->nips; i++) {
+		for (j = 0; j < d->nips; j++)
+			if (d->ips[j].ip == s->ips[i].ip && d->ips[j].bin == s->ips[i].bin)
+				break;
+		if (j < d->nips)
+			d->ips[j].n += s->ips[i].n;
+		else if (d->nips < HEAT_IPS)
+			d->ips[d->nips++] = s->ips[i];
+		else
+			d->ip_other += s->ips[i].n;
+	}
+	d->ip_other += s->ip_other;
+	d->nsamples += s->nsamples;
+	hm_c2c_add(&d->st, &s->st);
+	heat_counts_add(&d->c, &s->c);
+	d->has_w_bp |= s->has_w_bp;
+	d->has_rw_bp |= s->has_rw_bp;
+	d->container_unknown &= s->container_unknown;
+	/* The transfers by cause: s's become d's, pairs that now coincide
+	 * summed. */
+	for (i = 0; i < l->nxp; i++) {
+		if (l->xp[i].src == s)
+			l->xp[i].src = d;
+		if (l->xp[i].dst == s)
+			l->xp[i].dst = d;
+	}
+	for (i = 0; i < l->nxp; i++)
+		for (j = i + 1; j < l->nxp;)
+			if (l->xp[j].src == l->xp[i].src && l->xp[j].dst == l->xp[i].dst) {
+				l->xp[i].n += l->xp[j].n;
+				l->xp[j] = l->xp[--l->nxp];
+			} else {
+				j++;
+			}
+	if (l->last_wrow == s)
+		l->last_wrow = d;
+	rtab_unlink(h, s);
+	row_free(s);
+	return 0;
+}
+
+/* The line's rows are sorted by address: a field's rows are in one run. */
+static int fold_line(hm_heat *h, struct heat_line *l)
+{
+	struct heat_row *r, *q, **pq;
+	int err;
+
+	for (r = l->rows; r; r = r->next)
+		for (pq = &r->next; (q = *pq) && row_addr(q) == row_addr(r);) {
+			if (!same_field(r, q)) {
+				pq = &q->next;
+				continue;
+			}
+			*pq = q->next;
+			l->nrows--;
+			if ((err = row_fold(h, l, r, q)))
+				return err;
+		}
+	return 0;
+}
+
 static int finish_line(hm_heat *h, struct heat_line *l)
 {
 	struct heat_row *r;
@@ -773,7 +884,7 @@ int hm_heat_finish(hm_heat *h)
 	if (h->seen_watch && (err = run_watch_model(h)))
 		return err;
 	for (i = 0; i < h->nlines; i++)
-		if ((err = finish_line(h, h->lines[i])))
+		if ((err = fold_line(h, h->lines[i])) || (err = finish_line(h, h->lines[i])))
 			return err;
 	return 0;
 }
