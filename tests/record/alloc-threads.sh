@@ -13,12 +13,33 @@
 require python3 python3
 require perf linux-perf
 require setarch util-linux
+require unshare util-linux
 [ -r /sys/bus/event_source/devices/uprobe/type ] ||
 	skip "the kernel has no uprobe PMU (/sys/bus/event_source/devices/uprobe)"
 TRACEFS=/sys/kernel/tracing
 [ -w $TRACEFS/uprobe_events ] ||
 	skip "no writable $TRACEFS/uprobe_events (tracefs, root): new threads cannot be probed"
 N=2000
+
+# A recorder killed outright leaves its probes in tracefs; the next one
+# removes them (below, after the first recording).
+bin="$T/threads-gcc"
+build_fixture "$TESTS_SRC/record/alloc-threads.c" "$bin" gcc 5 -O1 -pthread
+addr=$(setarch -R "$bin" 1 | awk 'NR == 1 { print $3 }')
+setarch -R "$HITMAP" record -q --alloc --watch "$addr/8:w" -o "$T/killed.data" -- \
+	"$bin" 100000000 >/dev/null 2>&1 &
+kpid=$!
+i=0
+while [ ! -d "$TRACEFS/events/hitmap_alloc_$kpid" ] && [ $i -lt 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+child=$(pgrep -P $kpid || true)
+kill -9 $kpid
+wait $kpid 2>/dev/null || true
+for c in $child; do kill -9 "$c" 2>/dev/null || true; done
+[ -d "$TRACEFS/events/hitmap_alloc_$kpid" ] ||
+	fail "no group hitmap_alloc_$kpid in tracefs while that recorder ran"
 
 for cc in gcc clang; do
 	command -v $cc >/dev/null 2>&1 || continue
@@ -47,6 +68,8 @@ for cc in gcc clang; do
 	assert_eq "$(cat "$T/$cc.first")" "$(cat "$T/$cc.out")" "$cc: the blocks moved between runs"
 	[ ! -e "$TRACEFS/events/hitmap_alloc_$hpid" ] ||
 		fail "$cc: the probes of hitmap_alloc_$hpid were left in tracefs"
+	[ ! -e "$TRACEFS/events/hitmap_alloc_$kpid" ] ||
+		fail "$cc: the probes of the killed recorder (hitmap_alloc_$kpid) were not removed"
 
 	perf script -i "$T/$cc.data" -F pid,tid,event,ip,sym >"$T/$cc.script" 2>"$T/$cc.perr" ||
 		{ cat "$T/$cc.perr" >&2; fail "$cc: perf script cannot read the file"; }
@@ -105,3 +128,28 @@ for addr, size, line, func in objs:
     assert f["counts"]["writes"] == sum(x["samples"] for x in f["locations"]), f
 PY
 done
+
+# Without tracefs (hidden by a mount namespace of the recorder's own) the
+# uprobe PMU's events are used, which new threads cannot inherit: the
+# summary says so, and no thread's allocation is in the file.
+bin="$T/threads-gcc"
+setarch -R "$bin" 1 >"$T/pmu.first" || fail "pmu: fixture failed"
+watches=$(awk '{ printf " --watch %s/8:w", $3 }' "$T/pmu.first")
+# shellcheck disable=SC2016
+unshare -m --propagation private sh -c '
+	mount -t tmpfs none /sys/kernel/tracing || exit 99
+	if [ -d /sys/kernel/debug/tracing ]; then mount -t tmpfs none /sys/kernel/debug || exit 99; fi
+	shift; exec "$@"' sh x setarch -R "$HITMAP" record --alloc $watches -o "$T/pmu.data" -- \
+	"$bin" $N >"$T/pmu.out" 2>"$T/pmu.err"
+rc=$?
+[ $rc -ne 99 ] || skip "cannot hide tracefs in a mount namespace (unshare -m)"
+[ $rc -eq 0 ] || { cat "$T/pmu.err" >&2; fail "pmu: hitmap record --alloc failed"; }
+grep -q "allocator probes on the first threads only" "$T/pmu.err" ||
+	{ cat "$T/pmu.err" >&2; fail "pmu: the summary does not say new threads are not probed"; }
+perf script -i "$T/pmu.data" -F tid,event,ip,sym >"$T/pmu.script" 2>"$T/pmu.perr" ||
+	{ cat "$T/pmu.perr" >&2; fail "pmu: perf script cannot read the file"; }
+grep -q "hitmap_alloc:calloc__return:" "$T/pmu.script" ||
+	fail "pmu: not even the main thread's calls were recorded"
+! grep -q " new_by_" "$T/pmu.script" || fail "pmu: a new thread's call was recorded"
+"$HITMAP" report -i "$T/pmu.data" >"$T/pmu.txt" 2>/dev/null || fail "pmu: report failed"
+! grep -q "allocated at new_by_" "$T/pmu.txt" || fail "pmu: report names a new thread's site"
