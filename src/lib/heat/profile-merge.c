@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hitmap/heat.h"
+#include "heat/heat-int.h"
 #include "heat/profile-int.h"
 #include "base/diag.h"
 #include "base/opts.h"
@@ -38,22 +39,6 @@ static int differ(const struct mg *m, size_t i, size_t j, const char *what,
 		return 0;
 	return hm_fail(EINVAL, "%s and %s differ: %s (%s vs %s); --force sums them anyway",
 		       nm(m, i), nm(m, j), what, va, vb);
-}
-
-static void counts_add(hm_heat_counts *d, const hm_heat_counts *s)
-{
-	d->samples += s->samples;
-	d->loads += s->loads;
-	d->stores += s->stores;
-	d->lcl_hitm += s->lcl_hitm;
-	d->rmt_hitm += s->rmt_hitm;
-	d->lcl_peer += s->lcl_peer;
-	d->rmt_peer += s->rmt_peer;
-	d->st_l1hit += s->st_l1hit;
-	d->st_l1miss += s->st_l1miss;
-	d->reads += s->reads;
-	d->writes += s->writes;
-	d->transfers += s->transfers;
 }
 
 static int u32_cmp(const void *a, const void *b)
@@ -249,7 +234,7 @@ static int field_add(struct fold *f, void *dv, const struct ref *r0, const struc
 		snprintf(what, sizeof(what), "where %s.%s is (offset+size)", f->name, f0->path);
 		err = differ(f->m, r0->in, r->in, what, a, b);
 	}
-	counts_add(&d->c, &q->c);
+	heat_counts_add(&d->c, &q->c);
 	return err ?: set_add(f->cpus, q->cpus, q->nr_cpus) ?:
 		      set_add(f->thr, q->threads, q->nr_threads);
 }
