@@ -27,6 +27,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../lib/pin.h"
 
 struct padded {
 	long a;
@@ -63,28 +64,6 @@ struct mix g_mix __attribute__((aligned(64)));
 
 static long iterations;
 static pthread_barrier_t start;
-
-/* Run on the nth CPU this process may use (wrapping around). */
-static void pin(int nth)
-{
-	cpu_set_t allowed, one;
-	int cpu, seen = 0, count;
-
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
-		return;
-	count = CPU_COUNT(&allowed);
-	if (count < 2)
-		return;
-	nth %= count;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, &allowed) || seen++ != nth)
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
-		return;
-	}
-}
 
 /* Test and test-and-set: waiting reads, one write to take it. */
 static void lock(int *l)
