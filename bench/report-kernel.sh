@@ -32,20 +32,8 @@ fi
 for t in perf objdump nm python3; do
 	command -v $t >/dev/null 2>&1 || { echo "$t not installed" >&2; exit 77; }
 done
-[ -x /usr/bin/time ] || { echo "/usr/bin/time not installed (time)" >&2; exit 77; }
-[ -x "$GEN" ] || { echo "$GEN not built (make check builds it)" >&2; exit 1; }
-out=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-bench.XXXXXX")
-trap 'rm -rf "$out"' EXIT
+. "$here/lib.sh"
 export HITMAP_NO_CACHE=1
-
-hm_dir=$(dirname "$HITMAP")
-if [ -x "$hm_dir/.libs/hitmap" ] && head -n 1 "$HITMAP" | grep -q '^#!'; then
-	set -- env "LD_LIBRARY_PATH=$hm_dir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-		"$hm_dir/.libs/hitmap"
-else
-	set -- "$HITMAP"
-fi
-hm_cmd=$*
 
 nice objdump -d --no-show-raw-insn "$V" >"$out/listing" || exit 1
 python3 "$here/../tests/vmlinux/insn-sites.py" "$out/listing" 8 1000000 >"$out/sites" || exit 1
@@ -64,30 +52,6 @@ for n in 1 2; do
 	"$GEN" -o "$out/$n.data" -n ${n}000000 --specs "$out/specs" \
 		--mmap "$rtext,0x2000000,$rtext,[kernel.kallsyms]_text" >/dev/null || exit 1
 done
-
-measure() {	# measure NAME CMD...: appends "wall-s cpu-s rss-KB" to $out/NAME.all
-	name=$1; shift
-	perf stat -e task-clock -o "$out/$name.stat" -- \
-		/usr/bin/time -f '%M' -o "$out/$name.time" "$@" >"$out/$name.out" 2>"$out/$name.err" ||
-		{ echo "$name: command failed: $*" >&2; cat "$out/$name.err" >&2; exit 1; }
-	awk -v rss="$(tail -n 1 "$out/$name.time")" '
-		$2 == "msec" && $3 == "task-clock" { gsub(",", "", $1); cpu = $1 / 1000 }
-		$2 == "seconds" && $3 == "time" && $4 == "elapsed" { wall = $1 }
-		END { printf "%.4f %.4f %d\n", wall, cpu, rss }' "$out/$name.stat" >>"$out/$name.all"
-}
-
-median() {	# median NAME COLUMN
-	sort -n -k "$2" "$out/$1.all" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
-}
-
-line() {	# line TARGET UNIT MEASURED ANCHOR GOAL-OP GOAL
-	awk -v t="$1" -v u="$2" -v h="$3" -v p="$4" -v op="$5" -v g="$6" 'BEGIN {
-		r = p > 0 ? h / p : 0
-		ok = op == "<=" ? r <= g : op == ">=" ? r >= g : 1
-		goal = op == "-" ? "-" : op g
-		printf "%s %s%s %s%s %.3f %s %s\n", t, h, u, p, u, r, goal, (op == "-" ? "INFO" : ok ? "PASS" : "MISS")
-	}'
-}
 
 i=0
 while [ $i -lt "$RUNS" ]; do

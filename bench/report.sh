@@ -26,21 +26,7 @@ GEN=${GEN:-$(dirname "$HITMAP")/tests/perf/gen-c2c}
 CC=${CC:-gcc}
 RUNS=${RUNS:-3}
 command -v perf >/dev/null 2>&1 || { echo "perf not installed (linux-perf)" >&2; exit 77; }
-[ -x /usr/bin/time ] || { echo "/usr/bin/time not installed (time)" >&2; exit 77; }
-[ -x "$GEN" ] || { echo "$GEN not built (make check builds it)" >&2; exit 1; }
-out=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-bench.XXXXXX")
-trap 'rm -rf "$out"' EXIT
-
-# In a build tree ./hitmap is libtool's wrapper script, which costs a shell
-# and ~10 ms before hitmap starts: time the program it runs instead.
-hm_dir=$(dirname "$HITMAP")
-if [ -x "$hm_dir/.libs/hitmap" ] && head -n 1 "$HITMAP" | grep -q '^#!'; then
-	set -- env "LD_LIBRARY_PATH=$hm_dir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-		"$hm_dir/.libs/hitmap"
-else
-	set -- "$HITMAP"
-fi
-hm_cmd=$*
+. "$here/lib.sh"
 
 $CC -g -O1 -pthread -fPIE -pie -o "$out/seed" "$here/../tests/report/seed.c" || exit 1
 base=0x555555554000
@@ -50,32 +36,6 @@ lines_at=$(printf '0x%x' $((base + 0x$data)))
 gen() {	# gen MILLIONS: the c2c-like file $out/MILLIONS.data
 	"$GEN" -o "$out/$1.data" -n ${1}000000 --random 64@$lines_at \
 		--mmap $base,0x10000,0,"$out/seed" >/dev/null || exit 1
-}
-
-measure() {	# measure NAME CMD...: appends "wall-s cpu-s rss-KB" to $out/NAME.all
-	# perf stat times the command from its start to its exit (perf's own
-	# start-up is not counted); /usr/bin/time gives the peak RSS.
-	name=$1; shift
-	perf stat -e task-clock -o "$out/$name.stat" -- \
-		/usr/bin/time -f '%M' -o "$out/$name.time" "$@" >"$out/$name.out" 2>"$out/$name.err" ||
-		{ echo "$name: command failed: $*" >&2; cat "$out/$name.err" >&2; exit 1; }
-	awk -v rss="$(tail -n 1 "$out/$name.time")" '
-		$2 == "msec" && $3 == "task-clock" { gsub(",", "", $1); cpu = $1 / 1000 }
-		$2 == "seconds" && $3 == "time" && $4 == "elapsed" { wall = $1 }
-		END { printf "%.4f %.4f %d\n", wall, cpu, rss }' "$out/$name.stat" >>"$out/$name.all"
-}
-
-median() {	# median NAME COLUMN
-	sort -n -k "$2" "$out/$1.all" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
-}
-
-line() {	# line TARGET UNIT MEASURED ANCHOR GOAL-OP GOAL
-	awk -v t="$1" -v u="$2" -v h="$3" -v p="$4" -v op="$5" -v g="$6" 'BEGIN {
-		r = p > 0 ? h / p : 0
-		ok = op == "<=" ? r <= g : op == ">=" ? r >= g : 1
-		goal = op == "-" ? "-" : op g
-		printf "%s %s%s %s%s %.3f %s %s\n", t, h, u, p, u, r, goal, (op == "-" ? "INFO" : ok ? "PASS" : "MISS")
-	}'
 }
 
 for n in 1 5; do

@@ -8,6 +8,7 @@
 require clang clang
 require clang++ clang
 require g++ g++
+require pahole dwarves
 S="$top_srcdir/tests/check"
 for cc in gcc clang; do
 	for dw in 4 5; do
@@ -58,5 +59,37 @@ for cc in gcc clang; do
 	assert_exit 0 "$cc: lint-embed -C outer1" "$HITMAP" lint -C outer1 "$T/le"
 	assert_eq "warning: inner: cacheline 0: lock and refs (1 lock, 1 atomic, 1 pair); score 2
 hitmap lint: 0 errors, 1 warning, 0 notes" "$(cat "$T/out")" "$cc: lint-embed -C outer1"
+done
+# lint-union.c: two members of one union are no pair and no neighbours
+# (its header derives the warnings from pahole's offsets, checked first).
+# pahole_members FILE STRUCT: "member offset size" per line with an offset,
+# in pahole's order; a nested type's body that pahole prints again after
+# the member (clang's DWARF 4 declares anonymous unions in the struct) has
+# no offset on its closing line and is left out.
+pahole_members() {
+	pahole -C "$2" "$1" | awk '
+	function entry(s,  l, w, n) {
+		l = s; sub(/[ \t]*\/\*.*$/, "", l); sub(/ __attribute__.*$/, "", l)
+		sub(/;$/, "", l); n = split(l, w, /[ \t*]+/)
+		return w[n] " " $(NF - 2) " " $(NF - 1) "\n"
+	}
+	BEGIN { d = -1 }
+	/\{$/ { buf[++d] = ""; next }
+	/^[ \t]*}/ {
+		if (d == 0) { printf "%s", buf[0]; exit }
+		b = buf[d--]
+		if ($0 ~ /\/\* +[0-9]+ +[0-9]+ \*\/$/) buf[d] = buf[d] b entry($0)
+		next
+	}
+	/\/\* +[0-9]+ +[0-9]+ \*\/$/ { buf[d] = buf[d] entry($0) }'
+}
+for cc in gcc clang; do
+	for dw in 4 5; do
+		build_fixture "$S/lint-union.c" "$T/lu" $cc $dw -O0
+		pahole_members "$T/lu" U >"$T/lu.pahole" || fail "pahole -C U"
+		assert_files_eq "$S/lint-union.pahole" "$T/lu.pahole" "$cc -gdwarf-$dw: pahole -C U"
+		assert_exit 0 "$cc -gdwarf-$dw: lint-union" "$HITMAP" lint "$T/lu"
+		assert_files_eq "$S/lint-union.expected" "$T/out" "$cc -gdwarf-$dw: lint-union"
+	done
 done
 exit 0

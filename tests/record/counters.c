@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include "../lib/pin.h"
 
 #ifdef PADDED
 #define LINE_ALIGNED __attribute__((aligned(64)))
@@ -40,28 +41,6 @@ struct job {
 	long *counter;
 	int nth;		/* which allowed CPU to run on */
 };
-
-/* Run on the nth CPU this process may use (wrapping around). */
-static void pin(int nth)
-{
-	cpu_set_t allowed, one;
-	int cpu, seen = 0, count;
-
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
-		return;
-	count = CPU_COUNT(&allowed);
-	if (count < 2)
-		return;
-	nth %= count;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, &allowed) || seen++ != nth)
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
-		return;
-	}
-}
 
 static void *worker(void *arg)
 {

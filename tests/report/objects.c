@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../lib/pin.h"
 
 #define ROUNDS 500
 #define NOBJ 4
@@ -64,15 +65,6 @@ struct box {
 static struct outer *o;
 static struct guarded *g;
 static struct pair *objs[NOBJ];
-
-static void pin(int cpu)
-{
-	cpu_set_t s;
-
-	CPU_ZERO(&s);
-	CPU_SET(cpu, &s);
-	pthread_setaffinity_np(pthread_self(), sizeof(s), &s);	/* best effort */
-}
 
 /* Wait for its turn (reading, which a write watchpoint does not see), then
  * bump the guarded counter and pass the turn on under the lock: every round

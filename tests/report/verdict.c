@@ -10,9 +10,10 @@
  *   verdict one N     one worker increments g_one.count; main reads it once
  *                     at the end; g_one.self points at g_one.count, so in a
  *                     PIE ld.so writes it once at start-up: private
- *   verdict lock N    both workers take g_lock.lock (a spinlock) and
- *                     increment g_lock.count under it: true sharing of
- *                     both, separating them removes no transfer
+ *   verdict lock N    both workers take g_lock.lock (a fair ticket lock:
+ *                     they take turns) and increment g_lock.count under
+ *                     it: true sharing of both, separating them removes no
+ *                     transfer
  *   verdict fs N      worker 1 increments g_pair.a, worker 2 g_pair.b:
  *                     false sharing
  *   verdict mixed N   as lock on g_mix.lock and g_mix.count, and outside
@@ -25,8 +26,10 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../lib/pin.h"
 
 struct padded {
 	long a;
@@ -39,7 +42,7 @@ struct one {
 };
 
 struct locked {
-	int lock;
+	uint64_t lock;
 	long count;
 };
 
@@ -49,7 +52,7 @@ struct pair {
 };
 
 struct mix {
-	int lock;
+	uint64_t lock;
 	long count;
 	long x;
 	long y;
@@ -64,42 +67,28 @@ struct mix g_mix __attribute__((aligned(64)));
 static long iterations;
 static pthread_barrier_t start;
 
-/* Run on the nth CPU this process may use (wrapping around). */
-static void pin(int nth)
-{
-	cpu_set_t allowed, one;
-	int cpu, seen = 0, count;
+/* A ticket lock: two counters in one word, as the kernel's ticket
+ * spinlocks kept them, the next ticket (low half) and the ticket served
+ * (high half).  Taking it draws a ticket (one write) and waits, reading,
+ * until that ticket is served; releasing serves the next (one write).  It
+ * is fair: a worker that releases and comes straight back draws a ticket
+ * behind the other's, so the two take turns.  Under a test-and-set lock the
+ * releasing worker could take it again while the other waited, and on a
+ * slow run one worker did most iterations: the counter was then its own,
+ * outside the lock's part.  Waiting yields, the machine may be shared. */
+#define TICKET_SERVED (UINT64_C(1) << 32)
 
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
-		return;
-	count = CPU_COUNT(&allowed);
-	if (count < 2)
-		return;
-	nth %= count;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, &allowed) || seen++ != nth)
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
-		return;
-	}
+static void lock(uint64_t *l)
+{
+	uint32_t ticket = (uint32_t)__atomic_fetch_add(l, 1, __ATOMIC_ACQUIRE);
+
+	while ((uint32_t)(__atomic_load_n(l, __ATOMIC_ACQUIRE) >> 32) != ticket)
+		sched_yield();
 }
 
-/* Test and test-and-set: waiting reads, one write to take it. */
-static void lock(int *l)
+static void unlock(uint64_t *l)
 {
-	for (;;) {
-		while (__atomic_load_n(l, __ATOMIC_RELAXED))
-			;
-		if (!__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
-			return;
-	}
-}
-
-static void unlock(int *l)
-{
-	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+	__atomic_fetch_add(l, TICKET_SERVED, __ATOMIC_RELEASE);
 }
 
 /* Each worker's iterations so far, and whether it is done, on lines of

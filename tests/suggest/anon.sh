@@ -16,8 +16,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$TESTS_SRC/suggest/oracle.sh"
 
-mkdir -p "$T/src/tests/suggest"
-cp "$TESTS_SRC/suggest/anon.c" "$T/src/tests/suggest/" || fail "cannot copy the fixture"
+fixture anon.c
 printf 'struct mm_struct {\n\tapart mmap_lock page_table_lock\n}\n' >"$T/mm.rules"
 cat >"$T/expected" <<'EOF2'
 #1 move mmap_lock to the top
@@ -36,12 +35,7 @@ EOF2
 ev="--rules $T/mm.rules --assume-aligned"
 for ccf in "gcc -g -gdwarf-4 -O2" "clang -g -gdwarf-5 -O0"; do
 	cc=${ccf%% *}
-	command -v "$cc" >/dev/null || skip "$cc not installed (Debian package $cc)"
-	echo "+ (cd $T/src && $ccf -o $T/a-$cc tests/suggest/anon.c)" >&2
-	(cd "$T/src" && $ccf -o "$T/a-$cc" tests/suggest/anon.c) || fail "cannot build"
-	assert_exit 0 "suggest ($cc)" "$HITMAP" suggest $ev "$T/a-$cc"
-	summary "$T/out" >"$T/summary"
-	assert_files_eq "$T/expected" "$T/summary" "proposals ($cc)"
+	suggest_built "$T/a-$cc" "$ccf" tests/suggest/anon.c $ev
 	for k in 1 2 3 4; do
 		oracle $k mm_struct "$T/src" tests/suggest/anon.c "$T/a-$cc" "$ccf" $ev
 	done

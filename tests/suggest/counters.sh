@@ -20,8 +20,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$TESTS_SRC/suggest/oracle.sh"
 
-mkdir -p "$T/src/tests/suggest"
-cp "$TESTS_SRC/suggest/counters4.c" "$T/src/tests/suggest/" || fail "cannot copy the fixture"
+fixture counters4.c
 python3 - >"$T/c.profile" <<'PY' || fail "cannot write the profile"
 import itertools, json
 fields = [{"path": "name", "offset": 0, "size": 8, "loads": 400, "stores": 0,

@@ -26,9 +26,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$TESTS_SRC/suggest/oracle.sh"
 
-mkdir -p "$T/src/tests/suggest"
-cp "$TESTS_SRC/suggest/mmcount.c" "$TESTS_SRC/suggest/cache.h" "$T/src/tests/suggest/" ||
-	fail "cannot copy the fixture"
+fixture mmcount.c cache.h
 printf 'struct mm_struct {\n\talone mm_count\n}\n' >"$T/mm.rules"
 cat >"$T/expected" <<'EOF2'
 #1 at the top, mm_count in an aligned anonymous struct
@@ -53,12 +51,7 @@ EOF2
 ev="--rules $T/mm.rules --assume-aligned --style kernel --max-growth 256"
 for ccf in "gcc -g -gdwarf-5 -O2" "clang -g -gdwarf-4 -O0"; do
 	cc=${ccf%% *}
-	command -v "$cc" >/dev/null || skip "$cc not installed (Debian package $cc)"
-	echo "+ (cd $T/src && $ccf -o $T/mm-$cc tests/suggest/mmcount.c)" >&2
-	(cd "$T/src" && $ccf -o "$T/mm-$cc" tests/suggest/mmcount.c) || fail "cannot build"
-	assert_exit 0 "suggest ($cc)" "$HITMAP" suggest $ev "$T/mm-$cc"
-	summary "$T/out" >"$T/summary"
-	assert_files_eq "$T/expected" "$T/summary" "proposals ($cc)"
+	suggest_built "$T/mm-$cc" "$ccf" tests/suggest/mmcount.c $ev
 	"$HITMAP" suggest $ev --proposal 1 "$T/mm-$cc" >"$T/one" || fail "suggest --proposal 1"
 	grep -q '^     mm_count: wrap in struct { ... } ____cacheline_aligned_in_smp;$' "$T/one" ||
 		fail "the wrap edit is not listed ($cc)"
@@ -104,18 +97,15 @@ done
 # The aligned anonymous struct nests inside it at the top: mm_count 0..63,
 # the other members from 64 (map_count 84, page_table_lock 88, mmap_lock
 # 96..135), the outer anonymous struct ends at 168 and rounds to 192: +88.
-cp "$TESTS_SRC/suggest/anon.c" "$T/src/tests/suggest/" || fail "cannot copy anon.c"
+fixture anon.c
 ev="--rules $T/mm.rules --assume-aligned --style kernel"
 for ccf in "gcc -g -O2" "clang -g -O0"; do
 	cc=${ccf%% *}
 	ccf="$ccf -include tests/suggest/cache.h"
-	(cd "$T/src" && $ccf -o "$T/a-$cc" tests/suggest/anon.c) || fail "cannot build anon.c"
-	assert_exit 0 "suggest anon.c ($cc)" "$HITMAP" suggest $ev "$T/a-$cc"
-	summary "$T/out" >"$T/summary"
 	printf '%s\n' '#1 at the top, mm_count in an aligned anonymous struct' \
 		'   cost: +88 bytes (sizeof 104 -> 192), cachelines 2 -> 3,' \
 		'   remaining contention: 0 of 1 today (0%)' >"$T/expected"
-	assert_files_eq "$T/expected" "$T/summary" "anon.c proposals ($cc)"
+	suggest_built "$T/a-$cc" "$ccf" tests/suggest/anon.c $ev
 	oracle 1 mm_struct "$T/src" tests/suggest/anon.c "$T/a-$cc" "$ccf" $ev
 	grep -q '^+			atomic_t mm_count;$' "$T/oracle-1.diff" ||
 		fail "anon.c: mm_count not wrapped inside the anonymous struct ($cc)"
@@ -127,7 +117,7 @@ done
 # refs at 64 after its begin marker (64), its end marker at 72, its pad at
 # 128, lock at 128, stats 136..143, sizeof 192: +64, like moving refs to the top, aligning refs and lock, or
 # padding after refs.
-cp "$TESTS_SRC/suggest/groups.c" "$T/src/tests/suggest/" || fail "cannot copy groups.c"
+fixture groups.c
 printf 'struct dev {\n\talone refs\n}\n' >"$T/dev.rules"
 cat >"$T/expected" <<'EOF2'
 #1 move refs to the top
@@ -146,10 +136,7 @@ EOF2
 ev="--rules $T/dev.rules --assume-aligned --style kernel"
 for ccf in "gcc -g -O2" "clang -g -O0"; do
 	cc=${ccf%% *}
-	(cd "$T/src" && $ccf -o "$T/g-$cc" tests/suggest/groups.c) || fail "cannot build groups.c"
-	assert_exit 0 "suggest groups.c ($cc)" "$HITMAP" suggest $ev "$T/g-$cc"
-	summary "$T/out" >"$T/summary"
-	assert_files_eq "$T/expected" "$T/summary" "groups.c proposals ($cc)"
+	suggest_built "$T/g-$cc" "$ccf" tests/suggest/groups.c $ev
 	grep -q '^note: the struct already uses cacheline groups: of the kernel idioms, only that is proposed$' \
 		"$T/out" || fail "groups.c: the idiom in use is not named ($cc)"
 	for k in 1 2 3 4; do

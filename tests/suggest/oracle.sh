@@ -1,7 +1,9 @@
-# Sourced by the suggest tests.  The oracle for a proposal: apply its patch to
-# a copy of the source tree, rebuild with the same compiler and flags, and
-# `hitmap layout` of the rebuilt binary must equal, byte for byte, the layout
-# `hitmap suggest --layout-only` predicted from the original binary.
+# Sourced by the suggest tests: the oracle for a proposal, and building a
+# fixture and checking its proposals (fixture, suggest_built, below).  The
+# oracle: apply the proposal's patch to a copy of the source tree, rebuild
+# with the same compiler and flags, and `hitmap layout` of the rebuilt binary
+# must equal, byte for byte, the layout `hitmap suggest --layout-only`
+# predicted from the original binary.
 #
 # oracle K STRUCT SRCROOT MAIN BINARY "CC FLAGS" SUGGEST-ARGS...
 #   SRCROOT: the tree the binary was built from (patch -p1 applies there)
@@ -25,4 +27,27 @@ oracle() {
 # Proposal lines of a text report: rank and title, cost, remaining contention.
 summary() {
 	grep -E '^#[0-9]|^   cost:|^   remaining contention:' "$1"
+}
+
+# fixture FILE...: tests/suggest/FILE... copied into $T/src/tests/suggest,
+# the tree the fixtures are built in and their patches apply to.
+fixture() {
+	mkdir -p "$T/src/tests/suggest"
+	for f; do
+		cp "$TESTS_SRC/suggest/$f" "$T/src/tests/suggest/" || fail "cannot copy $f"
+	done
+}
+
+# suggest_built BINARY "CC FLAGS" MAIN SUGGEST-ARGS...: MAIN (relative to
+# $T/src) built as BINARY, then `hitmap suggest SUGGEST-ARGS BINARY` into
+# $T/out, whose proposals must be $T/expected.  Skips without the compiler.
+suggest_built() {
+	bin=$1 ccf=$2 main=$3; shift 3
+	cc=${ccf%% *}
+	command -v "$cc" >/dev/null || skip "$cc not installed (Debian package $cc)"
+	echo "+ (cd $T/src && $ccf -o $bin $main)" >&2
+	(cd "$T/src" && $ccf -o "$bin" "$main") || fail "cannot build $main"
+	assert_exit 0 "suggest $main ($cc)" "$HITMAP" suggest "$@" "$bin"
+	summary "$T/out" >"$T/summary"
+	assert_files_eq "$T/expected" "$T/summary" "proposals of $main ($cc)"
 }

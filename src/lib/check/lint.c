@@ -483,7 +483,10 @@ static void near_free(struct near_index *x)
  * count and wait_lock, dev.power's lock and usage_count) is that struct's
  * finding: it is reported when that struct is linted, once, not again in
  * every struct embedding it — unless it is only the embedding (an aligned
- * struct placed off a line boundary) that brings the two together. */
+ * struct placed off a line boundary) that brings the two together.
+ *
+ * Two members of different alternatives of one union are no relation: the
+ * union holds one of them at a time (alternatives()). */
 
 struct lrel {
 	uint32_t line;
@@ -521,21 +524,51 @@ static void rel_line(const hm_field *a, const hm_field *b, struct lrel *r)
 	r->line = lf <= ll ? lf : ll;
 }
 
-/* The named struct type a member is (through typedefs and qualifiers, not
- * arrays), or HM_TYPE_NONE. */
-static hm_type_id named_record(const hm_types *t, hm_type_id id)
+/* The type a member is through typedefs and qualifiers (not arrays), NULL
+ * for none; *id becomes its id. */
+static const hm_type *strip(const hm_types *t, hm_type_id *id)
 {
 	const hm_type *ty;
 	unsigned hop = 0;
 
-	for (ty = hm_types_get(t, id);
+	for (ty = hm_types_get(t, *id);
 	     ty && hop < 256 && (ty->kind == HM_KIND_TYPEDEF || ty->kind == HM_KIND_CONST ||
 				 ty->kind == HM_KIND_VOLATILE);
-	     id = ty->target, ty = hm_types_get(t, id), hop++)
+	     *id = ty->target, ty = hm_types_get(t, *id), hop++)
 		;
+	return ty;
+}
+
+/* The named struct type a member is (through typedefs and qualifiers, not
+ * arrays), or HM_TYPE_NONE. */
+static hm_type_id named_record(const hm_types *t, hm_type_id id)
+{
+	const hm_type *ty = strip(t, &id);
+
 	if (ty && hm_kind_is_record(ty->kind) && !ty->declaration && ty->name)
 		return id;
 	return HM_TYPE_NONE;
+}
+
+/* Whether fields a and b lie in two different members of one union (the
+ * struct linted may be the union): the union holds one of them at a time,
+ * so they never contend, whatever bytes they share.  Members of one
+ * alternative (a struct in the union) coexist. */
+static int alternatives(const hm_layout *l, uint32_t a, uint32_t b)
+{
+	const hm_field *f = hm_layout_fields(l, NULL);
+	const hm_type *ty;
+	hm_type_id id;
+	uint32_t p;
+
+	if (hmc_is_ancestor(l, a, b) || hmc_is_ancestor(l, b, a))
+		return 0;
+	/* their innermost common container: a's first ancestor holding b */
+	for (p = f[a].parent; p != HM_FIELD_NONE && !hmc_is_ancestor(l, p, b); p = f[p].parent)
+		;
+	id = p == HM_FIELD_NONE ? hm_layout_type(l) : f[p].type;
+	ty = strip(hm_layout_types(l), &id);
+	return ty && ty->kind == HM_KIND_UNION;
 }
 
 uint32_t hmc_owner(const hm_layout *l, uint32_t a, uint32_t b, hm_type_id *tid)
@@ -618,7 +651,8 @@ static int lint_pairs(const hm_layout *l, const struct hmc_geom *g,
 			const hm_field *a = &f[h[i].field], *b = &f[h[x.keys[k]].field];
 			struct lrel rel = { .hot = (uint32_t)i, .other = x.keys[k], .pair = 1 };
 
-			if (embedded_pair(l, g, o, h[i].field, h[x.keys[k]].field, ow, &r))
+			if (alternatives(l, h[i].field, h[x.keys[k]].field) ||
+			    embedded_pair(l, g, o, h[i].field, h[x.keys[k]].field, ow, &r))
 				continue;
 			rel_line(a, b, &rel);
 			rel.certain = always_share(g, a->offset, a->size, b->offset, b->size);
@@ -656,6 +690,8 @@ static int lint_neighbours(const hm_layout *l, const struct hmc_geom *g,
 		for (k = 0; k < x.nkeys && !r; k++) {
 			struct lrel rel = { .hot = (uint32_t)i, .other = x.keys[k] };
 
+			if (alternatives(l, h[i].field, x.keys[k]))
+				continue;
 			rel_line(a, &f[x.keys[k]], &rel);
 			r = rel_add(rv, nr, cr, &rel);
 		}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hitmap/heat.h"
+#include "heat/heat-int.h"
 #include "heat/profile-int.h"
 #include "base/diag.h"
 #include "base/opts.h"
@@ -38,22 +39,6 @@ static int differ(const struct mg *m, size_t i, size_t j, const char *what,
 		return 0;
 	return hm_fail(EINVAL, "%s and %s differ: %s (%s vs %s); --force sums them anyway",
 		       nm(m, i), nm(m, j), what, va, vb);
-}
-
-static void counts_add(hm_heat_counts *d, const hm_heat_counts *s)
-{
-	d->samples += s->samples;
-	d->loads += s->loads;
-	d->stores += s->stores;
-	d->lcl_hitm += s->lcl_hitm;
-	d->rmt_hitm += s->rmt_hitm;
-	d->lcl_peer += s->lcl_peer;
-	d->rmt_peer += s->rmt_peer;
-	d->st_l1hit += s->st_l1hit;
-	d->st_l1miss += s->st_l1miss;
-	d->reads += s->reads;
-	d->writes += s->writes;
-	d->transfers += s->transfers;
 }
 
 static int u32_cmp(const void *a, const void *b)
@@ -104,6 +89,11 @@ static const char *dup(struct mg *m, const char *s)
 
 /* ---- sort keys ---- */
 
+static int by_in(const struct ref *a, const struct ref *b)
+{
+	return (a->in > b->in) - (a->in < b->in);
+}
+
 static int by_struct(const void *a, const void *b)
 {
 	const hm_profile_struct *x = ((const struct ref *)a)->x, *y = ((const struct ref *)b)->x;
@@ -113,32 +103,25 @@ static int by_struct(const void *a, const void *b)
 		return c;
 	if (x->kind != y->kind)
 		return (int)x->kind - (int)y->kind;
-	return (((const struct ref *)a)->in > ((const struct ref *)b)->in) -
-	       (((const struct ref *)a)->in < ((const struct ref *)b)->in);
+	return by_in(a, b);
 }
 
-static int by_field(const void *a, const void *b)
+static int field_key(const void *a, const void *b)
 {
-	const hm_profile_field *x = ((const struct ref *)a)->x, *y = ((const struct ref *)b)->x;
-	int c = strcmp(x->path, y->path);
-
-	return c ? c : (((const struct ref *)a)->in > ((const struct ref *)b)->in) -
-		       (((const struct ref *)a)->in < ((const struct ref *)b)->in);
+	return strcmp(((const hm_profile_field *)a)->path, ((const hm_profile_field *)b)->path);
 }
 
-static int by_pair(const void *a, const void *b)
+static int pair_key(const void *a, const void *b)
 {
-	const hm_profile_pair *x = ((const struct ref *)a)->x, *y = ((const struct ref *)b)->x;
+	const hm_profile_pair *x = a, *y = b;
 	int c = strcmp(x->a, y->a);
 
 	return c ? c : strcmp(x->b, y->b);
 }
 
-static int by_shared(const void *a, const void *b)
+static int shared_key(const void *a, const void *b)
 {
-	const hm_profile_shared *x = ((const struct ref *)a)->x, *y = ((const struct ref *)b)->x;
-
-	return strcmp(x->field, y->field);
+	return strcmp(((const hm_profile_shared *)a)->field, ((const hm_profile_shared *)b)->field);
 }
 
 /* output orders, as the profile writer keeps them */
@@ -193,18 +176,202 @@ static int struct_order(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* ---- a struct's fields, pairs and shared fields ---- */
+
+/* One struct being merged: what summing its entries needs. */
+struct fold {
+	struct mg *m;
+	const char *name;	/* the struct's, for messages */
+	struct set *cpus, *thr;
+};
+
+/* Fields, pairs and shared fields are merged the same way (merge_entries()):
+ * every input's entries gathered, sorted by key, each run of one key summed
+ * into one entry, the entries put in the profile writer's order.  What
+ * differs between them is here. */
+struct entries {
+	size_t size;	/* of one entry */
+	const void *(*list)(const hm_profile_struct *s, size_t *n);
+	int (*key)(const void *a, const void *b);
+	/* adds entry r->x into d; d takes its key from the run's first, r0 */
+	int (*add)(struct fold *f, void *d, const struct ref *r0, const struct ref *r);
+	/* after a run: d's sets, and whether anything d holds is missing */
+	int (*close)(struct fold *f, void *d);
+	int (*order)(const void *a, const void *b);
+};
+
+static int by_key(const void *a, const void *b, void *e)
+{
+	int c = ((const struct entries *)e)->key(((const struct ref *)a)->x,
+						 ((const struct ref *)b)->x);
+
+	return c ? c : by_in(a, b);
+}
+
+static const void *fields_of(const hm_profile_struct *s, size_t *n)
+{
+	*n = s->nr_fields;
+	return s->fields;
+}
+
+static int field_add(struct fold *f, void *dv, const struct ref *r0, const struct ref *r)
+{
+	hm_profile_field *d = dv;
+	const hm_profile_field *f0 = r0->x, *q = r->x;
+	char a[32], b[32], what[600];
+	int err = 0;
+
+	if (r == r0) {
+		d->path = dup(f->m, f0->path);
+		d->offset = f0->offset;
+		d->size = f0->size;
+	}
+	if (q->offset != f0->offset || q->size != f0->size) {
+		snprintf(a, sizeof(a), "%llu+%llu", (unsigned long long)f0->offset,
+			 (unsigned long long)f0->size);
+		snprintf(b, sizeof(b), "%llu+%llu", (unsigned long long)q->offset,
+			 (unsigned long long)q->size);
+		snprintf(what, sizeof(what), "where %s.%s is (offset+size)", f->name, f0->path);
+		err = differ(f->m, r0->in, r->in, what, a, b);
+	}
+	heat_counts_add(&d->c, &q->c);
+	return err ?: set_add(f->cpus, q->cpus, q->nr_cpus) ?:
+		      set_add(f->thr, q->threads, q->nr_threads);
+}
+
+static int field_close(struct fold *f, void *dv)
+{
+	hm_profile_field *d = dv;
+
+	d->cpus = set_done(f->m, f->cpus, &d->nr_cpus);
+	d->threads = set_done(f->m, f->thr, &d->nr_threads);
+	return !d->path || !d->cpus || !d->threads ? -ENOMEM : 0;
+}
+
+static const struct entries fields = {
+	sizeof(hm_profile_field), fields_of, field_key, field_add, field_close, field_order,
+};
+
+static const void *pairs_of(const hm_profile_struct *s, size_t *n)
+{
+	*n = s->nr_pairs;
+	return s->pairs;
+}
+
+static int pair_add(struct fold *f, void *dv, const struct ref *r0, const struct ref *r)
+{
+	hm_profile_pair *d = dv;
+	const hm_profile_pair *q = r->x;
+
+	if (r == r0) {
+		d->a = dup(f->m, q->a);
+		d->b = dup(f->m, q->b);
+	}
+	d->samples += q->samples;
+	d->hitm += q->hitm;
+	d->transfers += q->transfers;
+	d->lines += q->lines;
+	return set_add(f->cpus, q->cpus, q->nr_cpus);
+}
+
+static int pair_close(struct fold *f, void *dv)
+{
+	hm_profile_pair *d = dv;
+
+	d->cpus = set_done(f->m, f->cpus, &d->nr_cpus);
+	return !d->a || !d->b || !d->cpus ? -ENOMEM : 0;
+}
+
+static const struct entries pairs = {
+	sizeof(hm_profile_pair), pairs_of, pair_key, pair_add, pair_close, pair_order,
+};
+
+static const void *shared_of(const hm_profile_struct *s, size_t *n)
+{
+	*n = s->nr_shared;
+	return s->shared;
+}
+
+static int shared_add(struct fold *f, void *dv, const struct ref *r0, const struct ref *r)
+{
+	hm_profile_shared *d = dv;
+	const hm_profile_shared *q = r->x;
+
+	if (r == r0)
+		d->field = dup(f->m, q->field);
+	d->samples += q->samples;
+	d->hitm += q->hitm;
+	d->transfers += q->transfers;
+	d->lines += q->lines;
+	return set_add(f->cpus, q->cpus, q->nr_cpus);
+}
+
+static int shared_close(struct fold *f, void *dv)
+{
+	hm_profile_shared *d = dv;
+
+	d->cpus = set_done(f->m, f->cpus, &d->nr_cpus);
+	return !d->field || !d->cpus ? -ENOMEM : 0;
+}
+
+static const struct entries shared = {
+	sizeof(hm_profile_shared), shared_of, shared_key, shared_add, shared_close,
+	shared_order,
+};
+
+/* The merged entries of kind e of the inputs' structs r[0..n), into *out
+ * (the profile's arena) and *nr.  The first error stops the summing, so a
+ * difference is told once. */
+static int merge_entries(struct fold *f, const struct ref *r, size_t n, const struct entries *e,
+			 void **out, size_t *nr)
+{
+	struct ref *v;
+	const char *l;
+	char *o, *d;
+	size_t i, k, c, t = 0, nv = 0;
+	int err = 0, cerr;
+
+	for (i = 0; i < n; i++) {
+		e->list(r[i].x, &c);
+		t += c;
+	}
+	if (!(v = malloc((t + 1) * sizeof(*v))))
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		for (l = e->list(r[i].x, &c), k = 0; k < c; k++)
+			v[nv++] = (struct ref){ l + k * e->size, r[i].in };
+	qsort_r(v, nv, sizeof(*v), by_key, (void *)e);
+	if (!(o = hm_arena_alloc(f->m->a, (nv + 1) * e->size))) {
+		free(v);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nv && !err; i = k) {
+		d = o + (*nr)++ * e->size;
+		memset(d, 0, e->size);
+		for (k = i; k < nv && !e->key(v[i].x, v[k].x); k++)
+			if (!err)
+				err = e->add(f, d, &v[i], &v[k]);
+		cerr = e->close(f, d);	/* empties the sets whatever err is */
+		if (!err)
+			err = cerr;
+	}
+	free(v);
+	if (!err)
+		qsort(o, *nr, e->size, e->order);
+	*out = o;
+	return err;
+}
+
 /* ---- one struct, from the inputs' entries r[0..n) (same name and kind) ---- */
 
 static int merge_struct(struct mg *m, const struct ref *r, size_t n, hm_profile_struct *o,
 			struct set *cpus, struct set *thr)
 {
 	const hm_profile_struct *s0 = r[0].x;
-	struct ref *v = NULL;
-	size_t i, k, t, nv = 0;
+	struct fold f = { m, s0->name, cpus, thr };
+	size_t i, k, t;
 	const char **objs;
-	hm_profile_field *fo;
-	hm_profile_pair *po;
-	hm_profile_shared *so;
+	void *fo = NULL, *po = NULL, *so = NULL;
 	char a[32], b[32], what[600];
 	int err = 0;
 
@@ -241,127 +408,15 @@ static int merge_struct(struct mg *m, const struct ref *r, size_t n, hm_profile_
 	}
 	o->objects = objs;
 
-	/* fields */
-	for (i = 0, t = 0; i < n; i++)
-		t += ((const hm_profile_struct *)r[i].x)->nr_fields +
-		     ((const hm_profile_struct *)r[i].x)->nr_pairs +
-		     ((const hm_profile_struct *)r[i].x)->nr_shared;
-	if (!(v = malloc((t + 1) * sizeof(*v))))
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		for (k = 0; k < ((const hm_profile_struct *)r[i].x)->nr_fields; k++)
-			v[nv++] = (struct ref){ &((const hm_profile_struct *)r[i].x)->fields[k],
-						r[i].in };
-	qsort(v, nv, sizeof(*v), by_field);
-	fo = hm_arena_alloc(m->a, (nv + 1) * sizeof(*fo));
-	if (!fo) {
-		free(v);
-		return -ENOMEM;
-	}
-	for (i = 0; i < nv && !err; i = k) {
-		const hm_profile_field *f0 = v[i].x;
-		hm_profile_field *d = &fo[o->nr_fields++];
-
-		memset(d, 0, sizeof(*d));
-		d->path = dup(m, f0->path);
-		d->offset = f0->offset;
-		d->size = f0->size;
-		for (k = i; k < nv && !strcmp(((const hm_profile_field *)v[k].x)->path, f0->path);
-		     k++) {
-			const hm_profile_field *f = v[k].x;
-
-			if (!err && (f->offset != f0->offset || f->size != f0->size)) {
-				snprintf(a, sizeof(a), "%llu+%llu", (unsigned long long)f0->offset,
-					 (unsigned long long)f0->size);
-				snprintf(b, sizeof(b), "%llu+%llu", (unsigned long long)f->offset,
-					 (unsigned long long)f->size);
-				snprintf(what, sizeof(what), "where %s.%s is (offset+size)",
-					 s0->name, f0->path);
-				err = differ(m, v[i].in, v[k].in, what, a, b);
-			}
-			counts_add(&d->c, &f->c);
-			if (!err)
-				err = set_add(cpus, f->cpus, f->nr_cpus) ?:
-				      set_add(thr, f->threads, f->nr_threads);
-		}
-		d->cpus = set_done(m, cpus, &d->nr_cpus);
-		d->threads = set_done(m, thr, &d->nr_threads);
-		if (!err && (!d->path || !d->cpus || !d->threads))
-			err = -ENOMEM;
-	}
-	if (!err)
-		qsort(fo, o->nr_fields, sizeof(*fo), field_order);
+	err = merge_entries(&f, r, n, &fields, &fo, &o->nr_fields);
 	o->fields = fo;
-
-	/* pairs */
-	nv = 0;
-	for (i = 0; i < n; i++)
-		for (k = 0; k < ((const hm_profile_struct *)r[i].x)->nr_pairs; k++)
-			v[nv++] = (struct ref){ &((const hm_profile_struct *)r[i].x)->pairs[k],
-						r[i].in };
-	qsort(v, nv, sizeof(*v), by_pair);
-	po = hm_arena_alloc(m->a, (nv + 1) * sizeof(*po));
-	if (!po && !err)
-		err = -ENOMEM;
-	for (i = 0; i < nv && !err; i = k) {
-		const hm_profile_pair *q0 = v[i].x;
-		hm_profile_pair *d = &po[o->nr_pairs++];
-
-		memset(d, 0, sizeof(*d));
-		d->a = dup(m, q0->a);
-		d->b = dup(m, q0->b);
-		for (k = i; k < nv && !by_pair(&v[i], &v[k]); k++) {
-			const hm_profile_pair *q = v[k].x;
-
-			d->samples += q->samples;
-			d->hitm += q->hitm;
-			d->transfers += q->transfers;
-			d->lines += q->lines;
-			if (!err)
-				err = set_add(cpus, q->cpus, q->nr_cpus);
-		}
-		d->cpus = set_done(m, cpus, &d->nr_cpus);
-		if (!err && (!d->a || !d->b || !d->cpus))
-			err = -ENOMEM;
-	}
 	if (!err)
-		qsort(po, o->nr_pairs, sizeof(*po), pair_order);
+		err = merge_entries(&f, r, n, &pairs, &po, &o->nr_pairs);
 	o->pairs = po;
-
 	/* truly shared fields */
-	nv = 0;
-	for (i = 0; i < n; i++)
-		for (k = 0; k < ((const hm_profile_struct *)r[i].x)->nr_shared; k++)
-			v[nv++] = (struct ref){ &((const hm_profile_struct *)r[i].x)->shared[k],
-						r[i].in };
-	qsort(v, nv, sizeof(*v), by_shared);
-	so = hm_arena_alloc(m->a, (nv + 1) * sizeof(*so));
-	if (!so && !err)
-		err = -ENOMEM;
-	for (i = 0; i < nv && !err; i = k) {
-		const hm_profile_shared *q0 = v[i].x;
-		hm_profile_shared *d = &so[o->nr_shared++];
-
-		memset(d, 0, sizeof(*d));
-		d->field = dup(m, q0->field);
-		for (k = i; k < nv && !by_shared(&v[i], &v[k]); k++) {
-			const hm_profile_shared *q = v[k].x;
-
-			d->samples += q->samples;
-			d->hitm += q->hitm;
-			d->transfers += q->transfers;
-			d->lines += q->lines;
-			if (!err)
-				err = set_add(cpus, q->cpus, q->nr_cpus);
-		}
-		d->cpus = set_done(m, cpus, &d->nr_cpus);
-		if (!err && (!d->field || !d->cpus))
-			err = -ENOMEM;
-	}
 	if (!err)
-		qsort(so, o->nr_shared, sizeof(*so), shared_order);
+		err = merge_entries(&f, r, n, &shared, &so, &o->nr_shared);
 	o->shared = so;
-	free(v);
 	return err;
 }
 

@@ -322,21 +322,38 @@ static int edit_move(struct ed *e, const struct span *sp, const struct span *anc
 	return 0;
 }
 
+/* Line l's indentation, then a, b and c; NULL when out of memory. */
+static char *indented(const char *l, const char *a, const char *b, const char *c)
+{
+	char *t;
+
+	return asprintf(&t, "%.*s%s%s%s", (int)strspn(l, " \t"), l, a, b, c) < 0 ? NULL : t;
+}
+
+/* New lines `open` before line `from` of the new text and `close` after
+ * line `to`, around what a wrap or a group encloses.  Takes both lines,
+ * NULL for one that could not be made. */
+static int insert_around(struct ed *e, long from, long to, char *open, char *close)
+{
+	if (!open || !close || nl_insert(e, (size_t)to + 1, -1, close)) {
+		free(open);
+		free(close);
+		return -ENOMEM;
+	}
+	return nl_insert(e, (size_t)from, -1, open) ? (free(open), -ENOMEM) : 0;
+}
+
 static int edit_pad(struct ed *e, const struct span *sp, const char *name, uint64_t bytes)
 {
 	long at = nl_find_any(e, sp->b);
 	const char *l = e->s.line[sp->a];
-	char *text;
-	int r;
+	char n[32], *text;
 
 	if (at < 0)
 		return -ENOTSUP;
-	if (bytes)
-		r = asprintf(&text, "%.*schar %s[%llu];", (int)strspn(l, " \t"), l, name,
-			     (unsigned long long)bytes);
-	else
-		r = asprintf(&text, "%.*sCACHELINE_PADDING(%s);", (int)strspn(l, " \t"), l, name);
-	if (r < 0)
+	snprintf(n, sizeof(n), "[%llu];", (unsigned long long)bytes);
+	text = bytes ? indented(l, "char ", name, n) : indented(l, "CACHELINE_PADDING(", name, ");");
+	if (!text)
 		return -ENOMEM;
 	return nl_insert(e, (size_t)at + 1, -1, text);
 }
@@ -349,7 +366,6 @@ static int edit_wrap(struct ed *e, const struct span *first, const struct span *
 	long from = nl_find_any(e, first->a), to = nl_find_any(e, last->b);
 	const char *l = e->s.line[first->a];
 	int ind = (int)strspn(l, " \t");
-	char *open, *close;
 
 	if (from < 0 || to < from)
 		return refuse(ENOTSUP, "%s:%zu: %s.%s does not precede %s", e->s.rel,
@@ -373,18 +389,8 @@ static int edit_wrap(struct ed *e, const struct span *first, const struct span *
 			e->nl[i].orig = -2 - e->nl[i].orig;
 		e->nl[i].text = nt;
 	}
-	if (asprintf(&open, "%.*sstruct {", ind, l) < 0)
-		return -ENOMEM;
-	if (asprintf(&close, "%.*s} %s;", ind, l, attr) < 0) {
-		free(open);
-		return -ENOMEM;
-	}
-	if (nl_insert(e, (size_t)to + 1, -1, close)) {
-		free(open);
-		free(close);
-		return -ENOMEM;
-	}
-	return nl_insert(e, (size_t)from, -1, open) ? (free(open), -ENOMEM) : 0;
+	return insert_around(e, from, to, indented(l, "struct {", "", ""),
+			     indented(l, "} ", attr, ";"));
 }
 
 /* __cacheline_group_begin_aligned(NAME); before `first`'s declaration and
@@ -394,24 +400,13 @@ static int edit_group(struct ed *e, const struct span *first, const struct span 
 {
 	long from = nl_find_any(e, first->a), to = nl_find_any(e, last->b);
 	const char *l = e->s.line[first->a];
-	int ind = (int)strspn(l, " \t");
-	char *open, *close;
 
 	if (from < 0 || to < from)
 		return refuse(ENOTSUP, "%s:%zu: the members of group %s are not in order",
 			      e->s.rel, first->a + 1, name);
-	if (asprintf(&open, "%.*s__cacheline_group_begin_aligned(%s);", ind, l, name) < 0)
-		return -ENOMEM;
-	if (asprintf(&close, "%.*s__cacheline_group_end_aligned(%s);", ind, l, name) < 0) {
-		free(open);
-		return -ENOMEM;
-	}
-	if (nl_insert(e, (size_t)to + 1, -1, close)) {
-		free(open);
-		free(close);
-		return -ENOMEM;
-	}
-	return nl_insert(e, (size_t)from, -1, open) ? (free(open), -ENOMEM) : 0;
+	return insert_around(e, from, to,
+			     indented(l, "__cacheline_group_begin_aligned(", name, ");"),
+			     indented(l, "__cacheline_group_end_aligned(", name, ");"));
 }
 
 static int apply(struct ed *e, const hm_types *t, hm_type_id id, const hm_proposal *p,
