@@ -34,6 +34,16 @@
  * caller — the allocation site.  An entry and the next return of the same
  * FUNC on the same thread are one call.
  *
+ * Kernel allocation tracking (hm_record_opts.kmem) adds the tracepoints
+ * kmem:kmem_cache_alloc, kmem:kmalloc, kmem:kmem_cache_free and kmem:kfree
+ * (attr.type PERF_TYPE_TRACEPOINT, config = the id tracefs gives them) with
+ * the other events' sample_type plus RAW, and the TRACING_DATA header
+ * feature (tracefs's header files and the four format files, as perf
+ * writes them), so `perf script` prints them and `hitmap report` reads
+ * their fields (ptr, call_site, bytes_alloc, the cache's name) by the
+ * formats.  Per task, a free the kernel does later in another context (an
+ * RCU callback, a worker) is not seen; -a sees every one.
+ *
  * Ownership: plans and watches are plain structs owned by the caller.  Strings
  * passed in options must stay valid for the duration of the call.
  */
@@ -160,6 +170,10 @@ struct hm_record_opts {
 	 * aligned_alloc and free, added to the events (see the top). */
 	int alloc;
 	const char *alloc_libc;		/* the libc to probe; NULL = hitmap's own */
+	/* Kernel allocation tracking: the kmem tracepoints (see the top),
+	 * added to the events, or the only events when there is neither a
+	 * plan nor watches. */
+	int kmem;
 };
 
 struct hm_record_stats {
@@ -179,6 +193,7 @@ struct hm_record_stats {
 	uint32_t watch_type[HM_RECORD_MAX_EVENTS];	/* HW_BREAKPOINT_W / _RW */
 	uint64_t per_event[HM_RECORD_MAX_EVENTS];	/* samples per event */
 	uint64_t alloc_samples;		/* of those, allocator uprobe samples */
+	uint64_t kmem_samples;		/* of those, kmem tracepoint samples */
 };
 
 /* Run the recording: start the command stopped (ptrace at exec), resolve

@@ -827,6 +827,8 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 	/* Allocator calls are not accesses: they go to the allocation table. */
 	if (ev && !is_bp && attr_alloc_event(ev))
 		return attr_alloc_sample(a, ev, s);
+	if (ev && ev->tp && attr_kmem_event(ev))
+		return attr_kmem_sample(a, info, ev, s);
 
 	e = hint && hint->valid && hint->addr == addr && hint->pid == s->pid
 		    ? hint : fast_slot(&run->fast, addr, s->pid);
@@ -1319,7 +1321,7 @@ int hm_profile_from_perf(const struct hm_profile_source *src, hm_profile **out)
 		p = hm_heat_profile(h, src->perf_data, hm_report_kind(&st), st.samples,
 				    st.buckets[HM_ATTR_GLOBAL] + st.buckets[HM_ATTR_OBJECT] +
 				    st.buckets[HM_ATTR_INSN] + st.buckets[HM_ATTR_TLS] +
-				    st.buckets[HM_ATTR_PERCPU]);
+				    st.buckets[HM_ATTR_PERCPU] + st.buckets[HM_ATTR_KMEM]);
 		if (p)
 			*out = p;
 		else

@@ -361,6 +361,9 @@ void hm_pr_sync_events(hm_perf_reader *r)
 		p->nr_ids = r->ev[i].nr_ids;
 		p->ids = r->ev[i].ids;
 		p->sample_regs_user = a->sample_regs_user;
+		for (size_t k = 0; a->type == PERF_TYPE_TRACEPOINT && k < r->info.nr_tracepoints; k++)
+			if (r->info.tracepoints[k].id == a->config)
+				p->tp = &r->info.tracepoints[k];
 	}
 	r->info.nr_events = r->nr_ev;
 	r->info.events = r->pub_ev;
@@ -687,6 +690,11 @@ void hm_perf_reader_close(hm_perf_reader *r)
 const hm_perf_info *hm_perf_reader_info(const hm_perf_reader *r)
 {
 	return &r->info;
+}
+
+const char *hm_perf_reader_name(const hm_perf_reader *r)
+{
+	return r->name;
 }
 
 /* ---- records ---- */
