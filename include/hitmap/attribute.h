@@ -6,7 +6,10 @@
  *     (MMAP/MMAP2 records give the load bias of PIE executables and shared
  *     objects) or inside the kernel image (KASLR offset from the perf.data
  *     kernel map against the vmlinux's _text/_stext); the ELF object symbol
- *     there names a DWARF variable, whose type gives the field path.
+ *     there names a DWARF variable, whose type gives the field path;
+ *  3. kernel slab objects (the recording's kmem tracepoints): a kernel
+ *     address outside the image, in an object live at the sample's time,
+ *     typed by its cache's name (see hm_attr_set_cache_type()).
  * Every sample lands in exactly one bucket (enum hm_attr_bucket).
  *
  * A binary named by an MMAP record is used when it exists as a regular file;
