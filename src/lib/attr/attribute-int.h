@@ -155,6 +155,8 @@ struct hm_attr {
 	hm_perf_reader *reader;	/* during hm_attr_run(): its build-id table */
 	uint64_t kaslr;
 	unsigned kaslr_known : 1, warned_kaslr : 1, kernel_seen : 1, lines_failed : 1;
+	unsigned kaddr_resolved : 1;	/* a kernel address was resolved since the
+					 * last kmem event (attribute-kmem.c) */
 	unsigned line_size;
 	uint32_t gen;		/* bumped by every record that changes mappings */
 	struct proc *procs;	/* sorted by pid */

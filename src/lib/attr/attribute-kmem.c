@@ -290,9 +290,12 @@ int attr_kmem_sample(hm_attr *a, const hm_perf_info *info, const hm_perf_event *
 	k->samples++;
 	if ((rc = field(a, info, ev, s, "ptr", &ptr)))
 		return rc;
-	/* A new object or an ended one changes what addresses resolve to:
-	 * memoised answers are redone. */
-	a->gen++;
+	/* A new object or an ended one changes what kernel addresses resolve
+	 * to: memoised answers are redone, when there are any. */
+	if (a->kaddr_resolved) {
+		a->gen++;
+		a->kaddr_resolved = 0;
+	}
 	if (kind == KEV_CACHE_FREE || kind == KEV_KFREE) {
 		if (ptr)
 			end_object(k, ptr, s->time, has_t);

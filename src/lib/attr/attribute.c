@@ -746,6 +746,8 @@ int hm_attr_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attributio
 			return resolve_object(a, &a->objects[i], addr, out);
 	if (is_kernel_addr(addr) && (k = attr_kmod_at(a, addr)))
 		return fill_from_cache(lookup_link(a, k->b, addr - k->start), k->start, out);
+	if (is_kernel_addr(addr))
+		a->kaddr_resolved = 1;
 	if (is_kernel_addr(addr) && a->kmem &&
 	    (!a->vmlinux || !in_kernel_image(a->vmlinux, addr - a->kaslr))) {
 		int r = attr_kmem_resolve(a, s, addr, out);
