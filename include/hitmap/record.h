@@ -139,6 +139,17 @@ int hm_watch_parse(const char *expr, hm_binary *bin, const hm_types *types, hm_w
 int hm_record_plan_watch(const hm_watch *w, size_t n, uint64_t bias, uint64_t period,
 			 hm_record_plan *plan);
 
+/* Append the kmem tracepoint events (kmem:kmem_cache_alloc, kmem:kmalloc,
+ * kmem:kmem_cache_free, kmem:kfree; attr.type PERF_TYPE_TRACEPOINT, config
+ * the id tracefs gives) to plan, with its first event's sample_type plus
+ * RAW (IP|TID|TIME|ID|CPU|PERIOD|RAW when plan is empty).  tracefs: the
+ * tracefs mount, NULL = /sys/kernel/tracing (else
+ * /sys/kernel/debug/tracing).  hm_record_run() does this itself for
+ * hm_record_opts.kmem; this is for showing the plan.  -ENOENT (and a
+ * diagnostic) when tracefs or an event is missing, -E2BIG when the plan is
+ * full. */
+int hm_record_plan_kmem(const char *tracefs, hm_record_plan *plan);
+
 /* Load bias of `bin` in process pid from /proc/PID/maps: 0 for ET_EXEC, else
  * the mapping of the same file (device and inode) minus its link address.
  * -ENOENT when the process does not map the file. */

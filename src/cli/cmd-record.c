@@ -105,10 +105,16 @@ static int resolve_command(const char *name, char *out, size_t len)
 	return -ENOENT;
 }
 
-static int print_plan(const hm_record_plan *plan)
+static int print_plan(const hm_record_plan *plan, int kmem)
 {
+	hm_record_plan all = *plan;
 	char buf[512];
 	size_t i;
+
+	/* the recorder adds them itself; shown here as it will */
+	if (kmem && hm_record_plan_kmem(NULL, &all))
+		return HM_EXIT_INPUT;
+	plan = &all;
 
 	printf("pmu: %s (%s)%s\n", plan->pmu, plan->pmu_desc,
 	       plan->cpu_wide_only ? ", CPU-wide only" : "");
@@ -235,7 +241,7 @@ static int run_watch(struct args *a)
 		/* Link-time addresses: the load bias is known only at run time. */
 		rc = hm_record_plan_watch(w, a->nr_watch, 0, a->period, &plan);
 		rc = rc ? (rc == -E2BIG || rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT)
-			: print_plan(&plan);
+			: print_plan(&plan, a->kmem);
 		goto out;
 	}
 	memset(&o, 0, sizeof(o));
@@ -289,8 +295,14 @@ static int run_kmem_only(struct args *a)
 	if (!a->quiet)
 		fprintf(stderr, "note: no memory-sampling PMU on this machine: recording the "
 			"kmem tracepoints only\n");
-	if (a->dry_run)
-		return HM_EXIT_OK;
+	if (a->dry_run) {
+		hm_record_plan plan;
+
+		memset(&plan, 0, sizeof(plan));
+		snprintf(plan.pmu, sizeof(plan.pmu), "tracepoint");
+		snprintf(plan.pmu_desc, sizeof(plan.pmu_desc), "kmem tracepoints only");
+		return print_plan(&plan, 1);
+	}
 	memset(&o, 0, sizeof(o));
 	o.sz = sizeof(o);
 	o.output = a->output;
@@ -336,7 +348,7 @@ static int run_pmu(struct args *a)
 	if (rc)
 		return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
 	if (a->dry_run)
-		return print_plan(&plan);
+		return print_plan(&plan, a->kmem);
 	if (!po.user_only && !a->cpu_wide && geteuid() != 0 && paranoid() >= 2) {
 		/* perf_event_paranoid 2 allows user space only: ask for that. */
 		po.user_only = 1;

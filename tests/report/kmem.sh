@@ -64,6 +64,14 @@ run() {
 		skip "the kmem tracepoints are not permitted here"; fail "hitmap record --kmem"; }
 run hm
 
+# --dry-run shows the four events, config the ids tracefs gives them.
+"$HITMAP" record --kmem --dry-run >"$T/plan" 2>"$T/err" || { cat "$T/err" >&2; fail "--kmem --dry-run"; }
+for e in kmem_cache_alloc kmalloc kmem_cache_free kfree; do
+	id=$(cat "$TRACEFS/events/kmem/$e/id")
+	grep -q "kmem:$e: type=2 config=$(hex "$id") " "$T/plan" ||
+		{ cat "$T/plan" >&2; fail "--dry-run: kmem:$e with config $id"; }
+done
+
 # perf's own recording of the same tracepoints
 perf record -q -o "$T/perf.data" -e kmem:kmem_cache_alloc -e kmem:kmalloc \
 	-e kmem:kmem_cache_free -e kmem:kfree -- "$T/prog" >/dev/null 2>"$T/err" ||

@@ -70,13 +70,9 @@ int hm_proc_paranoid(void);
  * outlive them.  -ENODEV without the uprobe PMU. */
 int hm_record_plan_alloc(const char *libc, hm_record_plan *plan, char *path, size_t len);
 
-/* Kernel allocation tracking (record-kmem.c): tracepoint events named
- * kmem:kmem_cache_alloc, kmem:kmalloc, kmem:kmem_cache_free, kmem:kfree
- * sampling RAW, appended to plan (its first event's sample_type plus RAW;
- * IP|TID|TIME|ID|CPU|PERIOD|RAW when they are the only events).  tracefs:
- * NULL = /sys/kernel/tracing (else /sys/kernel/debug/tracing). */
+/* Kernel allocation tracking (record-kmem.c; hm_record_plan_kmem() in
+ * record.h). */
 #define HM_KMEM_GROUP "kmem"
-int hm_record_plan_kmem(const char *tracefs, hm_record_plan *plan);
 /* The TRACING_DATA feature describing those events, added to w. */
 int hm_record_kmem_tracing_data(hm_perf_writer *w, const char *tracefs);
 
