@@ -174,8 +174,9 @@ typedef struct hm_perf_info {
 	 * features after the data are not read. */
 	int truncated;
 	uint64_t truncated_at;	/* file offset of the cut, once reached */
-	/* TRACING_DATA (file mode; the pipe's record is skipped): the bytes as
-	 * the file holds them, and the tracepoint formats read from them */
+	/* TRACING_DATA (the feature in file mode, the record in pipe mode):
+	 * the bytes as the file holds them, and the tracepoint formats read
+	 * from them */
 	const unsigned char *tracing_data;
 	size_t tracing_data_size;
 	size_t nr_tracepoints;
@@ -241,8 +242,9 @@ size_t hm_perf_reader_build_ids(const hm_perf_reader *r, const hm_perf_build_id 
  * depends on order sorts between FINISHED_ROUND records, as attribute does
  * for watchpoint samples.  Records that only carry header data (HEADER_ATTR, HEADER_FEATURE,
  * BUILD_ID) and COMPRESSED chunks are consumed by the reader (the records
- * inside the chunks come out); TRACING_DATA and AUXTRACE come as
- * HM_PERF_OTHER with their payloads skipped, as do FINISHED_ROUND, ID_INDEX
+ * inside the chunks come out); TRACING_DATA (its payload read into
+ * hm_perf_info's tracepoints) and AUXTRACE (payload skipped) come as
+ * HM_PERF_OTHER, as do FINISHED_ROUND, ID_INDEX
  * and other types. */
 int hm_perf_reader_next(hm_perf_reader *r, hm_perf_record *rec);
 

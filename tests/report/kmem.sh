@@ -78,6 +78,15 @@ perf record -q -o "$T/perf.data" -e kmem:kmem_cache_alloc -e kmem:kmalloc \
 	{ cat "$T/err" >&2; fail "perf record -e kmem:..."; }
 run perf
 
+# perf's pipe mode: the formats come in a TRACING_DATA record; the kmem
+# samples are allocations, not memory samples without an address.
+perf record -q -o - -e kmem:kmem_cache_alloc -e kmem:kmem_cache_free -- "$T/prog" \
+	2>/dev/null >"$T/pipe.data" || fail "perf record -o -"
+"$HITMAP" report -i - --json <"$T/pipe.data" >"$T/pipe.json" 2>"$T/err" ||
+	{ cat "$T/err" >&2; fail "report of a pipe"; }
+assert_eq "0 0" "$(jq_py "$T/pipe.json" "d['samples'], d['buckets']['no-addr']" | tr -d '(),')" \
+	"pipe mode: kmem samples read as allocations"
+
 # Without --type-of-cache names_cache has no type: its samples are untyped.
 "$HITMAP" report -i "$T/hm-inj.data" --vmlinux "$BTF" --json >"$T/untyped.json" 2>"$T/err" ||
 	{ cat "$T/err" >&2; fail "report without --type-of-cache"; }
