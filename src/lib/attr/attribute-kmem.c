@@ -13,9 +13,12 @@
  * object (sizeof <= bytes_req); the field is the one at address − object
  * start.  kmalloc objects, and caches none of these name, get no type.
  *
- * Objects are kept by page (a chained hash of 4 KiB pages to the objects
- * overlapping them; objects of more than 16 pages on a list of their own):
- * the stream interleaves allocations and lookups, so no sorted array. */
+ * Live objects are kept by page (a chained hash of 4 KiB pages to the
+ * objects overlapping them; objects of more than 16 pages on a list of
+ * their own): the stream interleaves allocations and lookups, so no sorted
+ * array, and a free unlinks the object, so that a slot the kernel reuses a
+ * million times is still one entry.  The objects samples were attributed
+ * to are remembered by base for their allocation line. */
 #include "config.h"
 #include <errno.h>
 #include <inttypes.h>
@@ -66,10 +69,17 @@ struct kobj {
 	unsigned freed : 1, timed : 1;
 };
 
+#define NO_OBJ ((size_t)-1)
+
 struct knode {
 	uint64_t page;
-	size_t obj;
-	size_t next;		/* index + 1; 0 ends the chain */
+	size_t obj;		/* NO_OBJ: on the free list */
+	size_t next;		/* index + 1; 0 ends the chain (or the free list) */
+};
+
+struct knamed {			/* an object a sample was attributed to */
+	uint64_t base;
+	size_t obj;		/* index + 1; 0 = empty slot */
 };
 
 struct ktype {			/* what a cache's name resolved to */
@@ -90,6 +100,10 @@ struct attr_kmem {
 	size_t nn, ncap;
 	size_t *heads;		/* by page hash: node index + 1 */
 	size_t mask;
+	size_t nlive;		/* nodes in chains */
+	size_t free_nodes;	/* free list: node index + 1 */
+	struct knamed *named;	/* open addressing by base, nmask + 1 slots */
+	size_t nnamed, nmask;
 	size_t *big;		/* objects of more than BIG_PAGES pages */
 	size_t nbig, bigcap;
 	struct ktype *types;
@@ -116,6 +130,7 @@ void attr_kmem_free(hm_attr *a)
 	free(k->v);
 	free(k->nodes);
 	free(k->heads);
+	free(k->named);
 	free(k->big);
 	free(k->types);
 	free(k->user);
@@ -156,9 +171,15 @@ static int rehash(struct attr_kmem *k)
 	free(k->heads);
 	k->heads = h;
 	k->mask = slots - 1;
+	k->free_nodes = 0;
 	for (i = 0; i < k->nn; i++) {
 		size_t b = page_hash(k->nodes[i].page, k->mask);
 
+		if (k->nodes[i].obj == NO_OBJ) {
+			k->nodes[i].next = k->free_nodes;
+			k->free_nodes = i + 1;
+			continue;
+		}
 		k->nodes[i].next = h[b];
 		h[b] = i + 1;
 	}
@@ -167,18 +188,59 @@ static int rehash(struct attr_kmem *k)
 
 static int add_node(struct attr_kmem *k, uint64_t page, size_t obj)
 {
-	size_t b;
+	size_t b, i;
 
-	if (hm_grow((void **)&k->nodes, &k->ncap, k->nn + 1, sizeof(*k->nodes)))
-		return -ENOMEM;
-	k->nodes[k->nn] = (struct knode){ .page = page, .obj = obj };
-	k->nn++;
-	if (k->nn > 2 * (k->mask + 1) || !k->heads)
+	if (k->free_nodes) {
+		i = k->free_nodes - 1;
+		k->free_nodes = k->nodes[i].next;
+	} else {
+		if (hm_grow((void **)&k->nodes, &k->ncap, k->nn + 1, sizeof(*k->nodes)))
+			return -ENOMEM;
+		i = k->nn++;
+	}
+	k->nodes[i] = (struct knode){ .page = page, .obj = obj };
+	k->nlive++;
+	if (k->nlive > 2 * (k->mask + 1) || !k->heads)
 		return rehash(k);	/* links the new node too */
 	b = page_hash(page, k->mask);
-	k->nodes[k->nn - 1].next = k->heads[b];
-	k->heads[b] = k->nn;
+	k->nodes[i].next = k->heads[b];
+	k->heads[b] = i + 1;
 	return 0;
+}
+
+/* Take object obj's nodes out of the chains (it was freed). */
+static void unlink_object(struct attr_kmem *k, size_t obj)
+{
+	const struct kobj *o = &k->v[obj];
+	uint64_t first = o->base >> PAGE_SHIFT, last = (o->base + o->size - 1) >> PAGE_SHIFT, p;
+	size_t i;
+
+	if (last - first >= BIG_PAGES) {
+		for (i = 0; i < k->nbig; i++)
+			if (k->big[i] == obj) {
+				k->big[i] = k->big[--k->nbig];
+				break;
+			}
+		return;
+	}
+	for (p = first; p <= last && k->heads; p++) {
+		size_t *link = &k->heads[page_hash(p, k->mask)];
+
+		while (*link) {
+			struct knode *nd = &k->nodes[*link - 1];
+			size_t self = *link;
+
+			if (nd->page == p && nd->obj == obj) {
+				*link = nd->next;
+				nd->obj = NO_OBJ;
+				nd->next = k->free_nodes;
+				k->free_nodes = self;
+				k->nlive--;
+				break;
+			}
+			link = &nd->next;
+		}
+	}
 }
 
 static int add_object(struct attr_kmem *k, const struct kobj *o)
@@ -202,53 +264,82 @@ static int add_object(struct attr_kmem *k, const struct kobj *o)
 	return 0;
 }
 
-/* Whether object o holds addr at time t (has_t: the sample has a time). */
+/* Whether live object o holds addr at time t (has_t: the sample has a
+ * time): not when it was allocated after the sample, whatever the order
+ * the file gives them in. */
 static int live_at(const struct kobj *o, uint64_t addr, int has_t, uint64_t t)
 {
 	if (addr - o->base >= o->size)
 		return 0;
-	if (!has_t || !o->timed)
-		return !o->freed;
-	return o->time <= t && (!o->freed || t < o->freed_at);
+	return !has_t || !o->timed || o->time <= t;
 }
 
-/* The newest object holding addr at t: an older one overlapping it must
- * have been freed before the newer could be allocated there. */
-static const struct kobj *find(const struct attr_kmem *k, uint64_t addr, int has_t, uint64_t t,
-			       int any)
+/* The newest live object holding addr at t (an older one overlapping it
+ * lost its free: the newer could not have been allocated there); its index
+ * or NO_OBJ. */
+static size_t find(const struct attr_kmem *k, uint64_t addr, int has_t, uint64_t t)
 {
-	const struct kobj *best = NULL;
-	size_t j, i;
+	size_t best = NO_OBJ, j, i;
 
 	if (k->heads)
 		for (j = k->heads[page_hash(addr >> PAGE_SHIFT, k->mask)]; j; j = k->nodes[j - 1].next) {
 			const struct knode *nd = &k->nodes[j - 1];
-			const struct kobj *o = &k->v[nd->obj];
 
-			if (nd->page != addr >> PAGE_SHIFT)
-				continue;
-			if (any ? addr - o->base < o->size : live_at(o, addr, has_t, t))
-				if (!best || o > best)
-					best = o;
+			if (nd->page == addr >> PAGE_SHIFT && live_at(&k->v[nd->obj], addr, has_t, t) &&
+			    (best == NO_OBJ || nd->obj > best))
+				best = nd->obj;
 		}
-	for (i = 0; i < k->nbig; i++) {
-		const struct kobj *o = &k->v[k->big[i]];
-
-		if ((any ? addr - o->base < o->size : live_at(o, addr, has_t, t)) &&
-		    (!best || o > best))
-			best = o;
-	}
+	for (i = 0; i < k->nbig; i++)
+		if (live_at(&k->v[k->big[i]], addr, has_t, t) &&
+		    (best == NO_OBJ || k->big[i] > best))
+			best = k->big[i];
 	return best;
 }
 
 static void end_object(struct attr_kmem *k, uint64_t ptr, uint64_t t, int has_t)
 {
-	struct kobj *o = (struct kobj *)find(k, ptr, 0, 0, 0);
+	size_t i = find(k, ptr, 0, 0);
 
-	if (o && o->base == ptr) {
-		o->freed = 1;
-		o->freed_at = has_t ? t : 0;
+	if (i != NO_OBJ && k->v[i].base == ptr) {
+		k->v[i].freed = 1;
+		k->v[i].freed_at = has_t ? t : 0;
+		unlink_object(k, i);
 	}
+}
+
+static size_t named_slot(const struct attr_kmem *k, uint64_t base)
+{
+	size_t j = page_hash(base, k->nmask);
+
+	while (k->named[j].obj && k->named[j].base != base)
+		j = (j + 1) & k->nmask;
+	return j;
+}
+
+/* Remember that a sample was attributed to object obj. */
+static int note_named(struct attr_kmem *k, size_t obj)
+{
+	size_t j;
+
+	if (!k->named || 4 * (k->nnamed + 1) > 3 * (k->nmask + 1)) {
+		size_t slots = k->named ? 2 * (k->nmask + 1) : 256, i;
+		struct knamed *old = k->named, *n = calloc(slots, sizeof(*n));
+		size_t omask = k->nmask;
+
+		if (!n)
+			return -ENOMEM;
+		k->named = n;
+		k->nmask = slots - 1;
+		for (i = 0; old && i <= omask; i++)
+			if (old[i].obj)
+				k->named[named_slot(k, old[i].base)] = old[i];
+		free(old);
+	}
+	j = named_slot(k, k->v[obj].base);
+	if (!k->named[j].obj)
+		k->nnamed++;
+	k->named[j] = (struct knamed){ .base = k->v[obj].base, .obj = obj + 1 };
+	return 0;
 }
 
 static int bad(hm_attr *a, const hm_perf_event *ev, const hm_sample *s, const char *what)
@@ -380,6 +471,7 @@ static const struct ktype *cache_type(hm_attr *a, const char *cache)
 int attr_kmem_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribution *out)
 {
 	const struct kobj *o;
+	size_t i;
 	const struct ktype *kt;
 	const hm_types *t;
 	const hm_type *ty;
@@ -387,8 +479,10 @@ int attr_kmem_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribut
 	const char *path;
 	uint64_t size, foff, fsize;
 
-	if (!a->kmem || !(o = find(a->kmem, addr, !!(s->has & HM_HAS_TIME), s->time, 0)))
+	if (!a->kmem ||
+	    (i = find(a->kmem, addr, !!(s->has & HM_HAS_TIME), s->time)) == NO_OBJ)
 		return -ENOENT;
+	o = &a->kmem->v[i];
 	memset(out, 0, sizeof(*out));
 	out->bucket = HM_UNATTR_KMEM_UNTYPED;
 	if (!o->cache)
@@ -418,17 +512,25 @@ int attr_kmem_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribut
 	out->path = path;
 	out->foff = foff;
 	out->fsize = fsize;
-	if (!out->sname || !out->object || !out->path)
+	if (!out->sname || !out->object || !out->path || note_named(a->kmem, i))
 		return -ENOMEM;
 	return 1;
 }
 
 int attr_kmem_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out)
 {
+	struct attr_kmem *k = a->kmem;
 	const struct kobj *o;
+	size_t i = NO_OBJ, j;
 
-	if (!a->kmem || !(o = find(a->kmem, addr, 0, 0, 1)))
+	if (!k)
 		return -ENOENT;
+	/* the object a row was named by (by its base), else a live one */
+	if (k->named && k->named[j = named_slot(k, addr)].obj)
+		i = k->named[j].obj - 1;
+	if (i == NO_OBJ && (i = find(k, addr, 0, 0)) == NO_OBJ)
+		return -ENOENT;
+	o = &k->v[i];
 	memset(out, 0, sizeof(*out));
 	out->base = o->base;
 	out->size = o->size;
