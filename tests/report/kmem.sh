@@ -1,7 +1,7 @@
 #!/bin/sh
 # Kernel allocations: `hitmap record --kmem` around tests/report/kmem-prog.c
-# (files, a pipe, sockets) on the running kernel, and the same with the real
-# `perf record -e kmem:...`.  Oracles: perf script of each recording (which
+# (files, a pipe, sockets) on the running kernel, per task and CPU-wide, and
+# the same with the real `perf record -e kmem:...`.  Oracles: perf script of each recording (which
 # objects were live when, their cache, ptr and call_site) and pahole on the
 # running kernel's BTF (the member at each offset).  The machine has no
 # memory-sampling PMU, so tests/report/kmem-inject writes HITM load samples
@@ -63,6 +63,13 @@ run() {
 	{ cat "$T/err" >&2; grep -q 'permission denied' "$T/err" &&
 		skip "the kmem tracepoints are not permitted here"; fail "hitmap record --kmem"; }
 run hm
+
+# CPU-wide: every CPU's allocations, a file larger than the reader's
+# buffer, so the kmem records are read as they come, not after the
+# samples that follow them.
+"$HITMAP" record --kmem -a -q -o "$T/all.data" -- "$T/prog" >/dev/null 2>"$T/err" ||
+	{ cat "$T/err" >&2; fail "hitmap record --kmem -a"; }
+run all
 
 # --dry-run shows the four events, config the ids tracefs gives them.
 "$HITMAP" record --kmem --dry-run >"$T/plan" 2>"$T/err" || { cat "$T/err" >&2; fail "--kmem --dry-run"; }

@@ -1184,6 +1184,21 @@ static int run_ordered(struct run *run, const hm_perf_info *info)
 static int run_sample(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report_stats *st,
 		      struct run *run)
 {
+	const hm_sample *s = &run->smp[run->nbatch];
+	const hm_perf_event *ev = s->attr < info->nr_events ? &info->events[s->attr] : NULL;
+
+	/* An allocation's raw record and registers point into the reader,
+	 * valid only until the next read: taken now, after the samples
+	 * before it. */
+	if (ev && (attr_kmem_event(ev) || attr_alloc_event(ev))) {
+		hm_sample now = *s;
+		int err = run_batch(a, info, h, st, run);
+
+		if (err)
+			return err;
+		return attr_kmem_event(ev) ? attr_kmem_sample(a, info, ev, &now)
+					   : attr_alloc_sample(a, ev, &now);
+	}
 	if (needs_order(info, &run->smp[run->nbatch]))
 		return order_sample(a, info, h, st, run, &run->smp[run->nbatch]);
 	/* File order, counted in place (no copy). */
