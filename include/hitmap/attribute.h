@@ -6,7 +6,10 @@
  *     (MMAP/MMAP2 records give the load bias of PIE executables and shared
  *     objects) or inside the kernel image (KASLR offset from the perf.data
  *     kernel map against the vmlinux's _text/_stext); the ELF object symbol
- *     there names a DWARF variable, whose type gives the field path.
+ *     there names a DWARF variable, whose type gives the field path;
+ *  3. kernel slab objects (the recording's kmem tracepoints): a kernel
+ *     address outside the image, in an object live at the sample's time,
+ *     typed by its cache's name (see hm_attr_set_cache_type()).
  * Every sample lands in exactly one bucket (enum hm_attr_bucket).
  *
  * A binary named by an MMAP record is used when it exists as a regular file;
@@ -60,6 +63,10 @@ enum hm_attr_bucket {
 	HM_UNATTR_PATCHED,		/* a kernel patch site (alternative, paravirt, static
 					 * call, jump label, retpoline, return thunk): the
 					 * file's bytes there are not the bytes that ran */
+	HM_ATTR_KMEM,			/* attributed: a kernel object live at the sample's
+					 * time (kmem tracepoints), typed by its cache */
+	HM_UNATTR_KMEM_UNTYPED,		/* in a live kernel object whose cache names no type
+					 * that fits it (kmalloc, or no evidence) */
 	HM_NR_BUCKETS
 };
 
@@ -67,7 +74,7 @@ enum hm_attr_bucket {
  * "no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux",
  * "instruction", "no-insn", "no-mem-operand", "no-variable",
  * "untyped-pointer", "offset-outside-type", "ambiguous-type", "tls",
- * "per-cpu", "unknown-index", "patched-text". */
+ * "per-cpu", "unknown-index", "patched-text", "kmem-cache", "kmem-untyped". */
 const char *hm_attr_bucket_name(enum hm_attr_bucket b);
 
 typedef struct hm_attribution {
@@ -136,11 +143,40 @@ typedef struct hm_alloc_info {
 	/* they did not all come from one site with one size (a freed block
 	 * reused): base, size and site are the oldest one's, not evidence */
 	unsigned ambiguous : 1;
+	/* A kernel object (kmem tracepoints): the newest one recorded at the
+	 * address; function "kmem_cache_alloc" or "kmalloc", the cache's name
+	 * (NULL for kmalloc), pid (uint32_t)-1, site the call_site. */
+	const char *cache;
 } hm_alloc_info;
 /* 0 and *out filled, or -ENOENT (no allocation seen contains addr). */
 int hm_attr_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out);
 /* Allocator samples read (counted apart from memory samples). */
 uint64_t hm_attr_alloc_samples(const hm_attr *a);
+
+/* Kernel allocations (the kmem tracepoints a recording holds: `hitmap
+ * record --kmem`, `perf kmem record`, `perf record -e kmem:kmalloc ...`):
+ * kmem_cache_alloc and kmalloc start an object (ptr, bytes_alloc,
+ * call_site, the cache's name), kmem_cache_free and kfree of its ptr end
+ * it; the fields are read by the formats of the file's TRACING_DATA.  A
+ * kernel data address outside the kernel image, in an object live at the
+ * sample's time, is named by the object's type when its cache names one:
+ * a hm_attr_set_cache_type() for the cache, else a struct spelled as the
+ * cache (task_struct, mm_struct), else Linux's own name for a few caches
+ * (filp: file, sock_inode_cache: socket_alloc, cred_jar: cred, TCP:
+ * tcp_sock, ... — hitmap-report(1) lists them); the struct must fit
+ * bytes_req (a --type-of-cache: bytes_alloc).  Bucket HM_ATTR_KMEM, object
+ * "TYPE@0xBASE"; without a type HM_UNATTR_KMEM_UNTYPED.  The kernel's
+ * types are the --vmlinux's, else those of hm_attr_set_kernel_btf(). */
+/* A raw BTF file (/sys/kernel/btf/vmlinux) as the kernel's types when
+ * there is no vmlinux with DWARF.  0 or negative errno. */
+int hm_attr_set_kernel_btf(hm_attr *a, const char *path);
+/* "CACHE=TYPE" (TYPE may start with "struct "): objects of cache CACHE
+ * are TYPE.  After the kernel's types are set (hm_attr_set_vmlinux() or
+ * hm_attr_set_kernel_btf()).  -EINVAL bad syntax, -ENOENT no such struct,
+ * -ENODATA no kernel types. */
+int hm_attr_set_cache_type(hm_attr *a, const char *spec);
+/* kmem tracepoint samples read (counted apart from memory samples). */
+uint64_t hm_attr_kmem_samples(const hm_attr *a);
 /* The cacheline size of the first binary opened (64 if none). */
 unsigned hm_attr_line_size(const hm_attr *a);
 

@@ -41,7 +41,7 @@ enum hm_sample_has {
 	HM_HAS_ADDR = 1u << 3, HM_HAS_CPU = 1u << 4, HM_HAS_PERIOD = 1u << 5,
 	HM_HAS_DATA_SRC = 1u << 6, HM_HAS_WEIGHT = 1u << 7, HM_HAS_PHYS_ADDR = 1u << 8,
 	HM_HAS_ID = 1u << 9, HM_HAS_CALLCHAIN = 1u << 10,
-	HM_HAS_REGS_USER = 1u << 11,
+	HM_HAS_REGS_USER = 1u << 11, HM_HAS_RAW = 1u << 12,
 };
 
 typedef struct hm_sample {
@@ -61,6 +61,10 @@ typedef struct hm_sample {
 	 * from the lowest; nr 0 when the sample has none (a kernel thread) */
 	uint32_t nr_regs_user;
 	const uint64_t *regs_user;
+	/* RAW (a tracepoint's record, in the recording machine's byte
+	 * order): points into the reader (valid until next) */
+	uint32_t raw_size;
+	const unsigned char *raw;
 } hm_sample;
 
 typedef struct hm_perf_mmap {
@@ -124,7 +128,30 @@ typedef struct hm_perf_event {
 	size_t nr_ids;		/* sample ids selecting this event */
 	const uint64_t *ids;
 	uint64_t sample_regs_user;	/* which registers REGS_USER holds */
+	/* A tracepoint event (type PERF_TYPE_TRACEPOINT): its format from the
+	 * file's TRACING_DATA (the one whose id is config), or NULL. */
+	const struct hm_perf_tracepoint *tp;
 } hm_perf_event;
+
+/* One field of a tracepoint's record, as its format file describes it
+ * ("field:const void * ptr;	offset:16;	size:8;	signed:0;"). */
+typedef struct hm_perf_tp_field {
+	const char *name;	/* "ptr", "call_site", "name" */
+	uint32_t offset, size;
+	/* __data_loc: the field is a u32, (length << 16) | offset of the
+	 * bytes in the record (a string's length counts its NUL) */
+	unsigned data_loc : 1;
+} hm_perf_tp_field;
+
+/* A tracepoint's format, from the TRACING_DATA feature perf writes
+ * (tools/perf/util/trace-event-read.c: its event files, system by
+ * system). */
+typedef struct hm_perf_tracepoint {
+	uint64_t id;		/* "ID:" of the format: attr.config */
+	const char *system, *name;	/* "kmem", "kmem_cache_alloc" */
+	size_t nr_fields;
+	const hm_perf_tp_field *fields;
+} hm_perf_tracepoint;
 
 typedef struct hm_perf_info {
 	int pipe_mode;
@@ -147,7 +174,29 @@ typedef struct hm_perf_info {
 	 * features after the data are not read. */
 	int truncated;
 	uint64_t truncated_at;	/* file offset of the cut, once reached */
+	/* TRACING_DATA (the feature in file mode, the record in pipe mode):
+	 * the bytes as the file holds them, and the tracepoint formats read
+	 * from them */
+	const unsigned char *tracing_data;
+	size_t tracing_data_size;
+	size_t nr_tracepoints;
+	const hm_perf_tracepoint *tracepoints;
+	int tracing_big_endian;	/* the raw records' byte order */
 } hm_perf_info;
+
+/* The field `name` of tp, or NULL. */
+const hm_perf_tp_field *hm_perf_tp_field_find(const hm_perf_tracepoint *tp, const char *name);
+/* Field f of s's raw record as an unsigned number (1, 2, 4 or 8 bytes, in
+ * the recording's byte order, info->tracing_big_endian): 0, or -EBADMSG
+ * when the record is too short for it or its size is none of those
+ * (nothing reported: the caller names the sample). */
+int hm_perf_tp_u64(const hm_perf_info *info, const hm_sample *s, const hm_perf_tp_field *f,
+		   uint64_t *out);
+/* A __data_loc string field of s: *str and *len (without the NUL) point
+ * into the record.  0, or -EBADMSG when the location lies outside the record
+ * or the bytes hold no NUL. */
+int hm_perf_tp_str(const hm_perf_info *info, const hm_sample *s, const hm_perf_tp_field *f,
+		   const char **str, size_t *len);
 
 /* Open a perf.data file; path "-" reads standard input (pipe mode).
  * NULL + errno; the diagnostic names the file and offset. */
@@ -166,6 +215,8 @@ hm_perf_reader *hm_perf_reader_open_fd(int fd, const char *name);
 /* Read from memory (fuzzing); buf must outlive the reader. */
 hm_perf_reader *hm_perf_reader_open_mem(const void *buf, size_t len, const char *name);
 void hm_perf_reader_close(hm_perf_reader *r);
+/* The name the reader was opened with (for messages). */
+const char *hm_perf_reader_name(const hm_perf_reader *r);
 
 /* Header information.  In pipe mode, events are known only once the attr
  * records have been read: call after the first hm_perf_reader_next(). */
@@ -191,8 +242,9 @@ size_t hm_perf_reader_build_ids(const hm_perf_reader *r, const hm_perf_build_id 
  * depends on order sorts between FINISHED_ROUND records, as attribute does
  * for watchpoint samples.  Records that only carry header data (HEADER_ATTR, HEADER_FEATURE,
  * BUILD_ID) and COMPRESSED chunks are consumed by the reader (the records
- * inside the chunks come out); TRACING_DATA and AUXTRACE come as
- * HM_PERF_OTHER with their payloads skipped, as do FINISHED_ROUND, ID_INDEX
+ * inside the chunks come out); TRACING_DATA (its payload read into
+ * hm_perf_info's tracepoints) and AUXTRACE (payload skipped) come as
+ * HM_PERF_OTHER, as do FINISHED_ROUND, ID_INDEX
  * and other types. */
 int hm_perf_reader_next(hm_perf_reader *r, hm_perf_record *rec);
 

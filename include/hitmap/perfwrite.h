@@ -54,7 +54,9 @@ int hm_perf_writer_raw_payload(hm_perf_writer *w, const void *rec, size_t len,
 			       const void *payload, size_t plen);
 
 /* Encode and append a sample of event `s->attr` using that event's
- * sample_type (fields not in sample_type are ignored). */
+ * sample_type (fields not in sample_type are ignored).  RAW is s->raw
+ * (zero-padded to 8 bytes, as the kernel writes it) when HM_HAS_RAW is
+ * set, else four zero bytes. */
 int hm_perf_writer_sample(hm_perf_writer *w, const hm_sample *s);
 
 /* Append COMM / MMAP2 / FORK / EXIT records (with sample_id_all trailers when

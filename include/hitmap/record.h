@@ -41,6 +41,16 @@
  * samples only the register it stores, the block.  An entry and the next
  * return of the same FUNC on the same thread are one call.
  *
+ * Kernel allocation tracking (hm_record_opts.kmem) adds the tracepoints
+ * kmem:kmem_cache_alloc, kmem:kmalloc, kmem:kmem_cache_free and kmem:kfree
+ * (attr.type PERF_TYPE_TRACEPOINT, config = the id tracefs gives them) with
+ * the other events' sample_type plus RAW, and the TRACING_DATA header
+ * feature (tracefs's header files and the four format files, as perf
+ * writes them), so `perf script` prints them and `hitmap report` reads
+ * their fields (ptr, call_site, bytes_alloc, the cache's name) by the
+ * formats.  Per task, a free the kernel does later in another context (an
+ * RCU callback, a worker) is not seen; -a sees every one.
+ *
  * Ownership: plans and watches are plain structs owned by the caller.  Strings
  * passed in options must stay valid for the duration of the call.
  */
@@ -136,6 +146,17 @@ int hm_watch_parse(const char *expr, hm_binary *bin, const hm_types *types, hm_w
 int hm_record_plan_watch(const hm_watch *w, size_t n, uint64_t bias, uint64_t period,
 			 hm_record_plan *plan);
 
+/* Append the kmem tracepoint events (kmem:kmem_cache_alloc, kmem:kmalloc,
+ * kmem:kmem_cache_free, kmem:kfree; attr.type PERF_TYPE_TRACEPOINT, config
+ * the id tracefs gives) to plan, with its first event's sample_type plus
+ * RAW (IP|TID|TIME|ID|CPU|PERIOD|RAW when plan is empty).  tracefs: the
+ * tracefs mount, NULL = /sys/kernel/tracing (else
+ * /sys/kernel/debug/tracing).  hm_record_run() does this itself for
+ * hm_record_opts.kmem; this is for showing the plan.  -ENOENT (and a
+ * diagnostic) when tracefs or an event is missing, -E2BIG when the plan is
+ * full. */
+int hm_record_plan_kmem(const char *tracefs, hm_record_plan *plan);
+
 /* Load bias of `bin` in process pid from /proc/PID/maps: 0 for ET_EXEC, else
  * the mapping of the same file (device and inode) minus its link address.
  * -ENOENT when the process does not map the file. */
@@ -167,6 +188,10 @@ struct hm_record_opts {
 	 * aligned_alloc and free, added to the events (see the top). */
 	int alloc;
 	const char *alloc_libc;		/* the libc to probe; NULL = hitmap's own */
+	/* Kernel allocation tracking: the kmem tracepoints (see the top),
+	 * added to the events, or the only events when there is neither a
+	 * plan nor watches. */
+	int kmem;
 };
 
 struct hm_record_stats {
@@ -189,6 +214,7 @@ struct hm_record_stats {
 	int alloc_new_threads;		/* 1: the allocator probes follow threads created
 					 * later (through tracefs); 0: only the first ones */
 	int alloc_no_store;		/* 1: posix_memalign's store not found, not probed */
+	uint64_t kmem_samples;		/* of those, kmem tracepoint samples */
 };
 
 /* Run the recording: start the command stopped (ptrace at exec), resolve

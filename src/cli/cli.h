@@ -35,6 +35,9 @@ extern const struct hm_cmd hm_cmd_layout, hm_cmd_report, hm_cmd_check, hm_cmd_li
 /* -v: the library's debug messages (where debug info came from, cache
  * decisions) go to stderr too. */
 extern int cli_verbose;
+/* Non-zero: the library's diagnostics are dropped (a call whose failure
+ * the command handles itself, e.g. probing for a PMU). */
+extern int cli_diag_muted;
 
 /* With no FILE: the running kernel's vmlinux with DWARF, else its BTF
  * (hm_kernel_find()), said in one line on stderr.  malloc'ed; NULL after

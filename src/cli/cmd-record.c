@@ -25,7 +25,7 @@ struct args {
 	const char *output, *binary;
 	uint64_t ldlat, freq, period, mmap_pages, duration;
 	pid_t pid;
-	int cpu_wide, dry_run, quiet, user_only, alloc;
+	int cpu_wide, dry_run, quiet, user_only, alloc, kmem;
 	const char *events[MAX_EVENTS + 1];
 	size_t nr_events;
 	const char *watch[MAX_WATCHES];
@@ -69,7 +69,8 @@ static int parse(int argc, char **argv, struct args *a)
 	if (a->nr_watch) {
 		if (a->nr_events || a->ldlat || a->freq || a->cpu_wide)
 			return cli_usage_error(cmd, "--watch takes only -o, -c, --binary, "
-					       "--alloc, --duration and -p PID or -- COMMAND");
+					       "--alloc, --kmem, --duration and -p PID or -- "
+					       "COMMAND");
 		if (!a->argv && !a->pid && !a->dry_run)
 			return cli_usage_error(cmd, "--watch needs a command (-- COMMAND [ARGS]) "
 					       "or a process (-p PID)");
@@ -104,10 +105,16 @@ static int resolve_command(const char *name, char *out, size_t len)
 	return -ENOENT;
 }
 
-static int print_plan(const hm_record_plan *plan)
+static int print_plan(const hm_record_plan *plan, int kmem)
 {
+	hm_record_plan all = *plan;
 	char buf[512];
 	size_t i;
+
+	/* the recorder adds them itself; shown here as it will */
+	if (kmem && hm_record_plan_kmem(NULL, &all))
+		return HM_EXIT_INPUT;
+	plan = &all;
 
 	printf("pmu: %s (%s)%s\n", plan->pmu, plan->pmu_desc,
 	       plan->cpu_wide_only ? ", CPU-wide only" : "");
@@ -151,6 +158,9 @@ static void summary(const struct args *a, const struct hm_record_stats *st, cons
 	if (a->alloc)
 		fprintf(stderr, "  %10" PRIu64 " allocator calls and returns (libc uprobes)\n",
 			st->alloc_samples);
+	if (a->kmem)
+		fprintf(stderr, "  %10" PRIu64 " kernel allocations and frees (kmem tracepoints)\n",
+			st->kmem_samples);
 	if (a->alloc && !st->alloc_new_threads)
 		fprintf(stderr, "warning: allocator probes on the first threads only: tracefs "
 			"(/sys/kernel/tracing/uprobe_events) is not writable, and the uprobe "
@@ -238,7 +248,7 @@ static int run_watch(struct args *a)
 		/* Link-time addresses: the load bias is known only at run time. */
 		rc = hm_record_plan_watch(w, a->nr_watch, 0, a->period, &plan);
 		rc = rc ? (rc == -E2BIG || rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT)
-			: print_plan(&plan);
+			: print_plan(&plan, a->kmem);
 		goto out;
 	}
 	memset(&o, 0, sizeof(o));
@@ -249,6 +259,7 @@ static int run_watch(struct args *a)
 	o.binary = bin;
 	o.watch_period = a->period;
 	o.alloc = a->alloc;
+	o.kmem = a->kmem;
 	o.argv = a->argv;
 	o.mmap_pages = (unsigned)a->mmap_pages;
 	o.pid = a->pid;
@@ -281,6 +292,42 @@ static int paranoid(void)
 	return v;
 }
 
+/* The kmem tracepoints (and --alloc's probes) without memory samples. */
+static int run_kmem_only(struct args *a)
+{
+	struct hm_record_opts o;
+	struct hm_record_stats st;
+	int rc;
+
+	if (!a->quiet)
+		fprintf(stderr, "note: no memory-sampling PMU on this machine: recording the "
+			"kmem tracepoints only\n");
+	if (a->dry_run) {
+		hm_record_plan plan;
+
+		memset(&plan, 0, sizeof(plan));
+		snprintf(plan.pmu, sizeof(plan.pmu), "tracepoint");
+		snprintf(plan.pmu_desc, sizeof(plan.pmu_desc), "kmem tracepoints only");
+		return print_plan(&plan, 1);
+	}
+	memset(&o, 0, sizeof(o));
+	o.sz = sizeof(o);
+	o.output = a->output;
+	o.argv = a->argv;
+	o.pid = a->pid;
+	o.cpu_wide = a->cpu_wide;
+	o.alloc = a->alloc;
+	o.kmem = 1;
+	o.mmap_pages = (unsigned)a->mmap_pages;
+	o.stop = &stop_flag;
+	o.started = a->quiet ? NULL : say_started;
+	rc = hm_record_run(&o, &st);
+	if (rc)
+		return rc == -EINVAL || rc == -E2BIG ? HM_EXIT_USAGE : HM_EXIT_INPUT;
+	summary(a, &st, NULL);
+	return workload_status(&st);
+}
+
 static int run_pmu(struct args *a)
 {
 	struct hm_pmu_opts po;
@@ -296,11 +343,19 @@ static int run_pmu(struct args *a)
 	po.freq = a->freq;
 	po.user_only = a->user_only;
 	po.events = a->nr_events ? a->events : NULL;
+	/* --kmem on a machine without a memory-sampling PMU: the kernel's
+	 * allocations alone are still worth a recording. */
+	cli_diag_muted = a->kmem && !a->nr_events;
 	rc = hm_record_plan_pmu(&po, &plan);
+	cli_diag_muted = 0;
+	if (rc == -ENODEV && a->kmem && !a->nr_events)
+		return run_kmem_only(a);
+	if (rc && a->kmem && !a->nr_events)
+		rc = hm_record_plan_pmu(&po, &plan);	/* again, saying why */
 	if (rc)
 		return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
 	if (a->dry_run)
-		return print_plan(&plan);
+		return print_plan(&plan, a->kmem);
 	if (!po.user_only && !a->cpu_wide && geteuid() != 0 && paranoid() >= 2) {
 		/* perf_event_paranoid 2 allows user space only: ask for that. */
 		po.user_only = 1;
@@ -327,6 +382,7 @@ static int run_pmu(struct args *a)
 	o.pid = a->pid;
 	o.cpu_wide = a->cpu_wide;
 	o.alloc = a->alloc;
+	o.kmem = a->kmem;
 	o.mmap_pages = (unsigned)a->mmap_pages;
 	o.stop = &stop_flag;
 	o.started = a->quiet ? NULL : say_started;
@@ -393,6 +449,12 @@ static const struct cli_option options[] = {
 		 "posix_memalign and free, in every thread "
 		 "(size, pointer, call site and callchain, through uprobes), so report "
 		 "can say which allocation an address is in"),
+	OPT_BOOL(0, "kmem", A(kmem),
+		 "also record the kernel's allocations: the kmem tracepoints "
+		 "kmem_cache_alloc (with the cache's name), kmalloc, kmem_cache_free "
+		 "and kfree (raw records and their formats, as perf record -e writes "
+		 "them), so report can say which kernel object an address is in; "
+		 "alone when there is no memory-sampling PMU"),
 	OPT_FLAG(0, "dry-run", A(dry_run),
 		 "print the events that would be opened, open nothing "
 		 "(LIBPFM_FORCE_PMU=skx shows another CPU's encodings)"),

@@ -15,6 +15,8 @@ struct report_args {
 	const char *input, *vmlinux, *save, *sysroot, *explain, *html;
 	const char **binaries, **objects;
 	size_t nbin, nobj;
+	const char *cache_types[32];	/* --type-of-cache CACHE=TYPE */
+	size_t ncache_types;
 	int json, no_cache, verbose;
 	unsigned jobs;
 	struct hm_report_opts ro;
@@ -62,7 +64,11 @@ static int setup(hm_attr *a, struct report_args *ra)
 	for (i = 0; i < ra->nbin; i++)
 		if (hm_attr_add_binary(a, ra->binaries[i]))
 			return HM_EXIT_INPUT;
-	if (ra->vmlinux && hm_attr_set_vmlinux(a, ra->vmlinux))
+	/* A raw BTF file (/sys/kernel/btf/vmlinux) gives the kernel's types
+	 * alone: enough for the kmem caches' objects. */
+	if (ra->vmlinux && (hm_types_is_btf_file(ra->vmlinux) == 1
+			    ? hm_attr_set_kernel_btf(a, ra->vmlinux)
+			    : hm_attr_set_vmlinux(a, ra->vmlinux)))
 		return HM_EXIT_INPUT;
 	if (ra->sysroot && hm_attr_set_sysroot(a, ra->sysroot))
 		return HM_EXIT_INPUT;
@@ -159,7 +165,7 @@ static int output(hm_attr *a, hm_heat *h, const hm_report_stats *st,
 	if (ra->save) {
 		uint64_t att = st->buckets[HM_ATTR_GLOBAL] + st->buckets[HM_ATTR_OBJECT] +
 			       st->buckets[HM_ATTR_INSN] + st->buckets[HM_ATTR_TLS] +
-			       st->buckets[HM_ATTR_PERCPU];
+			       st->buckets[HM_ATTR_PERCPU] + st->buckets[HM_ATTR_KMEM];
 
 		p = hm_heat_profile(h, ra->input, hm_report_kind(st), st->samples, att);
 		if (!p)
@@ -222,6 +228,16 @@ static int run(int argc, char **argv)
 	}
 	if (!ra.vmlinux && (rc = default_vmlinux(a, r, &ra)))
 		goto out;
+	for (size_t i = 0; i < ra.ncache_types; i++) {
+		err = hm_attr_set_cache_type(a, ra.cache_types[i]);
+		if (err == -ENODATA)
+			cli_error("--type-of-cache needs the kernel's types: give --vmlinux "
+				  "(a vmlinux, or /sys/kernel/btf/vmlinux)");
+		if (err) {
+			rc = err == -ENOMEM ? HM_EXIT_INPUT : HM_EXIT_USAGE;
+			goto out;
+		}
+	}
 	h = hm_heat_new(hm_attr_line_size(a));
 	if (!h) {
 		rc = HM_EXIT_INPUT;
@@ -260,6 +276,10 @@ static const struct cli_option options[] = {
 	OPT_VMLINUX(A(vmlinux)),
 	OPT_SYSROOT(A(sysroot)),
 	OPT_OBJECTS(A(objects), N(nobj), 0),
+	OPT_LIST(0, "type-of-cache", A(cache_types), N(ncache_types), 32, "CACHE=TYPE",
+		 "objects of the kernel slab cache CACHE are struct TYPE (for caches "
+		 "whose name is no type; the kmem tracepoints of the recording give "
+		 "the objects); repeatable"),
 	OPT_CHOICE('d', "display", A(ro.metric), metrics, "METRIC",
 		   "sort lines by lcl, rmt or tot HITM, or peer (default tot); "
 		   "watchpoint data sorts by estimated transfers"),

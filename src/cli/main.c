@@ -27,12 +27,14 @@ static void usage(FILE *out)
 	      "3 unreadable or malformed input\n", out);
 }
 
+int cli_diag_muted;
+
 static void print_diag(void *ctx, enum hm_diag_level level, const char *msg)
 {
 	static const char *const names[] = { "error", "warning", "note", "debug" };
 
 	(void)ctx;
-	if (level == HM_DIAG_DEBUG && !cli_verbose)
+	if ((level == HM_DIAG_DEBUG && !cli_verbose) || cli_diag_muted)
 		return;
 	fflush(stdout);
 	if (level == HM_DIAG_DEBUG)

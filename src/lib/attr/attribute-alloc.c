@@ -266,6 +266,8 @@ int hm_attr_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out)
 	size_t lo = 0, hi, i;
 
 	memset(out, 0, sizeof(*out));
+	if (addr >> 63)		/* a kernel address: the kmem tracepoints' objects */
+		return attr_kmem_alloc_at(a, addr, out);
 	if (!t || !t->n)
 		return -ENOENT;
 	if (!t->sorted) {

@@ -155,6 +155,8 @@ struct hm_attr {
 	hm_perf_reader *reader;	/* during hm_attr_run(): its build-id table */
 	uint64_t kaslr;
 	unsigned kaslr_known : 1, warned_kaslr : 1, kernel_seen : 1, lines_failed : 1;
+	unsigned kaddr_resolved : 1;	/* a kernel address was resolved since the
+					 * last kmem event (attribute-kmem.c) */
 	unsigned line_size;
 	uint32_t gen;		/* bumped by every record that changes mappings */
 	struct proc *procs;	/* sorted by pid */
@@ -177,6 +179,7 @@ struct hm_attr {
 	struct attr_inst **insts;	/* instances by object name (attribute-objects.c) */
 	size_t ninsts, inst_slots;
 	struct attr_allocs *allocs;	/* attribute-alloc.c; NULL until one is seen */
+	struct attr_kmem *kmem;		/* attribute-kmem.c; NULL until needed */
 	struct poke *pokes;	/* the kernel's TEXT_POKE records, in file order */
 	size_t npokes, pokes_cap;
 	uint32_t poke_gen;	/* bumped by each: patch-site answers are redone */
@@ -196,6 +199,18 @@ void attr_insts_free(hm_attr *a);
 int attr_alloc_event(const hm_perf_event *ev);
 int attr_alloc_sample(hm_attr *a, const hm_perf_event *ev, const hm_sample *s);
 void attr_allocs_free(struct attr_allocs *t);
+
+/* attribute-kmem.c: which kmem tracepoint ev is (0: none); take one of
+ * its samples (0, -ENOMEM, -EBADMSG with a message naming the sample);
+ * the live object holding kernel address addr at s's time: 1 attributed,
+ * 0 not (out->bucket says why), -ENOENT in none; the newest object ever
+ * holding addr (hm_attr_alloc_at()); free it all. */
+int attr_kmem_event(const hm_perf_event *ev);
+int attr_kmem_sample(hm_attr *a, const hm_perf_info *info, const hm_perf_event *ev,
+		     const hm_sample *s);
+int attr_kmem_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribution *out);
+int attr_kmem_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out);
+void attr_kmem_free(hm_attr *a);
 
 /* Bytes the kernel wrote at vmlinux link address link (a TEXT_POKE). */
 struct poke {

@@ -827,6 +827,8 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 	/* Allocator calls are not accesses: they go to the allocation table. */
 	if (ev && !is_bp && attr_alloc_event(ev))
 		return attr_alloc_sample(a, ev, s);
+	if (ev && ev->tp && attr_kmem_event(ev))
+		return attr_kmem_sample(a, info, ev, s);
 
 	e = hint && hint->valid && hint->addr == addr && hint->pid == s->pid
 		    ? hint : fast_slot(&run->fast, addr, s->pid);
@@ -1183,13 +1185,20 @@ static int run_sample(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_repor
 		      struct run *run)
 {
 	const hm_sample *s = &run->smp[run->nbatch];
+	const hm_perf_event *ev = s->attr < info->nr_events ? &info->events[s->attr] : NULL;
 
-	/* An allocator call is taken at once, not batched: its registers and
-	 * callchain point into the reader's buffer, which the next record
-	 * overwrites. */
-	if (s->attr < info->nr_events && info->events[s->attr].type != PERF_TYPE_BREAKPOINT &&
-	    attr_alloc_event(&info->events[s->attr]))
-		return attr_alloc_sample(a, &info->events[s->attr], s);
+	/* An allocation's raw record and registers point into the reader,
+	 * valid only until the next read: taken now, after the samples
+	 * before it. */
+	if (ev && (attr_kmem_event(ev) || attr_alloc_event(ev))) {
+		hm_sample now = *s;
+		int err = run_batch(a, info, h, st, run);
+
+		if (err)
+			return err;
+		return attr_kmem_event(ev) ? attr_kmem_sample(a, info, ev, &now)
+					   : attr_alloc_sample(a, ev, &now);
+	}
 	if (needs_order(info, &run->smp[run->nbatch]))
 		return order_sample(a, info, h, st, run, &run->smp[run->nbatch]);
 	/* File order, counted in place (no copy). */
@@ -1327,7 +1336,7 @@ int hm_profile_from_perf(const struct hm_profile_source *src, hm_profile **out)
 		p = hm_heat_profile(h, src->perf_data, hm_report_kind(&st), st.samples,
 				    st.buckets[HM_ATTR_GLOBAL] + st.buckets[HM_ATTR_OBJECT] +
 				    st.buckets[HM_ATTR_INSN] + st.buckets[HM_ATTR_TLS] +
-				    st.buckets[HM_ATTR_PERCPU]);
+				    st.buckets[HM_ATTR_PERCPU] + st.buckets[HM_ATTR_KMEM]);
 		if (p)
 			*out = p;
 		else

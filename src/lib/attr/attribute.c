@@ -23,7 +23,7 @@ const char *hm_attr_bucket_name(enum hm_attr_bucket b)
 		"no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux",
 		"instruction", "no-insn", "no-mem-operand", "no-variable", "untyped-pointer",
 		"offset-outside-type", "ambiguous-type", "tls", "per-cpu", "unknown-index",
-		"patched-text",
+		"patched-text", "kmem-cache", "kmem-untyped",
 	};
 
 	return b < HM_NR_BUCKETS ? names[b] : "?";
@@ -93,6 +93,7 @@ void hm_attr_free(hm_attr *a)
 		return;
 	free(a->cache_dir);
 	attr_allocs_free(a->allocs);
+	attr_kmem_free(a);
 	for (i = 0; i < a->nbins; i++)
 		binent_free(a->bins[i]);
 	free(a->bins);
@@ -745,6 +746,15 @@ int hm_attr_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attributio
 			return resolve_object(a, &a->objects[i], addr, out);
 	if (is_kernel_addr(addr) && (k = attr_kmod_at(a, addr)))
 		return fill_from_cache(lookup_link(a, k->b, addr - k->start), k->start, out);
+	if (is_kernel_addr(addr))
+		a->kaddr_resolved = 1;
+	if (is_kernel_addr(addr) && a->kmem &&
+	    (!a->vmlinux || !in_kernel_image(a->vmlinux, addr - a->kaslr))) {
+		int r = attr_kmem_resolve(a, s, addr, out);
+
+		if (r != -ENOENT)
+			return r;
+	}
 	if (is_kernel_addr(addr)) {
 		if (!a->vmlinux) {
 			out->bucket = HM_UNATTR_KERNEL_NO_VMLINUX;

@@ -354,7 +354,7 @@ static void print_header(FILE *out, const hm_report_stats *st, const struct hm_r
 {
 	uint64_t attributed = st->buckets[HM_ATTR_GLOBAL] + st->buckets[HM_ATTR_OBJECT] +
 			      st->buckets[HM_ATTR_INSN] + st->buckets[HM_ATTR_TLS] +
-			      st->buckets[HM_ATTR_PERCPU];
+			      st->buckets[HM_ATTR_PERCPU] + st->buckets[HM_ATTR_KMEM];
 	static const char *const kinds[] = { "memory samples with data source (HITM data)",
 					     "watchpoint samples", "address samples" };
 	int i, first = 1, col = 0;
@@ -369,11 +369,14 @@ static void print_header(FILE *out, const hm_report_stats *st, const struct hm_r
 		fprintf(out, ", tls %" PRIu64, st->buckets[HM_ATTR_TLS]);
 	if (st->buckets[HM_ATTR_PERCPU])
 		fprintf(out, ", per-cpu %" PRIu64, st->buckets[HM_ATTR_PERCPU]);
+	if (st->buckets[HM_ATTR_KMEM])
+		fprintf(out, ", kmem-cache %" PRIu64, st->buckets[HM_ATTR_KMEM]);
 	fputs(")\n", out);
 	for (i = HM_UNATTR_NO_ADDR; i < HM_NR_BUCKETS; i++) {
 		char item[64];
 
-		if (!st->buckets[i] || i == HM_ATTR_INSN || i == HM_ATTR_TLS || i == HM_ATTR_PERCPU)
+		if (!st->buckets[i] || i == HM_ATTR_INSN || i == HM_ATTR_TLS ||
+		    i == HM_ATTR_PERCPU || i == HM_ATTR_KMEM)
 			continue;
 		snprintf(item, sizeof(item), "%s %" PRIu64, hm_attr_bucket_name(i), st->buckets[i]);
 		if (first) {
@@ -483,8 +486,9 @@ static void print_alloc(FILE *out, hm_attr *a, const struct heat_row *r)
 		return;
 	}
 	hm_attr_code_label(a, al.site_bin, al.site_link, al.site, site, sizeof(site));
-	fprintf(out, "    allocated at %s by %s, %" PRIu64 " bytes at 0x%" PRIx64 "\n", site,
-		al.function, al.size, al.base);
+	fprintf(out, "    allocated at %s by %s%s%s, %" PRIu64 " bytes at 0x%" PRIx64 "\n",
+		site, al.function, al.cache ? " from " : "", al.cache ? al.cache : "", al.size,
+		al.base);
 }
 
 static void json_alloc(hm_json *j, hm_attr *a, const struct heat_row *r)
@@ -502,6 +506,8 @@ static void json_alloc(hm_json *j, hm_attr *a, const struct heat_row *r)
 		hm_json_kstr(j, "site", site);
 		hm_json_kuint(j, "site_address", al.site);
 		hm_json_kstr(j, "function", al.function);
+		if (al.cache)
+			hm_json_kstr(j, "cache", al.cache);
 		hm_json_kuint(j, "base", al.base);
 		hm_json_kuint(j, "size", al.size);
 	}

@@ -26,7 +26,7 @@ static const char *feat_name(int id)
 		[HM_FEAT_NRCPUS] = "NRCPUS", [HM_FEAT_CPUDESC] = "CPUDESC",
 		[HM_FEAT_CPUID] = "CPUID", [HM_FEAT_EVENT_DESC] = "EVENT_DESC",
 		[HM_FEAT_CACHE] = "CACHE", [HM_FEAT_SAMPLE_TIME] = "SAMPLE_TIME",
-		[HM_FEAT_BUILD_ID] = "BUILD_ID",
+		[HM_FEAT_BUILD_ID] = "BUILD_ID", [HM_FEAT_TRACING_DATA] = "TRACING_DATA",
 	};
 
 	if (id >= 0 && id < (int)(sizeof(names) / sizeof(names[0])) && names[id])
@@ -222,6 +222,8 @@ int hm_pr_feature(hm_perf_reader *r, int id, const unsigned char *p, size_t len,
 		return cache(&c);
 	case HM_FEAT_BUILD_ID:
 		return hm_pr_build_ids(r, p, len, off);
+	case HM_FEAT_TRACING_DATA:
+		return hm_pr_tracing_data(r, p, len, off);
 	case HM_FEAT_SAMPLE_TIME:
 		if ((err = f64(&c, &in->first_sample_time)) ||
 		    (err = f64(&c, &in->last_sample_time)))
@@ -238,7 +240,7 @@ static int wanted(int id)
 	case HM_FEAT_HOSTNAME: case HM_FEAT_OSRELEASE: case HM_FEAT_VERSION:
 	case HM_FEAT_ARCH: case HM_FEAT_NRCPUS: case HM_FEAT_CPUDESC:
 	case HM_FEAT_CPUID: case HM_FEAT_EVENT_DESC: case HM_FEAT_CACHE:
-	case HM_FEAT_SAMPLE_TIME: case HM_FEAT_BUILD_ID:
+	case HM_FEAT_SAMPLE_TIME: case HM_FEAT_BUILD_ID: case HM_FEAT_TRACING_DATA:
 		return 1;
 	}
 	return 0;

@@ -116,6 +116,9 @@ int hm_pr_read_features(hm_perf_reader *r, uint64_t table_off);
 int hm_pr_feature(hm_perf_reader *r, int id, const unsigned char *p, size_t len,
 		  uint64_t off);
 
+/* perfdata-trace.c: the TRACING_DATA feature's formats */
+int hm_pr_tracing_data(hm_perf_reader *r, const unsigned char *p, size_t len, uint64_t off);
+
 int hm_pr_build_ids(hm_perf_reader *r, const unsigned char *p, size_t len, uint64_t off);
 
 /* perfdata-zstd.c */

@@ -152,6 +152,9 @@ static int middle_fields(struct cur *c, const struct pr_event *e, hm_sample *s)
 		sz = c->r->swap ? __builtin_bswap32(sz) : sz;
 		if ((err = skip(c, 4ull + sz)))
 			return err;
+		s->raw = c->p - sz;
+		s->raw_size = sz;
+		s->has |= HM_HAS_RAW;
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		if ((err = get64(c, &nr)))

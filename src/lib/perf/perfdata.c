@@ -155,6 +155,40 @@ static int s_skip(hm_perf_reader *r, uint64_t n, const char *what)
 	return 0;
 }
 
+/* Read the n payload bytes that follow a record (pipe mode's TRACING_DATA)
+ * into *out (malloc'd). */
+static int s_take(hm_perf_reader *r, uint64_t n, unsigned char **out, const char *what)
+{
+	struct pr_stream *s = &r->s;
+	uint64_t at = s->off, got = 0;
+	unsigned char *buf;
+
+	if (n > (64u << 20))
+		return hm_fail(EBADMSG, "%s: %s payload of 0x%" PRIx64 " bytes is too large at "
+			       "offset 0x%" PRIx64, r->name, what, n, at);
+	if (!(buf = malloc(n ? (size_t)n : 1)))
+		return -ENOMEM;
+	while (got < n) {
+		size_t have = s->end - s->start, k;
+		int err;
+
+		if (!have) {
+			if ((err = s_need(r, 1, what)) <= 0) {
+				free(buf);
+				return err < 0 ? err : hm_fail(EBADMSG, "%s: truncated %s payload at "
+							       "offset 0x%" PRIx64, r->name, what, at);
+			}
+			continue;
+		}
+		k = have < n - got ? have : (size_t)(n - got);
+		memcpy(buf + got, s->buf + s->start, k);
+		s_consume(r, k);
+		got += k;
+	}
+	*out = buf;
+	return 0;
+}
+
 /* ---- attrs and events ---- */
 
 static uint8_t revbyte(uint8_t b)
@@ -361,6 +395,9 @@ void hm_pr_sync_events(hm_perf_reader *r)
 		p->nr_ids = r->ev[i].nr_ids;
 		p->ids = r->ev[i].ids;
 		p->sample_regs_user = a->sample_regs_user;
+		for (size_t k = 0; a->type == PERF_TYPE_TRACEPOINT && k < r->info.nr_tracepoints; k++)
+			if (r->info.tracepoints[k].id == a->config)
+				p->tp = &r->info.tracepoints[k];
 	}
 	r->info.nr_events = r->nr_ev;
 	r->info.events = r->pub_ev;
@@ -689,6 +726,11 @@ const hm_perf_info *hm_perf_reader_info(const hm_perf_reader *r)
 	return &r->info;
 }
 
+const char *hm_perf_reader_name(const hm_perf_reader *r)
+{
+	return r->name;
+}
+
 /* ---- records ---- */
 
 /* Handle the perf-synthesized records that carry header data. */
@@ -853,8 +895,22 @@ int hm_pr_dispatch(hm_perf_reader *r, hm_perf_record *rec, const unsigned char *
 		if (r->in_zstd)
 			return hm_fail(EBADMSG, "%s: TRACING_DATA inside compressed data at "
 				       "offset 0x%" PRIx64, r->name, off);
-		ret = s_skip(r, ((uint64_t)n + 7) & ~7ull, "TRACING_DATA");
-		goto other;	/* p is stale once the payload is skipped */
+		if (r->info.tracing_data) {	/* the feature's (file mode) is the one */
+			ret = s_skip(r, ((uint64_t)n + 7) & ~7ull, "TRACING_DATA");
+		} else {
+			/* pipe mode: the tracepoints' formats come only here */
+			unsigned char *td = NULL;
+			uint64_t at = r->s.off;
+
+			ret = s_take(r, ((uint64_t)n + 7) & ~7ull, &td, "TRACING_DATA");
+			if (!ret) {
+				ret = hm_pr_tracing_data(r, td, n, at);
+				free(td);
+				if (!ret)
+					hm_pr_sync_events(r);
+			}
+		}
+		goto other;	/* p is stale once the payload is read */
 	}
 	case HM_REC_AUXTRACE: {
 		uint64_t n;

@@ -480,6 +480,8 @@ int hm_perf_writer_sample(hm_perf_writer *w, const hm_sample *s)
 	a = &w->ev[s->attr].attr;
 	st = a->sample_type;
 	id = (s->has & HM_HAS_ID) ? s->id : first_id(w, s->attr);
+	if ((s->has & HM_HAS_RAW) && s->raw_size > 0xfff0)
+		return hm_fail(E2BIG, "%s: raw data of %u bytes is too large", w->path, s->raw_size);
 	rbegin(w);
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		r64(w, id);
@@ -505,8 +507,18 @@ int hm_perf_writer_sample(hm_perf_writer *w, const hm_sample *s)
 		put_read(w, a->read_format, id);
 	if (st & PERF_SAMPLE_CALLCHAIN)
 		r64(w, 0);
-	if (st & PERF_SAMPLE_RAW)
+	if ((st & PERF_SAMPLE_RAW) && (s->has & HM_HAS_RAW)) {
+		/* u32 size, the record, zeros to the next 8 bytes (the size
+		 * counts them, as the kernel's does) */
+		uint32_t n = (s->raw_size + 4 + 7) / 8 * 8 - 4, sz = o32(w, n);
+		static const unsigned char zero[8];
+
+		rbytes(w, &sz, 4);
+		rbytes(w, s->raw, s->raw_size);
+		rbytes(w, zero, n - s->raw_size);
+	} else if (st & PERF_SAMPLE_RAW) {
 		r32x2(w, 4, 0);	/* u32 size = 4, four zero bytes */
+	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		r64(w, 0);
 		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)

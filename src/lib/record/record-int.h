@@ -94,4 +94,10 @@ int hm_tracefs_probes_add(struct hm_tracefs_probes *tp, const hm_record_plan *pl
 /* Remove them; the events opened on them must be closed first. */
 void hm_tracefs_probes_remove(struct hm_tracefs_probes *tp);
 
+/* Kernel allocation tracking (record-kmem.c; hm_record_plan_kmem() in
+ * record.h). */
+#define HM_KMEM_GROUP "kmem"
+/* The TRACING_DATA feature describing those events, added to w. */
+int hm_record_kmem_tracing_data(hm_perf_writer *w, const char *tracefs);
+
 #endif

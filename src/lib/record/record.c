@@ -135,6 +135,12 @@ static int inherits(const struct session *s, size_t e)
 	return s->targets[0] != -1 && (!is_alloc(&s->plan.ev[e]) || s->tp.id[e]);
 }
 
+static int is_kmem(const hm_record_event *ev)
+{
+	return ev->attr.type == PERF_TYPE_TRACEPOINT &&
+	       strncmp(ev->name, HM_KMEM_GROUP ":", sizeof(HM_KMEM_GROUP)) == 0;
+}
+
 static int event_of(const struct session *s, uint64_t id)
 {
 	struct idmap key = { .id = id }, *m;
@@ -154,6 +160,8 @@ static int emit_sample(struct session *s, const void *rec, size_t len, int ev, u
 		st->per_event[ev]++;
 		if (is_alloc(&s->plan.ev[ev])) {
 			st->alloc_samples++;
+		} else if (is_kmem(&s->plan.ev[ev])) {
+			st->kmem_samples++;
 		} else if (s->plan.source == HM_SOURCE_WATCH) {
 			if (s->plan.ev[ev].attr.bp_type == HW_BREAKPOINT_W)
 				st->writes++;
@@ -264,7 +272,10 @@ static int open_error(const struct session *s, const hm_record_event *ev, int cp
 	const char *what;
 
 	if (err == EACCES || err == EPERM) {
-		if (s->o->cpu_wide || s->plan.cpu_wide_only) {
+		if (ev->attr.type == PERF_TYPE_TRACEPOINT) {
+			need = -1;
+			what = "a tracepoint's raw data";
+		} else if (s->o->cpu_wide || s->plan.cpu_wide_only) {
 			need = 0;
 			what = "CPU-wide recording";
 		} else if (!ev->attr.exclude_kernel) {
@@ -652,9 +663,13 @@ static int prepare(struct session *s)
 		}
 	} else if (o->plan) {
 		s->plan = *o->plan;
-	} else {
+	} else if (!o->kmem) {
 		return hm_fail(EINVAL, "record: nothing to record");
 	}
+	/* kmem first: with no other events, the allocator probes take its
+	 * sample_type as their base */
+	if (o->kmem && (rc = hm_record_plan_kmem(NULL, &s->plan)))
+		return rc;
 	if (o->alloc) {
 		rc = hm_record_plan_alloc(o->alloc_libc, &s->plan, s->libc, sizeof(s->libc),
 					  &s->st->alloc_no_store);
@@ -692,6 +707,8 @@ static int record_run(const struct hm_record_opts *o, struct hm_record_stats *st
 	}
 	if (!rc)
 		rc = declare_events(&s);
+	if (!rc && o->kmem)
+		rc = hm_record_kmem_tracing_data(s.w, NULL);
 	if (!rc)
 		rc = synthesize(&s);
 	if (!rc) {

@@ -1,0 +1,607 @@
+/* Kernel allocations from a recording's kmem tracepoints (`hitmap record
+ * --kmem`, `perf kmem record`, `perf record -e kmem:...`): each
+ * kmem_cache_alloc or kmalloc gives an object (ptr, bytes_alloc, call_site,
+ * and for a cache its name), each kmem_cache_free or kfree of that ptr ends
+ * it.  Fields are read by the formats of the file's TRACING_DATA, never by
+ * fixed offsets.
+ *
+ * A kernel data address inside an object live at the sample's time names
+ * the object; the cache's name is the type hint: a --type-of-cache given
+ * for it, else a struct of the kernel's types spelled as the cache is
+ * (task_struct, mm_struct), else the cache's entry in the small table
+ * below of caches Linux names otherwise.  The type must exist and fit the
+ * object (sizeof <= bytes_req); the field is the one at address − object
+ * start.  kmalloc objects, and caches none of these name, get no type.
+ *
+ * Live objects are kept by page (a chained hash of 4 KiB pages to the
+ * objects overlapping them; objects of more than 16 pages on a list of
+ * their own): the stream interleaves allocations and lookups, so no sorted
+ * array, and a free unlinks the object, so that a slot the kernel reuses a
+ * million times is still one entry.  The objects samples were attributed
+ * to are remembered by base for their allocation line. */
+#include "config.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+#include "attr/attribute-int.h"
+#include "base/diag.h"
+
+#define PAGE_SHIFT 12
+#define BIG_PAGES 16
+
+/* Caches whose name is not their type's, from the kernel's own
+ * kmem_cache_create() calls (Linux 6.x): fs/file_table.c, net/socket.c,
+ * kernel/fork.c, kernel/cred.c, fs/inode.c, net/core/skbuff.c,
+ * net/ipv4/tcp_ipv4.c and udp.c (the protocols' slab names), fs/ext4,
+ * fs/proc, mm/shmem.c.  Anything else needs the exact struct name or
+ * --type-of-cache. */
+static const struct {
+	const char *cache, *type;
+} known[] = {
+	{ "filp", "file" },
+	{ "sock_inode_cache", "socket_alloc" },
+	{ "files_cache", "files_struct" },
+	{ "fs_cache", "fs_struct" },
+	{ "sighand_cache", "sighand_struct" },
+	{ "signal_cache", "signal_struct" },
+	{ "cred_jar", "cred" },
+	{ "inode_cache", "inode" },
+	{ "skbuff_head_cache", "sk_buff" },
+	{ "skbuff_fclone_cache", "sk_buff_fclones" },
+	{ "TCP", "tcp_sock" },
+	{ "TCPv6", "tcp6_sock" },
+	{ "UDP", "udp_sock" },
+	{ "UDPv6", "udp6_sock" },
+	{ "ext4_inode_cache", "ext4_inode_info" },
+	{ "proc_inode_cache", "proc_inode" },
+	{ "shmem_inode_cache", "shmem_inode_info" },
+};
+
+enum kev { KEV_NONE, KEV_CACHE_ALLOC, KEV_KMALLOC, KEV_CACHE_FREE, KEV_KFREE };
+
+struct kobj {
+	uint64_t base, size, req, site, time, freed_at;
+	const char *cache;	/* interned; NULL for kmalloc */
+	uint8_t func;		/* enum kev of the allocation */
+	unsigned freed : 1, timed : 1;
+};
+
+#define NO_OBJ ((size_t)-1)
+
+struct knode {
+	uint64_t page;
+	size_t obj;		/* NO_OBJ: on the free list */
+	size_t next;		/* index + 1; 0 ends the chain (or the free list) */
+};
+
+struct knamed {			/* an object a sample was attributed to */
+	uint64_t base;
+	size_t obj;		/* index + 1; 0 = empty slot */
+};
+
+struct ktype {			/* what a cache's name resolved to */
+	const char *cache;
+	hm_type_id id;
+	int from_user;		/* --type-of-cache */
+	int done;
+};
+
+struct ktype_user {
+	const char *cache, *type;
+};
+
+struct attr_kmem {
+	struct kobj *v;
+	size_t n, cap;
+	struct knode *nodes;
+	size_t nn, ncap;
+	size_t *heads;		/* by page hash: node index + 1 */
+	size_t mask;
+	size_t nlive;		/* nodes in chains */
+	size_t free_nodes;	/* free list: node index + 1 */
+	struct knamed *named;	/* open addressing by base, nmask + 1 slots */
+	size_t nnamed, nmask;
+	size_t *big;		/* objects of more than BIG_PAGES pages */
+	size_t nbig, bigcap;
+	struct ktype *types;
+	size_t ntypes, tcap;
+	struct ktype_user *user;
+	size_t nuser, ucap;
+	hm_types *btf;		/* set_kernel_btf: the kernel's types when no vmlinux */
+	uint64_t samples;
+};
+
+static struct attr_kmem *kmem_of(hm_attr *a)
+{
+	if (!a->kmem)
+		a->kmem = calloc(1, sizeof(*a->kmem));
+	return a->kmem;
+}
+
+void attr_kmem_free(hm_attr *a)
+{
+	struct attr_kmem *k = a->kmem;
+
+	if (!k)
+		return;
+	free(k->v);
+	free(k->nodes);
+	free(k->heads);
+	free(k->named);
+	free(k->big);
+	free(k->types);
+	free(k->user);
+	hm_types_free(k->btf);
+	free(k);
+	a->kmem = NULL;
+}
+
+int attr_kmem_event(const hm_perf_event *ev)
+{
+	static const char *const names[] = {
+		[KEV_CACHE_ALLOC] = "kmem_cache_alloc", [KEV_KMALLOC] = "kmalloc",
+		[KEV_CACHE_FREE] = "kmem_cache_free", [KEV_KFREE] = "kfree",
+	};
+	int i;
+
+	if (!ev || ev->type != PERF_TYPE_TRACEPOINT || !ev->tp || !ev->tp->system ||
+	    strcmp(ev->tp->system, "kmem"))
+		return KEV_NONE;
+	for (i = KEV_CACHE_ALLOC; i <= KEV_KFREE; i++)
+		if (!strcmp(ev->tp->name, names[i]))
+			return i;
+	return KEV_NONE;
+}
+
+static size_t page_hash(uint64_t page, size_t mask)
+{
+	return (size_t)((page * 0x9e3779b97f4a7c15ull) >> 17) & mask;
+}
+
+static int rehash(struct attr_kmem *k)
+{
+	size_t slots = k->mask ? 2 * (k->mask + 1) : 1024, i;
+	size_t *h = calloc(slots, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	free(k->heads);
+	k->heads = h;
+	k->mask = slots - 1;
+	k->free_nodes = 0;
+	for (i = 0; i < k->nn; i++) {
+		size_t b = page_hash(k->nodes[i].page, k->mask);
+
+		if (k->nodes[i].obj == NO_OBJ) {
+			k->nodes[i].next = k->free_nodes;
+			k->free_nodes = i + 1;
+			continue;
+		}
+		k->nodes[i].next = h[b];
+		h[b] = i + 1;
+	}
+	return 0;
+}
+
+static int add_node(struct attr_kmem *k, uint64_t page, size_t obj)
+{
+	size_t b, i;
+
+	if (k->free_nodes) {
+		i = k->free_nodes - 1;
+		k->free_nodes = k->nodes[i].next;
+	} else {
+		if (hm_grow((void **)&k->nodes, &k->ncap, k->nn + 1, sizeof(*k->nodes)))
+			return -ENOMEM;
+		i = k->nn++;
+	}
+	k->nodes[i] = (struct knode){ .page = page, .obj = obj };
+	k->nlive++;
+	if (k->nlive > 2 * (k->mask + 1) || !k->heads)
+		return rehash(k);	/* links the new node too */
+	b = page_hash(page, k->mask);
+	k->nodes[i].next = k->heads[b];
+	k->heads[b] = i + 1;
+	return 0;
+}
+
+/* Take object obj's nodes out of the chains (it was freed). */
+static void unlink_object(struct attr_kmem *k, size_t obj)
+{
+	const struct kobj *o = &k->v[obj];
+	uint64_t first = o->base >> PAGE_SHIFT, last = (o->base + o->size - 1) >> PAGE_SHIFT, p;
+	size_t i;
+
+	if (last - first >= BIG_PAGES) {
+		for (i = 0; i < k->nbig; i++)
+			if (k->big[i] == obj) {
+				k->big[i] = k->big[--k->nbig];
+				break;
+			}
+		return;
+	}
+	for (p = first; p <= last && k->heads; p++) {
+		size_t *link = &k->heads[page_hash(p, k->mask)];
+
+		while (*link) {
+			struct knode *nd = &k->nodes[*link - 1];
+			size_t self = *link;
+
+			if (nd->page == p && nd->obj == obj) {
+				*link = nd->next;
+				nd->obj = NO_OBJ;
+				nd->next = k->free_nodes;
+				k->free_nodes = self;
+				k->nlive--;
+				break;
+			}
+			link = &nd->next;
+		}
+	}
+}
+
+static int add_object(struct attr_kmem *k, const struct kobj *o)
+{
+	uint64_t first = o->base >> PAGE_SHIFT, last = (o->base + o->size - 1) >> PAGE_SHIFT, p;
+	size_t i = k->n;
+	int rc;
+
+	if (hm_grow((void **)&k->v, &k->cap, k->n + 1, sizeof(*k->v)))
+		return -ENOMEM;
+	k->v[k->n++] = *o;
+	if (last - first >= BIG_PAGES) {
+		if (hm_grow((void **)&k->big, &k->bigcap, k->nbig + 1, sizeof(*k->big)))
+			return -ENOMEM;
+		k->big[k->nbig++] = i;
+		return 0;
+	}
+	for (p = first; p <= last; p++)
+		if ((rc = add_node(k, p, i)))
+			return rc;
+	return 0;
+}
+
+/* Whether live object o holds addr at time t (has_t: the sample has a
+ * time): not when it was allocated after the sample, whatever the order
+ * the file gives them in. */
+static int live_at(const struct kobj *o, uint64_t addr, int has_t, uint64_t t)
+{
+	if (addr - o->base >= o->size)
+		return 0;
+	return !has_t || !o->timed || o->time <= t;
+}
+
+/* The newest live object holding addr at t (an older one overlapping it
+ * lost its free: the newer could not have been allocated there); its index
+ * or NO_OBJ. */
+static size_t find(const struct attr_kmem *k, uint64_t addr, int has_t, uint64_t t)
+{
+	size_t best = NO_OBJ, j, i;
+
+	if (k->heads)
+		for (j = k->heads[page_hash(addr >> PAGE_SHIFT, k->mask)]; j; j = k->nodes[j - 1].next) {
+			const struct knode *nd = &k->nodes[j - 1];
+
+			if (nd->page == addr >> PAGE_SHIFT && live_at(&k->v[nd->obj], addr, has_t, t) &&
+			    (best == NO_OBJ || nd->obj > best))
+				best = nd->obj;
+		}
+	for (i = 0; i < k->nbig; i++)
+		if (live_at(&k->v[k->big[i]], addr, has_t, t) &&
+		    (best == NO_OBJ || k->big[i] > best))
+			best = k->big[i];
+	return best;
+}
+
+static void end_object(struct attr_kmem *k, uint64_t ptr, uint64_t t, int has_t)
+{
+	size_t i = find(k, ptr, 0, 0);
+
+	if (i != NO_OBJ && k->v[i].base == ptr) {
+		k->v[i].freed = 1;
+		k->v[i].freed_at = has_t ? t : 0;
+		unlink_object(k, i);
+	}
+}
+
+static size_t named_slot(const struct attr_kmem *k, uint64_t base)
+{
+	size_t j = page_hash(base, k->nmask);
+
+	while (k->named[j].obj && k->named[j].base != base)
+		j = (j + 1) & k->nmask;
+	return j;
+}
+
+/* Remember that a sample was attributed to object obj. */
+static int note_named(struct attr_kmem *k, size_t obj)
+{
+	size_t j;
+
+	if (!k->named || 4 * (k->nnamed + 1) > 3 * (k->nmask + 1)) {
+		size_t slots = k->named ? 2 * (k->nmask + 1) : 256, i;
+		struct knamed *old = k->named, *n = calloc(slots, sizeof(*n));
+		size_t omask = k->nmask;
+
+		if (!n)
+			return -ENOMEM;
+		k->named = n;
+		k->nmask = slots - 1;
+		for (i = 0; old && i <= omask; i++)
+			if (old[i].obj)
+				k->named[named_slot(k, old[i].base)] = old[i];
+		free(old);
+	}
+	j = named_slot(k, k->v[obj].base);
+	if (!k->named[j].obj)
+		k->nnamed++;
+	k->named[j] = (struct knamed){ .base = k->v[obj].base, .obj = obj + 1 };
+	return 0;
+}
+
+static int bad(hm_attr *a, const hm_perf_event *ev, const hm_sample *s, const char *what)
+{
+	return hm_fail(EBADMSG, "%s: %s sample at offset 0x%" PRIx64 ": %s",
+		       a->reader ? hm_perf_reader_name(a->reader) : "perf.data",
+		       ev->name ? ev->name : ev->tp->name, s->offset, what);
+}
+
+static int field(hm_attr *a, const hm_perf_info *info, const hm_perf_event *ev,
+		 const hm_sample *s, const char *name, uint64_t *v)
+{
+	const hm_perf_tp_field *f = hm_perf_tp_field_find(ev->tp, name);
+	char what[160];
+
+	if (!f) {
+		snprintf(what, sizeof(what), "its format has no field '%s'", name);
+		return bad(a, ev, s, what);
+	}
+	if (hm_perf_tp_u64(info, s, f, v)) {
+		snprintf(what, sizeof(what), "field '%s' (offset %u, size %u) is not in its %u "
+			 "bytes of raw data", name, f->offset, f->size,
+			 (s->has & HM_HAS_RAW) ? s->raw_size : 0);
+		return bad(a, ev, s, what);
+	}
+	return 0;
+}
+
+int attr_kmem_sample(hm_attr *a, const hm_perf_info *info, const hm_perf_event *ev,
+		     const hm_sample *s)
+{
+	struct attr_kmem *k = kmem_of(a);
+	int kind = attr_kmem_event(ev), has_t = !!(s->has & HM_HAS_TIME), rc;
+	struct kobj o = { 0 };
+	uint64_t ptr;
+
+	if (!k)
+		return -ENOMEM;
+	k->samples++;
+	if ((rc = field(a, info, ev, s, "ptr", &ptr)))
+		return rc;
+	/* A new object or an ended one changes what kernel addresses resolve
+	 * to: memoised answers are redone, when there are any. */
+	if (a->kaddr_resolved) {
+		a->gen++;
+		a->kaddr_resolved = 0;
+	}
+	if (kind == KEV_CACHE_FREE || kind == KEV_KFREE) {
+		if (ptr)
+			end_object(k, ptr, s->time, has_t);
+		return 0;
+	}
+	if ((rc = field(a, info, ev, s, "call_site", &o.site)) ||
+	    (rc = field(a, info, ev, s, "bytes_alloc", &o.size)) ||
+	    (rc = field(a, info, ev, s, "bytes_req", &o.req)))
+		return rc;
+	if (kind == KEV_CACHE_ALLOC) {
+		const hm_perf_tp_field *f = hm_perf_tp_field_find(ev->tp, "name");
+		const char *name;
+		size_t len;
+
+		if (f && hm_perf_tp_str(info, s, f, &name, &len))
+			return bad(a, ev, s, "its cache name lies outside the raw data");
+		if (f && !(o.cache = hm_strtab_intern_n(&a->strs, name, len)))
+			return -ENOMEM;
+	}
+	if (!ptr || !o.size || o.req > o.size || ptr + o.size < ptr)
+		return 0;	/* a failed allocation, or nothing to place */
+	o.base = ptr;
+	o.time = s->time;
+	o.timed = has_t;
+	o.func = (uint8_t)kind;
+	/* An object still open at ptr lost its free: it ends here. */
+	end_object(k, ptr, s->time, has_t);
+	return add_object(k, &o);
+}
+
+/* ---- the cache's type ---- */
+
+static const hm_types *kernel_types(hm_attr *a)
+{
+	if (a->vmlinux && !attr_binent_types(a->vmlinux) && a->vmlinux->types)
+		return a->vmlinux->types;
+	return a->kmem ? a->kmem->btf : NULL;
+}
+
+static hm_type_id struct_named(const hm_types *t, const char *name)
+{
+	hm_type_id id = hm_types_find_struct(t, name);
+	const hm_type *ty = id ? hm_types_get(t, id) : NULL;
+
+	return ty && hm_kind_is_record(ty->kind) && hm_types_sizeof(t, id) ? id : HM_TYPE_NONE;
+}
+
+static const struct ktype *cache_type(hm_attr *a, const char *cache)
+{
+	struct attr_kmem *k = a->kmem;
+	const hm_types *t = kernel_types(a);
+	struct ktype *kt;
+	size_t i;
+
+	for (i = 0; i < k->ntypes; i++)
+		if (k->types[i].cache == cache)
+			return &k->types[i];
+	if (hm_grow((void **)&k->types, &k->tcap, k->ntypes + 1, sizeof(*k->types)))
+		return NULL;
+	kt = &k->types[k->ntypes++];
+	memset(kt, 0, sizeof(*kt));
+	kt->cache = cache;
+	kt->done = 1;
+	if (!t)
+		return kt;
+	for (i = 0; i < k->nuser; i++)
+		if (!strcmp(k->user[i].cache, cache)) {
+			kt->id = struct_named(t, k->user[i].type);
+			kt->from_user = 1;
+			return kt;
+		}
+	if ((kt->id = struct_named(t, cache)))
+		return kt;
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(known[i].cache, cache)) {
+			kt->id = struct_named(t, known[i].type);
+			break;
+		}
+	return kt;
+}
+
+int attr_kmem_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribution *out)
+{
+	const struct kobj *o;
+	size_t i;
+	const struct ktype *kt;
+	const hm_types *t;
+	const hm_type *ty;
+	char obj[300];
+	const char *path;
+	uint64_t size, foff, fsize;
+
+	if (!a->kmem ||
+	    (i = find(a->kmem, addr, !!(s->has & HM_HAS_TIME), s->time)) == NO_OBJ)
+		return -ENOENT;
+	o = &a->kmem->v[i];
+	memset(out, 0, sizeof(*out));
+	out->bucket = HM_UNATTR_KMEM_UNTYPED;
+	if (!o->cache)
+		return 0;
+	if (!(kt = cache_type(a, o->cache)))
+		return -ENOMEM;
+	if (!kt->id || !(t = kernel_types(a)))
+		return 0;
+	size = hm_types_sizeof(t, kt->id);
+	/* The struct must fit what the cache hands out (the object may be
+	 * larger: task_struct's cache adds the FPU state). */
+	if (size > (kt->from_user ? o->size : o->req))
+		return 0;
+	if (addr - o->base >= size) {
+		out->bucket = HM_UNATTR_OFFSET;
+		return 0;
+	}
+	ty = hm_types_get(t, kt->id);
+	attr_describe(t, kt->id, addr - o->base, &foff, &fsize, &path, &a->strs);
+	snprintf(obj, sizeof(obj), "%s@0x%" PRIx64, ty->name, o->base);
+	out->bucket = HM_ATTR_KMEM;
+	out->sname = hm_strtab_intern(&a->strs, ty->name);
+	out->kind = HM_PROFILE_STRUCT;
+	out->ssize = size;
+	out->object = hm_strtab_intern(&a->strs, obj);
+	out->obj_base = o->base;
+	out->path = path;
+	out->foff = foff;
+	out->fsize = fsize;
+	if (!out->sname || !out->object || !out->path || note_named(a->kmem, i))
+		return -ENOMEM;
+	return 1;
+}
+
+int attr_kmem_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out)
+{
+	struct attr_kmem *k = a->kmem;
+	const struct kobj *o;
+	size_t i = NO_OBJ, j;
+
+	if (!k)
+		return -ENOENT;
+	/* the object a row was named by (by its base), else a live one */
+	if (k->named && k->named[j = named_slot(k, addr)].obj)
+		i = k->named[j].obj - 1;
+	if (i == NO_OBJ && (i = find(k, addr, 0, 0)) == NO_OBJ)
+		return -ENOENT;
+	o = &k->v[i];
+	memset(out, 0, sizeof(*out));
+	out->base = o->base;
+	out->size = o->size;
+	out->site = o->site;
+	if (a->vmlinux) {
+		out->site_bin = a->vmlinux;
+		out->site_link = o->site - a->kaslr;
+	}
+	out->function = o->func == KEV_KMALLOC ? "kmalloc" : "kmem_cache_alloc";
+	out->cache = o->cache;
+	out->pid = (uint32_t)-1;
+	out->nr = 1;
+	return 0;
+}
+
+/* ---- options ---- */
+
+int hm_attr_set_kernel_btf(hm_attr *a, const char *path)
+{
+	struct attr_kmem *k = kmem_of(a);
+	hm_types *t = NULL;
+	int rc;
+
+	if (!k)
+		return -ENOMEM;
+	rc = hm_types_load_btf_file(path, NULL, &t);
+	if (rc)
+		return rc;
+	hm_types_free(k->btf);
+	k->btf = t;
+	return 0;
+}
+
+int hm_attr_set_cache_type(hm_attr *a, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	struct attr_kmem *k = kmem_of(a);
+	const hm_types *t;
+	const char *type;
+	char name[256];
+	size_t n;
+
+	if (!k)
+		return -ENOMEM;
+	if (!eq || eq == spec || !eq[1])
+		return hm_fail(EINVAL, "type of cache '%s': not CACHE=TYPE", spec);
+	type = eq + 1;
+	if (!strncmp(type, "struct ", 7))
+		type += 7;
+	n = strlen(type);
+	if (n >= sizeof(name))
+		return hm_fail(EINVAL, "type of cache '%s': type name too long", spec);
+	memcpy(name, type, n + 1);
+	if (!(t = kernel_types(a)))
+		return hm_fail(ENODATA, "type of cache '%s': no kernel types to look %s up in",
+			       spec, name);
+	if (!struct_named(t, name))
+		return hm_fail(ENOENT, "type of cache '%s': the kernel's types have no struct %s",
+			       spec, name);
+	if (hm_grow((void **)&k->user, &k->ucap, k->nuser + 1, sizeof(*k->user)))
+		return -ENOMEM;
+	k->user[k->nuser].cache = hm_strtab_intern_n(&a->strs, spec, (size_t)(eq - spec));
+	k->user[k->nuser].type = hm_strtab_intern(&a->strs, name);
+	if (!k->user[k->nuser].cache || !k->user[k->nuser].type)
+		return -ENOMEM;
+	k->nuser++;
+	k->ntypes = 0;		/* resolved again with it */
+	return 0;
+}
+
+uint64_t hm_attr_kmem_samples(const hm_attr *a)
+{
+	return a->kmem ? a->kmem->samples : 0;
+}
