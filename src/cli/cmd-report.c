@@ -64,6 +64,9 @@ static int setup(hm_attr *a, struct report_args *ra)
 			return HM_EXIT_INPUT;
 	if (ra->vmlinux && hm_attr_set_vmlinux(a, ra->vmlinux))
 		return HM_EXIT_INPUT;
+	/* a perf.data directory of perf record --kcore: the text that ran */
+	if (strcmp(ra->input, "-") && hm_attr_set_kcore(a, ra->input) < 0)
+		return HM_EXIT_INPUT;
 	if (ra->sysroot && hm_attr_set_sysroot(a, ra->sysroot))
 		return HM_EXIT_INPUT;
 	for (i = 0; i < ra->nobj; i++) {
