@@ -43,8 +43,9 @@ for line in subprocess.run(["readelf", "-lW", o.elf], check=True, capture_output
     f = line.split()
     if len(f) >= 8 and f[0] == "LOAD":
         off, va, fsz = int(f[1], 16), int(f[2], 16), int(f[4], 16)
-        if va <= lo and hi <= va + fsz:
+        if va <= lo < va + fsz and etext <= va + fsz:
             seg = (off, va)
+            hi = min(hi, va + fsz)    # a small file's text ends before the page
 if not seg:
     sys.exit("no PT_LOAD holds [_stext, _etext) in %s" % o.elf)
 with open(o.elf, "rb") as f:

@@ -68,6 +68,14 @@ static int read_elf(hm_kcore *k)
 		err = -EBADMSG;
 		goto out;
 	}
+	/* libelf counts no headers that do not fit: say that they do not */
+	n = eh.e_phnum == PN_XNUM ? 0 : eh.e_phnum;
+	if (eh.e_phoff > k->size || (uint64_t)n * eh.e_phentsize > k->size - eh.e_phoff) {
+		hm_diag(HM_DIAG_ERROR, "%s: offset %" PRIu64 ": %zu program headers go past the end "
+			"of the file (%zu bytes): cut short?", k->path, (uint64_t)eh.e_phoff, n, k->size);
+		err = -EBADMSG;
+		goto out;
+	}
 	if (elf_getphdrnum(e, &n) || (n && !(k->segs = calloc(n, sizeof(*k->segs))))) {
 		hm_diag(HM_DIAG_ERROR, "%s: offset %" PRIu64 ": bad program headers", k->path,
 			(uint64_t)eh.e_phoff);
