@@ -1,7 +1,9 @@
 /* libFuzzer target: ELF + DWARF loading from memory, then a layout of every
  * struct found (the layout walks whatever the loader accepted), and every
  * line table of .debug_line run the way report's code locations run it, and
- * the kernel patch-site tables (elf/patchsites.c).  The printer
+ * the kernel patch-site tables (elf/patchsites.c: a vmlinux's by their
+ * symbols; a module's, ET_REL with .gnu.linkonce.this_module, through
+ * their relocations, elf/reloc.c; seed fx-patch-mod.o).  The printer
  * is left to fuzz-btf: on inputs that hit its 16 MiB cap it takes 0.5 s in
  * an ordinary build but over 10 s with sanitizers and coverage. */
 #include "config.h"

@@ -245,8 +245,8 @@ static int typed_reg(struct binent *b, struct typing *t, uint64_t func, uint64_t
 	return hm_insn_track(b->insn, func, pc, reg, type_value, t, v);
 }
 
-/* A kernel's patch sites, read once: none when the tables cannot be read
- * (a module's are unrelocated; a bad table was reported). */
+/* A kernel's or a module's patch sites, read once: none when the tables
+ * cannot be read (a bad table was reported). */
 static const hm_patch_sites *binent_patch(struct binent *b)
 {
 	if (!b->patch && !b->patch_err)
