@@ -30,6 +30,7 @@ struct hm_kcore {
 	char *path;		/* DIR/kcore */
 	unsigned char *map;
 	size_t size;
+	int mapped;		/* map is ours to munmap */
 	struct seg *segs;	/* sorted by vaddr */
 	size_t nsegs;
 	char *ktext;		/* kallsyms, names cut in place */
@@ -126,12 +127,13 @@ static int hexval(int c)
 
 /* "ADDR TYPE NAME[\t[MODULE]]" lines; the kernel image's (no module)
  * kept. */
+static int parse_kallsyms(hm_kcore *k, const char *path, size_t len);
+
 static int read_kallsyms(hm_kcore *k, const char *path)
 {
 	FILE *f = fopen(path, "r");
-	size_t len = 0, cap = 0, line = 0;
-	char *p, *end;
-	int err = 0;
+	size_t len = 0, cap = 0;
+	int err;
 
 	if (!f) {
 		err = -errno;
@@ -162,6 +164,15 @@ static int read_kallsyms(hm_kcore *k, const char *path)
 	}
 	fclose(f);
 	k->ktext[len] = 0;
+	return parse_kallsyms(k, path, len);
+}
+
+/* k->ktext, len bytes and a NUL: the symbols of its lines. */
+static int parse_kallsyms(hm_kcore *k, const char *path, size_t len)
+{
+	size_t line = 0;
+	char *p, *end;
+
 	for (p = k->ktext; p < k->ktext + len; p = end + 1) {
 		uint64_t addr = 0;
 		char *q = p, type, *name;
@@ -199,7 +210,7 @@ static int read_kallsyms(hm_kcore *k, const char *path)
 		}
 		k->syms[k->nsyms++] = (struct ksym){ addr, name, type };
 	}
-	return err;
+	return 0;
 }
 
 static int is_file(const char *path)
@@ -240,6 +251,7 @@ int hm_kcore_open(const char *dir, hm_kcore **out)
 	}
 	k->size = (size_t)st.st_size;
 	k->map = mmap(NULL, k->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	k->mapped = k->map != MAP_FAILED;
 	if (k->map == MAP_FAILED) {
 		k->map = NULL;
 		err = -errno;
@@ -260,11 +272,44 @@ out:
 	return err;
 }
 
+int hm_kcore_open_mem(const void *core, size_t size, const char *kallsyms, size_t klen,
+		      const char *name, hm_kcore **out)
+{
+	hm_kcore *k = calloc(1, sizeof(*k));
+	size_t n = strlen(name) + sizeof("/kallsyms");
+	char *ks = malloc(n);
+	int err;
+
+	*out = NULL;
+	if (!k || !ks || !(k->path = malloc(n)) || !(k->ktext = malloc(klen + 1))) {
+		free(ks);
+		hm_kcore_free(k);
+		return -ENOMEM;
+	}
+	snprintf(k->path, n, "%s/kcore", name);
+	snprintf(ks, n, "%s/kallsyms", name);
+	k->map = (unsigned char *)core;
+	k->size = size;
+	memcpy(k->ktext, kallsyms, klen);
+	k->ktext[klen] = 0;
+	err = size ? read_elf(k) : -EBADMSG;
+	if (!size)
+		hm_diag(HM_DIAG_ERROR, "%s: offset 0: empty file", k->path);
+	if (!err)
+		err = parse_kallsyms(k, ks, klen);
+	free(ks);
+	if (err)
+		hm_kcore_free(k);
+	else
+		*out = k;
+	return err;
+}
+
 void hm_kcore_free(hm_kcore *k)
 {
 	if (!k)
 		return;
-	if (k->map)
+	if (k->map && k->mapped)
 		munmap(k->map, k->size);
 	free(k->segs);
 	free(k->ktext);

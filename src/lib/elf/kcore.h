@@ -25,6 +25,10 @@ typedef struct hm_kcore hm_kcore;
  * error names the file and offset) when kcore is no ELF core file, a
  * segment lies past the file's end, or kallsyms has a bad line; -ENOMEM. */
 int hm_kcore_open(const char *dir, hm_kcore **out);
+/* The same from memory (fuzzing): core, size bytes, must outlive the
+ * copy; kallsyms is copied; name stands for the directory in messages. */
+int hm_kcore_open_mem(const void *core, size_t size, const char *kallsyms, size_t klen,
+		      const char *name, hm_kcore **out);
 void hm_kcore_free(hm_kcore *k);
 
 /* kcore's path, for messages. */
