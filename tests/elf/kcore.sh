@@ -79,6 +79,13 @@ for cc in gcc clang; do
 	[ "$(buckets "$T/kcore.json")" = "no-mem-operand=2" ] || fail "$cc: the sites are not decoded from the copy"
 	[ "$(buckets "$T/file.json")" = "patched-text=2" ] || fail "$cc: without the copy, the sites are patched-text"
 	[ "$(nojson "$T/kcore.json")" = "$(nojson "$T/poke.json")" ] || fail "$cc: the copy's report is not the TEXT_POKE one's"
+	# a recording without a kernel map: the copy's kallsyms places the kernel
+	rm -rf "$T/nm" && mkdir "$T/nm" && ln -s "$D/kcore_dir" "$T/nm/kcore_dir"
+	"$GEN" -o "$T/nm/data" --specs "$T/specs" >/dev/null 2>&1 || fail "gen-c2c without a map"
+	"$HITMAP" report -i "$T/nm" --vmlinux "$B" --json >"$T/nm.json" 2>"$T/err" || fail "$cc: report without a map"
+	echo "$cc: no kernel map, the copy's offset: $(buckets "$T/nm.json") $(cat "$T/err")"
+	[ "$(buckets "$T/nm.json")" = "no-mem-operand=2" ] && [ ! -s "$T/err" ] ||
+		fail "$cc: without a kernel map, the copy's KASLR offset is not used"
 	rm -rf "$T/nk" && mkdir "$T/nk" && cp "$D/data" "$T/nk/data"
 	"$HITMAP" report -i "$T/nk" --vmlinux "$B" --json >"$T/nk.json" 2>"$T/err" || fail "$cc: report -i DIR"
 	[ "$(nojson "$T/nk.json")" = "$(nojson "$T/file.json")" ] || fail "$cc: -i DIR is not -i DIR/data"

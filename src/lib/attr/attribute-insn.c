@@ -339,6 +339,13 @@ int attr_kcore_check(hm_attr *a)
 		hm_kcore_path(a->kcore), agree, compared, a->vmlinux->path, off);
 	a->kcore_kaslr = off;
 	a->kcore_ok = 1;
+	/* a recording without a kernel map: the copy's kallsyms says where
+	 * the kernel was (a map read later must agree) */
+	if (!a->kaslr_known) {
+		a->kaslr = off;
+		a->kaslr_known = 1;
+		a->kaslr_from_kcore = 1;
+	}
 	return 0;
 }
 

@@ -185,6 +185,7 @@ struct hm_attr {
 	struct hm_kcore *kcore;	/* perf record --kcore's copy, or NULL */
 	uint64_t kcore_kaslr;	/* its run-time minus link address */
 	unsigned kcore_ok : 1;	/* checked against the vmlinux */
+	unsigned kaslr_from_kcore : 1;	/* kaslr is the copy's: no kernel map yet */
 };
 
 /* attribute-objects.c: note the instance `object` (interned) of record id

@@ -329,7 +329,9 @@ static int kernel_mmap(hm_attr *a, const hm_perf_mmap *m)
 	const hm_symbol *sym;
 
 	a->kernel_seen = 1;
-	if (!a->vmlinux || a->kaslr_known || !ref || strncmp(m->filename, "[kernel.kallsyms]", 17))
+	/* an offset only the kcore copy gave is checked against the map */
+	if (!a->vmlinux || (a->kaslr_known && !a->kaslr_from_kcore) || !ref ||
+	    strncmp(m->filename, "[kernel.kallsyms]", 17))
 		return 0;
 	ref++;	/* "_text" or "_stext" after the bracket */
 	sym = hm_binary_symbol(a->vmlinux->bin, *ref ? ref : "_text");
@@ -342,6 +344,7 @@ static int kernel_mmap(hm_attr *a, const hm_perf_mmap *m)
 	}
 	a->kaslr = m->pgoff - sym->addr;
 	a->kaslr_known = 1;
+	a->kaslr_from_kcore = 0;
 	if (a->kcore_ok && a->kaslr != a->kcore_kaslr) {
 		hm_diag(HM_DIAG_ERROR, "%s: its kallsyms puts the kernel 0x%" PRIx64 " from %s's "
 			"addresses, the recording's kernel map 0x%" PRIx64 ": not this recording's kernel",
