@@ -108,6 +108,16 @@ int hm_attr_set_load_opts(hm_attr *a, const struct hm_load_opts *opts);
 int hm_attr_add_binary(hm_attr *a, const char *path);
 /* --vmlinux: the kernel image with DWARF. */
 int hm_attr_set_vmlinux(hm_attr *a, const char *path);
+/* The kcore copy `perf record --kcore` saved beside the recording: when
+ * perf_data is a perf.data directory holding kcore_dir/, kernel
+ * instructions are decoded from the bytes that ran there, patch sites
+ * included, instead of the vmlinux's; the vmlinux still gives the types and
+ * variables.  hm_attr_run() refuses (-ESRCH, an error says why) a copy
+ * whose kernel is not the vmlinux's.  1 when a copy was read, 0 when
+ * perf_data is no directory or has no kcore_dir; -ENOENT (kcore_dir
+ * without kcore or kallsyms), -EBADMSG (a bad or cut kcore), -ENOMEM: an
+ * error names the file. */
+int hm_attr_set_kcore(hm_attr *a, const char *perf_data);
 /* --sysroot: binaries named by MMAP records are looked up under DIR (a
  * recording from another machine, or a perf.data nobody vouches for); names
  * with a ".." component are then never opened.  Copied.  0 or -ENOMEM. */

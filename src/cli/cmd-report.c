@@ -70,6 +70,9 @@ static int setup(hm_attr *a, struct report_args *ra)
 			    ? hm_attr_set_kernel_btf(a, ra->vmlinux)
 			    : hm_attr_set_vmlinux(a, ra->vmlinux)))
 		return HM_EXIT_INPUT;
+	/* a perf.data directory of perf record --kcore: the text that ran */
+	if (strcmp(ra->input, "-") && hm_attr_set_kcore(a, ra->input) < 0)
+		return HM_EXIT_INPUT;
 	if (ra->sysroot && hm_attr_set_sysroot(a, ra->sysroot))
 		return HM_EXIT_INPUT;
 	for (i = 0; i < ra->nobj; i++) {
@@ -271,7 +274,8 @@ static const struct cli_choice metrics[] = {
 #define N(m) CLI_OFF(struct report_args, m)
 static const struct cli_option options[] = {
 	OPT_STRING('i', "input", A(input), "FILE",
-		   "perf.data to read; '-' reads a pipe (default perf.data)"),
+		   "perf.data to read, a file or perf record --kcore's directory; '-' reads "
+		   "a pipe (default perf.data)"),
 	OPT_BINARIES(A(binaries), N(nbin), 0),
 	OPT_VMLINUX(A(vmlinux)),
 	OPT_SYSROOT(A(sysroot)),

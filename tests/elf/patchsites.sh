@@ -5,7 +5,9 @@
 # patched-text bucket; at each site's end label (the next instruction) they
 # do not.  The oracle is the assembler's placement of the labels (nm), not
 # the tables hitmap reads.  Built with gcc and clang; the kernel-scale
-# check against gdb is tests/vmlinux/patchsites.test.
+# check against gdb is tests/vmlinux/patchsites.test.  Then the same as a
+# kernel module, whose tables are read through their relocations
+# (tests/vmlinux/module-sites.test does Debian's xfs.ko).
 . "$top_srcdir/tests/lib.sh"
 require nm binutils
 require readelf binutils
@@ -48,6 +50,46 @@ import json, sys
 b_in = {k: v for k, v in json.load(open(sys.argv[1]))["buckets"].items() if v}
 b_out = {k: v for k, v in json.load(open(sys.argv[2]))["buckets"].items() if v}
 print("inside:", b_in, "next instruction:", b_out)
+assert b_in == {"patched-text": 12}, b_in
+assert "patched-text" not in b_out and sum(b_out.values()) == 6, b_out
+PY
+done
+
+# A module (fx-patch-mod.c, built -c: ET_REL with .gnu.linkonce.this_module):
+# its tables are read through their relocations, the sites at the module's
+# load addresses (.text first, at offset 0 of its core); a kernel-mode map
+# of the .ko, the executable fixture standing in for the vmlinux.
+B=0xffffffffc0a00000
+for cc in gcc clang; do
+	M="$T/fxm-$cc.ko"
+	echo "+ $cc -g -O1 -c -o $M fx-patch-mod.c" >&2
+	$cc -g -O1 -c -o "$M" "$top_srcdir/tests/elf/fx-patch-mod.c" || fail "cannot build fx-patch-mod.c with $cc"
+	# the loader lays executable sections out first, in index order
+	[ "$(readelf -SW "$M" | sed 's/^ *\[ *[0-9]*\] //' | awk '$0 ~ / AX / { print $1; exit }')" = .text ] ||
+		fail "$cc: .text is not the module's first executable section"
+	: >"$T/min.$cc"; : >"$T/mout.$cc"
+	i=0
+	for k in alt pv sc jl rp rt; do
+		s=$(sym "$M" site_$k) e=$(sym "$M" end_$k)
+		[ -n "$s" ] && [ -n "$e" ] || fail "$cc: no site_$k / end_$k in $M"
+		for ip in $s $((e - 1)); do
+			i=$((i + 1))
+			python3 -c 'import sys; print("lcl-hitm:0x%x:1:0:0:0x%x" % (0xffff888100000000 + int(sys.argv[1]) * 64, int(sys.argv[2], 0) + int(sys.argv[3], 0)))' $i $B $ip >>"$T/min.$cc"
+		done
+		i=$((i + 1))
+		python3 -c 'import sys; print("lcl-hitm:0x%x:1:0:0:0x%x" % (0xffff888100000000 + int(sys.argv[1]) * 64, int(sys.argv[2], 0) + int(sys.argv[3], 0)))' $i $B $e >>"$T/mout.$cc"
+	done
+	for set in min mout; do
+		"$GEN" -o "$T/$set.$cc.data" --specs "$T/$set.$cc" --mmap "$B,0x100000,0,$M" \
+			>/dev/null 2>&1 || fail "gen-c2c $set.$cc"
+		"$HITMAP" report -i "$T/$set.$cc.data" --vmlinux "$T/fx-$cc" --json >"$T/$set.$cc.json" 2>"$T/err" ||
+			{ cat "$T/err" >&2; fail "$cc: report $set: exit $?"; }
+	done
+	python3 - "$T/min.$cc.json" "$T/mout.$cc.json" <<'PY' || fail "$cc: module buckets"
+import json, sys
+b_in = {k: v for k, v in json.load(open(sys.argv[1]))["buckets"].items() if v}
+b_out = {k: v for k, v in json.load(open(sys.argv[2]))["buckets"].items() if v}
+print("module: inside:", b_in, "next instruction:", b_out)
 assert b_in == {"patched-text": 12}, b_in
 assert "patched-text" not in b_out and sum(b_out.values()) == 6, b_out
 PY

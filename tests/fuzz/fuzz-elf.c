@@ -1,7 +1,11 @@
 /* libFuzzer target: ELF + DWARF loading from memory, then a layout of every
  * struct found (the layout walks whatever the loader accepted), and every
  * line table of .debug_line run the way report's code locations run it, and
- * the kernel patch-site tables (elf/patchsites.c).  The printer
+ * the kernel patch-site tables (elf/patchsites.c: a vmlinux's by their
+ * symbols; a module's, ET_REL with .gnu.linkonce.this_module, through
+ * their relocations, elf/reloc.c; seed fx-patch-mod.o), and the input as
+ * a kcore copy (elf/kcore.c: an ELF core file; seed kcore-fx) and as its
+ * kallsyms beside a fixed one-segment core.  The printer
  * is left to fuzz-btf: on inputs that hit its 16 MiB cap it takes 0.5 s in
  * an ordinary build but over 10 s with sanitizers and coverage. */
 #include "config.h"
@@ -11,7 +15,10 @@
 #include "hitmap/layout.h"
 #include "hitmap/types.h"
 #include "dwarf/dwline.h"
+#include <elf.h>
+#include <string.h>
 #include "elf/patchsites.h"
+#include "elf/kcore.h"
 #include "fuzz-diag.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -61,6 +68,49 @@ static void patch_sites(hm_binary *bin)
 	hm_patch_sites_free(ps);
 }
 
+/* The input as perf record --kcore's kcore (with a fixed kallsyms), its
+ * bytes looked up around each segment's start, checked against bin; then
+ * as the kallsyms of a fixed core. */
+static void kcore(const uint8_t *data, size_t size, const hm_binary *bin)
+{
+	static const char ks[] = "ffffffff81000000 T _stext\nffffffff81000010 t f\n"
+				 "ffffffff81000010 t f\nffffffffc0000000 t m\t[mod]\n";
+	static unsigned char core[sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr) + 32];
+	size_t n, agree, compared;
+	uint64_t off;
+	hm_kcore *k;
+
+	if (!hm_kcore_open_mem(data, size, ks, sizeof(ks) - 1, "fuzz", &k)) {
+		hm_kcore_bytes(k, 0xffffffff81000000, 16, &n);
+		hm_kcore_bytes(k, 0, 1, &n);
+		hm_kcore_bytes(k, UINT64_MAX, 16, &n);
+		if (bin)
+			hm_kcore_check(k, bin, &off, &agree, &compared);
+		hm_kcore_free(k);
+	}
+	if (!core[0]) {
+		Elf64_Ehdr eh = { .e_type = ET_CORE, .e_machine = EM_X86_64, .e_version = EV_CURRENT,
+				  .e_phoff = sizeof(Elf64_Ehdr), .e_ehsize = sizeof(Elf64_Ehdr),
+				  .e_phentsize = sizeof(Elf64_Phdr), .e_phnum = 1 };
+		Elf64_Phdr ph = { .p_type = PT_LOAD, .p_flags = PF_R | PF_X,
+				  .p_offset = sizeof(eh) + sizeof(ph), .p_vaddr = 0xffffffff81000000,
+				  .p_filesz = 32, .p_memsz = 32 };
+
+		memcpy(eh.e_ident, ELFMAG, SELFMAG);
+		eh.e_ident[EI_CLASS] = ELFCLASS64;
+		eh.e_ident[EI_DATA] = ELFDATA2LSB;
+		eh.e_ident[EI_VERSION] = EV_CURRENT;
+		memcpy(core, &eh, sizeof(eh));
+		memcpy(core + sizeof(eh), &ph, sizeof(ph));
+	}
+	if (!hm_kcore_open_mem(core, sizeof(core), (const char *)data, size, "fuzz", &k)) {
+		hm_kcore_symbol(k, "_stext", &off);
+		if (bin)
+			hm_kcore_check(k, bin, &off, &agree, &compared);
+		hm_kcore_free(k);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* no search of the file system for a debug file: a fuzzed debuglink
@@ -74,6 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fuzz_init();
 	bin = hm_binary_open_mem(data, size, "fuzz.elf");
+	kcore(data, size, bin);
 	if (!bin)
 		return 0;
 	line_tables(bin);

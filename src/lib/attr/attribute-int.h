@@ -28,6 +28,7 @@ struct var_ref {
 struct lines_table;
 struct hm_scopes;
 struct hm_patch_sites;
+struct hm_kcore;
 
 struct binent {
 	char *path;		/* as named by the recording or the user */
@@ -77,6 +78,7 @@ struct insn_res {
 	unsigned indexed : 1;	/* p[i]: off is modulo the element, i unknown */
 	unsigned site : 1;	/* in a patch site: redone when pokes change */
 	unsigned poked : 1;	/* insn decoded from a TEXT_POKE's bytes */
+	unsigned from_kcore : 1;	/* insn decoded from the kcore copy's bytes */
 	uint32_t poke_gen;	/* hm_attr.poke_gen when resolved */
 	uint8_t kind;		/* enum hm_profile_kind of sname */
 	enum hm_attr_bucket bucket;	/* HM_ATTR_INSN, _TLS, _PERCPU or why not */
@@ -183,6 +185,10 @@ struct hm_attr {
 	struct poke *pokes;	/* the kernel's TEXT_POKE records, in file order */
 	size_t npokes, pokes_cap;
 	uint32_t poke_gen;	/* bumped by each: patch-site answers are redone */
+	struct hm_kcore *kcore;	/* perf record --kcore's copy, or NULL */
+	uint64_t kcore_kaslr;	/* its run-time minus link address */
+	unsigned kcore_ok : 1;	/* checked against the vmlinux */
+	unsigned kaslr_from_kcore : 1;	/* kaslr is the copy's: no kernel map yet */
 };
 
 /* attribute-objects.c: note the instance `object` (interned) of record id
@@ -222,6 +228,9 @@ struct poke {
 /* attribute-insn.c: remember a TEXT_POKE record (0 or -ENOMEM); free them. */
 int attr_text_poke(hm_attr *a, const hm_perf_text_poke *t);
 void attr_pokes_free(hm_attr *a);
+/* attribute-insn.c: check the kcore copy against the vmlinux, once a run
+ * starts (0, or -ESRCH with an error that says why). */
+int attr_kcore_check(hm_attr *a);
 
 /* attribute.c: read the PT_LOAD segments of b->bin. */
 int attr_binent_phdrs(struct binent *b);

@@ -16,6 +16,7 @@
 #include <elf.h>
 #include <gelf.h>
 #include "attr/attribute-int.h"
+#include "elf/kcore.h"
 #include "base/diag.h"
 #include "heat/heat-int.h"
 
@@ -328,7 +329,9 @@ static int kernel_mmap(hm_attr *a, const hm_perf_mmap *m)
 	const hm_symbol *sym;
 
 	a->kernel_seen = 1;
-	if (!a->vmlinux || a->kaslr_known || !ref || strncmp(m->filename, "[kernel.kallsyms]", 17))
+	/* an offset only the kcore copy gave is checked against the map */
+	if (!a->vmlinux || (a->kaslr_known && !a->kaslr_from_kcore) || !ref ||
+	    strncmp(m->filename, "[kernel.kallsyms]", 17))
 		return 0;
 	ref++;	/* "_text" or "_stext" after the bracket */
 	sym = hm_binary_symbol(a->vmlinux->bin, *ref ? ref : "_text");
@@ -341,6 +344,13 @@ static int kernel_mmap(hm_attr *a, const hm_perf_mmap *m)
 	}
 	a->kaslr = m->pgoff - sym->addr;
 	a->kaslr_known = 1;
+	a->kaslr_from_kcore = 0;
+	if (a->kcore_ok && a->kaslr != a->kcore_kaslr) {
+		hm_diag(HM_DIAG_ERROR, "%s: its kallsyms puts the kernel 0x%" PRIx64 " from %s's "
+			"addresses, the recording's kernel map 0x%" PRIx64 ": not this recording's kernel",
+			hm_kcore_path(a->kcore), a->kcore_kaslr, a->vmlinux->path, a->kaslr);
+		return -ESRCH;
+	}
 	return 0;
 }
 
@@ -1254,6 +1264,10 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 	int err = 0;
 
 	memset(st, 0, sizeof(*st));
+	if ((err = attr_kcore_check(a))) {
+		free(run.ips);
+		return err;
+	}
 	a->reader = r;
 	if (fast_init(&run.fast, FAST_MIN) || ipx_init(&run.ipx, 256) || !run.ips)
 		err = -ENOMEM;
@@ -1307,6 +1321,8 @@ static int profile_setup(hm_attr *a, const struct hm_profile_source *src)
 		if ((err = hm_attr_add_binary(a, src->binaries[i])))
 			return err;
 	if (src->vmlinux && (err = hm_attr_set_vmlinux(a, src->vmlinux)))
+		return err;
+	if (strcmp(src->perf_data, "-") && (err = hm_attr_set_kcore(a, src->perf_data)) < 0)
 		return err;
 	for (i = 0; i < src->nr_objects; i++)
 		if ((err = hm_attr_add_object(a, src->objects[i])))

@@ -12,6 +12,7 @@
 #include "hitmap/binary.h"
 #include "hitmap/types.h"
 #include "attr/attribute-int.h"
+#include "elf/kcore.h"
 #include "base/diag.h"
 #include "base/util.h"
 #include "base/opts.h"
@@ -110,6 +111,7 @@ void hm_attr_free(hm_attr *a)
 	free(a->ires);
 	attr_insts_free(a);
 	attr_pokes_free(a);
+	hm_kcore_free(a->kcore);
 	hm_arena_free(&a->rec_arena);
 	hm_strtab_free(&a->strs);
 	free(a->sysroot);

@@ -11,6 +11,8 @@
 #include <elf.h>
 #include "elf/patchsites.h"
 #include "base/diag.h"
+#include "elf/elf-lock.h"
+#include "elf/reloc.h"
 
 struct ival {
 	uint64_t lo, hi;	/* [lo, hi) */
@@ -31,15 +33,17 @@ struct table {
 	enum hm_patch_kind kind;
 	const char *start, *end;	/* the linker's symbols around it */
 	size_t entsize;
+	const char *section;	/* a module's: the whole section */
 };
 
 static const struct table tables[] = {
-	{ HM_PATCH_ALT, "__alt_instructions", "__alt_instructions_end", 12 },
-	{ HM_PATCH_PARAVIRT, "__parainstructions", "__parainstructions_end", 16 },
-	{ HM_PATCH_STATIC_CALL, "__start_static_call_sites", "__stop_static_call_sites", 8 },
-	{ HM_PATCH_JUMP, "__start___jump_table", "__stop___jump_table", 16 },
-	{ HM_PATCH_RETPOLINE, "__retpoline_sites", "__retpoline_sites_end", 4 },
-	{ HM_PATCH_RETURN, "__return_sites", "__return_sites_end", 4 },
+	{ HM_PATCH_ALT, "__alt_instructions", "__alt_instructions_end", 12, ".altinstructions" },
+	{ HM_PATCH_PARAVIRT, "__parainstructions", "__parainstructions_end", 16, ".parainstructions" },
+	{ HM_PATCH_STATIC_CALL, "__start_static_call_sites", "__stop_static_call_sites", 8,
+	  ".static_call_sites" },
+	{ HM_PATCH_JUMP, "__start___jump_table", "__stop___jump_table", 16, "__jump_table" },
+	{ HM_PATCH_RETPOLINE, "__retpoline_sites", "__retpoline_sites_end", 4, ".retpoline_sites" },
+	{ HM_PATCH_RETURN, "__return_sites", "__return_sites_end", 4, ".return_sites" },
 };
 
 const char *hm_patch_kind_name(enum hm_patch_kind k)
@@ -113,27 +117,16 @@ static int bad(const hm_binary *code, const struct table *t, uint64_t at, const 
 	return -EBADMSG;
 }
 
-static int read_table(hm_patch_sites *s, const hm_binary *code, const hm_binary *syms,
-		      const struct table *t)
+/* The entries of table t, size bytes at p, the first at link address
+ * base. */
+static int read_entries(hm_patch_sites *s, const struct table *t, const unsigned char *p,
+			uint64_t base, uint64_t size)
 {
-	const hm_symbol *a = hm_binary_symbol(syms, t->start), *b = hm_binary_symbol(syms, t->end);
-	const unsigned char *p;
-	uint64_t size;
 	int err;
 
-	if (!a || !b)
-		return 0;
-	if (b->addr < a->addr || (b->addr - a->addr) % t->entsize)
-		return bad(code, t, a->addr, "its end symbol is not a whole number of entries after it");
-	size = b->addr - a->addr;
-	if (!size)
-		return 0;
-	p = bytes_at(code, a->addr, b->addr);
-	if (!p)
-		return bad(code, t, a->addr, "it is in no section of the file");
 	for (uint64_t off = 0; off < size; off += t->entsize) {
 		const unsigned char *e = p + off;
-		uint64_t at = a->addr + off, site;
+		uint64_t at = base + off, site;
 		uint32_t len = 0;
 
 		switch (t->kind) {
@@ -163,6 +156,71 @@ static int read_table(hm_patch_sites *s, const hm_binary *code, const hm_binary 
 			return err;
 	}
 	return 0;
+}
+
+static int read_table(hm_patch_sites *s, const hm_binary *code, const hm_binary *syms,
+		      const struct table *t)
+{
+	const hm_symbol *a = hm_binary_symbol(syms, t->start), *b = hm_binary_symbol(syms, t->end);
+	const unsigned char *p;
+	uint64_t size;
+
+	if (!a || !b)
+		return 0;
+	if (b->addr < a->addr || (b->addr - a->addr) % t->entsize)
+		return bad(code, t, a->addr, "its end symbol is not a whole number of entries after it");
+	size = b->addr - a->addr;
+	if (!size)
+		return 0;
+	p = bytes_at(code, a->addr, b->addr);
+	if (!p)
+		return bad(code, t, a->addr, "it is in no section of the file");
+	return read_entries(s, t, p, a->addr, size);
+}
+
+/* A kernel module's table: its whole section, relocated as the module
+ * loader relocates it (PC-relative entries against the sections' load
+ * addresses, hm_binary_section_addr), read from a copy. */
+static int read_module_table(hm_patch_sites *s, const hm_binary *code, const struct table *t)
+{
+	size_t n = hm_binary_section_count(code), i, size;
+	const unsigned char *p = NULL;
+	unsigned char *c;
+	int err;
+
+	for (i = 1; i < n; i++) {
+		const char *name = hm_binary_section_name(code, i);
+
+		if (name && !strcmp(name, t->section))
+			break;
+	}
+	if (i >= n)
+		return 0;
+	if (hm_binary_section_in_file(code, i))
+		p = hm_binary_section_at(code, i, &size);
+	if (!p) {
+		if (hm_binary_section_in_file(code, i))
+			return bad(code, t, 0, "its section cannot be read");
+		return 0;	/* NOBITS: a debug file's copy of it */
+	}
+	if (size % t->entsize)
+		return bad(code, t, hm_binary_section_addr(code, i),
+			   "its section is not a whole number of entries");
+	if (!size)
+		return 0;
+	c = malloc(size);
+	if (!c)
+		return -ENOMEM;
+	memcpy(c, p, size);
+	hm_binary_elf_lock(code);
+	err = hm_binary_relocate(code, i, c, size, HM_RELOC_PCREL);
+	hm_binary_elf_unlock(code);
+	if (!err)
+		err = read_entries(s, t, c, hm_binary_section_addr(code, i), size);
+	else
+		err = bad(code, t, 0, "its relocations cannot be read");
+	free(c);
+	return err;
 }
 
 static int cmp_site(const void *x, const void *y)
@@ -224,17 +282,21 @@ int hm_patch_sites_read(const hm_binary *code, const hm_binary *syms, hm_patch_s
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	if (hm_binary_elf_type(code) == ET_REL || hm_binary_machine(code) != EM_X86_64 ||
-	    hm_binary_big_endian(code) || !hm_binary_is_64bit(code)) {
-		/* Another layout (or unrelocated tables): say so if the
-		 * tables are there, else there is nothing to patch. */
+	if ((hm_binary_elf_type(code) == ET_REL && !hm_binary_is_module(code)) ||
+	    hm_binary_machine(code) != EM_X86_64 || hm_binary_big_endian(code) ||
+	    !hm_binary_is_64bit(code)) {
+		/* Another layout (or an object no loader lays out): say so
+		 * if the tables are there, else there is nothing to patch. */
 		if (hm_binary_symbol(syms, tables[0].start) ||
 		    hm_binary_section(code, ".altinstructions", NULL) ||
 		    hm_binary_section(code, "__jump_table", NULL))
 			err = -ENOTSUP;
 	} else {
+		int module = hm_binary_elf_type(code) == ET_REL;
+
 		for (size_t i = 0; !err && i < sizeof(tables) / sizeof(tables[0]); i++)
-			err = read_table(s, code, syms, &tables[i]);
+			err = module ? read_module_table(s, code, &tables[i])
+				     : read_table(s, code, syms, &tables[i]);
 		if (!err) {
 			if (s->n)
 				qsort(s->v, s->n, sizeof(*s->v), cmp_site);

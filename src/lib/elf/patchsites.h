@@ -10,8 +10,12 @@
  * bounded by the section holding the table.  Layouts are x86-64 Linux 6.1's
  * (alt_instr 12 bytes with a u16 cpuid; jump_entry 16; static_call_site 8;
  * paravirt_patch_site 16, an absolute pointer).  A binary without the
- * symbols has no sites.  Kernel modules (ET_REL) keep these tables
- * unrelocated and are not read: hm_patch_sites_read() says -ENOTSUP.
+ * symbols has no sites.  A kernel module (ET_REL with
+ * .gnu.linkonce.this_module) has no such symbols: its tables are its
+ * sections of those names, read through the module's relocations
+ * (elf/reloc.h) at the addresses the module loader gives its sections
+ * (hm_binary_section_addr).  Another ET_REL file is not laid out by any
+ * loader: hm_patch_sites_read() says -ENOTSUP.
  *
  * Ownership: hm_patch_sites_read() returns a set freed with
  * hm_patch_sites_free(); it copies what it needs, the binaries may close.
@@ -44,7 +48,8 @@ struct hm_patch_site {
 typedef struct hm_patch_sites hm_patch_sites;
 
 /* The sites of code, with the table symbols from syms (NULL: code).  0 and
- * *out (possibly empty); -ENOTSUP for an ET_REL file that has the tables;
+ * *out (possibly empty); -ENOTSUP for an ET_REL file other than a kernel
+ * module that has the tables;
  * -EBADMSG (a warning names the file, table and address) when a table's
  * symbols or entries lie outside the file; -ENOMEM. */
 int hm_patch_sites_read(const hm_binary *code, const hm_binary *syms, hm_patch_sites **out);

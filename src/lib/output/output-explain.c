@@ -157,6 +157,9 @@ static void explain_one(FILE *out, hm_attr *a, struct binent *b, uint64_t pc, in
 		for (i = 0; i < r->insn.len; i++)
 			fprintf(out, " %02x", r->insn.bytes[i]);
 		fprintf(out, "  %s\n", r->insn.text);
+		if (r->from_kcore || r->poked)
+			fprintf(out, "  bytes: %s\n", r->from_kcore ? "the kcore copy's (the text that ran)"
+				: "a TEXT_POKE record's");
 		if (r->insn.has_mem)
 			print_mem(out, &r->insn);
 		else
@@ -212,6 +215,9 @@ int hm_attr_explain(FILE *out, hm_attr *a, const char *where)
 		b = a->vmlinux;
 	if (!b)
 		return hm_fail(EINVAL, "explain '%s': no binary given", where);
+	/* the kcore copy, if any, only once it is known to be this kernel's */
+	if (b == a->vmlinux && (err = attr_kcore_check(a)))
+		return err;
 	attr_binent_types(b);	/* a stripped file's symbols are its debug file's */
 	err = parse_where(attr_binent_dwarf(b), where, &pc);
 	if (err)

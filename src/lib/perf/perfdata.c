@@ -640,6 +640,52 @@ hm_perf_reader *hm_perf_reader_open(const char *path)
 	return hm_perf_reader_open_opts(path, NULL);
 }
 
+/* A perf.data directory (perf record --kcore, --threads): its header and
+ * records are in DIR/data.  A threaded recording's other streams
+ * (data.N) are not read, so it is refused rather than half counted. */
+static hm_perf_reader *open_dir(int dfd, const char *path, int keep)
+{
+	size_t n = strlen(path) + sizeof("/data");
+	char *name = malloc(n);
+	hm_perf_reader *r = NULL;
+	struct stat st;
+	int fd = -1, e;
+
+	if (!name) {
+		close(dfd);
+		errno = ENOMEM;
+		return NULL;
+	}
+	snprintf(name, n, "%s/data", path);
+	if (!fstatat(dfd, "data.0", &st, 0)) {
+		hm_fail(ENOTSUP, "%s: a threaded recording (data.0, data.1 ...): only its data "
+			"file would be read", path);
+		e = ENOTSUP;
+		goto out;
+	}
+	fd = openat(dfd, "data", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		e = fd < 0 ? errno : EINVAL;
+		hm_fail(e, "%s: a directory without a perf.data file 'data': %s", path,
+			fd < 0 ? strerror(e) : "not a regular file");
+		goto out;
+	}
+	r = open_fd(fd, name, keep);
+	e = errno;
+	if (r) {
+		r->own_fd = 1;
+		fd = -1;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	close(dfd);
+	free(name);
+	if (!r)
+		errno = e;
+	return r;
+}
+
 hm_perf_reader *hm_perf_reader_open_opts(const char *path, const struct hm_perf_reader_opts *uo)
 {
 	struct hm_perf_reader_opts oc;
@@ -666,6 +712,8 @@ hm_perf_reader *hm_perf_reader_open_opts(const char *path, const struct hm_perf_
 		errno = e;
 		return NULL;
 	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+		return open_dir(fd, path, keep);
 	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
 		close(fd);
 		hm_fail(EINVAL, "%s: not a regular file", path);
