@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Compare hitmap's layout text with gdb, a second DWARF reader: for every
 struct, class and union printed (the first block of each name, what -C NAME
-prints), gdb looks the type up by the printed name (ptype /o's type: its
-sizeof, and the byte offset of every direct base and data member), and the
-two must agree on the size, on each named non-bitfield data member's offset
-and on each non-virtual base's offset.  Prints one line per type that
-differs ("differs: NAME: what"), then "N types, M differ".
+prints), gdb looks the type up by the printed name through its Python API
+(the type ptype /o prints: its sizeof, and the byte offset of every direct
+base and data member), and the two must agree on the size, on each named
+non-bitfield data member's offset and size, and on each non-virtual base's
+offset.  Prints one line per type that
+differs ("differs: NAME<TAB>what"), then "N types, M differ".
 
 With --qualify TEXT, a plain name (an older hitmap's text) is looked up as
 the first name in TEXT that spells it with a scope (load order is the same),
@@ -144,7 +145,7 @@ def main():
                     why.append('base %s at %d, gdb %d' % (k, v, gb[k]))
         if why:
             bad += 1
-            print('differs: %s: %s' % (name, '; '.join(why)))
+            print('differs: %s\t%s' % (name, '; '.join(why)))
     print('%d types, %d differ' % (len(names), bad))
 
 
