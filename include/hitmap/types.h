@@ -93,6 +93,11 @@ typedef struct hm_member {
 typedef struct hm_type {
 	enum hm_type_kind kind;
 	const char *name;	/* as DW_AT_name spells it; NULL if anonymous */
+	/* C++: the enclosing namespaces and classes of a struct, union, class,
+	 * enum or typedef, outermost first ("std::__cxx11", "outer::inner",
+	 * "(anonymous namespace)"), as a qualified name spells them before
+	 * "::name"; NULL at file scope and in C.  Part of the type's identity. */
+	const char *scope;
 	uint64_t size;		/* own byte size (struct/union/base/enum/pointer); 0 if n/a */
 	uint32_t alignment;	/* DW_AT_alignment on the type, 0 = none */
 	hm_type_id target;	/* pointee, element, aliased, qualified, return type */
@@ -208,11 +213,28 @@ const hm_enumerator *hm_types_enumerators(const hm_types *t, const hm_type *type
 unsigned hm_types_pointer_size(const hm_types *t);
 
 /* The first complete (non-declaration) struct, union or class with that name,
- * in load order (pahole's choice); HM_TYPE_NONE if absent. */
+ * in load order (pahole's choice); HM_TYPE_NONE if absent.  A qualified name
+ * ("ns::outer::inner", "std::vector<int, std::allocator<int> >", "::g")
+ * names the type of that full scope (hm_type.scope); a plain one the
+ * global one if there is one (as C++ reads it at file scope), else the
+ * first of any scope. */
 hm_type_id hm_types_find_struct(const hm_types *t, const char *name);
 
+/* The complete structs, unions and classes a -C name could mean in
+ * different scopes: the first of each scope in load order, up to `max` in
+ * out[]; returns how many there are (more than max: some left out).  More
+ * than one: a plain name with no global type of that name is ambiguous, and
+ * hm_type_qualify() spells each candidate. */
+size_t hm_types_find_structs(const hm_types *t, const char *name, hm_type_id *out,
+			     size_t max);
+
+/* A type's qualified name, "scope::name" (just the name without a scope,
+ * "" when anonymous), as snprintf into buf; returns the full length. */
+int hm_type_qualify(const hm_type *ty, char *buf, size_t len);
+
 /* The first typedef with that name in load order, HM_TYPE_NONE if absent
- * (pahole -C also accepts typedef names: `-C spinlock_t`).  With opts.only,
+ * (pahole -C also accepts typedef names: `-C spinlock_t`); a qualified name
+ * as for hm_types_find_struct().  With opts.only,
  * typedefs named there are loaded like struct names. */
 hm_type_id hm_types_find_typedef(const hm_types *t, const char *name);
 

@@ -74,6 +74,24 @@ int cli_unknown_struct(const char *file, const hm_types *t, const char *name)
 	return HM_EXIT_USAGE;
 }
 
+int cli_ambiguous_struct(const char *file, const hm_types *t, const char *name)
+{
+	hm_type_id ids[8];
+	size_t n = hm_types_find_structs(t, name, ids, 8), len = 0;
+	char buf[2048], q[512];
+
+	if (n < 2)
+		return 0;
+	buf[0] = 0;
+	for (size_t k = 0; k < n && k < 8 && len < sizeof(buf); k++) {
+		hm_type_qualify(hm_types_get(t, ids[k]), q, sizeof(q));
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s'%s'", k ? ", " : "", q);
+	}
+	cli_error("%s: '%s' is ambiguous: %s%s (quote a qualified name: -C 'ns::%s')", file,
+		  name, buf, n > 8 ? ", ..." : "", name);
+	return HM_EXIT_USAGE;
+}
+
 int cli_help(const struct hm_cmd *cmd)
 {
 	cli_print_help(cmd, stdout);

@@ -80,6 +80,9 @@ int cli_usage_error(const struct hm_cmd *cmd, const char *fmt, ...)
  * "FILE: no struct, union or class named 'NAME' (did you mean 'A', 'B'?)"
  * with the closest names when some are close.  Returns HM_EXIT_USAGE. */
 int cli_unknown_struct(const char *file, const hm_types *t, const char *name);
+/* A plain -C name that classes of several C++ scopes have: the error naming
+ * each qualified (exit 2); 0 when it names one. */
+int cli_ambiguous_struct(const char *file, const hm_types *t, const char *name);
 
 /* Print the command's --help to stdout and return HM_EXIT_OK. */
 int cli_help(const struct hm_cmd *cmd);

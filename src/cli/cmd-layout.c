@@ -68,7 +68,10 @@ static int parse(int argc, char **argv, struct layout_args *a)
 static int resolve(const hm_types *t, const struct layout_args *a, hm_type_id *ids)
 {
 	for (size_t i = 0; i < a->nnames; i++) {
+		int rc = cli_ambiguous_struct(a->file, t, a->names[i]);
 
+		if (rc)
+			return rc;
 		ids[i] = hm_types_find_struct(t, a->names[i]);
 		if (ids[i])
 			continue;

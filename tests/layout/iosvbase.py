@@ -10,7 +10,7 @@ usage: iosvbase.py HITMAP-TEXT >check.cc"""
 import re
 import sys
 
-IOS = re.compile(r'class (basic_(ios|(io|i|o)?stream|[io]?fstream|[io]?stringstream)<.*|[io]?strstream)$')
+IOS = re.compile(r'class (?:std::)?(basic_(ios|(io|i|o)?stream|[io]?fstream|[io]?stringstream)<.*>|[io]?strstream)$')
 LINE = re.compile(r'/\* +(\d+|\?) +(\d+) \*/$')
 
 
@@ -28,7 +28,8 @@ def blocks(path):
 
 
 def spell(name):
-    """hitmap prints names without their namespace: std:: them back."""
+    """hitmap prints a member's type without its namespace (pahole's
+    way; the block's own name is qualified): std:: them back."""
     name = re.sub(r'^(class|struct) ', '', name)
     return re.sub(r'(?<![\w:])(basic_\w+|char_traits|allocator|ios_base|i?o?strstream)\b',
                   r'std::\1', name)
@@ -53,7 +54,7 @@ def main():
                     checks.append('0 /* offset ? */' if r.group(1) == '?' else
                                   '(const char *)static_cast<const %s *>(&o) - (const char *)&o == %s'
                                   % (spell(a.group(1)), r.group(1)))
-            if not k.startswith('class basic_ios<'):
+            if not re.match(r'class (std::)?basic_ios<', k):
                 ios = re.findall(r'/\* class (basic_ios<.*?>) +<ancestor>; \*/ +/\* +(\d+) ', b)
                 if len(ios) != 1:
                     checks.append('0 /* basic_ios not placed once */')

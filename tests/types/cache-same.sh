@@ -9,7 +9,9 @@
 # key function is in the other unit (std::future_error: a 0-byte ancestor
 # and a 16-byte hole with -C), and a template's member typedef
 # (std::__atomic_base<unsigned int>::__int_type: 1 byte instead of 4).  The
-# sizes are also checked against the compiler (static_assert).
+# sizes are also checked against the compiler (static_assert).  fx-cxx-scope.cc
+# (g++ and clang++, DWARF 4 and 5) adds same-named types of several scopes
+# and nested classes, each -C'd by its qualified name.
 . "$top_srcdir/tests/lib.sh"
 . "$TESTS_SRC/layout/build-fixtures.sh"
 require clang++ clang
@@ -28,6 +30,12 @@ for cxx in g++ clang++; do
 				fail "cannot build $out"
 			bins="$bins $out"
 		done
+		# same-named types of different namespaces and classes, nested
+		# classes (tests/types/cxx-scope.sh)
+		out=$T/scope-$cxx-$dw
+		echo "+ $cxx -g -gdwarf-$dw -O0 -o $out fx-cxx-scope.cc" >&2
+		$cxx -g -gdwarf-$dw -O0 -o "$out" "$here/fx-cxx-scope.cc" || fail "cannot build $out"
+		bins="$bins $out"
 	done
 done
 run3() {	# run3 LABEL OUT ARGS...: OUT.n (--no-cache), OUT.c (cold), OUT.w (warm)

@@ -49,6 +49,14 @@ struct ftab {
 #define NR_FTABS 8
 #define ALT_BIT (1ULL << 63)	/* a DIE offset in the dwz alt file */
 
+/* A C++ namespace or named class: the DIE offsets it holds (dwarf-ns.c). */
+struct dw_span {
+	uint64_t start, end;	/* the DIE, up to its next sibling */
+	const char *name;	/* DW_AT_name (libdwarf's) */
+	const char *qual;	/* qualified, interned on first use */
+	uint32_t parent;	/* enclosing span + 1, 0: the unit */
+};
+
 struct loader {
 	hm_types *t;
 	hm_binary *bin;
@@ -98,11 +106,15 @@ struct loader {
 	/* `only` mode */
 	size_t nr_only, nr_found;
 	const char **only;
-	unsigned char *found;
+	unsigned char *found;	/* per name: 1 a typedef, 2 a struct found */
+	int plain_cxx;		/* a plain name was met in a C++ unit */
 	/* names of the aggregates seen by the `only` walk (pointers into
 	 * .debug_str), for suggestions when a name is not found */
 	const char **seen;
 	size_t nseen, nseen_slots;
+	/* C++ units: the namespaces and named classes of the unit as DIE
+	 * offset ranges, in DIE order (dwarf-ns.c) */
+	HM_VEC(struct dw_span) spans;
 };
 
 /* Reading the alt file: DIE offsets and file tables are its own. */
@@ -134,9 +146,11 @@ hm_type_id dw_convert_off(struct loader *ld, uint64_t off);
 int dw_is_aggregate(int tag);
 /* A DIE's name, NULL if it has none (or it cannot be read). */
 const char *dw_die_name(struct loader *ld, Dwarf_Die die);
-/* `only` mode: the index of the requested name `name` is, -1 if none (an
- * aggregate's name is then remembered for suggestions). */
-int dw_wanted(struct loader *ld, const char *name, int aggregate);
+/* `only` mode: the index of the requested name `name` (of the DIE at off:
+ * a qualified request names its scope too) is, -1 if none (an aggregate's
+ * name is then remembered for suggestions).  A plain name met in a C++
+ * unit keeps the walk going: another scope may have a class of that name. */
+int dw_wanted(struct loader *ld, const char *name, int aggregate, uint64_t off);
 void dw_remember_name(struct loader *ld, const char *name);
 /* A top-level type converted to id: list it (want: its `only` index or -1). */
 void dw_note_root(struct loader *ld, int tag, hm_type_id id, int want);
@@ -169,6 +183,14 @@ const char *dw_decl_file(struct loader *ld, uint64_t idx, uint64_t die_off);
 void dw_ftab_clear(struct ftab *f);
 /* Drop the file tables read through dbg (before it is closed). */
 void dw_forget_dbg(struct loader *ld, Dwarf_Debug dbg);
+
+/* dwarf-ns.c */
+/* Index the namespaces and classes of the unit just entered (C++ only). */
+void dw_spans_build(struct loader *ld, Dwarf_Die cu);
+/* The qualified scope of the DIE at off in the unit entered ("std",
+ * "outer::Inner"), interned; NULL at the unit's top level, in C, and
+ * outside the unit. */
+const char *dw_scope_of(struct loader *ld, uint64_t off);
 
 /* dwarf-units.c */
 void dw_ctx_save(const struct loader *ld, struct unit_ctx *c);

@@ -408,7 +408,7 @@ static void replay(struct par *p, const struct unit *u)
 		} else if (!ld->nr_only ||
 			   /* the names kept for suggestions outlive the workers' handles */
 			   (want = dw_wanted(ld, intern(p, r->kind == REC_SEEN ? r->name : r->sname),
-					     dw_is_aggregate(r->tag))) >= 0) {
+					     dw_is_aggregate(r->tag), r->off)) >= 0) {
 			if (!dw_map_get(ld, r->off, &id)) {
 				ld->depth = 0;
 				id = replay_convert(p, r);

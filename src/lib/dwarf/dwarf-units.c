@@ -177,7 +177,9 @@ void dw_walk_dwo(struct loader *ld, Dwarf_Die skel)
 			ld->cu_die_off = off;
 			/* .dwo offsets start again from 0: a generation of their own */
 			dw_map_new_cu(ld);
+			dw_spans_build(ld, cu);	/* the .dwo's own offsets */
 			dw_walk_children(ld, cu, 0);
+			ld->spans.n = 0;
 			dw_map_new_cu(ld);
 		}
 	}

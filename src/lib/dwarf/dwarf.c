@@ -358,6 +358,7 @@ static hm_type_id convert_struct(struct loader *ld, Dwarf_Die die, uint64_t off,
 	size_t base = ld->smembers.n;
 
 	ty.name = hm_types_intern(ld->t, d->name);
+	ty.scope = ty.name ? dw_scope_of(ld, off) : NULL;
 	ty.size = d->byte_size;
 	ty.alignment = d->alignment;
 	ty.decl_file = dw_decl_file(ld, d->decl_file, off);
@@ -394,6 +395,7 @@ static hm_type_id convert_enum(struct loader *ld, Dwarf_Die die, uint64_t off,
 	Dwarf_Die c;
 
 	ty.name = hm_types_intern(ld->t, d->name);
+	ty.scope = ty.name ? dw_scope_of(ld, off) : NULL;
 	ty.size = d->byte_size;
 	ty.decl_file = dw_decl_file(ld, d->decl_file, off);
 	ty.decl_line = d->decl_line;
@@ -444,6 +446,7 @@ static hm_type_id convert_typedef(struct loader *ld, uint64_t off, const struct 
 	hm_type ty = { .kind = HM_KIND_TYPEDEF };
 
 	ty.name = hm_types_intern(ld->t, d->name);
+	ty.scope = ty.name ? dw_scope_of(ld, off) : NULL;
 	ty.decl_file = dw_decl_file(ld, d->decl_file, off);
 	ty.decl_line = d->decl_line;
 	ty.alignment = d->alignment;
@@ -880,13 +883,33 @@ static void keep_hints(struct loader *ld)
 	}
 }
 
-int dw_wanted(struct loader *ld, const char *name, int aggregate)
+int dw_wanted(struct loader *ld, const char *name, int aggregate, uint64_t off)
 {
 	if (!name)
 		return -1;
-	for (size_t i = 0; i < ld->nr_only; i++)
-		if (!ld->found[i] && !strcmp(ld->only[i], name))
+	for (size_t i = 0; i < ld->nr_only; i++) {
+		const char *last, *sc;
+		size_t len;
+		int qual = hm_types_split_name(ld->only[i], &last, &len);
+
+		if (strcmp(last, name))
+			continue;
+		if (qual) {
+			sc = ld->cplusplus ? dw_scope_of(ld, off) : NULL;
+			if (ld->found[i] == 2 || (len ? !sc || strlen(sc) != len ||
+					     memcmp(sc, ld->only[i], len) : sc != NULL))
+				continue;
 			return i;
+		}
+		/* a plain name may mean a class of each of several scopes:
+		 * all are loaded, to be told apart (or called ambiguous) */
+		if (ld->cplusplus) {
+			ld->plain_cxx = 1;
+			return i;
+		}
+		if (!ld->found[i])
+			return i;
+	}
 	/* a .dwo file's names go with its handle, before suggestions are made */
 	if (aggregate && (name = ld->in_dwo ? hm_types_intern(ld->t, name) : name))
 		dw_remember_name(ld, name);
@@ -903,7 +926,7 @@ static void top_level(struct loader *ld, Dwarf_Die die, int tag, uint64_t off)
 	if (!dw_is_aggregate(tag) && tag != DW_TAG_typedef)
 		return;
 	if (ld->nr_only &&
-	    (want = dw_wanted(ld, dw_die_name(ld, die), dw_is_aggregate(tag))) < 0)
+	    (want = dw_wanted(ld, dw_die_name(ld, die), dw_is_aggregate(tag), off)) < 0)
 		return;
 	/* anonymous aggregates are read when something refers to them: read
 	 * here, each CU would pay for their members again */
@@ -935,8 +958,16 @@ void dw_note_root(struct loader *ld, int tag, hm_type_id id, int want)
 		dw_set_err(ld, -ENOMEM);
 	}
 	if (want >= 0) {
-		ld->found[want] = 1;
-		ld->nr_found++;
+		ld->nr_found += !ld->found[want];
+		if (tag != DW_TAG_typedef) {
+			ld->found[want] = 2;
+		} else if (!ld->found[want]) {
+			ld->found[want] = 1;
+			/* C++: `typedef basic_string<char> __cow_string` in one
+			 * unit, `struct __cow_string` in another; -C prefers the
+			 * struct, as the whole file prints it */
+			ld->plain_cxx |= ld->cplusplus;
+		}
 	}
 }
 
@@ -964,13 +995,14 @@ void dw_walk_children(struct loader *ld, Dwarf_Die parent, unsigned level)
 			dw_walk_children(ld, c, level + 1);
 		else if (tag != DW_TAG_subprogram && tag != DW_TAG_variable) {
 			top_level(ld, c, tag, off);
-			/* -C Outer::Inner: pahole finds classes nested in classes
-			 * by their own name; only C++ has them */
-			if (ld->nr_only && ld->cplusplus && dw_is_aggregate(tag) && level < 16 &&
-			    ld->nr_found < ld->nr_only)
+			/* classes nested in classes: pahole -C finds them by their
+			 * own name, and they are types of their own (Outer::Inner);
+			 * only C++ has them */
+			if (ld->cplusplus && dw_is_aggregate(tag) && level < 16 &&
+			    (!ld->nr_only || !dw_all_found(ld)))
 				dw_walk_children(ld, c, level + 1);
 		}
-		if (ld->nr_only && ld->nr_found == ld->nr_only && !ld->opts->variables)
+		if (dw_all_found(ld))
 			break;
 	}
 	if (c)
@@ -1032,15 +1064,19 @@ void dw_unit_count(struct loader *ld, unsigned addr_size)
 /* Walk the unit entered with dw_unit_begin() (and dw_unit_count()). */
 void dw_unit_walk(struct loader *ld, Dwarf_Die cu, unsigned unit_type)
 {
-	if (unit_type == DW_UT_skeleton || dw_has_dwo_name(ld, cu))
+	if (unit_type == DW_UT_skeleton || dw_has_dwo_name(ld, cu)) {
 		dw_walk_dwo(ld, cu);
-	else
+	} else {
+		dw_spans_build(ld, cu);
 		dw_walk_children(ld, cu, 0);
+		ld->spans.n = 0;
+	}
 }
 
 int dw_all_found(const struct loader *ld)
 {
-	return ld->nr_only && ld->nr_found == ld->nr_only && !ld->opts->variables;
+	return ld->nr_only && ld->nr_found == ld->nr_only && !ld->opts->variables &&
+	       !ld->plain_cxx;
 }
 
 static int walk_cus(struct loader *ld)
@@ -1133,6 +1169,7 @@ int hm_dwarf_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types *t)
 	free(ld.senums.v);
 	free(ld.only);
 	free(ld.found);
+	free(ld.spans.v);
 	free(ld.seen);
 	return rc;
 }

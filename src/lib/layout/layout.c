@@ -281,6 +281,14 @@ static int64_t vbases_taken(const hm_types *t, const hm_type *ty, struct hm_shol
 
 		h->vb[k].hole = 0;
 
+		/* a primary (nearly empty) or empty virtual base at 0: the
+		 * bytes before the first member are its own, not a hole */
+		if (!vb[k].offset && vb[k].size && h->pre_hole) {
+			uint64_t in = vb[k].size < h->pre_hole ? vb[k].size : h->pre_hole;
+
+			h->pre_hole -= in;
+			h->nr_holes -= !h->pre_hole;
+		}
 		if (gap > 0 && k > 0) {
 			h->nr_holes++;
 			h->vb[k - 1].hole = (uint64_t)gap;

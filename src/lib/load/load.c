@@ -139,9 +139,15 @@ static int undefined_held(const hm_types *t, const char ***names, size_t *n)
 			const char **v;
 			size_t j;
 
-			if (!d || !d->declaration || !d->name || hm_types_find_struct(t, d->name))
+			char q[1024];
+
+			if (!d || !d->declaration || !d->name)
 				continue;
-			for (j = 0; j < *n && strcmp((*names)[j], d->name); j++)
+			/* by its qualified name: the definition of its own scope */
+			if (hm_type_qualify(d, q, sizeof(q)) >= (int)sizeof(q) ||
+			    hm_types_find_struct(t, q))
+				continue;
+			for (j = 0; j < *n && strcmp((*names)[j], q); j++)
 				;
 			if (j < *n)
 				continue;
@@ -149,7 +155,7 @@ static int undefined_held(const hm_types *t, const char ***names, size_t *n)
 			if (!v)
 				return -ENOMEM;
 			*names = v;
-			if (!(v[*n] = strdup(d->name)))
+			if (!(v[*n] = strdup(q)))
 				return -ENOMEM;
 			v[++*n] = NULL;
 			added++;

@@ -24,7 +24,7 @@
 #define CACHE_MAGIC "HMTYPES"
 /* Bump when the meaning of a stored array changes (a new hash function
  * for the name slots, a new flag) without its record size changing. */
-#define CACHE_FORMAT 1
+#define CACHE_FORMAT 2	/* 2: hm_type.scope */
 #define CACHE_ENDIAN 0x01020304u
 
 enum sect {
@@ -365,6 +365,7 @@ static hm_type *enc_types(const hm_types *t, struct strmap *m)
 
 		d->kind = s->kind;
 		d->name = enc(m, s->name);
+		d->scope = enc(m, s->scope);
 		d->size = s->size;
 		d->alignment = s->alignment;
 		d->target = s->target;
@@ -617,7 +618,8 @@ static const char *check_types(hm_types *t)
 		int ok;
 
 		if ((unsigned)ty->kind > HM_KIND_UNSPECIFIED || ty->target >= n ||
-		    ty->containing >= n || dec(t, &ty->name) || dec(t, &ty->decl_file))
+		    ty->containing >= n || dec(t, &ty->name) || dec(t, &ty->scope) ||
+		    dec(t, &ty->decl_file))
 			return "type out of range";
 		avail = items_of(t, ty->kind, &ok);
 		if (ty->nr && (!ok || ty->first > avail || ty->nr > avail - ty->first))

@@ -60,6 +60,18 @@ hm_json *hm_json_writer_json(hm_json_writer *w)
 	return &w->j;
 }
 
+/* The qualified name of a C++ type ("ns::outer::inner"), as the text
+ * prints it; a typedef's name for an anonymous record. */
+static void json_name(hm_json *j, const hm_type *ty, const char *alias)
+{
+	char q[1024];
+
+	if (ty->name && ty->scope && hm_type_qualify(ty, q, sizeof(q)) < (int)sizeof(q))
+		hm_json_kstr(j, "name", q);
+	else
+		hm_json_kstr(j, "name", ty->name ? ty->name : alias);
+}
+
 static const char *kind_name(enum hm_type_kind k)
 {
 	return k == HM_KIND_UNION ? "union" : k == HM_KIND_CLASS ? "class" : "struct";
@@ -123,7 +135,7 @@ static void json_struct(hm_json_writer *w, const hm_layout *l, const char *alias
 	const hm_group *g = hm_layout_groups(l, &ng);
 
 	hm_json_begin_object(j);
-	hm_json_kstr(j, "name", ty->name ? ty->name : alias);
+	json_name(j, ty, alias);
 	hm_json_kstr(j, "kind", kind_name(ty->kind));
 	hm_json_kuint(j, "size", s->size);
 	hm_json_kuint(j, "alignment", s->alignment);
@@ -181,7 +193,7 @@ static void json_list_entry(hm_json *j, const hm_types *t, hm_type_id id, unsign
 
 	hm_sholes_compute(t, ty, &h);
 	hm_json_begin_object(j);
-	hm_json_kstr(j, "name", ty->name ? ty->name : alias);
+	json_name(j, ty, alias);
 	hm_json_kstr(j, "kind", kind_name(ty->kind));
 	hm_json_kuint(j, "size", ty->size);
 	hm_json_kuint(j, "cachelines", (ty->size + line - 1) / line);

@@ -1159,8 +1159,11 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 	}
 	packed = hm_struct_is_packed(c->t, ty, &h) || union_forces_packed(c, id, cc.union_size);
 	cc.union_size = 0;	/* its members are not the union's */
-	sb_printf(o, "%s%s%s%s%s", cc.prefix ? cc.prefix : "", cc.prefix ? " " : "",
+	/* C++: the qualified name, as gdb prints it (std::X and other::X
+	 * are two types); pahole's plain name in C */
+	sb_printf(o, "%s%s%s%s%s%s%s", cc.prefix ? cc.prefix : "", cc.prefix ? " " : "",
 		  ty->kind == HM_KIND_CLASS ? "class" : "struct", ty->name ? " " : "",
+		  ty->name && ty->scope ? ty->scope : "", ty->name && ty->scope ? "::" : "",
 		  ty->name ? ty->name : "");
 	if (!cc.cachelinep)
 		cc.cachelinep = &cacheline;
@@ -1177,7 +1180,8 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 		if (access_word(mm[i].flags))
 			sb_printf(o, " %s", access_word(mm[i].flags));
 		bt = T(c, mm[i].type);
-		sb_printf(o, " %s", bt && bt->name ? bt->name : "");
+		sb_printf(o, " %s%s%s", bt && bt->name && bt->scope ? bt->scope : "",
+			  bt && bt->name && bt->scope ? "::" : "", bt && bt->name ? bt->name : "");
 	}
 	sb_puts(o, " {\n");
 	if (h.pre_bit_hole) {
@@ -1346,7 +1350,9 @@ static void union_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 
 	if (uc.prefix)
 		sb_printf(o, "%s ", uc.prefix);
-	sb_printf(o, "union%s%s {\n", ty->name ? " " : "", ty->name ? ty->name : "");
+	sb_printf(o, "union%s%s%s%s {\n", ty->name ? " " : "",
+		  ty->name && ty->scope ? ty->scope : "", ty->name && ty->scope ? "::" : "",
+		  ty->name ? ty->name : "");
 	uc.indent = indent + 1;
 	uc.union_size = ty->size;
 	if (!uc.cachelinep)
@@ -1532,13 +1538,15 @@ int hm_print_layout_hooked(FILE *out, const hm_types *t, hm_type_id id,
 int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned line)
 {
 	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
-	const char *name = ty ? ty->name : NULL;
+	const char *name = ty ? ty->name : NULL, *scope = ty ? ty->scope : NULL;
 	struct hm_sholes h;
 
 	if (ty && ty->kind == HM_KIND_TYPEDEF) {
 		ty = hm_types_get(t, hm_types_resolve(t, id));
-		if (ty && ty->name)
+		if (ty && ty->name) {
 			name = ty->name;
+			scope = ty->scope;
+		}
 	}
 	if (!ty || !hm_kind_is_record(ty->kind))
 		return -EINVAL;
@@ -1546,7 +1554,8 @@ int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned lin
 		line = 64;
 	if (hm_sholes_compute(t, ty, &h))
 		return -ENOMEM;
-	fprintf(out, "%s\t%" PRIu64 "\t%" PRIu64 "\t%u\n", name ? name : "", ty->size,
+	fprintf(out, "%s%s%s\t%" PRIu64 "\t%" PRIu64 "\t%u\n", name && scope ? scope : "",
+		name && scope ? "::" : "", name ? name : "", ty->size,
 		(ty->size + line - 1) / line, h.nr_holes);
 	hm_sholes_free(&h);
 	return ferror(out) ? -EIO : 0;

@@ -105,6 +105,10 @@ int hm_types_have_struct(const hm_types *t, const char *name);
  * same kind and name, and index variables by name. */
 int hm_types_finish(hm_types *t);
 
+/* Split a C++ name at its last "::" outside template arguments: *last is
+ * the plain name, q[0, *scope_len) its scope; 0 for a plain name (a
+ * leading "::" gives scope ""). */
+int hm_types_split_name(const char *q, const char **last, size_t *scope_len);
 /* Interned string (NULL in, NULL out; NULL on ENOMEM with s != NULL). */
 const char *hm_types_intern(hm_types *t, const char *s);
 

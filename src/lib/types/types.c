@@ -188,8 +188,9 @@ static uint64_t type_hash(const hm_type *ty, const uint64_t *dims, const hm_type
 	uint64_t h = hm_hash_u64(ty->kind * 0x9e3779b97f4a7c15ULL + ty->size);
 
 	if (named_kind(ty->kind)) {
-		h = hm_hash_u64(h ^ (uintptr_t)ty->name);
-		/* a declaration has no body to tell apart: one per kind and name */
+		h = hm_hash_u64(h ^ (uintptr_t)ty->name ^ ((uint64_t)(uintptr_t)ty->scope << 17));
+		/* a declaration has no body to tell apart: one per kind, scope
+		 * and name */
 		if (ty->declaration)
 			return hm_hash_u64(h ^ 1);
 		h = hm_hash_u64(h ^ (uintptr_t)ty->decl_file ^ ((uint64_t)ty->decl_line << 32));
@@ -213,6 +214,8 @@ static int type_same(const hm_types *t, const hm_type *a, const hm_type *b,
 		     const uint64_t *dims, const hm_type_id *params, const hm_member *members)
 {
 	if (a->kind != b->kind || a->size != b->size)
+		return 0;
+	if (named_kind(a->kind) && a->scope != b->scope)
 		return 0;
 	if (named_kind(a->kind) && (a->declaration || b->declaration))
 		return a->name == b->name && a->declaration == b->declaration;
@@ -310,11 +313,82 @@ static uint32_t struct_first(const hm_types *t, const char *name)
 	return 0;
 }
 
-static hm_type_id struct_lookup(const hm_types *t, const char *name)
+/* Split a name at its last "::" outside template arguments and
+ * parentheses ("std::vector<int, std::allocator<int> >" is scope "std"):
+ * *last is the plain name, q[0, *scope_len) the scope.  0 for a plain name;
+ * a leading "::" (the global scope) is a qualified name of scope "". */
+int hm_types_split_name(const char *q, const char **last, size_t *scope_len)
 {
-	uint32_t pos = struct_first(t, name);
+	const char *cut = NULL;
+	unsigned depth = 0;
 
-	return pos ? t->structs.v[pos - 1] : 0;
+	for (const char *p = q; *p; p++) {
+		if (*p == '<' || *p == '(')
+			depth++;
+		else if ((*p == '>' || *p == ')') && depth)
+			depth--;
+		else if (!depth && p[0] == ':' && p[1] == ':')
+			cut = p++;
+	}
+	*last = cut ? cut + 2 : q;
+	*scope_len = cut ? (size_t)(cut - q) : 0;
+	return cut != NULL;
+}
+
+static int scope_is(const hm_type *ty, const char *scope, size_t len)
+{
+	if (!len)
+		return !ty->scope;
+	return ty->scope && strlen(ty->scope) == len && !memcmp(ty->scope, scope, len);
+}
+
+/* Whether a query (plain or qualified) names ty. */
+static int names_type(const char *q, const hm_type *ty)
+{
+	const char *last;
+	size_t len;
+	int qual = hm_types_split_name(q, &last, &len);
+
+	return ty->name && !strcmp(ty->name, last) && (!qual || scope_is(ty, q, len));
+}
+
+int hm_type_qualify(const hm_type *ty, char *buf, size_t len)
+{
+	return snprintf(buf, len, "%s%s%s", ty->scope ? ty->scope : "", ty->scope ? "::" : "",
+			ty->name ? ty->name : "");
+}
+
+/* The first listed struct a query names.  A plain name means what it means
+ * in C++ at file scope, the global one, and else the first of that name in
+ * load order whatever its scope (pahole's choice, and all of C). */
+static hm_type_id struct_lookup(const hm_types *t, const char *q)
+{
+	const char *last;
+	size_t len;
+	uint32_t pos, first;
+
+	if (!q)
+		return 0;
+	if (!hm_types_split_name(q, &last, &len)) {
+		first = pos = struct_first(t, q);
+		for (; pos; pos = t->struct_next.v[pos - 1])
+			if (!t->types.v[t->structs.v[pos - 1]].scope)
+				return t->structs.v[pos - 1];
+		return first ? t->structs.v[first - 1] : 0;
+	}
+	for (pos = struct_first(t, last); pos; pos = t->struct_next.v[pos - 1])
+		if (scope_is(&t->types.v[t->structs.v[pos - 1]], q, len))
+			return t->structs.v[pos - 1];
+	return 0;
+}
+
+/* The first listed struct of that name in exactly that scope (interned). */
+static hm_type_id struct_lookup_scoped(const hm_types *t, const char *name, const char *scope)
+{
+	for (uint32_t pos = struct_first(t, name); pos; pos = t->struct_next.v[pos - 1])
+		if (t->types.v[t->structs.v[pos - 1]].scope == scope)
+			return t->structs.v[pos - 1];
+	return 0;
 }
 
 int hm_types_have_struct(const hm_types *t, const char *name)
@@ -339,6 +413,8 @@ static int pahole_same(const hm_types *t, const hm_type *a, const hm_type *b)
 	const hm_member *ma = hm_types_members(t, a), *mb = hm_types_members(t, b);
 	uint32_t i = 0, k = 0;
 
+	if (a->scope != b->scope)
+		return 0;	/* C++: another name (ns::X is not X) */
 	if (a->size != b->size || nr_data_members(t, a) != nr_data_members(t, b))
 		return 0;
 	for (;; i++, k++) {
@@ -423,10 +499,10 @@ int hm_types_note_struct(hm_types *t, hm_type_id id)
 	return 0;
 }
 
-static int named_in(const char *const *only, const char *name)
+static int named_in(const char *const *only, const hm_type *ty)
 {
-	for (; name && *only; only++)
-		if (!strcmp(*only, name))
+	for (; ty->name && *only; only++)
+		if (names_type(*only, ty))
 			return 1;
 	return 0;
 }
@@ -446,7 +522,7 @@ int hm_types_keep_structs(hm_types *t, const char *const *only)
 	for (size_t i = 0; i < t->structs.n; i++) {
 		hm_type_id id = t->structs.v[i];
 
-		if (!named_in(only, t->types.v[id].name))
+		if (!named_in(only, &t->types.v[id]))
 			continue;
 		keep[nkeep++] = id;
 		seen[id] = 1;
@@ -511,8 +587,15 @@ int hm_types_note_typedef(hm_types *t, hm_type_id id)
 	const hm_type *ty = &t->types.v[id];
 	size_t j;
 
-	if (!ty->name || hm_types_find_typedef(t, ty->name))
+	if (!ty->name)
 		return 0;
+	for (j = name_hash(ty->name) & (t->ntypedef_slots - 1); t->ntypedef_slots && t->typedef_slots[j];
+	     j = (j + 1) & (t->ntypedef_slots - 1)) {
+		const hm_type *o = &t->types.v[t->typedef_slots[j]];
+
+		if (o->scope == ty->scope && !strcmp(o->name, ty->name))
+			return 0;	/* the first of a scope and name is the one */
+	}
 	if ((t->ntypedefs + 1) * 2 > t->ntypedef_slots) {
 		size_t n = t->ntypedef_slots ? t->ntypedef_slots * 2 : 1024;
 		hm_type_id *slots = calloc(n, sizeof(*slots));
@@ -542,15 +625,62 @@ int hm_types_note_typedef(hm_types *t, hm_type_id id)
 
 hm_type_id hm_types_find_typedef(const hm_types *t, const char *name)
 {
-	size_t j;
+	const char *last;
+	size_t j, len;
+	hm_type_id best = 0;
 
 	if (!t->ntypedef_slots || !name)
 		return 0;
-	for (j = name_hash(name) & (t->ntypedef_slots - 1); t->typedef_slots[j];
-	     j = (j + 1) & (t->ntypedef_slots - 1))
-		if (!strcmp(t->types.v[t->typedef_slots[j]].name, name))
-			return t->typedef_slots[j];
-	return 0;
+	hm_types_split_name(name, &last, &len);
+	/* one per scope and name: of several scopes, the first loaded */
+	for (j = name_hash(last) & (t->ntypedef_slots - 1); t->typedef_slots[j];
+	     j = (j + 1) & (t->ntypedef_slots - 1)) {
+		hm_type_id id = t->typedef_slots[j];
+
+		if (names_type(name, &t->types.v[id]) && (!best || id < best))
+			best = id;
+	}
+	return best;
+}
+
+size_t hm_types_find_structs(const hm_types *t, const char *name, hm_type_id *out, size_t max)
+{
+	const char *last;
+	size_t len, n = 0;
+	hm_type_id one;
+
+	if (!name)
+		return 0;
+	if (hm_types_split_name(name, &last, &len)) {
+		one = hm_types_find_struct(t, name);
+		if (one && max)
+			out[0] = one;
+		return one != 0;
+	}
+	for (uint32_t pos = struct_first(t, name); pos; pos = t->struct_next.v[pos - 1]) {
+		hm_type_id id = t->structs.v[pos - 1];
+		const char *sc = t->types.v[id].scope;
+		size_t k;
+
+		if (!sc) {	/* the global one: what the plain name means */
+			if (max)
+				out[0] = id;
+			return 1;
+		}
+		for (k = 0; k < n && k < max && t->types.v[out[k]].scope != sc; k++)
+			;
+		if (k < n)
+			continue;
+		if (n < max)
+			out[n] = id;
+		n++;
+	}
+	if (!n && (one = hm_types_find_struct(t, name))) {
+		if (max)
+			out[0] = one;
+		n = 1;
+	}
+	return n;
 }
 
 hm_type_id hm_types_find_struct(const hm_types *t, const char *name)
@@ -559,13 +689,12 @@ hm_type_id hm_types_find_struct(const hm_types *t, const char *name)
 
 	if (id || !name)
 		return id;
-	/* not listed: a C++ class nested in another (pahole -C finds those,
-	 * --sizes does not list them) */
+	/* not listed: a C++ class nested in another that the walk did not
+	 * note (a table from an older loader's rules) */
 	for (size_t i = 1; i < t->types.n; i++) {
 		const hm_type *ty = &t->types.v[i];
 
-		if (hm_kind_is_record(ty->kind) && !ty->declaration && ty->name &&
-		    !strcmp(ty->name, name))
+		if (hm_kind_is_record(ty->kind) && !ty->declaration && names_type(name, ty))
 			return i;
 	}
 	return 0;
@@ -635,7 +764,8 @@ int hm_types_finish(hm_types *t)
 			continue;
 		if (!hm_kind_is_record(ty->kind) && ty->kind != HM_KIND_ENUM)
 			continue;
-		def = struct_lookup(t, ty->name);
+		/* of its own scope: std::X's declaration is not other::X */
+		def = struct_lookup_scoped(t, ty->name, ty->scope);
 		if (def && t->types.v[def].kind == ty->kind) {
 			map[i] = def;
 			any = 1;
