@@ -179,12 +179,19 @@ int hm_insn_decode_bytes(hm_insn_ctx *c, uint64_t pc, const uint8_t *bytes, size
 
 /* Tracking walks a function from its start for every sampled address in
  * it: each instruction is decoded once (without text), then copied out of
- * the memo. */
-int insn_decode_core(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
+ * the memo.  A walk's next instruction is most often the memo's next entry
+ * (decoded by the first walk, in order): *hint, the entry of the previous
+ * one, finds it without hashing. */
+int insn_decode_core(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out, size_t *hint)
 {
 	struct hm_insn in;
 	struct memo *m;
 	size_t j;
+
+	if (hint && *hint + 1 < c->nmemo && c->memo[*hint + 1].pc == pc) {
+		m = &c->memo[++*hint];
+		goto found;
+	}
 
 	if (2 * (c->nmemo + 1) > c->memo_slots && memo_grow(c))
 		return -ENOMEM;
@@ -192,6 +199,8 @@ int insn_decode_core(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
 	     j = (j + 1) & (c->memo_slots - 1))
 		if (c->memo[c->slot[j] - 1].pc == pc) {
 			m = &c->memo[c->slot[j] - 1];
+			if (hint)
+				*hint = c->slot[j] - 1;
 			goto found;
 		}
 	if (c->nmemo >= UINT32_MAX ||
@@ -199,6 +208,8 @@ int insn_decode_core(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
 		return -ENOMEM;
 	m = &c->memo[c->nmemo++];
 	c->slot[j] = (uint32_t)c->nmemo;
+	if (hint)
+		*hint = c->nmemo - 1;
 	m->pc = pc;
 	m->err = decode_raw(c, pc, 0, &in);
 	if (!m->err)
@@ -232,13 +243,14 @@ int hm_insn_prev(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
 {
 	const hm_symbol *f = hm_binary_func_at(c->syms, pc - 1);
 	struct hm_insn in;
+	size_t hint = SIZE_MAX;
 	uint64_t at;
 	int err;
 
 	if (!f || pc <= f->addr)
 		return -ENOENT;
 	for (at = f->addr; at < pc; at += in.len) {
-		err = insn_decode_core(c, at, &in);
+		err = insn_decode_core(c, at, &in, &hint);
 		if (err)
 			return err;
 		if (at + in.len == pc)

@@ -134,8 +134,9 @@ int insn_arch_decode(struct insn_arch *a, const uint8_t *bytes, size_t n, uint64
 const char *insn_arch_reg_name(int reg);
 /* The instruction at pc as hm_insn_decode() says, but only its first
  * HM_INSN_CORE bytes written (no bytes, no text), memoised per address:
- * for walks over a function's instructions. */
-int insn_decode_core(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out);
+ * for walks over a function's instructions.  hint (or NULL): SIZE_MAX at
+ * a walk's start, then kept by the walk between calls. */
+int insn_decode_core(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out, size_t *hint);
 
 
 /* ---- register tracking (insn-track.c) ----
