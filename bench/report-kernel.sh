@@ -4,7 +4,7 @@
 # the same generated kernel recording (tests/perf/gen-c2c): 1 M c2c-like
 # samples cycling over every memory-operand instruction DISP(%REG) of 1 in 8
 # of the kernel's functions (objdump's listing, tests/vmlinux/insn-sites.py:
-# some 13 000 distinct IPs), KASLR-shifted with perf's kernel map, each at
+# some 45 000 distinct IPs), KASLR-shifted with perf's kernel map, each at
 # a slab-like data address of its own, so that every sample goes through the
 # instruction path.  Cold: no type cache (HITMAP_NO_CACHE=1).  Both tools
 # read the same file in the same run, alternately, RUNS times (default 1);

@@ -74,6 +74,15 @@ uint64_t hm_binary_section_addr(const hm_binary *bin, size_t idx);
 /* Whether bin is a Linux kernel module (ET_REL with .gnu.linkonce.this_module). */
 int hm_binary_is_module(const hm_binary *bin);
 
+/* Hand the pages of bin's file in [p, p + n) (p NULL: all of the file) back
+ * to the kernel's page cache: what is read again later comes back from
+ * there.  For a reader done with part of a large file (a vmlinux's 155 MB
+ * of .debug_info, read once into a type table, or one unit's DIEs), so that
+ * the process's resident memory is what it still uses.  Nothing for bytes
+ * that are not the file's mapping: a binary opened in memory
+ * (hm_binary_open_mem()), a section decompressed or relocated on the heap. */
+void hm_binary_drop_pages(const hm_binary *bin, const void *p, size_t n);
+
 /* The libelf handle (Elf *) for loaders that need it (dwarf, btf). */
 void *hm_binary_elf(const hm_binary *bin);
 

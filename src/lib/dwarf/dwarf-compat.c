@@ -473,6 +473,27 @@ int hm_dwarf_next_cu(Dwarf_Debug dbg, Dwarf_Half *version, Dwarf_Half *addr_size
 #endif
 }
 
+int hm_dwarf_skip_cu(Dwarf_Debug dbg, Dwarf_Error *err)
+{
+#ifdef DW_LIBDWARF_VERSION_MAJOR
+	Dwarf_Half version, addr_size, unit_type;
+	Dwarf_Die cu = NULL;
+	int rc = hm_dwarf_next_cu(dbg, &version, &addr_size, &unit_type, &cu, err);
+
+	if (cu)
+		dwarf_dealloc_die(cu);
+	return rc;
+#else
+	Dwarf_Unsigned len, next;
+	Dwarf_Off abbrev, typeoff;
+	Dwarf_Half version, addr_size, lsize, esize, unit_type;
+	Dwarf_Sig8 sig;
+
+	return dwarf_next_cu_header_d(dbg, 1, &len, &version, &abbrev, &addr_size, &lsize, &esize,
+				      &sig, &typeoff, &next, &unit_type, err);
+#endif
+}
+
 /* Whether `cand` is the supplementary file the link names. */
 static hm_binary *try_alt(const char *cand, const unsigned char *id, size_t idlen)
 {

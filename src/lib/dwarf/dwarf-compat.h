@@ -63,6 +63,14 @@ int hm_dwarf_open_alt(hm_binary *bin, hm_binary **alt_bin, Dwarf_Debug *alt_dbg,
 int hm_dwarf_next_cu(Dwarf_Debug dbg, Dwarf_Half *version, Dwarf_Half *addr_size,
 		     Dwarf_Half *unit_type, Dwarf_Die *cu_die, Dwarf_Error *err);
 
+/* Step the handle's unit iteration (the one hm_dwarf_next_cu() follows) to
+ * the next unit without handing out its DIE: DW_DLV_OK, DW_DLV_NO_ENTRY past
+ * the last unit (the next step is the first unit again), DW_DLV_ERROR.
+ * libdwarf finds the unit of a DIE offset (dwarf_offdie_b) from the
+ * iteration's unit on when the offset is past it, else from the first unit:
+ * a handle kept at the unit whose DIEs are looked up finds them at once. */
+int hm_dwarf_skip_cu(Dwarf_Debug dbg, Dwarf_Error *err);
+
 void hm_dwarf_free_error(Dwarf_Debug dbg, Dwarf_Error err);
 
 /* The next sibling of die (a non-NULL DIE of .debug_info); DW_DLV_* like

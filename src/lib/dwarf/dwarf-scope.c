@@ -109,6 +109,11 @@ struct ivl {			/* a scope's range, for building segments */
  * lookup costs the function it falls in, not its whole unit. */
 struct sub {
 	uint64_t off;		/* its DIE */
+	/* the DIE itself, kept from the unit's walk until the subprogram is
+	 * built: libdwarf 20210528 looks a DIE up by offset (dwarf_offdie_b)
+	 * by walking its list of units from the first, thousands in a
+	 * kernel, for every lookup */
+	Dwarf_Die die;
 	int state;		/* 0 not built, 1 built, <0 error (negative errno) */
 	struct seg *segs;
 	size_t nsegs;
@@ -121,6 +126,9 @@ struct subrange {		/* [lo, hi) of subs[sub] */
 
 struct cu {
 	uint64_t die_off;
+	Dwarf_Die die;		/* the unit's DIE, kept from hm_scopes_open() */
+	ptrdiff_t iter;		/* its place in the handle's unit iteration */
+	uint64_t end_off;	/* where the next unit's DIE is (or the section's end) */
 	unsigned version, addr_size;
 	uint64_t base, addr_base, rnglists_base;
 	int has_rnglists_base;
@@ -177,6 +185,8 @@ struct hm_scopes {
 	size_t ranges_sz, rnglists_sz, addr_sz;
 	const unsigned char *loc, *loclists;
 	size_t loc_sz, loclists_sz;
+	const unsigned char *info;	/* .debug_info, for leave() */
+	size_t info_sz;
 	/* the tables of .debug_loclists: [start of offsets, end), checked */
 	struct range *lltab;
 	size_t nlltab, clltab;
@@ -191,6 +201,9 @@ struct hm_scopes {
 	 * (dwarf-x3.h): such names are read here, from these sections */
 	int x3;
 	struct hm_dwl_secs strs;
+	/* where the handle's unit iteration is (position()): the unit of
+	 * that place, -1 before the first, AT_LOST when unknown */
+	ptrdiff_t at, niter;
 	const struct cu *cur;	/* the unit being walked */
 	const struct cu *noted;	/* the unit whose notes memo and astat hold */
 };
@@ -202,6 +215,8 @@ static int bad(hm_scopes *s, Dwarf_Error e, const char *what)
 	hm_dwarf_free_error(s->dbg, e);
 	return -EBADMSG;
 }
+
+#define AT_LOST (-2)
 
 #define GROW(s, arr, n, cap)							\
 	hm_grow((void **)&(arr), &(cap), (n) + 1, sizeof(*(arr)))
@@ -711,9 +726,10 @@ int hm_scopes_open(hm_binary *bin, hm_scopes **out)
 	s->strs.str_offsets = hm_dwarf_obj_section(s->obj, ".debug_str_offsets",
 						   &s->strs.nstr_offsets);
 	s->loclists = hm_dwarf_obj_section(s->obj, ".debug_loclists", &s->loclists_sz);
+	s->info = hm_dwarf_obj_section(s->obj, ".debug_info", &s->info_sz);
 	if ((rc = loclists_tables(s)))
 		goto fail;
-	for (;;) {
+	for (ptrdiff_t idx = 0;; idx++) {
 		Dwarf_Half version, addr_size, unit_type;
 		Dwarf_Die cu_die = NULL;
 		Dwarf_Half tag = 0;
@@ -734,10 +750,19 @@ int hm_scopes_open(hm_binary *bin, hm_scopes **out)
 			goto fail;
 		}
 		rc = tag == DW_TAG_compile_unit ? add_cu(s, cu_die, version, addr_size) : 0;
-		dwarf_dealloc_die(cu_die);
+		if (!rc && tag == DW_TAG_compile_unit) {
+			s->cus[s->ncus - 1].die = cu_die;
+			s->cus[s->ncus - 1].iter = idx;
+		} else {
+			dwarf_dealloc_die(cu_die);
+		}
 		if (rc)
 			goto fail;
+		s->niter = idx + 1;
 	}
+	s->at = -1;	/* past the last unit, libdwarf starts again */
+	for (size_t i = 0; i < s->ncus; i++)
+		s->cus[i].end_off = i + 1 < s->ncus ? s->cus[i + 1].die_off : s->info_sz;
 	if (s->ncr)
 		qsort(s->cr, s->ncr, sizeof(*s->cr), cmp_curange);
 	*out = s;
@@ -752,8 +777,11 @@ static void cu_free(struct cu *c)
 	free(c->scopes);
 	free(c->vars);
 	free(c->locs);
-	for (size_t i = 0; i < c->nsubs; i++)
+	for (size_t i = 0; i < c->nsubs; i++) {
 		free(c->subs[i].segs);
+		if (c->subs[i].die)
+			dwarf_dealloc_die(c->subs[i].die);
+	}
 	free(c->subs);
 	free(c->sr);
 	free(c->globs);
@@ -763,8 +791,11 @@ void hm_scopes_free(hm_scopes *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->ncus; i++)
+	for (size_t i = 0; i < s->ncus; i++) {
 		cu_free(&s->cus[i]);
+		if (s->cus[i].die)
+			dwarf_dealloc_die(s->cus[i].die);
+	}
 	free(s->cus);
 	free(s->cr);
 	free(s->out);
@@ -845,14 +876,49 @@ static int has_attr(hm_scopes *s, Dwarf_Die die, Dwarf_Half at)
 	return !!has;
 }
 
+/* Done with unit c's DIEs for now: their pages of the file go back to the
+ * page cache (hm_binary_drop_pages()), and those of the location lists,
+ * read unit by unit.  A kernel profile's units hold most of .debug_info,
+ * 155 MB for a vmlinux, walked one after the other: resident memory stays
+ * what one unit needs.  What is read again later comes back from there. */
+static void leave(hm_scopes *s, const struct cu *c)
+{
+	if (s->info && c->die_off < c->end_off && c->end_off <= s->info_sz)
+		hm_binary_drop_pages(s->bin, s->info + c->die_off, c->end_off - c->die_off);
+	if (s->loclists)
+		hm_binary_drop_pages(s->bin, s->loclists, s->loclists_sz);
+}
+
+/* Put the handle's unit iteration at unit c, stepping forward (and round
+ * past the last unit when c is behind): dwarf_offdie_b() then finds c's
+ * DIEs at once instead of walking libdwarf's list of units from the first
+ * (hm_dwarf_skip_cu()).  A failed step makes lookups slow, not wrong. */
+static void position(hm_scopes *s, const struct cu *c)
+{
+	Dwarf_Error e = NULL;
+
+	for (ptrdiff_t steps = 0; s->at != AT_LOST && s->at != c->iter; steps++) {
+		int rc = steps > 2 * s->niter + 2 ? DW_DLV_ERROR : hm_dwarf_skip_cu(s->dbg, &e);
+
+		if (rc == DW_DLV_NO_ENTRY && s->at != -1) {
+			s->at = -1;
+		} else if (rc != DW_DLV_OK || ++s->at >= s->niter) {
+			hm_dwarf_free_error(s->dbg, e);
+			s->at = AT_LOST;
+		}
+	}
+}
+
 /* ---- names and types, memoised by DIE offset ----
  *
  * Inlined instances name their abstract origins, and variables share a
- * handful of types: the walk of a unit notes what its abstract instances
- * and top-level types say, and each origin's name and each type chain is
- * resolved from those notes once, not once per use (dwarf_offdie_b() is
- * what a unit's walk would otherwise spend its time in).  The notes are
- * dropped once the unit is built. */
+ * handful of types: each origin's name and each type chain is resolved
+ * once per unit, not once per use, by looking the DIE up by offset with the
+ * handle kept at the unit (position()).  A kernel unit's top level holds
+ * thousands of types and declarations from its headers, of which its
+ * variables use a few: they are read when used, not noted on the walk.
+ * What the walk notes is which abstract variables have a location of their
+ * own (MEMO_LOC).  The memo is dropped when another unit is walked. */
 
 enum { MEMO_NAME = 1, MEMO_TYPEOF, MEMO_TYPE, MEMO_STEP, MEMO_LOC };
 
@@ -1062,22 +1128,6 @@ static void type_fill(hm_scopes *s, Dwarf_Die die, int tag, struct memo *st)
 			st->record_size = size;
 		hm_dwarf_free_error(s->dbg, e);
 	}
-}
-
-/* Note a unit's top-level type DIE, so that variables' types resolve
- * without looking DIEs up by offset. */
-static int note_type(hm_scopes *s, Dwarf_Die die, uint64_t off, int tag)
-{
-	int fresh;
-	struct memo *m;
-
-	if (!is_modifier(tag) && !is_record_tag(tag))
-		return 0;
-	if (!(m = memo_get(s, off, MEMO_STEP, &fresh)))
-		return -ENOMEM;
-	if (fresh)
-		type_fill(s, die, tag, m);
-	return 0;
 }
 
 static int type_step(hm_scopes *s, uint64_t off, struct memo *st)
@@ -1306,8 +1356,8 @@ static int add_var(hm_scopes *s, struct cu *c, Dwarf_Die die, uint32_t scope, in
 	rc = var_locs(s, c, die, &v);
 	if (rc < 0)
 		return rc;
-	/* names and types are resolved once the unit is walked: most
-	 * origins are DIEs the walk notes (note_die()) on its way */
+	/* names and types are resolved once the subprogram is walked, once
+	 * per origin and type (the memo) */
 	v.name = die_name(s, die);
 	v.has_toff = !ref_off(s, die, DW_AT_type, &v.toff);
 	if (!v.name || !v.has_toff || rc)
@@ -1426,29 +1476,13 @@ static int add_scope(hm_scopes *s, struct cu *c, Dwarf_Die die, Dwarf_Half tag, 
 	return c->nscopes++;
 }
 
-/* Note what die itself says of its name and type, for the DIEs that name
- * it as their origin. */
+/* Note whether die has a location of its own, for the variables that name
+ * it as their origin (origin_locs()). */
 static int note_die(hm_scopes *s, Dwarf_Die die, uint64_t off)
 {
-	const char *name = die_name(s, die);
-	uint64_t toff;
 	struct memo *m;
 	int fresh;
 
-	if (name) {
-		if (!(m = memo_get(s, off, MEMO_NAME, &fresh)))
-			return -ENOMEM;
-		if (fresh)
-			m->name = name;
-	}
-	if (!ref_off(s, die, DW_AT_type, &toff)) {
-		if (!(m = memo_get(s, off, MEMO_TYPEOF, &fresh)))
-			return -ENOMEM;
-		if (fresh) {
-			m->has = 1;
-			m->off = toff;
-		}
-	}
 	if (has_attr(s, die, DW_AT_location)) {
 		if (!(m = memo_get(s, off, MEMO_LOC, &fresh)))
 			return -ENOMEM;
@@ -1725,11 +1759,13 @@ static int build_segs(hm_scopes *s, struct sub *b)
 	return 0;
 }
 
-static int add_sub(hm_scopes *s, struct cu *c, uint64_t off)
+/* Subprogram die at off of unit c, entered on its first PC; the sub owns
+ * die when this succeeds. */
+static int add_sub(hm_scopes *s, struct cu *c, Dwarf_Die die, uint64_t off)
 {
 	if (GROW(s, c->subs, c->nsubs, c->csubs))
 		return -ENOMEM;
-	c->subs[c->nsubs] = (struct sub){ .off = off };
+	c->subs[c->nsubs] = (struct sub){ .off = off, .die = die };
 	for (size_t i = 0; i < s->nrg; i++) {
 		if (GROW(s, c->sr, c->nsr, c->csr))
 			return -ENOMEM;
@@ -1751,7 +1787,7 @@ static int cmp_subrange(const void *a, const void *b)
 }
 
 /* Walk unit c.  Without b, its top level: the notes of its abstract
- * instances and types, its static locals of abstract instances, and, unless
+ * instances, its static locals of abstract instances, and, unless
  * renote (the unit is indexed, the notes are being made again), its
  * variables and the PC ranges of its subprograms, which are not entered.
  * With b, subprogram b alone: its scopes, variables and segments. */
@@ -1760,22 +1796,25 @@ static int walk_cu(hm_scopes *s, struct cu *c, struct sub *b, int renote)
 	struct frame st[MAX_SCOPE_DEPTH];
 	unsigned top = 0;
 	Dwarf_Error e = NULL;
-	Dwarf_Die cu_die = NULL, child = NULL;
+	Dwarf_Die child = NULL;
 	size_t s0 = c->nscopes, v0 = c->nvars;
 	int rc = 0;
 
 	s->niv = 0;
+	if (s->cur && s->cur != c)
+		leave(s, s->cur);
 	s->cur = c;
+	position(s, c);
 	if (b) {
-		if (dwarf_offdie_b(s->dbg, b->off, 1, &child, &e) != DW_DLV_OK)
+		/* the walk deallocates it */
+		child = b->die;
+		b->die = NULL;
+		if (!child && dwarf_offdie_b(s->dbg, b->off, 1, &child, &e) != DW_DLV_OK)
 			return bad(s, e, "unreadable DIE");
 		st[top++] = (struct frame){ child, -1, b->off - 1, 0 };
 	} else {
 		s->nastat = 0;
-		if (dwarf_offdie_b(s->dbg, c->die_off, 1, &cu_die, &e) != DW_DLV_OK)
-			return bad(s, e, "unreadable unit");
-		rc = dwarf_child(cu_die, &child, &e);
-		dwarf_dealloc_die(cu_die);
+		rc = dwarf_child(c->die, &child, &e);
 		if (rc == DW_DLV_NO_ENTRY)
 			return 0;
 		if (rc != DW_DLV_OK)
@@ -1789,6 +1828,7 @@ static int walk_cu(hm_scopes *s, struct cu *c, struct sub *b, int renote)
 		Dwarf_Half tag = 0;
 		Dwarf_Off off = 0;
 		int32_t scope = SKIP;	/* the scope to walk the children in */
+		int kept = 0;		/* die is a sub's now */
 
 		if (!die) {
 			top--;
@@ -1835,8 +1875,8 @@ static int walk_cu(hm_scopes *s, struct cu *c, struct sub *b, int renote)
 			}
 			if (!b && tag == DW_TAG_subprogram && f->scope == -1) {
 				/* entered on its first PC */
-				if (!renote)
-					rc = add_sub(s, c, off);
+				if (!renote && !(rc = add_sub(s, c, die, off)))
+					kept = 1;
 				break;
 			}
 			rc = add_scope(s, c, die, tag, f->scope);
@@ -1848,20 +1888,6 @@ static int walk_cu(hm_scopes *s, struct cu *c, struct sub *b, int renote)
 		case DW_TAG_namespace:
 			if (f->scope < 0)
 				scope = -1;
-			break;
-		case DW_TAG_pointer_type:
-		case DW_TAG_reference_type:
-		case DW_TAG_rvalue_reference_type:
-		case DW_TAG_typedef:
-		case DW_TAG_const_type:
-		case DW_TAG_volatile_type:
-		case DW_TAG_restrict_type:
-		case DW_TAG_atomic_type:
-		case DW_TAG_immutable_type:
-		case DW_TAG_structure_type:
-		case DW_TAG_union_type:
-		case DW_TAG_class_type:
-			rc = note_type(s, die, off, tag);
 			break;
 		case DW_TAG_variable:
 		case DW_TAG_formal_parameter:
@@ -1888,7 +1914,8 @@ static int walk_cu(hm_scopes *s, struct cu *c, struct sub *b, int renote)
 			if (r == DW_DLV_ERROR)
 				rc = bad(s, e, "unreadable DIE");
 		}
-		dwarf_dealloc_die(die);
+		if (!kept)
+			dwarf_dealloc_die(die);
 		f->die = sib;
 		if (rc) {
 			if (kid)
@@ -2191,8 +2218,11 @@ int hm_scopes_global(hm_scopes *s, uint64_t pc, const char *name, struct hm_scop
 
 static int cu_global(hm_scopes *s, struct cu *c, const char *name, struct hm_scope_var *out)
 {
-	if (!c->globs_state)
+	if (!c->globs_state) {
+		s->cur = c;
+		position(s, c);
 		c->globs_state = resolve_globs(s, c) ?: 1;
+	}
 	if (c->globs_state < 0)
 		return c->globs_state;
 	for (size_t i = 0; i < c->nglobs; i++) {

@@ -207,6 +207,33 @@ int hm_binary_is_module(const hm_binary *bin)
 	return bin->secaddr != NULL;
 }
 
+void hm_binary_drop_pages(const hm_binary *bin, const void *p, size_t n)
+{
+	uintptr_t lo = (uintptr_t)bin->image, hi = lo + bin->image_size, a, b;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	/* The mapping is PROT_READ and MAP_PRIVATE: no page of it was ever
+	 * written, so the kernel reads what is used again from the file (its
+	 * page cache).  A binary in memory, or a decompressed or relocated
+	 * section (heap), is no file mapping and is left alone; only whole
+	 * pages inside [p, p + n) go. */
+	if (!bin->mapped || pg <= 0)
+		return;
+	if (p) {
+		a = (uintptr_t)p;
+		if (a < lo || a >= hi)
+			return;
+		b = n < hi - a ? a + n : hi;
+		a = (a + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+		b &= ~((uintptr_t)pg - 1);
+	} else {
+		a = lo;
+		b = (hi + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+	}
+	if (a < b)
+		(void)madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 static hm_binary *open_image(hm_binary *bin)
 {
 	uint64_t shnum;

@@ -378,6 +378,7 @@ int hm_insn_track(hm_insn_ctx *c, uint64_t func, uint64_t pc, int reg, hm_track_
 {
 	struct walk w;
 	struct hm_insn in;
+	size_t hint = SIZE_MAX;
 	uint64_t at;
 	int r, err;
 
@@ -394,7 +395,7 @@ int hm_insn_track(hm_insn_ctx *c, uint64_t func, uint64_t pc, int reg, hm_track_
 	w.st[SP].kind = HM_TV_STACK;
 	w.st[SP].off = -8;
 	for (at = func; at < pc; at += in.len) {
-		err = hm_insn_decode(c, at, &in);
+		err = insn_decode_core(c, at, &in, &hint);
 		if (err)
 			return err;
 		apply(&w, &in);

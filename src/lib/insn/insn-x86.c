@@ -243,7 +243,7 @@ static void classify(const cs_insn *ci, struct hm_insn *o)
 	}
 }
 
-int insn_arch_decode(struct insn_arch *a, const uint8_t *bytes, size_t n, uint64_t pc,
+int insn_arch_decode(struct insn_arch *a, const uint8_t *bytes, size_t n, uint64_t pc, int text,
 		     struct hm_insn *o)
 {
 	const uint8_t *code = bytes;
@@ -254,18 +254,19 @@ int insn_arch_decode(struct insn_arch *a, const uint8_t *bytes, size_t n, uint64
 	cs_regs rr, rw;
 	uint8_t nr = 0, nw = 0, i;
 
-	memset(o, 0, sizeof(*o));
+	memset(o, 0, text ? sizeof(*o) : HM_INSN_CORE);
 	o->mem.base = o->mem.index = HM_REG_NONE;
 	if (!cs_disasm_iter(a->h, &code, &left, &addr, ci))
 		return -EBADMSG;
 	x = &ci->detail->x86;
 	o->pc = pc;
 	o->len = (uint8_t)ci->size;
-	memcpy(o->bytes, ci->bytes, ci->size < sizeof(o->bytes) ? ci->size : sizeof(o->bytes));
 	o->id = ci->id;
-	{
+	if (text) {
 		cs_insn *t = NULL;
 
+		memcpy(o->bytes, ci->bytes,
+		       ci->size < sizeof(o->bytes) ? ci->size : sizeof(o->bytes));
 		if (cs_disasm(a->att, bytes, n, pc, 1, &t) == 1)
 			snprintf(o->text, sizeof(o->text), "%s%s%s", t->mnemonic,
 				 t->op_str[0] ? " " : "", t->op_str);

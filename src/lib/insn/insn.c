@@ -1,6 +1,6 @@
 /* The instruction at a link address: bytes from the executable segments,
- * decoded once per address (memo), and the instruction before an address
- * (decoding forward from the function's start). */
+ * decoded once per address for walks (a compact memo), and the instruction
+ * before an address (decoding forward from the function's start). */
 #include "config.h"
 #include <errno.h>
 #include <gelf.h>
@@ -14,11 +14,12 @@ struct xseg {
 	const uint8_t *bytes;
 };
 
+/* One decoded instruction, without its bytes and text (HM_INSN_CORE):
+ * what register tracking reads. */
 struct memo {
 	uint64_t pc;
-	int err;		/* 0: insn valid */
-	struct hm_insn insn;
-	unsigned used : 1;
+	int err;		/* 0: core valid */
+	_Alignas(struct hm_insn) unsigned char core[HM_INSN_CORE];
 };
 
 struct hm_insn_ctx {
@@ -27,8 +28,13 @@ struct hm_insn_ctx {
 	struct insn_arch *arch;
 	struct xseg *segs;
 	size_t nsegs;
-	struct memo *memo;	/* open addressing */
-	size_t nmemo, memo_slots;
+	/* the instructions decoded, in decoding order (a function's are
+	 * next to each other, as tracking walks them), and an open-addressing
+	 * table of their indexes + 1 by address */
+	struct memo *memo;
+	size_t nmemo, cmemo;
+	uint32_t *slot;
+	size_t memo_slots;
 };
 
 hm_insn_ctx *hm_insn_ctx_new(const hm_binary *bin, const hm_binary *syms)
@@ -102,6 +108,7 @@ void hm_insn_ctx_free(hm_insn_ctx *c)
 	insn_arch_close(c->arch);
 	free(c->segs);
 	free(c->memo);
+	free(c->slot);
 	free(c);
 }
 
@@ -126,24 +133,28 @@ const char *hm_insn_reg_name(int reg)
 static int memo_grow(hm_insn_ctx *c)
 {
 	size_t n = c->memo_slots ? c->memo_slots * 2 : 256, i, j;
-	struct memo *t = calloc(n, sizeof(*t));
+	uint32_t *t;
 
+	if (n > (size_t)UINT32_MAX)
+		return -ENOMEM;
+	t = calloc(n, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
 	for (i = 0; i < c->memo_slots; i++) {
-		if (!c->memo[i].used)
+		if (!c->slot[i])
 			continue;
-		for (j = hm_hash_u64(c->memo[i].pc) & (n - 1); t[j].used; j = (j + 1) & (n - 1))
+		for (j = hm_hash_u64(c->memo[c->slot[i] - 1].pc) & (n - 1); t[j];
+		     j = (j + 1) & (n - 1))
 			;
-		t[j] = c->memo[i];
+		t[j] = c->slot[i];
 	}
-	free(c->memo);
-	c->memo = t;
+	free(c->slot);
+	c->slot = t;
 	c->memo_slots = n;
 	return 0;
 }
 
-static int decode_raw(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
+static int decode_raw(hm_insn_ctx *c, uint64_t pc, int text, struct hm_insn *out)
 {
 	size_t i;
 
@@ -154,7 +165,7 @@ static int decode_raw(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
 			uint64_t off = pc - s->vaddr, n = s->filesz - off;
 
 			return insn_arch_decode(c->arch, s->bytes + off, n > 16 ? 16 : (size_t)n,
-						pc, out);
+						pc, text, out);
 		}
 	}
 	return -ENOENT;
@@ -163,30 +174,57 @@ static int decode_raw(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
 int hm_insn_decode_bytes(hm_insn_ctx *c, uint64_t pc, const uint8_t *bytes, size_t n,
 			 struct hm_insn *out)
 {
-	return n ? insn_arch_decode(c->arch, bytes, n > 16 ? 16 : n, pc, out) : -EBADMSG;
+	return n ? insn_arch_decode(c->arch, bytes, n > 16 ? 16 : n, pc, 1, out) : -EBADMSG;
 }
 
-int hm_insn_decode(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
+/* Tracking walks a function from its start for every sampled address in
+ * it: each instruction is decoded once (without text), then copied out of
+ * the memo.  A walk's next instruction is most often the memo's next entry
+ * (decoded by the first walk, in order): *hint, the entry of the previous
+ * one, finds it without hashing. */
+int insn_decode_core(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out, size_t *hint)
 {
+	struct hm_insn in;
 	struct memo *m;
 	size_t j;
 
+	if (hint && *hint + 1 < c->nmemo && c->memo[*hint + 1].pc == pc) {
+		m = &c->memo[++*hint];
+		goto found;
+	}
+
 	if (2 * (c->nmemo + 1) > c->memo_slots && memo_grow(c))
 		return -ENOMEM;
-	for (j = hm_hash_u64(pc) & (c->memo_slots - 1); c->memo[j].used;
+	for (j = hm_hash_u64(pc) & (c->memo_slots - 1); c->slot[j];
 	     j = (j + 1) & (c->memo_slots - 1))
-		if (c->memo[j].pc == pc)
+		if (c->memo[c->slot[j] - 1].pc == pc) {
+			m = &c->memo[c->slot[j] - 1];
+			if (hint)
+				*hint = c->slot[j] - 1;
 			goto found;
-	m = &c->memo[j];
-	m->used = 1;
+		}
+	if (c->nmemo >= UINT32_MAX ||
+	    hm_grow((void **)&c->memo, &c->cmemo, c->nmemo + 1, sizeof(*c->memo)))
+		return -ENOMEM;
+	m = &c->memo[c->nmemo++];
+	c->slot[j] = (uint32_t)c->nmemo;
+	if (hint)
+		*hint = c->nmemo - 1;
 	m->pc = pc;
-	m->err = decode_raw(c, pc, &m->insn);
-	c->nmemo++;
-found:
-	m = &c->memo[j];
+	m->err = decode_raw(c, pc, 0, &in);
 	if (!m->err)
-		*out = m->insn;
+		memcpy(m->core, &in, HM_INSN_CORE);
+found:
+	if (!m->err)
+		memcpy(out, m->core, HM_INSN_CORE);
 	return m->err;
+}
+
+/* Whole instructions are asked for once per distinct sampled address (the
+ * caller memoises what it finds): decoded afresh, text and all. */
+int hm_insn_decode(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
+{
+	return decode_raw(c, pc, 1, out);
 }
 
 int hm_insn_call_keeps(hm_insn_ctx *c, const struct hm_insn *call)
@@ -204,17 +242,19 @@ int hm_insn_call_keeps(hm_insn_ctx *c, const struct hm_insn *call)
 int hm_insn_prev(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
 {
 	const hm_symbol *f = hm_binary_func_at(c->syms, pc - 1);
+	struct hm_insn in;
+	size_t hint = SIZE_MAX;
 	uint64_t at;
 	int err;
 
 	if (!f || pc <= f->addr)
 		return -ENOENT;
-	for (at = f->addr; at < pc; at += out->len) {
-		err = hm_insn_decode(c, at, out);
+	for (at = f->addr; at < pc; at += in.len) {
+		err = insn_decode_core(c, at, &in, &hint);
 		if (err)
 			return err;
-		if (at + out->len == pc)
-			return 0;
+		if (at + in.len == pc)
+			return hm_insn_decode(c, at, out);
 	}
 	return -ENOENT;
 }

@@ -4,9 +4,11 @@
  * instructions register tracking models, what it does to them.
  *
  * The bytes come from the binary's executable PT_LOAD segment containing the
- * address (the file mapped by hm_binary, never copied).  Decoding is
- * memoised per address: the cost grows with the distinct addresses asked
- * for, not with how often.  Only insn-x86.c knows an instruction set; an arm64
+ * address (the file mapped by hm_binary, never copied).  What register
+ * tracking decodes is memoised per address, without bytes and text: the
+ * cost grows with the distinct addresses, not with how often they are
+ * walked.  A whole instruction (hm_insn_decode()) is decoded afresh: its
+ * callers ask once per distinct sampled address.  Only insn-x86.c knows an instruction set; an arm64
  * decoder is another file behind the same insn_arch functions.
  *
  * Function symbols (where a function starts, what a call calls) come from
@@ -69,16 +71,22 @@ enum hm_insn_op {
 struct hm_insn {
 	uint64_t pc;
 	uint8_t len;
-	uint8_t bytes[16];
 	unsigned id;		/* the decoder's mnemonic id */
-	char text[192];		/* "lock add qword ptr [rdi], 1" */
 	unsigned has_mem : 1, lock : 1;
 	struct hm_insn_mem mem;
 	uint32_t regs_read, regs_written;	/* bit N: DWARF register N */
 	enum hm_insn_op op;
 	int8_t dst, src;	/* for op */
 	int64_t imm;		/* ADD_IMM: the constant; CALL: the direct target, or 0 */
+	/* Last, and only from hm_insn_decode*() and hm_insn_prev(): the
+	 * memo behind register tracking keeps the fields above alone
+	 * (HM_INSN_CORE), a fifth of the whole, for the hundreds of
+	 * thousands of instructions a kernel profile's functions hold. */
+	uint8_t bytes[16];
+	char text[192];		/* "lock add qword ptr [rdi], 1" */
 };
+
+#define HM_INSN_CORE offsetof(struct hm_insn, bytes)
 
 typedef struct hm_insn_ctx hm_insn_ctx;
 
@@ -118,10 +126,17 @@ const char *hm_insn_reg_name(int reg);
 struct insn_arch;
 struct insn_arch *insn_arch_open(unsigned machine);
 void insn_arch_close(struct insn_arch *a);
-/* Decode one instruction from bytes[0 .. n - 1] at pc: 0 or -EBADMSG. */
-int insn_arch_decode(struct insn_arch *a, const uint8_t *bytes, size_t n, uint64_t pc,
+/* Decode one instruction from bytes[0 .. n - 1] at pc: 0 or -EBADMSG.
+ * Without text, out->bytes and out->text are left empty (the text is a
+ * second decode, in AT&T syntax). */
+int insn_arch_decode(struct insn_arch *a, const uint8_t *bytes, size_t n, uint64_t pc, int text,
 		     struct hm_insn *out);
 const char *insn_arch_reg_name(int reg);
+/* The instruction at pc as hm_insn_decode() says, but only its first
+ * HM_INSN_CORE bytes written (no bytes, no text), memoised per address:
+ * for walks over a function's instructions.  hint (or NULL): SIZE_MAX at
+ * a walk's start, then kept by the walk between calls. */
+int insn_decode_core(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out, size_t *hint);
 
 
 /* ---- register tracking (insn-track.c) ----

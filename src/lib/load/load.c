@@ -223,6 +223,11 @@ static int load_once(hm_binary *bin, const struct hm_load_opts *opts, hm_types *
 		goto out;
 	}
 	rc = hm_dwarf_load(bin, opts, t);
+	/* the table holds what the walk read: the file's pages it went
+	 * through (all of .debug_info, for a whole-file load) are not ours to
+	 * keep resident; what is read again (a unit's scopes) comes back */
+	if (!rc)
+		hm_binary_drop_pages(bin, NULL, 0);
 	if (rc == -ENODATA && has_btf) {
 		/* no DWARF, but the kernel's compact format is there */
 		hm_types_free(t);
