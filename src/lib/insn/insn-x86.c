@@ -216,8 +216,15 @@ static void classify(const cs_insn *ci, struct hm_insn *o)
 		break;
 	case X86_INS_LEA:
 		if (op[1].type == X86_OP_MEM && (op[1].mem.base != X86_REG_INVALID ||
-						 op[1].mem.index != X86_REG_INVALID))
+						 op[1].mem.index != X86_REG_INVALID)) {
 			o->op = HM_OP_LEA;
+		} else if (op[1].type == X86_OP_MEM && op[1].mem.segment == X86_REG_INVALID) {
+			/* an absolute operand: the constant itself; gcc writes a
+			 * local-exec TLS offset so (lea -0x10,%rdx; then
+			 * add %rax,%fs:(%rdx)) */
+			o->op = HM_OP_MOV_IMM;
+			o->imm = op[1].mem.disp;
+		}
 		break;
 	case X86_INS_SHL:
 		if (op[1].type == X86_OP_IMM && op[1].imm >= 0 && op[1].imm < 32) {
