@@ -148,6 +148,11 @@ def check_report(dom, js):
         r = list(root.find(data_bucket=k))
         if len(r) != 1 or int(r[0].attrs["data-count"]) != v:
             fail("bucket %s: JSON %d, page %s" % (k, v, [x.attrs.get("data-count") for x in r]))
+        # a row says whether its samples are named, as the JSON does
+        if r[0].tag == "tr" and ("hm-unattr" in r[0].cls()) == (k in doc["attributed_buckets"]):
+            fail("bucket %s: page says %s, JSON's attributed_buckets %s" %
+                 (k, "unattributed" if "hm-unattr" in r[0].cls() else "attributed",
+                  doc["attributed_buckets"]))
     ranked = list(root.find("tr", "hm-lineref"))
     if len(ranked) != len(doc["lines"]):
         fail("%d ranked lines, JSON %d" % (len(ranked), len(doc["lines"])))

@@ -16,6 +16,16 @@
 
 enum data_kind { DK_HITM, DK_WATCH, DK_ADDR };
 
+/* The buckets whose samples are named: a global, an object, or by the
+ * instruction (its typed pointer, TLS, per-cpu), or a kernel slab object
+ * typed by its cache.  The text sums them as "attributed", the JSON lists
+ * them, so a reader (the HTML page) needs no list of its own. */
+static int bucket_attributed(int b)
+{
+	return b == HM_ATTR_GLOBAL || b == HM_ATTR_OBJECT || b == HM_ATTR_INSN ||
+	       b == HM_ATTR_TLS || b == HM_ATTR_PERCPU || b == HM_ATTR_KMEM;
+}
+
 static enum data_kind data_kind(const hm_report_stats *st)
 {
 	return st->datasrc_samples ? DK_HITM : st->watch_samples ? DK_WATCH : DK_ADDR;
@@ -352,13 +362,14 @@ static void json_instances(hm_json *j, const hm_heat *h)
 
 static void print_header(FILE *out, const hm_report_stats *st, const struct hm_report_opts *o)
 {
-	uint64_t attributed = st->buckets[HM_ATTR_GLOBAL] + st->buckets[HM_ATTR_OBJECT] +
-			      st->buckets[HM_ATTR_INSN] + st->buckets[HM_ATTR_TLS] +
-			      st->buckets[HM_ATTR_PERCPU] + st->buckets[HM_ATTR_KMEM];
+	uint64_t attributed = 0;
 	static const char *const kinds[] = { "memory samples with data source (HITM data)",
 					     "watchpoint samples", "address samples" };
 	int i, first = 1, col = 0;
 
+	for (i = 0; i < HM_NR_BUCKETS; i++)
+		if (bucket_attributed(i))
+			attributed += st->buckets[i];
 	fprintf(out, "hitmap report: %s\n", o->input ? o->input : "-");
 	fprintf(out, "%" PRIu64 " %s\n", st->samples, kinds[data_kind(st)]);
 	fprintf(out, "attributed: %" PRIu64 " (global %" PRIu64 ", object %" PRIu64,
@@ -375,8 +386,7 @@ static void print_header(FILE *out, const hm_report_stats *st, const struct hm_r
 	for (i = HM_UNATTR_NO_ADDR; i < HM_NR_BUCKETS; i++) {
 		char item[64];
 
-		if (!st->buckets[i] || i == HM_ATTR_INSN || i == HM_ATTR_TLS ||
-		    i == HM_ATTR_PERCPU || i == HM_ATTR_KMEM)
+		if (!st->buckets[i] || bucket_attributed(i))
 			continue;
 		snprintf(item, sizeof(item), "%s %" PRIu64, hm_attr_bucket_name(i), st->buckets[i]);
 		if (first) {
@@ -782,6 +792,12 @@ int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stat
 	for (b = 0; b < HM_NR_BUCKETS; b++)
 		hm_json_kuint(&j, hm_attr_bucket_name(b), st->buckets[b]);
 	hm_json_end_object(&j);
+	hm_json_key(&j, "attributed_buckets");
+	hm_json_begin_array(&j);
+	for (b = 0; b < HM_NR_BUCKETS; b++)
+		if (bucket_attributed(b))
+			hm_json_string(&j, hm_attr_bucket_name(b));
+	hm_json_end_array(&j);
 	json_instances(&j, h);
 	hm_json_key(&j, "lines");
 	hm_json_begin_array(&j);

@@ -379,9 +379,9 @@
     /* every bucket, the unattributed ones included, zero or not */
     var bt = el("tbody"), zero = el("td", { colspan: 2 });
     Object.keys(R.buckets).forEach(function (k) {
-      var a = k === "global" || k === "object" || k === "instruction";
+      var a = R.attributed_buckets.indexOf(k) >= 0;
       if (a) att += R.buckets[k]; else un.push(R.buckets[k]);
-      if (!R.buckets[k] && !(a && k !== "instruction")) {	/* the empty ones on one row */
+      if (!R.buckets[k] && k !== "global" && k !== "object") {	/* the empty ones on one row */
         zero.appendChild(el("span", { "data-bucket": k, "data-count": 0 }, (zero.childNodes.length ? ", " : "") + k));
         return;
       }
