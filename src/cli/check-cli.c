@@ -174,19 +174,23 @@ int ccli_open(struct ccli *a, const char *file, hm_binary **bin, hm_types **t)
 	}
 	if (!a->line)	/* raw BTF names no machine: x86-64's */
 		a->line = *bin ? hm_binary_cacheline_size(*bin) : 64;
-	/* one build: a -C name it lacks is a mistake, said as layout says it
-	 * (diff, with two builds, asks whether either has it) */
-	for (size_t i = 0; a->nfiles == 1 && i < a->nnames; i++)
-		if (hm_types_find_struct(*t, a->names[i]) == HM_TYPE_NONE &&
-		    hm_types_find_typedef(*t, a->names[i]) == HM_TYPE_NONE) {
-			int rc = cli_unknown_struct(file, *t, a->names[i]);
+	/* one build: a -C name it lacks, or a plain C++ name several scopes
+	 * define, is a mistake, said as layout says it (diff, with two
+	 * builds, asks whether either has it) */
+	for (size_t i = 0; a->nfiles == 1 && i < a->nnames; i++) {
+		int rc = cli_ambiguous_struct(file, *t, a->names[i]);
 
+		if (!rc && hm_types_find_struct(*t, a->names[i]) == HM_TYPE_NONE &&
+		    hm_types_find_typedef(*t, a->names[i]) == HM_TYPE_NONE)
+			rc = cli_unknown_struct(file, *t, a->names[i]);
+		if (rc) {
 			hm_types_free(*t);
 			hm_binary_close(*bin);
 			*t = NULL;
 			*bin = NULL;
 			return rc;
 		}
+	}
 	return 0;
 }
 

@@ -248,6 +248,10 @@ static int check_names(struct srun *r)
 	size_t n = 0;
 
 	for (size_t i = 0; i < o->nnames; i++) {
+		int rc = o->names_given ? cli_ambiguous_struct(o->binary, r->types, o->names[i]) : 0;
+
+		if (rc)
+			return rc;
 		if (hm_types_find_struct(r->types, o->names[i])) {
 			o->names[n++] = o->names[i];
 			continue;

@@ -83,6 +83,19 @@ PY
 			grep -qxF "error: $b: 'Inner' is ambiguous: 'alpha::Outer::Inner', 'beta::Outer::Inner' (quote a qualified name: -C 'ns::Inner')" "$b.err" ||
 				{ cat "$b.err"; fail "$cxx-$dw ($c): the ambiguity message"; }
 		done
+		# the gates and suggest take -C names as layout does: never the
+		# first of several (a finding about the wrong struct)
+		for cmd in lint check "suggest --lint"; do
+			rc=0
+			# shellcheck disable=SC2086
+			"$HITMAP" $cmd --no-cache -C Inner "$b" >"$b.out" 2>"$b.err" || rc=$?
+			[ $rc = 2 ] || { cat "$b.err"; fail "$cxx-$dw: $cmd -C Inner exits $rc, not 2"; }
+			grep -qxF "error: $b: 'Inner' is ambiguous: 'alpha::Outer::Inner', 'beta::Outer::Inner' (quote a qualified name: -C 'ns::Inner')" "$b.err" ||
+				{ cat "$b.err"; fail "$cxx-$dw: $cmd's ambiguity message"; }
+			# shellcheck disable=SC2086
+			"$HITMAP" $cmd --no-cache -C 'alpha::Outer::Inner' "$b" >"$b.out" 2>"$b.err" ||
+				{ cat "$b.err"; fail "$cxx-$dw: $cmd -C 'alpha::Outer::Inner'"; }
+		done
 		n=$((n + 1))
 	done
 done
