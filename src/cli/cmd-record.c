@@ -1,5 +1,6 @@
 /* hitmap record: memory sampling with the CPU's PMU, or hardware watchpoints. */
 #include "config.h"
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -204,11 +205,17 @@ static int load_watches(const struct args *a, hm_binary **bin, hm_types **types,
 			cli_error("%s: %s", path, strerror(errno));
 		return HM_EXIT_INPUT;
 	}
-	cli_load_opts(&lo, 0);
-	lo.variables = 1;
-	rc = hm_types_load(*bin, &lo, types);
-	if (rc && rc != -ENODATA)
-		return cli_exit_for(rc);
+	/* Raw addresses (0x5555555592a0/16) need no names: then a command
+	 * without debug info (setarch -R, a stripped program) is no error. */
+	for (i = 0; i < a->nr_watch && isdigit((unsigned char)a->watch[i][0]); i++)
+		;
+	if (i < a->nr_watch) {
+		cli_load_opts(&lo, 0);
+		lo.variables = 1;
+		rc = hm_types_load(*bin, &lo, types);
+		if (rc && rc != -ENODATA)
+			return cli_exit_for(rc);
+	}
 	for (i = 0; i < a->nr_watch; i++) {
 		rc = hm_watch_parse(a->watch[i], *bin, *types, &w[i]);
 		if (rc)
