@@ -2,7 +2,10 @@
  * COMM, MMAP, FORK and EXIT records) into a new perf.data through
  * libhitmap's reader and writer, adding perf-c2c-like HITM load samples
  * at chosen kernel data addresses and times, each written in time order
- * among the copied samples.  Test-only: on a machine without a
+ * among the copied samples, or, given ADDR@TIME:CPU=POS, where a sample of
+ * time POS would be: before the first copied sample at or after POS, out
+ * of time order as perf's per-CPU buffers leave samples.  A file has no
+ * FINISHED_ROUND records.  Test-only: on a machine without a
  * memory-sampling PMU it puts memory samples inside the objects a real
  * `hitmap record --kmem` saw allocated.  The copied events keep their
  * attrs, gaining ADDR so that every event has ID at one position, as perf
@@ -26,6 +29,7 @@
 
 struct spec {
 	uint64_t addr, time;
+	uint64_t pos;		/* where in the file: before samples of this time */
 	unsigned cpu;
 };
 
@@ -33,7 +37,7 @@ static int cmp_time(const void *a, const void *b)
 {
 	const struct spec *x = a, *y = b;
 
-	return x->time < y->time ? -1 : x->time > y->time;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
 static void die(const char *m)
@@ -87,14 +91,15 @@ int main(int argc, char **argv)
 
 			specs[nspec].addr = strtoull(argv[n], &e, 0);
 			if (*e != '@')
-				die("usage: kmem-inject -i IN -o OUT ADDR@TIME[:CPU]...");
+				die("usage: kmem-inject -i IN -o OUT ADDR@TIME[:CPU][=POS]...");
 			specs[nspec].time = strtoull(e + 1, &e, 0);
-			specs[nspec].cpu = *e == ':' ? (unsigned)strtoul(e + 1, NULL, 0) : 0;
+			specs[nspec].cpu = *e == ':' ? (unsigned)strtoul(e + 1, &e, 0) : 0;
+			specs[nspec].pos = *e == '=' ? strtoull(e + 1, NULL, 0) : specs[nspec].time;
 			nspec++;
 		}
 	}
 	if (!in || !out)
-		die("usage: kmem-inject -i IN -o OUT ADDR@TIME[:CPU]...");
+		die("usage: kmem-inject -i IN -o OUT ADDR@TIME[:CPU][=POS]...");
 	qsort(specs, nspec, sizeof(*specs), cmp_time);
 	hm_set_diag(NULL, NULL);
 	if (!(r = hm_perf_reader_open(in)) || !(w = hm_perf_writer_open(out)))
@@ -142,7 +147,7 @@ int main(int argc, char **argv)
 		case HM_PERF_SAMPLE:
 			if (!pid)
 				pid = rec.u.sample.pid;
-			while (k < nspec && specs[k].time <= rec.u.sample.time)
+			while (k < nspec && specs[k].pos <= rec.u.sample.time)
 				if (put_load(w, load, pid, &specs[k++]))
 					die("cannot write a sample");
 			rc = hm_perf_writer_sample(w, &rec.u.sample);

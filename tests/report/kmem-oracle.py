@@ -1,13 +1,21 @@
 #!/usr/bin/env python3
 """Oracle for tests/report/kmem.sh, from the real perf script and pahole.
 
-  kmem-oracle.py pick SCRIPT PAHOLE_DIR PLAN
+  kmem-oracle.py pick SCRIPT PAHOLE_DIR PLAN [early]
       SCRIPT: `perf script -F time,event,trace --ns` of a kmem recording.
       PAHOLE_DIR: `pahole -C TYPE` printouts, one file per TYPE.
       Chooses objects live for a while (filp, sock_inode_cache and
       names_cache), a pointer member of each one's type (the deepest field
       there is the member itself), and a kernel address inside no live
       object; writes PLAN (JSON) and prints kmem-inject's ADDR@TIME:CPU specs.
+      early: each sample is written in the file before the records of its
+      object's allocation (in an object) or free (in no live object), its
+      time still after them: ADDR@TIME:CPU=POS.
+  kmem-oracle.py order PLAN DUMP
+      DUMP: `perf report -D` of the injected file (records in file order).
+      Each planned sample of an early PLAN is in the file before the kmem
+      record at its 'pos' time (its object's allocation or free), its own
+      time after it.
   kmem-oracle.py check PLAN REPORT_JSON
       Every planned sample is named TYPE@0xBASE.path with strategy
       kmem-cache and its allocation's cache and call site; the address in
@@ -72,7 +80,7 @@ def pointer_members(path):
     return out
 
 
-def pick(script, pdir, plan_path):
+def pick(script, pdir, plan_path, early=None):
     evs = events(script)
     objs = lifetimes(evs)
     end = evs[-1][0] if evs else 0
@@ -93,7 +101,8 @@ def pick(script, pdir, plan_path):
         # another live object there would make the answer another's
         assert len(live_at(objs, addr, t)) == 1, (cache, hex(addr))
         plan['samples'].append({'cache': cache, 'type': typ, 'base': o[0], 'addr': addr,
-                                'time': t, 'path': prefix + name, 'site': o[3]})
+                                'time': t, 'path': prefix + name, 'site': o[3],
+                                'pos': o[4]})
     # an address in no live object: a freed object's, after its free,
     # before anything is allocated over it again
     # (and not in a sampled object's range: the report's fields say where,
@@ -104,13 +113,39 @@ def pick(script, pdir, plan_path):
         if o[5] is not None and not live_at(objs, o[0] + 8, o[5] + 1) and \
                 not live_at(objs, o[0] + 8, o[5] + 2) and \
                 not any(lo <= o[0] + 8 < hi for lo, hi in taken):
-            plan['outside'].append({'addr': o[0] + 8, 'time': o[5] + 1})
+            plan['outside'].append({'addr': o[0] + 8, 'time': o[5] + 1, 'pos': o[5]})
             break
     if not plan['outside']:
         sys.exit('perf script shows no freed object to sample after its free')
     json.dump(plan, open(plan_path, 'w'))
     for s in plan['samples'] + plan['outside']:
-        print('0x%x@%d:0 0x%x@%d:1' % (s['addr'], s['time'], s['addr'], s['time'] + 1))
+        pos = '=%d' % s['pos'] if early else ''
+        print('0x%x@%d:0%s 0x%x@%d:1%s' % (s['addr'], s['time'], pos, s['addr'],
+                                           s['time'] + 1, pos))
+
+
+DUMP = re.compile(r'^\d+ (\d+) (0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE.* addr: (\S+)')
+
+
+def order(plan_path, dump):
+    plan = json.load(open(plan_path))
+    recs = []
+    for line in open(dump):
+        m = DUMP.match(line)
+        if m:
+            recs.append((int(m.group(1)), int(m.group(2), 16), int(m.group(3), 16)))
+    bad = []
+    for s in plan['samples'] + plan['outside']:
+        kmem = [off for t, off, addr in recs if t == s['pos'] and addr == 0]
+        mine = [(t, off) for t, off, addr in recs if addr == s['addr']]
+        if not kmem or len(mine) != 2:
+            bad.append('0x%x: %d kmem records at %d, %d samples' % (s['addr'], len(kmem),
+                                                                    s['pos'], len(mine)))
+        elif any(off > min(kmem) or t <= s['pos'] for t, off in mine):
+            bad.append('0x%x: samples %s, kmem record at offset 0x%x, time %d' %
+                       (s['addr'], mine, min(kmem), s['pos']))
+    if bad:
+        sys.exit('\n'.join(bad))
 
 
 def check(plan_path, report):
@@ -153,6 +188,8 @@ def check(plan_path, report):
 
 if __name__ == '__main__':
     if sys.argv[1] == 'pick':
-        pick(*sys.argv[2:5])
+        pick(*sys.argv[2:6])
+    elif sys.argv[1] == 'order':
+        order(*sys.argv[2:4])
     else:
         check(*sys.argv[2:4])

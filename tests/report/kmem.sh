@@ -36,16 +36,26 @@ for ty in file socket filename; do
 	grep -q "^struct $ty {" "$T/pahole/$ty" || skip "pahole cannot read struct $ty from $BTF"
 done
 
-# run NAME: inject samples into $T/NAME.data by its perf script, report, check.
+# run NAME [early]: inject samples into $T/NAME.data by its perf script,
+# report, check.  early: each sample is written before its object's
+# allocation record (or, outside any object, before the freed object's free
+# record), its time after it, as perf leaves samples of different CPUs:
+# liveness is by time, not by file order.
 run() {
 	perf script -i "$T/$1.data" -F time,event,trace --ns >"$T/$1.script" 2>"$T/err" ||
 		{ cat "$T/err" >&2; fail "$1: perf script cannot read the recording"; }
 	grep -q 'kmem:kmem_cache_alloc:.* name=filp ' "$T/$1.script" ||
 		fail "$1: perf script shows no filp allocation"
-	python3 "$ORACLE" pick "$T/$1.script" "$T/pahole" "$T/$1.plan" >"$T/$1.specs" ||
+	python3 "$ORACLE" pick "$T/$1.script" "$T/pahole" "$T/$1.plan" ${2:-} >"$T/$1.specs" ||
 		fail "$1: oracle"
 	# shellcheck disable=SC2046
 	inject -i "$T/$1.data" -o "$T/$1-inj.data" $(cat "$T/$1.specs") || fail "$1: inject"
+	if [ -n "${2:-}" ]; then
+		perf report -D -i "$T/$1-inj.data" >"$T/$1.dump" 2>/dev/null ||
+			fail "$1: perf report -D cannot read the injected file"
+		python3 "$ORACLE" order "$T/$1.plan" "$T/$1.dump" ||
+			fail "$1: the injected samples are not before their records in the file"
+	fi
 	n=$(perf script -i "$T/$1-inj.data" -F event 2>/dev/null | grep -c 'mem-loads')
 	assert_eq 8 "$n" "$1: perf script reads the injected file's load samples"
 	"$HITMAP" report -i "$T/$1-inj.data" --vmlinux "$BTF" --type-of-cache names_cache=filename \
@@ -63,6 +73,8 @@ run() {
 	{ cat "$T/err" >&2; grep -q 'permission denied' "$T/err" &&
 		skip "the kmem tracepoints are not permitted here"; fail "hitmap record --kmem"; }
 run hm
+cp "$T/hm.data" "$T/hm-early.data"
+run hm-early early
 
 # CPU-wide: every CPU's allocations, a file larger than the reader's
 # buffer, so the kmem records are read as they come, not after the

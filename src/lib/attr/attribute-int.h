@@ -159,6 +159,9 @@ struct hm_attr {
 	unsigned kaslr_known : 1, warned_kaslr : 1, kernel_seen : 1, lines_failed : 1;
 	unsigned kaddr_resolved : 1;	/* a kernel address was resolved since the
 					 * last kmem event (attribute-kmem.c) */
+	unsigned answer_timed : 1;	/* the last hm_attr_resolve() looked up a
+					 * kmem object by the sample's time: its
+					 * answer is not memoised by address */
 	unsigned line_size;
 	uint32_t gen;		/* bumped by every record that changes mappings */
 	struct proc *procs;	/* sorted by pid */
@@ -217,6 +220,9 @@ int attr_kmem_sample(hm_attr *a, const hm_perf_info *info, const hm_perf_event *
 int attr_kmem_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribution *out);
 int attr_kmem_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out);
 void attr_kmem_free(hm_attr *a);
+/* Unlink the objects freed at or before upto: the time queue has released
+ * every timed sample up to it. */
+void attr_kmem_prune(hm_attr *a, uint64_t upto);
 
 /* Bytes the kernel wrote at vmlinux link address link (a TEXT_POKE). */
 struct poke {

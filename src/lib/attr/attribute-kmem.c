@@ -13,12 +13,26 @@
  * object (sizeof <= bytes_req); the field is the one at address − object
  * start.  kmalloc objects, and caches none of these name, get no type.
  *
- * Live objects are kept by page (a chained hash of 4 KiB pages to the
- * objects overlapping them; objects of more than 16 pages on a list of
- * their own): the stream interleaves allocations and lookups, so no sorted
- * array, and a free unlinks the object, so that a slot the kernel reuses a
- * million times is still one entry.  The objects samples were attributed
- * to are remembered by base for their allocation line. */
+ * Liveness is decided by time, not by file order: perf writes each CPU's
+ * buffer in turn, so within a round a sample may come before the
+ * allocation of the object it touched, and a free may come after a later
+ * sample.  Each object is an interval [alloc time, free time) (no free:
+ * open to the end), and a timed sample names the newest object whose
+ * interval holds its time.  The run (attribute-maps.c) holds timed samples
+ * at kernel addresses in its time queue until the round that may still
+ * hold their allocations and frees has been read, so by then every kmem
+ * event at or before the sample's time is known; events read early (later
+ * in time) are told apart by their times.  Untimed samples and events keep
+ * file order: an untimed free ends the object at once.
+ *
+ * Objects are kept by page (a chained hash of 4 KiB pages to the objects
+ * overlapping them; objects of more than 16 pages on a list of their own):
+ * the stream interleaves allocations and lookups, so no sorted array.  A
+ * timed free keeps the object linked until the queue has released every
+ * sample before the free's time (attr_kmem_prune(), each round), then
+ * unlinks it, so that a slot the kernel reuses a million times stays a few
+ * entries.  The objects samples were attributed to are remembered by base
+ * for their allocation line. */
 #include "config.h"
 #include <errno.h>
 #include <inttypes.h>
@@ -106,6 +120,8 @@ struct attr_kmem {
 	size_t nnamed, nmask;
 	size_t *big;		/* objects of more than BIG_PAGES pages */
 	size_t nbig, bigcap;
+	size_t *dead;		/* freed by time, still linked: attr_kmem_prune() */
+	size_t ndead, deadcap;
 	struct ktype *types;
 	size_t ntypes, tcap;
 	struct ktype_user *user;
@@ -132,6 +148,7 @@ void attr_kmem_free(hm_attr *a)
 	free(k->heads);
 	free(k->named);
 	free(k->big);
+	free(k->dead);
 	free(k->types);
 	free(k->user);
 	hm_types_free(k->btf);
@@ -264,47 +281,101 @@ static int add_object(struct attr_kmem *k, const struct kobj *o)
 	return 0;
 }
 
-/* Whether live object o holds addr at time t (has_t: the sample has a
- * time): not when it was allocated after the sample, whatever the order
- * the file gives them in. */
+/* Whether linked object o holds addr at time t (has_t: the sample has a
+ * time): allocated at or before t and not freed by then, whatever order
+ * the file gives the events in.  A linked freed object was freed by time;
+ * an untimed sample sees it gone (file order). */
 static int live_at(const struct kobj *o, uint64_t addr, int has_t, uint64_t t)
 {
 	if (addr - o->base >= o->size)
 		return 0;
-	return !has_t || !o->timed || o->time <= t;
+	if (!has_t || !o->timed)
+		return !o->freed;
+	return o->time <= t && (!o->freed || t < o->freed_at);
 }
 
-/* The newest live object holding addr at t (an older one overlapping it
- * lost its free: the newer could not have been allocated there); its index
- * or NO_OBJ. */
-static size_t find(const struct attr_kmem *k, uint64_t addr, int has_t, uint64_t t)
+/* Whether object i was allocated after object j: by time when both have
+ * one, else by the order read. */
+static int newer(const struct attr_kmem *k, size_t i, size_t j)
 {
-	size_t best = NO_OBJ, j, i;
+	const struct kobj *x = &k->v[i], *y = &k->v[j];
 
-	if (k->heads)
-		for (j = k->heads[page_hash(addr >> PAGE_SHIFT, k->mask)]; j; j = k->nodes[j - 1].next) {
+	if (x->timed && y->timed && x->time != y->time)
+		return x->time > y->time;
+	return i > j;
+}
+
+/* The newest object holding addr at t (an older one overlapping it lost
+ * its free: the newer could not have been allocated there); its index or
+ * NO_OBJ.  open_at: only objects not yet freed whose base is addr (the one
+ * a free or a new allocation at addr ends). */
+static size_t find_any(const struct attr_kmem *k, uint64_t addr, int has_t, uint64_t t,
+		       int open_at)
+{
+	size_t best = NO_OBJ, j, i, c;
+
+	for (j = k->heads ? k->heads[page_hash(addr >> PAGE_SHIFT, k->mask)] : 0, i = 0;
+	     j || i < k->nbig;) {
+		if (j) {
 			const struct knode *nd = &k->nodes[j - 1];
 
-			if (nd->page == addr >> PAGE_SHIFT && live_at(&k->v[nd->obj], addr, has_t, t) &&
-			    (best == NO_OBJ || nd->obj > best))
-				best = nd->obj;
+			j = nd->next;
+			if (nd->page != addr >> PAGE_SHIFT)
+				continue;
+			c = nd->obj;
+		} else {
+			c = k->big[i++];
 		}
-	for (i = 0; i < k->nbig; i++)
-		if (live_at(&k->v[k->big[i]], addr, has_t, t) &&
-		    (best == NO_OBJ || k->big[i] > best))
-			best = k->big[i];
+		if (open_at ? k->v[c].base != addr || k->v[c].freed ||
+				      (has_t && k->v[c].timed && k->v[c].time > t)
+			    : !live_at(&k->v[c], addr, has_t, t))
+			continue;
+		if (best == NO_OBJ || newer(k, c, best))
+			best = c;
+	}
 	return best;
 }
 
-static void end_object(struct attr_kmem *k, uint64_t ptr, uint64_t t, int has_t)
+static size_t find(const struct attr_kmem *k, uint64_t addr, int has_t, uint64_t t)
 {
-	size_t i = find(k, ptr, 0, 0);
+	return find_any(k, addr, has_t, t, 0);
+}
 
-	if (i != NO_OBJ && k->v[i].base == ptr) {
-		k->v[i].freed = 1;
-		k->v[i].freed_at = has_t ? t : 0;
+/* End the newest open object at ptr allocated by time t: at t when both
+ * have times (linked until attr_kmem_prune(): samples before t may still
+ * come), else at once. */
+static int end_object(struct attr_kmem *k, uint64_t ptr, uint64_t t, int has_t)
+{
+	size_t i = find_any(k, ptr, has_t, t, 1);
+
+	if (i == NO_OBJ)
+		return 0;
+	k->v[i].freed = 1;
+	k->v[i].freed_at = has_t ? t : 0;
+	if (!has_t || !k->v[i].timed) {
 		unlink_object(k, i);
+		return 0;
 	}
+	if (hm_grow((void **)&k->dead, &k->deadcap, k->ndead + 1, sizeof(*k->dead)))
+		return -ENOMEM;
+	k->dead[k->ndead++] = i;
+	return 0;
+}
+
+void attr_kmem_prune(hm_attr *a, uint64_t upto)
+{
+	struct attr_kmem *k = a->kmem;
+	size_t i, n = 0;
+
+	if (!k)
+		return;
+	for (i = 0; i < k->ndead; i++) {
+		if (k->v[k->dead[i]].freed_at <= upto)
+			unlink_object(k, k->dead[i]);
+		else
+			k->dead[n++] = k->dead[i];
+	}
+	k->ndead = n;
 }
 
 static size_t named_slot(const struct attr_kmem *k, uint64_t base)
@@ -388,9 +459,7 @@ int attr_kmem_sample(hm_attr *a, const hm_perf_info *info, const hm_perf_event *
 		a->kaddr_resolved = 0;
 	}
 	if (kind == KEV_CACHE_FREE || kind == KEV_KFREE) {
-		if (ptr)
-			end_object(k, ptr, s->time, has_t);
-		return 0;
+		return ptr ? end_object(k, ptr, s->time, has_t) : 0;
 	}
 	if ((rc = field(a, info, ev, s, "call_site", &o.site)) ||
 	    (rc = field(a, info, ev, s, "bytes_alloc", &o.size)) ||
@@ -412,8 +481,10 @@ int attr_kmem_sample(hm_attr *a, const hm_perf_info *info, const hm_perf_event *
 	o.time = s->time;
 	o.timed = has_t;
 	o.func = (uint8_t)kind;
-	/* An object still open at ptr lost its free: it ends here. */
-	end_object(k, ptr, s->time, has_t);
+	/* An object still open at ptr allocated before this one lost its
+	 * free: it ends here. */
+	if ((rc = end_object(k, ptr, s->time, has_t)))
+		return rc;
 	return add_object(k, &o);
 }
 

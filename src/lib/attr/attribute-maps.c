@@ -487,6 +487,7 @@ struct fast_ent {
 	struct heat_row *row;	/* NULL: not counted in heat */
 	uint8_t bucket, mapped, valid;
 	uint8_t by_ip;		/* the address alone names nothing: see struct ipx_ent */
+	uint8_t timed;		/* a kmem object by time: resolved again each time */
 };
 
 /* Samples whose address the address path leaves unattributed (no map,
@@ -568,6 +569,7 @@ struct run {
 	hm_perf_record rec;		/* any other record */
 	size_t nr_events;		/* of the file, when `ordered` was set */
 	int ordered;			/* some samples may need the time queue */
+	int kmem;			/* the file has kmem tracepoints */
 	uint64_t addr[BATCH];		/* their data addresses */
 	size_t hash[BATCH];		/* fast_hash() of address and pid */
 	size_t iph[BATCH];		/* fast_hash() of IP and pid */
@@ -692,10 +694,13 @@ static int resolve_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_heat *
 {
 	hm_heat_access acc = { 0 };
 	hm_attribution at;
-	int r = hm_attr_resolve(a, s, addr, &at);
+	int r;
 
+	a->answer_timed = 0;
+	r = hm_attr_resolve(a, s, addr, &at);
 	if (r < 0)
 		return r;
+	e->timed = a->answer_timed;
 	if (may_wait && at.bucket == HM_UNATTR_NO_MAP)
 		return 1;
 	e->bucket = (uint8_t)at.bucket;
@@ -842,7 +847,7 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 
 	e = hint && hint->valid && hint->addr == addr && hint->pid == s->pid
 		    ? hint : fast_slot(&run->fast, addr, s->pid);
-	if (!e->valid || e->gen != a->gen) {
+	if (!e->valid || e->gen != a->gen || e->timed) {
 		int fresh = !e->valid;
 
 		if (fresh && 4 * (run->fast.n + 1) > 3 * (run->fast.mask + 1)) {
@@ -1160,18 +1165,26 @@ static int run_record(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats
 	if (rec->type != PERF_RECORD_FINISHED_ROUND_)
 		return hm_attr_record(a, rec);
 	err = order_flush(a, info, h, st, run, run->ord.limit);
+	if (!err && run->kmem)
+		attr_kmem_prune(a, run->ord.limit);
 	run->ord.limit = run->ord.max_time;
 	run->ord.rounds = 1;
 	return err ? err : flush_pending(a, r, h, st, run);
 }
 
 /* Only watchpoint accesses feed an order-dependent model (line transfers,
- * heat.h); HITM and other samples count the same in any order, so they skip
- * the queue and its copies. */
-static int needs_order(const hm_perf_info *info, const hm_sample *s)
+ * heat.h), and kernel addresses of a file with kmem events name the slab
+ * object live at the sample's time, which needs every allocation and free
+ * up to that time read first (attribute-kmem.c): a round later, by the
+ * queue.  Other samples count the same in any order, so they skip the
+ * queue and its copies. */
+static int needs_order(const struct run *run, const hm_perf_info *info, const hm_sample *s)
 {
-	return (s->has & HM_HAS_TIME) && s->attr < info->nr_events &&
-	       info->events[s->attr].type == PERF_TYPE_BREAKPOINT;
+	if (!(s->has & HM_HAS_TIME) || s->attr >= info->nr_events)
+		return 0;
+	if (info->events[s->attr].type == PERF_TYPE_BREAKPOINT)
+		return 1;
+	return run->kmem && sample_addr(info, s) >> 63;
 }
 
 /* Whether samples of the file may need the time queue: then they are read
@@ -1182,10 +1195,13 @@ static int run_ordered(struct run *run, const hm_perf_info *info)
 
 	if (run->nr_events != info->nr_events) {
 		run->nr_events = info->nr_events;
-		run->ordered = 0;
-		for (i = 0; i < info->nr_events; i++)
+		run->ordered = run->kmem = 0;
+		for (i = 0; i < info->nr_events; i++) {
 			if (info->events[i].type == PERF_TYPE_BREAKPOINT)
 				run->ordered = 1;
+			if (attr_kmem_event(&info->events[i]))
+				run->ordered = run->kmem = 1;
+		}
 	}
 	return run->ordered;
 }
@@ -1209,7 +1225,7 @@ static int run_sample(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_repor
 		return attr_kmem_event(ev) ? attr_kmem_sample(a, info, ev, &now)
 					   : attr_alloc_sample(a, ev, &now);
 	}
-	if (needs_order(info, &run->smp[run->nbatch]))
+	if (needs_order(run, info, &run->smp[run->nbatch]))
 		return order_sample(a, info, h, st, run, &run->smp[run->nbatch]);
 	/* File order, counted in place (no copy). */
 	batch_add(run, info);

@@ -752,7 +752,11 @@ int hm_attr_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attributio
 		a->kaddr_resolved = 1;
 	if (is_kernel_addr(addr) && a->kmem &&
 	    (!a->vmlinux || !in_kernel_image(a->vmlinux, addr - a->kaslr))) {
-		int r = attr_kmem_resolve(a, s, addr, out);
+		int r;
+
+		if (s->has & HM_HAS_TIME)
+			a->answer_timed = 1;
+		r = attr_kmem_resolve(a, s, addr, out);
 
 		if (r != -ENOENT)
 			return r;
