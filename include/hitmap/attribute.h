@@ -77,6 +77,12 @@ enum hm_attr_bucket {
  * "per-cpu", "unknown-index", "patched-text", "kmem-cache", "kmem-untyped". */
 const char *hm_attr_bucket_name(enum hm_attr_bucket b);
 
+/* 1 for the buckets whose samples are named: a global, an object, by the
+ * instruction (its typed pointer, TLS, per-cpu), a kernel slab object typed
+ * by its cache; 0 for the unattributed ones.  The one list of them: report's
+ * "attributed" sum, its JSON's attributed_buckets and saved profiles. */
+int hm_attr_bucket_attributed(enum hm_attr_bucket b);
+
 typedef struct hm_attribution {
 	enum hm_attr_bucket bucket;
 	/* The rest only for the attributed buckets (HM_ATTR_*): */

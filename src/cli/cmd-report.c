@@ -166,9 +166,11 @@ static int output(hm_attr *a, hm_heat *h, const hm_report_stats *st,
 	int err;
 
 	if (ra->save) {
-		uint64_t att = st->buckets[HM_ATTR_GLOBAL] + st->buckets[HM_ATTR_OBJECT] +
-			       st->buckets[HM_ATTR_INSN] + st->buckets[HM_ATTR_TLS] +
-			       st->buckets[HM_ATTR_PERCPU] + st->buckets[HM_ATTR_KMEM];
+		uint64_t att = 0;
+
+		for (int b = 0; b < HM_NR_BUCKETS; b++)
+			if (hm_attr_bucket_attributed(b))
+				att += st->buckets[b];
 
 		p = hm_heat_profile(h, ra->input, hm_report_kind(st), st->samples, att);
 		if (!p)

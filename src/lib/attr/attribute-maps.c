@@ -1365,10 +1365,12 @@ int hm_profile_from_perf(const struct hm_profile_source *src, hm_profile **out)
 	if (!err)
 		err = hm_attr_run(a, r, h, &st);
 	if (!err) {
-		p = hm_heat_profile(h, src->perf_data, hm_report_kind(&st), st.samples,
-				    st.buckets[HM_ATTR_GLOBAL] + st.buckets[HM_ATTR_OBJECT] +
-				    st.buckets[HM_ATTR_INSN] + st.buckets[HM_ATTR_TLS] +
-				    st.buckets[HM_ATTR_PERCPU] + st.buckets[HM_ATTR_KMEM]);
+		uint64_t att = 0;
+
+		for (int b = 0; b < HM_NR_BUCKETS; b++)
+			if (hm_attr_bucket_attributed(b))
+				att += st.buckets[b];
+		p = hm_heat_profile(h, src->perf_data, hm_report_kind(&st), st.samples, att);
 		if (p)
 			*out = p;
 		else

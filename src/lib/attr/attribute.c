@@ -30,6 +30,12 @@ const char *hm_attr_bucket_name(enum hm_attr_bucket b)
 	return b < HM_NR_BUCKETS ? names[b] : "?";
 }
 
+int hm_attr_bucket_attributed(enum hm_attr_bucket b)
+{
+	return b == HM_ATTR_GLOBAL || b == HM_ATTR_OBJECT || b == HM_ATTR_INSN ||
+	       b == HM_ATTR_TLS || b == HM_ATTR_PERCPU || b == HM_ATTR_KMEM;
+}
+
 int hm_attr_set_load_opts(hm_attr *a, const struct hm_load_opts *opts)
 {
 	struct hm_load_opts o;

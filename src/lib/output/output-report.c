@@ -16,16 +16,6 @@
 
 enum data_kind { DK_HITM, DK_WATCH, DK_ADDR };
 
-/* The buckets whose samples are named: a global, an object, or by the
- * instruction (its typed pointer, TLS, per-cpu), or a kernel slab object
- * typed by its cache.  The text sums them as "attributed", the JSON lists
- * them, so a reader (the HTML page) needs no list of its own. */
-static int bucket_attributed(int b)
-{
-	return b == HM_ATTR_GLOBAL || b == HM_ATTR_OBJECT || b == HM_ATTR_INSN ||
-	       b == HM_ATTR_TLS || b == HM_ATTR_PERCPU || b == HM_ATTR_KMEM;
-}
-
 static enum data_kind data_kind(const hm_report_stats *st)
 {
 	return st->datasrc_samples ? DK_HITM : st->watch_samples ? DK_WATCH : DK_ADDR;
@@ -368,7 +358,7 @@ static void print_header(FILE *out, const hm_report_stats *st, const struct hm_r
 	int i, first = 1, col = 0;
 
 	for (i = 0; i < HM_NR_BUCKETS; i++)
-		if (bucket_attributed(i))
+		if (hm_attr_bucket_attributed(i))
 			attributed += st->buckets[i];
 	fprintf(out, "hitmap report: %s\n", o->input ? o->input : "-");
 	fprintf(out, "%" PRIu64 " %s\n", st->samples, kinds[data_kind(st)]);
@@ -386,7 +376,7 @@ static void print_header(FILE *out, const hm_report_stats *st, const struct hm_r
 	for (i = HM_UNATTR_NO_ADDR; i < HM_NR_BUCKETS; i++) {
 		char item[64];
 
-		if (!st->buckets[i] || bucket_attributed(i))
+		if (!st->buckets[i] || hm_attr_bucket_attributed(i))
 			continue;
 		snprintf(item, sizeof(item), "%s %" PRIu64, hm_attr_bucket_name(i), st->buckets[i]);
 		if (first) {
@@ -795,7 +785,7 @@ int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stat
 	hm_json_key(&j, "attributed_buckets");
 	hm_json_begin_array(&j);
 	for (b = 0; b < HM_NR_BUCKETS; b++)
-		if (bucket_attributed(b))
+		if (hm_attr_bucket_attributed(b))
 			hm_json_string(&j, hm_attr_bucket_name(b));
 	hm_json_end_array(&j);
 	json_instances(&j, h);
