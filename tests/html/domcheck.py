@@ -6,9 +6,9 @@ difference.
   domcheck.py layout  DOM LAYOUT.json
   domcheck.py report  DOM REPORT.json
   domcheck.py diff    DOM OLD-LAYOUT.json NEW-LAYOUT.json
-  domcheck.py suggest DOM SUGGEST.json LAYOUT.json
+  domcheck.py suggest DOM SUGGEST.json LAYOUT.json [PROFILE.json]
 """
-import json, sys
+import json, re, sys
 from html.parser import HTMLParser
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
@@ -210,11 +210,36 @@ def check_diff(dom, old_js, new_js):
     return moved
 
 
-def check_suggest(dom, sj, lj):
+def block_heat(sec):
+    """{path: the samples a drawn block's label gives} of one drawing"""
+    out = {}
+    for n in sec.find("div", "hm-b"):
+        m = re.search(r", samples (\d+), ", n.attrs.get("aria-label", ""))
+        if not m:
+            fail("block %r: no samples in its label %r" % (n.attrs.get("data-path"),
+                                                          n.attrs.get("aria-label")))
+        out[n.attrs.get("data-path", "")] = int(m.group(1))
+    return out
+
+
+def profile_heat(pj, name):
+    """{path: loads + stores} of struct name's fields in a profile"""
+    for s in json.load(open(pj))["structs"]:
+        if s["name"] == name:
+            return {f["path"]: f["loads"] + f["stores"] for f in s["fields"]}
+    fail("profile %s has no struct %s" % (pj, name))
+
+
+def within(field, path):
+    return field == path or field.startswith(path + ".") or field.startswith(path + "[")
+
+
+def check_suggest(dom, sj, lj, pj=None):
     root = parse(dom)
     doc = json.load(open(sj))
     lay = {s["name"]: s for s in json.load(open(lj))["structs"]}
     secs = list(root.find("section", "hm-suggestion"))
+    hot = 0
     if len(secs) != len(doc["structs"]):
         fail("%d suggestions drawn, JSON %d" % (len(secs), len(doc["structs"])))
     for sec, s in zip(secs, doc["structs"]):
@@ -232,11 +257,26 @@ def check_suggest(dom, sj, lj):
                                                      after.attrs["data-cachelines"], p["cachelines"]))
             if str(p["growth"]) not in [n.attrs.get("data-growth") for n in box.find("td")]:
                 fail("%s #%d: byte cost %d not shown" % (s["name"], p["rank"], p["growth"]))
-    print("ok suggest: %d structs, %d proposals, each before and after" %
-          (len(secs), sum(len(s["proposals"]) for s in doc["structs"])))
+            # heat: the evidence's loads + stores per field, on both sides;
+            # none from rules or lint
+            want = profile_heat(pj, s["name"]) if pj else {}
+            for side, drawing in (("today", today), ("#%d" % p["rank"], after)):
+                for path, got in block_heat(drawing).items():
+                    v = sum(n for f, n in want.items() if path and within(f, path))
+                    if got != v:
+                        fail("%s %s: %s drawn with %d samples, evidence %d" %
+                             (s["name"], side, path, got, v))
+                    hot += v > 0
+        notes = list(sec.find("p", "hm-heat-note"))
+        if bool(notes) != bool(pj):
+            fail("%s: heat note %s" % (s["name"], "missing" if pj else "without measured evidence"))
+    if pj and not hot:
+        fail("measured evidence, but no block drawn hot")
+    print("ok suggest: %d structs, %d proposals, each before and after, %d hot blocks" %
+          (len(secs), sum(len(s["proposals"]) for s in doc["structs"]), hot))
 
 
 if __name__ == "__main__":
     mode = sys.argv[1]
     {"layout": lambda: check_layout(*sys.argv[2:4]), "report": lambda: check_report(*sys.argv[2:4]),
-     "diff": lambda: check_diff(*sys.argv[2:5]), "suggest": lambda: check_suggest(*sys.argv[2:5])}[mode]()
+     "diff": lambda: check_diff(*sys.argv[2:5]), "suggest": lambda: check_suggest(*sys.argv[2:6])}[mode]()

@@ -620,6 +620,9 @@
       sec.appendChild(el("p", null, "evidence: " + s.evidence.kind + " (" + s.evidence.source + "); today " +
         s.today.size + " bytes, " + s.today.cachelines + " cachelines; pairs sharing a line: " +
         (s.today.shared.map(function (p) { return p.a + " + " + p.b; }).join(", ") || "none")));
+      if (D.heat)
+        sec.appendChild(el("p", { cls: "hm-heat-note" }, "heat: each field's loads and stores in the " +
+          "evidence (samples, loads, stores); the evidence has no HITM, transfer or CPU counts"));
       if (s.nothing_to_do) sec.appendChild(el("p", null, "no proposal: " + s.nothing_to_do));
       s.notes.forEach(function (n) { sec.appendChild(el("p", { cls: "muted" }, n)); });
       s.proposals.forEach(function (p, k) {
