@@ -337,36 +337,40 @@ static int load_field(const struct loader *ld, const hm_jp_value *o, hm_profile_
 	return 0;
 }
 
-static int load_pair(const struct loader *ld, const hm_jp_value *o, hm_profile_pair *q)
+/* What a pair and a truly shared field both carry: where they contended. */
+static int load_contention(const struct loader *ld, const hm_jp_value *o, uint64_t *samples,
+			   uint64_t *hitm, uint64_t *transfers, uint32_t *lines,
+			   const uint32_t **cpus, size_t *nr_cpus)
 {
-	uint64_t lines = 0;
+	uint64_t n = 0;
 	int err;
 
-	if ((err = get_str(ld, o, "a", 1, &q->a)) || (err = get_str(ld, o, "b", 1, &q->b)) ||
-	    (err = get_u64(ld, o, "samples", &q->samples)) ||
-	    (err = get_u64(ld, o, "hitm", &q->hitm)) ||
-	    (err = get_u64(ld, o, "transfers", &q->transfers)) ||
-	    (err = get_u64(ld, o, "lines", &lines)) ||
-	    (err = get_u32_list(ld, o, "cpus", &q->cpus, &q->nr_cpus)))
+	if ((err = get_u64(ld, o, "samples", samples)) || (err = get_u64(ld, o, "hitm", hitm)) ||
+	    (err = get_u64(ld, o, "transfers", transfers)) ||
+	    (err = get_u64(ld, o, "lines", &n)) || (err = get_u32_list(ld, o, "cpus", cpus, nr_cpus)))
 		return err;
-	q->lines = (uint32_t)lines;
+	*lines = (uint32_t)n;
 	return 0;
+}
+
+static int load_pair(const struct loader *ld, const hm_jp_value *o, hm_profile_pair *q)
+{
+	int err;
+
+	if ((err = get_str(ld, o, "a", 1, &q->a)) || (err = get_str(ld, o, "b", 1, &q->b)))
+		return err;
+	return load_contention(ld, o, &q->samples, &q->hitm, &q->transfers, &q->lines, &q->cpus,
+			       &q->nr_cpus);
 }
 
 static int load_shared(const struct loader *ld, const hm_jp_value *o, hm_profile_shared *q)
 {
-	uint64_t lines = 0;
 	int err;
 
-	if ((err = get_str(ld, o, "field", 1, &q->field)) ||
-	    (err = get_u64(ld, o, "samples", &q->samples)) ||
-	    (err = get_u64(ld, o, "hitm", &q->hitm)) ||
-	    (err = get_u64(ld, o, "transfers", &q->transfers)) ||
-	    (err = get_u64(ld, o, "lines", &lines)) ||
-	    (err = get_u32_list(ld, o, "cpus", &q->cpus, &q->nr_cpus)))
+	if ((err = get_str(ld, o, "field", 1, &q->field)))
 		return err;
-	q->lines = (uint32_t)lines;
-	return 0;
+	return load_contention(ld, o, &q->samples, &q->hitm, &q->transfers, &q->lines, &q->cpus,
+			       &q->nr_cpus);
 }
 
 static int load_objects(const struct loader *ld, const hm_jp_value *o, hm_profile_struct *s)
