@@ -14,7 +14,11 @@ require objcopy binutils
 require readelf binutils
 
 # record DIR BIN: page faults of DIR/BIN's run into DIR/pf.data, its
-# printout in DIR/out, perf script's samples in DIR/addrs.
+# printout in DIR/out, perf script's samples in DIR/addrs.  perf script
+# names the functions from a build-id folder of the test's own that holds
+# the unstripped build ($full): the oracle needs them for the stack object,
+# and ~/.debug may or may not hold this build (it does only when an earlier
+# test recorded it), which made the oracle's answer depend on test order.
 record() {
 	(cd "$1" && perf record -N -q -d -c 1 -e page-faults -o pf.data -- "./$2" >out 2>rec.err) || {
 		grep -qi "not supported\|permission" "$1/rec.err" &&
@@ -22,7 +26,8 @@ record() {
 		cat "$1/rec.err" >&2
 		fail "perf record failed"
 	}
-	perf script -i "$1/pf.data" -F ip,sym,addr,dso 2>/dev/null >"$1/addrs"
+	perf --buildid-dir "$T/perfbid" script -i "$1/pf.data" -F ip,sym,addr,dso 2>/dev/null \
+		>"$1/addrs"
 }
 
 for cc in gcc clang; do
@@ -39,6 +44,8 @@ for cc in gcc clang; do
 	objcopy --strip-all --add-gnu-debuglink="$T/link$cc/heap.debug" "$full" "$T/link$cc/heap"
 	objcopy --strip-all "$full" "$T/byid$cc/heap"
 	objcopy --strip-all "$full" "$T/none$cc/heap"
+	perf --buildid-dir "$T/perfbid" buildid-cache --add "$full" ||
+		fail "$cc: perf buildid-cache --add"
 	for f in link byid; do
 		readelf -S "$T/$f$cc/heap" | grep -q -e '\.debug_info' -e '\.symtab' &&
 			fail "$cc $f: objcopy --strip-all left DWARF or symbols"
