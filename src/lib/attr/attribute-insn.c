@@ -545,6 +545,7 @@ static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, stru
 		r->bucket = HM_UNATTR_NO_VAR;
 		return;
 	}
+	attr_prefetch_start(a, b);
 	f = hm_binary_func_at(attr_binent_dwarf(b), r->access_pc);
 	if (r->insn.mem.seg) {
 		/* %fs / %gs: TLS, per-cpu; the base register, if any, as

@@ -3,6 +3,8 @@
  * lines.c (code locations). */
 #ifndef HM_ATTRIBUTE_INT_H
 #define HM_ATTRIBUTE_INT_H
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include "hitmap/attribute.h"
 #include "hitmap/debuginfo.h"
@@ -192,7 +194,23 @@ struct hm_attr {
 	uint64_t kcore_kaslr;	/* its run-time minus link address */
 	unsigned kcore_ok : 1;	/* checked against the vmlinux */
 	unsigned kaslr_from_kcore : 1;	/* kaslr is the copy's: no kernel map yet */
+	struct attr_prefetch *prefetch;	/* attribute-prefetch.c, during a run */
+	unsigned prefetch_tried : 1;
 };
+
+/* attribute-prefetch.c: the thread that builds the vmlinux's scopes ahead
+ * of the run (hm_scopes_prefetch()), reading the recording again.  Started
+ * once b's scopes are open, when b is the vmlinux, the recording is a file
+ * and more than one thread may work; stopped (joined) when the run ends. */
+struct attr_prefetch {
+	pthread_t thread;
+	char *path;
+	struct hm_scopes *scopes;
+	uint64_t kaslr, kernel_lo;
+	atomic_int stop;
+};
+void attr_prefetch_start(hm_attr *a, struct binent *b);
+void attr_prefetch_stop(hm_attr *a);
 
 /* attribute-objects.c: note the instance `object` (interned) of record id
  * of t at base; rename the rows of instances embedded in another (before

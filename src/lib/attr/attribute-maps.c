@@ -1298,6 +1298,7 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 		err = order_flush(a, hm_perf_reader_info(r), h, st, &run, UINT64_MAX);
 	if (!err)
 		err = flush_pending(a, r, h, st, &run);
+	attr_prefetch_stop(a);
 	if (!err && run.ord.late)
 		hm_diag(HM_DIAG_DEBUG, "perf.data: %" PRIu64 " samples came after later ones "
 			"were counted: their time order is not guaranteed", run.ord.late);

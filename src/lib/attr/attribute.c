@@ -98,6 +98,7 @@ void hm_attr_free(hm_attr *a)
 
 	if (!a)
 		return;
+	attr_prefetch_stop(a);
 	free(a->cache_dir);
 	attr_allocs_free(a->allocs);
 	attr_kmem_free(a);

@@ -11,9 +11,18 @@
  * touches a few, so the cost follows the functions sampled, not the units.
  * Every later lookup is binary searches and a walk up the scope's parents.
  * Ranges (.debug_ranges, .debug_rnglists) are read here, bounded; location
- * lists through libdwarf. */
+ * lists through libdwarf.
+ *
+ * One thread looks PCs up; another may build ahead of it
+ * (hm_scopes_prefetch()).  Building holds one lock (the libdwarf handle,
+ * the memo and the scratch are shared); what is built is published by its
+ * state, stored last (release), and never changes after: a lookup reads a
+ * built unit or subprogram without a lock.  A subprogram's scopes,
+ * variables and locations are its own arrays, so that building the next
+ * one of a unit moves nothing a lookup is reading. */
 #include "config.h"
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dwarf/dwarf-scope.h"
@@ -117,6 +126,10 @@ struct sub {
 	int state;		/* 0 not built, 1 built, <0 error (negative errno) */
 	struct seg *segs;
 	size_t nsegs;
+	/* built: what segs name (the unit's arrays while it is built) */
+	struct scope *scopes;
+	struct svar *vars;
+	struct sloc *locs;
 };
 
 struct subrange {		/* [lo, hi) of subs[sub] */
@@ -137,6 +150,7 @@ struct cu {
 	uint64_t stroff_base;	/* DW_AT_str_offsets_base (8 without one) */
 	int state;		/* 0 not built, 1 built, <0 error (negative errno) */
 	int globs_state;	/* globs resolved: the same */
+	/* the subprogram being built's (struct sub), empty between builds */
 	struct scope *scopes;
 	size_t nscopes, cscopes;
 	struct svar *vars;
@@ -196,6 +210,10 @@ struct hm_scopes {
 	 * own (static locals), for the concrete instances that omit them */
 	struct astat *astat;
 	size_t nastat, castat;
+	/* their locations (astat[].v.loc_first indexes these): copied into
+	 * a subprogram's own when it inherits one */
+	struct sloc *alocs;
+	size_t nalocs, calocs;
 	int loclists_bad;
 	/* the abbreviations were rewritten for three-byte index forms
 	 * (dwarf-x3.h): such names are read here, from these sections */
@@ -206,6 +224,14 @@ struct hm_scopes {
 	ptrdiff_t at, niter;
 	const struct cu *cur;	/* the unit being walked */
 	const struct cu *noted;	/* the unit whose notes memo and astat hold */
+	/* held while building: the handle, the scratch above, the memo */
+	pthread_mutex_t build;
+	/* the names built subprograms and resolved globals hold, copied out
+	 * of the file: a unit's pages go back to the page cache when the
+	 * walk leaves it, and a lookup made after that (of what the other
+	 * thread built) must not bring them back */
+	hm_strtab names;
+	int locks;		/* build is initialised */
 };
 
 static int bad(hm_scopes *s, Dwarf_Error e, const char *what)
@@ -765,6 +791,8 @@ int hm_scopes_open(hm_binary *bin, hm_scopes **out)
 		s->cus[i].end_off = i + 1 < s->ncus ? s->cus[i + 1].die_off : s->info_sz;
 	if (s->ncr)
 		qsort(s->cr, s->ncr, sizeof(*s->cr), cmp_curange);
+	pthread_mutex_init(&s->build, NULL);
+	s->locks = 1;
 	*out = s;
 	return 0;
 fail:
@@ -779,6 +807,9 @@ static void cu_free(struct cu *c)
 	free(c->locs);
 	for (size_t i = 0; i < c->nsubs; i++) {
 		free(c->subs[i].segs);
+		free(c->subs[i].scopes);
+		free(c->subs[i].vars);
+		free(c->subs[i].locs);
 		if (c->subs[i].die)
 			dwarf_dealloc_die(c->subs[i].die);
 	}
@@ -796,6 +827,9 @@ void hm_scopes_free(hm_scopes *s)
 		if (s->cus[i].die)
 			dwarf_dealloc_die(s->cus[i].die);
 	}
+	if (s->locks)
+		pthread_mutex_destroy(&s->build);
+	hm_strtab_free(&s->names);
 	free(s->cus);
 	free(s->cr);
 	free(s->out);
@@ -804,6 +838,7 @@ void hm_scopes_free(hm_scopes *s)
 	free(s->lltab);
 	free(s->memo);
 	free(s->astat);
+	free(s->alocs);
 	hm_dwarf_close(s->dbg, s->obj);
 	free(s);
 }
@@ -1516,11 +1551,24 @@ static int origin_locs(hm_scopes *s, struct cu *c, struct svar *v)
 static int note_static(hm_scopes *s, struct cu *c, Dwarf_Die die, uint64_t off, uint64_t sub)
 {
 	struct astat a = { 0 };
+	size_t l0 = c->nlocs;
 	int rc;
 
 	if (!has_attr(s, die, DW_AT_location) || has_attr(s, die, DW_AT_declaration))
 		return 0;
+	/* read into the unit's arrays, which hold only what a subprogram's
+	 * walk adds: moved to the notes' own */
 	rc = var_locs(s, c, die, &a.v);
+	if (!rc) {
+		a.v.loc_first = s->nalocs;
+		for (size_t i = l0; i < c->nlocs && !rc; i++) {
+			if (GROW(s, s->alocs, s->nalocs, s->calocs))
+				rc = -ENOMEM;
+			else
+				s->alocs[s->nalocs++] = c->locs[i];
+		}
+	}
+	c->nlocs = l0;
 	if (rc)
 		return rc < 0 ? rc : 0;
 	a.v.name = die_name(s, die);
@@ -1572,6 +1620,15 @@ static int inherit_statics(hm_scopes *s, struct cu *c, size_t s0, size_t v0)
 			v.scope = i;
 			v.is_param = 0;
 			v.order = c->nvars;
+			v.loc_first = c->nlocs;
+			for (uint32_t l = 0; l < a->v.nloc && !err; l++) {
+				if (GROW(s, c->locs, c->nlocs, c->clocs))
+					err = -ENOMEM;
+				else
+					c->locs[c->nlocs++] = s->alocs[a->v.loc_first + l];
+			}
+			if (err)
+				break;
 			if (v.has_toff)
 				var_type(s, v.toff, &v, &err);
 			if (GROW(s, c->vars, c->nvars, c->cvars))
@@ -1814,6 +1871,7 @@ static int walk_cu(hm_scopes *s, struct cu *c, struct sub *b, int renote)
 		st[top++] = (struct frame){ child, -1, b->off - 1, 0 };
 	} else {
 		s->nastat = 0;
+		s->nalocs = 0;
 		rc = dwarf_child(c->die, &child, &e);
 		if (rc == DW_DLV_NO_ENTRY)
 			return 0;
@@ -1974,59 +2032,144 @@ static void memo_clear(hm_scopes *s)
 	s->noted = NULL;
 }
 
-/* The top level of unit c: its variables and its subprograms' ranges. */
-static int build_cu(hm_scopes *s, struct cu *c)
+/* What a prefetch (hm_scopes_prefetch()) is told: NULL for a lookup.  A
+ * build that a prefetch makes and that fails or says anything (its
+ * messages counted in *q, not printed) is undone, left for the lookup that
+ * needs it to make again and report: what is printed, and when, is what a
+ * lookup alone does. */
+static unsigned said(const struct hm_diag_count *q)
 {
-	int rc;
+	return q ? q->n[0] + q->n[1] + q->n[2] + q->n[3] : 0;
+}
 
-	if (c->state)
-		return c->state < 0 ? c->state : 0;
+/* A state as a lookup sees it: set last, once what it says is built. */
+static int published(const int *state)
+{
+	return __atomic_load_n(state, __ATOMIC_ACQUIRE);
+}
+
+static void publish(int *state, int v)
+{
+	__atomic_store_n(state, v, __ATOMIC_RELEASE);
+}
+
+/* The top level of unit c: its variables and its subprograms' ranges. */
+static int build_cu(hm_scopes *s, struct cu *c, const struct hm_diag_count *q)
+{
+	unsigned n0 = said(q);
+	int rc = published(&c->state);
+
+	if (rc)
+		return rc < 0 ? rc : 0;
+	pthread_mutex_lock(&s->build);
+	if ((rc = c->state)) {	/* the other thread built it meanwhile */
+		pthread_mutex_unlock(&s->build);
+		return rc < 0 ? rc : 0;
+	}
 	memo_clear(s);
 	rc = walk_cu(s, c, NULL, 0);
-	if (rc) {
+	if (rc || said(q) != n0) {
 		memo_clear(s);
 		cu_free(c);
 		c->scopes = NULL, c->vars = NULL, c->locs = NULL, c->subs = NULL;
 		c->sr = NULL, c->globs = NULL;
 		c->nscopes = c->nvars = c->nlocs = c->nsubs = c->nsr = c->nglobs = 0;
 		c->cscopes = c->cvars = c->clocs = c->csubs = c->csr = c->cglobs = 0;
-		c->state = rc;
-		return rc;
+		if (!q)
+			publish(&c->state, rc);
+		pthread_mutex_unlock(&s->build);
+		return rc ? rc : -EAGAIN;
 	}
 	s->noted = c;
-	c->state = 1;
+	publish(&c->state, 1);
+	pthread_mutex_unlock(&s->build);
 	return 0;
 }
 
-/* Subprogram b of unit c (built): its scopes, variables and segments, with
- * the unit's notes made again when the memo holds another unit's. */
-static int build_sub(hm_scopes *s, struct cu *c, struct sub *b)
+/* The names of scopes sc and variables v, made s's own: 0 or -ENOMEM. */
+static int own_names(hm_scopes *s, struct scope *sc, size_t nsc, struct svar *v, size_t nv)
 {
-	size_t s0 = c->nscopes, v0 = c->nvars, l0 = c->nlocs;
-	int rc;
+	for (size_t i = 0; i < nsc; i++)
+		if (sc[i].func && !(sc[i].func = hm_strtab_intern(&s->names, sc[i].func)))
+			return -ENOMEM;
+	for (size_t i = 0; i < nv; i++) {
+		if (v[i].name && !(v[i].name = hm_strtab_intern(&s->names, v[i].name)))
+			return -ENOMEM;
+		if (v[i].record && !(v[i].record = hm_strtab_intern(&s->names, v[i].record)))
+			return -ENOMEM;
+	}
+	return 0;
+}
 
-	if (b->state)
-		return b->state < 0 ? b->state : 0;
+/* Empty the unit's arrays, which hold the subprogram being built. */
+static void cu_scratch_drop(struct cu *c)
+{
+	free(c->scopes);
+	free(c->vars);
+	free(c->locs);
+	c->scopes = NULL, c->vars = NULL, c->locs = NULL;
+	c->nscopes = c->nvars = c->nlocs = 0;
+	c->cscopes = c->cvars = c->clocs = 0;
+}
+
+/* Subprogram b of unit c (built): its scopes, variables and segments, with
+ * the unit's notes made again when the memo holds another unit's.  They
+ * are built in the unit's arrays (empty), then handed to b. */
+static int build_sub(hm_scopes *s, struct cu *c, struct sub *b, const struct hm_diag_count *q)
+{
+	unsigned n0 = said(q);
+	int rc = published(&b->state);
+
+	if (rc)
+		return rc < 0 ? rc : 0;
+	pthread_mutex_lock(&s->build);
+	if ((rc = b->state)) {
+		pthread_mutex_unlock(&s->build);
+		return rc < 0 ? rc : 0;
+	}
 	if (s->noted != c) {
 		memo_clear(s);
-		if ((rc = walk_cu(s, c, NULL, 1))) {
+		if ((rc = walk_cu(s, c, NULL, 1)) || said(q) != n0) {
 			memo_clear(s);
-			return b->state = rc;
+			if (!q)
+				publish(&b->state, rc);
+			pthread_mutex_unlock(&s->build);
+			return rc ? rc : -EAGAIN;
 		}
 		s->noted = c;
 	}
+	cu_scratch_drop(c);	/* empty: a unit's own walk adds nothing there */
 	rc = walk_cu(s, c, b, 0);
-	if (rc) {
+	if (rc || said(q) != n0) {
 		/* what the failed walk added belongs to no segment: drop it */
 		free(b->segs);
 		b->segs = NULL;
 		b->nsegs = 0;
-		c->nscopes = s0;
-		c->nvars = v0;
-		c->nlocs = l0;
-		return b->state = rc;
+		cu_scratch_drop(c);
+		if (!q)
+			publish(&b->state, rc);
+		pthread_mutex_unlock(&s->build);
+		return rc ? rc : -EAGAIN;
 	}
-	b->state = 1;
+	rc = own_names(s, c->scopes, c->nscopes, c->vars, c->nvars);
+	if (rc) {
+		free(b->segs);
+		b->segs = NULL;
+		b->nsegs = 0;
+		cu_scratch_drop(c);
+		if (!q)
+			publish(&b->state, rc);
+		pthread_mutex_unlock(&s->build);
+		return rc;
+	}
+	b->scopes = c->scopes;
+	b->vars = c->vars;
+	b->locs = c->locs;
+	c->scopes = NULL, c->vars = NULL, c->locs = NULL;
+	c->nscopes = c->nvars = c->nlocs = 0;
+	c->cscopes = c->cvars = c->clocs = 0;
+	publish(&b->state, 1);
+	pthread_mutex_unlock(&s->build);
 	return 0;
 }
 
@@ -2046,9 +2189,10 @@ static int build_sub(hm_scopes *s, struct cu *c, struct sub *b)
 		(ptrdiff_t)lo_ - 1;					\
 	})
 
-/* The segment of unit c (built) holding pc, its subprogram built; NULL
- * when none, *rc an error. */
-static const struct seg *seg_at(hm_scopes *s, struct cu *c, uint64_t pc, int *rc)
+/* The segment of unit c (built) holding pc, its subprogram built (*sub);
+ * NULL when none, *rc an error. */
+static const struct seg *seg_at(hm_scopes *s, struct cu *c, uint64_t pc, int *rc,
+			       const struct hm_diag_count *q, const struct sub **sub)
 {
 	ptrdiff_t k = LAST_LE(c->sr, c->nsr, pc);
 
@@ -2062,16 +2206,18 @@ static const struct seg *seg_at(hm_scopes *s, struct cu *c, uint64_t pc, int *rc
 		if (pc >= c->sr[k].hi)
 			continue;
 		b = &c->subs[c->sr[k].sub];
-		if ((*rc = build_sub(s, c, b)))
+		if ((*rc = build_sub(s, c, b, q)))
 			return NULL;
 		j = LAST_LE(b->segs, b->nsegs, pc);
-		if (j >= 0 && pc < b->segs[j].hi)
+		if (j >= 0 && pc < b->segs[j].hi) {
+			*sub = b;
 			return &b->segs[j];
+		}
 	}
 	return NULL;
 }
 
-static int emit(hm_scopes *s, const struct cu *c, const struct seg *g, uint64_t pc, size_t *n)
+static int emit(hm_scopes *s, const struct sub *c, const struct seg *g, uint64_t pc, size_t *n)
 {
 	int32_t sc;
 
@@ -2119,7 +2265,8 @@ static int emit(hm_scopes *s, const struct cu *c, const struct seg *g, uint64_t 
 }
 
 /* The unit whose scopes cover pc (built), or NULL; *rc an error. */
-static struct cu *cu_at(hm_scopes *s, uint64_t pc, const struct seg **seg, int *rc)
+static struct cu *cu_at(hm_scopes *s, uint64_t pc, const struct seg **seg,
+			const struct sub **sub, int *rc, const struct hm_diag_count *q)
 {
 	ptrdiff_t k = LAST_LE(s->cr, s->ncr, pc);
 
@@ -2131,9 +2278,9 @@ static struct cu *cu_at(hm_scopes *s, uint64_t pc, const struct seg **seg, int *
 		if (pc >= s->cr[k].hi)
 			continue;
 		c = &s->cus[s->cr[k].cu];
-		if ((*rc = build_cu(s, c)))
+		if ((*rc = build_cu(s, c, q)))
 			return NULL;
-		if ((*seg = seg_at(s, c, pc, rc)))
+		if ((*seg = seg_at(s, c, pc, rc, q, sub)))
 			return c;
 		if (*rc)
 			return NULL;
@@ -2141,17 +2288,28 @@ static struct cu *cu_at(hm_scopes *s, uint64_t pc, const struct seg **seg, int *
 	return NULL;
 }
 
+int hm_scopes_prefetch(hm_scopes *s, uint64_t pc, const struct hm_diag_count *quiet)
+{
+	const struct seg *g;
+	const struct sub *b;
+	int rc;
+
+	cu_at(s, pc, &g, &b, &rc, quiet);
+	return rc;
+}
+
 int hm_scopes_scope_at(hm_scopes *s, uint64_t pc, const char **func, unsigned *depth,
 		       unsigned *fn_depth)
 {
 	const struct seg *g;
+	const struct sub *b;
 	int rc;
-	struct cu *c = cu_at(s, pc, &g, &rc);
+	struct cu *c = cu_at(s, pc, &g, &b, &rc, NULL);
 	const struct scope *p;
 
 	if (!c)
 		return rc;
-	p = &c->scopes[g->scope];
+	p = &b->scopes[g->scope];
 	*func = p->func;
 	*depth = p->depth;
 	*fn_depth = p->fn_depth;
@@ -2168,20 +2326,21 @@ int hm_scopes_at(hm_scopes *s, uint64_t pc, const struct hm_scope_var **vars)
 	for (unsigned tries = 0; k >= 0 && tries < 16; k--, tries++) {
 		struct cu *c;
 		const struct seg *g;
+		const struct sub *b;
 		int rc;
 
 		if (pc >= s->cr[k].hi)
 			continue;
 		c = &s->cus[s->cr[k].cu];
-		rc = build_cu(s, c);
+		rc = build_cu(s, c, NULL);
 		if (rc)
 			return rc;
-		g = seg_at(s, c, pc, &rc);
+		g = seg_at(s, c, pc, &rc, NULL, &b);
 		if (rc)
 			return rc;
 		if (!g)
 			continue;
-		rc = emit(s, c, g, pc, &n);
+		rc = emit(s, b, g, pc, &n);
 		if (rc)
 			return rc;
 		if (n)
@@ -2196,12 +2355,13 @@ static int cu_global(hm_scopes *s, struct cu *c, const char *name, struct hm_sco
 int hm_scopes_global(hm_scopes *s, uint64_t pc, const char *name, struct hm_scope_var *out)
 {
 	const struct seg *g;
+	const struct sub *b;
 	int rc;
 	struct cu *c;
 
 	if (pc == HM_SCOPES_ANY_UNIT) {
 		for (size_t i = 0; i < s->ncus; i++) {
-			if ((rc = build_cu(s, &s->cus[i])) == -ENOMEM)
+			if ((rc = build_cu(s, &s->cus[i], NULL)) == -ENOMEM)
 				return rc;
 			if (!rc)	/* a unit that is unreadable is skipped */
 				rc = cu_global(s, &s->cus[i], name, out);
@@ -2210,7 +2370,7 @@ int hm_scopes_global(hm_scopes *s, uint64_t pc, const char *name, struct hm_scop
 		}
 		return 0;
 	}
-	c = cu_at(s, pc, &g, &rc);
+	c = cu_at(s, pc, &g, &b, &rc, NULL);
 	if (!c)
 		return rc;
 	return cu_global(s, c, name, out);
@@ -2219,9 +2379,11 @@ int hm_scopes_global(hm_scopes *s, uint64_t pc, const char *name, struct hm_scop
 static int cu_global(hm_scopes *s, struct cu *c, const char *name, struct hm_scope_var *out)
 {
 	if (!c->globs_state) {
+		pthread_mutex_lock(&s->build);
 		s->cur = c;
 		position(s, c);
-		c->globs_state = resolve_globs(s, c) ?: 1;
+		c->globs_state = resolve_globs(s, c) ?: own_names(s, NULL, 0, c->globs, c->nglobs) ?: 1;
+		pthread_mutex_unlock(&s->build);
 	}
 	if (c->globs_state < 0)
 		return c->globs_state;

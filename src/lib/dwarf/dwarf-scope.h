@@ -95,4 +95,13 @@ int hm_scopes_scope_at(hm_scopes *s, uint64_t pc, const char **func, unsigned *d
 #define HM_SCOPES_ANY_UNIT UINT64_MAX
 int hm_scopes_global(hm_scopes *s, uint64_t pc, const char *name, struct hm_scope_var *out);
 
+/* Build what a lookup of pc will need, from another thread than the one
+ * looking up (one such thread), with that thread's messages diverted into
+ * *quiet (hm_diag_divert()): a build that fails or says anything is undone,
+ * so that the lookup makes it again and reports as it would have without
+ * this.  What lookups return is the same with or without prefetching.
+ * 0, or nonzero (-EAGAIN: undone) when building stopped. */
+struct hm_diag_count;
+int hm_scopes_prefetch(hm_scopes *s, uint64_t pc, const struct hm_diag_count *quiet);
+
 #endif
