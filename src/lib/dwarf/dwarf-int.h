@@ -141,6 +141,10 @@ Dwarf_Die dw_next_sibling(struct loader *ld, Dwarf_Die die);
 void dw_walk_children(struct loader *ld, Dwarf_Die parent, unsigned level);
 /* Convert a DIE whose offset is `off`; the caller checked the map. */
 hm_type_id dw_convert_die(struct loader *ld, Dwarf_Die die, uint64_t off, int tag);
+/* dw_convert_die() of a typedef from its attributes as read (by a worker),
+ * name and decl_file interned. */
+hm_type_id dw_convert_typedef(struct loader *ld, uint64_t off, const struct die_attrs *d,
+			      const char *name, const char *decl_file);
 /* The type at DIE offset off, converted on its first reference. */
 hm_type_id dw_convert_off(struct loader *ld, uint64_t off);
 int dw_is_aggregate(int tag);

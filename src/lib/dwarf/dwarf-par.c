@@ -45,6 +45,7 @@ struct rec {
 	const char *sname;	/* TYPE in `only` mode: the name matched */
 	const char *decl_file;
 	uint64_t a, b;		/* TYPE: byte size, alignment; VAR: type offset, address */
+	uint64_t type_off;	/* TYPE: a typedef's DW_AT_type (has_type) */
 	uint64_t decl_line;
 	uint16_t tag;
 	uint8_t kind;
@@ -152,6 +153,8 @@ static void scan_type(struct worker *wk, Dwarf_Die die, int tag, uint64_t off)
 	r->a = d.byte_size;
 	r->b = d.alignment;
 	r->declaration = d.declaration;
+	r->has_type = d.has_type;
+	r->type_off = d.type_off;
 }
 
 static void scan_variable(struct worker *wk, Dwarf_Die die, uint64_t off)
@@ -360,16 +363,24 @@ static hm_type_id replay_convert(struct par *p, const struct rec *r)
 
 	ty.name = intern(p, r->name);
 	ty.decl_file = intern(p, r->decl_file);
+	if (r->tag == DW_TAG_typedef) {
+		/* what it names is part of its identity: the conversion,
+		 * from the attributes the worker read */
+		struct die_attrs d = { 0 };
+
+		d.name = r->name;
+		d.decl_line = r->decl_line;
+		d.alignment = r->b;
+		d.has_type = r->has_type;
+		d.type_off = r->type_off;
+		return dw_convert_typedef(ld, r->off, &d, ty.name, ty.decl_file);
+	}
 	ty.decl_line = r->decl_line;
 	ty.alignment = r->b;
-	if (r->tag == DW_TAG_typedef) {
-		ty.kind = HM_KIND_TYPEDEF;
-	} else {
-		ty.kind = r->tag == DW_TAG_structure_type ? HM_KIND_STRUCT :
-			  r->tag == DW_TAG_union_type ? HM_KIND_UNION : HM_KIND_CLASS;
-		ty.size = r->a;
-		ty.declaration = r->declaration;
-	}
+	ty.kind = r->tag == DW_TAG_structure_type ? HM_KIND_STRUCT :
+		  r->tag == DW_TAG_union_type ? HM_KIND_UNION : HM_KIND_CLASS;
+	ty.size = r->a;
+	ty.declaration = r->declaration;
 	if ((ty.name || ty.declaration) &&
 	    (id = hm_types_dedup_find(ld->t, &ty, NULL, NULL, NULL, &hash))) {
 		ld->nr_converted++;

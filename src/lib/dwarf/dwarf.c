@@ -441,13 +441,16 @@ static hm_type_id convert_enum(struct loader *ld, Dwarf_Die die, uint64_t off,
 	return id;
 }
 
-static hm_type_id convert_typedef(struct loader *ld, uint64_t off, const struct die_attrs *d)
+/* name and decl_file interned: from the DIE (dw_convert_die) or from what a
+ * worker read of it (dw_convert_typedef) */
+static hm_type_id convert_typedef(struct loader *ld, uint64_t off, const struct die_attrs *d,
+				  const char *name, const char *decl_file)
 {
 	hm_type ty = { .kind = HM_KIND_TYPEDEF };
 
-	ty.name = hm_types_intern(ld->t, d->name);
+	ty.name = name;
 	ty.scope = ty.name ? dw_scope_of(ld, off) : NULL;
-	ty.decl_file = dw_decl_file(ld, d->decl_file, off);
+	ty.decl_file = decl_file;
 	ty.decl_line = d->decl_line;
 	ty.alignment = d->alignment;
 	/* what it names is part of a typedef's identity: one source line
@@ -615,7 +618,8 @@ hm_type_id dw_convert_die(struct loader *ld, Dwarf_Die die, uint64_t off, int ta
 	case DW_TAG_enumeration_type:
 		return convert_enum(ld, die, off, &d);
 	case DW_TAG_typedef:
-		return convert_typedef(ld, off, &d);
+		return convert_typedef(ld, off, &d, hm_types_intern(ld->t, d.name),
+				       dw_decl_file(ld, d.decl_file, off));
 	case DW_TAG_array_type:
 		return convert_array(ld, die, off, &d);
 	case DW_TAG_subroutine_type:
@@ -653,6 +657,13 @@ hm_type_id dw_convert_die(struct loader *ld, Dwarf_Die die, uint64_t off, int ta
 		id = finish_cyclic(ld, off, &ty, NULL, NULL);
 		return id;
 	}
+}
+
+hm_type_id dw_convert_typedef(struct loader *ld, uint64_t off, const struct die_attrs *d,
+			      const char *name, const char *decl_file)
+{
+	ld->nr_converted++;
+	return convert_typedef(ld, off, d, name, decl_file);
 }
 
 hm_type_id dw_convert_off(struct loader *ld, uint64_t off)
