@@ -132,6 +132,8 @@ int dw_set_err(struct loader *ld, int err);
 int dw_bad(struct loader *ld, Dwarf_Error e, const char *what);
 int dw_map_get(struct loader *ld, uint64_t off, uint32_t *id);
 int dw_map_put(struct loader *ld, uint64_t off, uint32_t id);
+/* Only a hint: the slot dw_map_get(ld, off) will read first. */
+void dw_map_prefetch(const struct loader *ld, uint64_t off);
 /* Start a new generation of the DIE offset map (a new unit's offsets). */
 void dw_map_new_cu(struct loader *ld);
 Dwarf_Die dw_first_child(struct loader *ld, Dwarf_Die die);

@@ -47,9 +47,11 @@ struct rec {
 	uint64_t a, b;		/* TYPE: byte size, alignment; VAR: type offset, address */
 	uint64_t type_off;	/* TYPE: a typedef's DW_AT_type (has_type) */
 	uint64_t decl_line;
+	/* the replay's: name and decl_file interned (interned) */
+	const char *iname, *ifile;
 	uint16_t tag;
 	uint8_t kind;
-	uint8_t declaration : 1, has_type : 1, external : 1;
+	uint8_t declaration : 1, has_type : 1, external : 1, interned : 1;
 };
 
 enum unit_state { U_PENDING, U_READY, U_SERIAL };
@@ -67,7 +69,9 @@ struct unit {
  * pointer in every unit, a path one per worker, so the replay hashes each
  * once rather than once per record. */
 struct memo {
-	const char **key, **val;
+	struct memo_slot {
+		const char *key, *val;
+	} *v;
 	size_t n, used;
 };
 
@@ -136,10 +140,13 @@ static void scan_type(struct worker *wk, Dwarf_Die die, int tag, uint64_t off)
 			}
 			return;
 		}
-	} else if (dw_is_aggregate(tag) && !dw_die_name(w, die)) {
-		return;
 	}
 	if (dw_read_attrs(w, die, &d, 0))
+		return;
+	/* anonymous aggregates are read when something refers to them (an
+	 * error reading one sends the unit to the serial walk, which does
+	 * not read it: the same table) */
+	if (!w->nr_only && dw_is_aggregate(tag) && !d.name)
 		return;
 	if (!(r = rec_new(wk)))
 		return;
@@ -319,50 +326,76 @@ static const char *intern(struct par *p, const char *s)
 		return NULL;
 	if ((m->used + 1) * 2 > m->n) {
 		size_t n = m->n ? m->n * 2 : 1 << 12;
-		const char **k = calloc(n, sizeof(*k)), **nv = calloc(n, sizeof(*nv));
+		struct memo_slot *nv = calloc(n, sizeof(*nv));
 
-		if (!k || !nv) {
-			free(k);
-			free(nv);
+		if (!nv)
 			return hm_types_intern(p->ld->t, s);
-		}
 		for (size_t i = 0; i < m->n; i++) {
-			if (!m->key[i])
+			if (!m->v[i].key)
 				continue;
-			for (j = hm_hash_u64((uintptr_t)m->key[i]) & (n - 1); k[j]; j = (j + 1) & (n - 1))
+			for (j = hm_hash_u64((uintptr_t)m->v[i].key) & (n - 1); nv[j].key;
+			     j = (j + 1) & (n - 1))
 				;
-			k[j] = m->key[i];
-			nv[j] = m->val[i];
+			nv[j] = m->v[i];
 		}
-		free(m->key);
-		free(m->val);
-		m->key = k;
-		m->val = nv;
+		free(m->v);
+		m->v = nv;
 		m->n = n;
 	}
-	for (j = hm_hash_u64((uintptr_t)s) & (m->n - 1); m->key[j]; j = (j + 1) & (m->n - 1))
-		if (m->key[j] == s)
-			return m->val[j];
+	for (j = hm_hash_u64((uintptr_t)s) & (m->n - 1); m->v[j].key; j = (j + 1) & (m->n - 1))
+		if (m->v[j].key == s)
+			return m->v[j].val;
 	if (!(v = hm_types_intern(p->ld->t, s)))
 		return NULL;
-	m->key[j] = s;
-	m->val[j] = v;
+	m->v[j].key = s;
+	m->v[j].val = v;
 	m->used++;
 	return v;
 }
 
+/* Only a hint: the slot intern(p, s) reads first. */
+static void memo_prefetch(const struct par *p, const char *s)
+{
+	if (s && p->memo.n)
+		__builtin_prefetch(&p->memo.v[hm_hash_u64((uintptr_t)s) & (p->memo.n - 1)]);
+}
+
+static void rec_intern(struct par *p, struct rec *r)
+{
+	if (!r->interned) {
+		r->iname = intern(p, r->name);
+		r->ifile = intern(p, r->decl_file);
+		r->interned = 1;
+	}
+}
+
+/* The header a struct record is looked up by (r interned); 0 if it has
+ * none (anonymous: its members are its identity). */
+static int rec_header(const struct rec *r, hm_type *ty)
+{
+	memset(ty, 0, sizeof(*ty));
+	ty->name = r->iname;
+	ty->decl_file = r->ifile;
+	ty->decl_line = r->decl_line;
+	ty->alignment = r->b;
+	ty->kind = r->tag == DW_TAG_structure_type ? HM_KIND_STRUCT :
+		   r->tag == DW_TAG_union_type ? HM_KIND_UNION : HM_KIND_CLASS;
+	ty->size = r->a;
+	ty->declaration = r->declaration;
+	return ty->name || ty->declaration;
+}
+
 /* convert_die() of a record: a dedup hit needs no DIE */
-static hm_type_id replay_convert(struct par *p, const struct rec *r)
+static hm_type_id replay_convert(struct par *p, struct rec *r)
 {
 	struct loader *ld = p->ld;
-	hm_type ty = { 0 };
+	hm_type ty;
 	hm_type_id id;
 	uint64_t hash;
 	Dwarf_Die die = NULL;
 	Dwarf_Error e = NULL;
 
-	ty.name = intern(p, r->name);
-	ty.decl_file = intern(p, r->decl_file);
+	rec_intern(p, r);
 	if (r->tag == DW_TAG_typedef) {
 		/* what it names is part of its identity: the conversion,
 		 * from the attributes the worker read */
@@ -373,15 +406,9 @@ static hm_type_id replay_convert(struct par *p, const struct rec *r)
 		d.alignment = r->b;
 		d.has_type = r->has_type;
 		d.type_off = r->type_off;
-		return dw_convert_typedef(ld, r->off, &d, ty.name, ty.decl_file);
+		return dw_convert_typedef(ld, r->off, &d, r->iname, r->ifile);
 	}
-	ty.decl_line = r->decl_line;
-	ty.alignment = r->b;
-	ty.kind = r->tag == DW_TAG_structure_type ? HM_KIND_STRUCT :
-		  r->tag == DW_TAG_union_type ? HM_KIND_UNION : HM_KIND_CLASS;
-	ty.size = r->a;
-	ty.declaration = r->declaration;
-	if ((ty.name || ty.declaration) &&
+	if (rec_header(r, &ty) &&
 	    (id = hm_types_dedup_find(ld->t, &ty, NULL, NULL, NULL, &hash))) {
 		ld->nr_converted++;
 		dw_map_put(ld, r->off, id);
@@ -396,15 +423,45 @@ static hm_type_id replay_convert(struct par *p, const struct rec *r)
 	return id;
 }
 
+/* A record's lookups are cache misses in tables of megabytes (the
+ * strings' memo, the offset map, the dedup index and the type it holds):
+ * ask for them records ahead, each step once the one before has arrived.
+ * Interning early changes nothing but when; a whole load only (`only`
+ * stops at its last name). */
+#define AHEAD 4
+
+static void ahead(struct par *p, struct unit *u, size_t i)
+{
+	struct rec *r;
+	hm_type ty;
+
+	if (i + 3 * AHEAD < u->nrecs && (r = &u->recs[i + 3 * AHEAD])->kind == REC_TYPE) {
+		memo_prefetch(p, r->name);
+		memo_prefetch(p, r->decl_file);
+		dw_map_prefetch(p->ld, r->off);
+	}
+	if (i + 2 * AHEAD < u->nrecs && (r = &u->recs[i + 2 * AHEAD])->kind == REC_TYPE) {
+		rec_intern(p, r);
+		if (r->tag != DW_TAG_typedef && rec_header(r, &ty))
+			hm_types_dedup_prefetch(p->ld->t, &ty, 0);
+	}
+	if (i + AHEAD < u->nrecs && (r = &u->recs[i + AHEAD])->kind == REC_TYPE &&
+	    r->interned && r->tag != DW_TAG_typedef && rec_header(r, &ty))
+		hm_types_dedup_prefetch(p->ld->t, &ty, 1);
+}
+
 /* dw_walk_children() of a unit from its records */
-static void replay(struct par *p, const struct unit *u)
+static void replay(struct par *p, struct unit *u)
 {
 	struct loader *ld = p->ld;
 
 	for (size_t i = 0; i < u->nrecs && !ld->err; i++) {
-		const struct rec *r = &u->recs[i];
+		struct rec *r = &u->recs[i];
 		hm_type_id id = 0;
 		int want = -1;
+
+		if (!ld->nr_only)
+			ahead(p, u, i);
 
 		if (r->kind == REC_VAR) {
 			struct die_attrs d = { 0 };
@@ -573,8 +630,7 @@ int dw_walk_parallel(struct loader *ld, unsigned threads)
 		free(p.u[i].recs);
 	free(p.u);
 	free(wk);
-	free(p.memo.key);
-	free(p.memo.val);
+	free(p.memo.v);
 	pthread_mutex_destroy(&p.lock);
 	pthread_cond_destroy(&p.cond);
 	return rc ? rc : ld->err;

@@ -51,6 +51,12 @@ static struct offslot *map_slot(struct loader *ld, uint64_t off)
 	}
 }
 
+void dw_map_prefetch(const struct loader *ld, uint64_t off)
+{
+	if (ld->nmap)
+		__builtin_prefetch(&ld->map[hm_hash_u64(off) & (ld->nmap - 1)]);
+}
+
 int dw_map_get(struct loader *ld, uint64_t off, uint32_t *id)
 {
 	struct offslot *s;
@@ -95,8 +101,26 @@ int dw_map_put(struct loader *ld, uint64_t off, uint32_t id)
 	return 0;
 }
 
+#define MAP_MIN (1 << 12)
+
 void dw_map_new_cu(struct loader *ld)
 {
+	size_t want = MAP_MIN;
+
+	/* A map grown for the largest unit so far would spread each small
+	 * unit's few entries over megabytes, a cache miss per lookup: size
+	 * it for a unit like the last one (it grows as needed). */
+	while (want < ld->nmap_used * 4)
+		want *= 2;
+	if (ld->nmap > want * 4) {
+		struct offslot *m = calloc(want, sizeof(*m));
+
+		if (m) {
+			free(ld->map);
+			ld->map = m;
+			ld->nmap = want;
+		}
+	}
 	ld->gen++;
 	ld->nmap_used = 0;
 	if (ld->gen == 0) {	/* wrapped: wipe stale generations */
