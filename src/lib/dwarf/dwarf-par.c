@@ -313,6 +313,11 @@ static void *worker_main(void *arg)
 		p->end = p->next;
 	pthread_cond_broadcast(&p->cond);
 	pthread_mutex_unlock(&p->lock);
+	/* Records hold nothing of the handle's own (names are the file's
+	 * sections, paths the worker's table): let it go now, on this
+	 * thread, while the replay finishes the window, not after it. */
+	hm_dwarf_close(wk->w.dbg, NULL);
+	wk->w.dbg = NULL;
 	return NULL;
 }
 
@@ -503,7 +508,8 @@ static int worker_open(struct par *p, struct worker *wk)
 	/* the declaration files' paths, interned by the worker */
 	if (!(w->t = hm_types_new()))
 		return -ENOMEM;
-	rc = hm_dwarf_open(ld->bin, &w->dbg, &w->obj);
+	rc = hm_dwarf_open_flags(ld->bin, ld->obj && !hm_dwarf_widened(ld->obj) ?
+				 HM_DWARF_NOT_WIDENED : 0, &w->dbg, &w->obj);
 	if (rc)
 		return rc;
 	w->main_dbg = w->dbg;
@@ -517,8 +523,7 @@ static void worker_close(struct worker *wk)
 
 	for (unsigned i = 0; i < NR_FTABS; i++)
 		dw_ftab_clear(&w->ftabs[i]);
-	if (w->dbg)
-		hm_dwarf_close(w->dbg, w->obj);
+	hm_dwarf_close(w->dbg, w->obj);
 	hm_types_free(w->t);
 	free(w->map);
 }
