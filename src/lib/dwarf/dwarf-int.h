@@ -77,6 +77,12 @@ struct loader {
 	/* file tables of recently used units */
 	struct ftab ftabs[NR_FTABS];
 	unsigned next_ftab;
+	/* declaration paths made: units name the same headers by the same
+	 * strings of the sections (dwarf-attr.c) */
+	struct path_slot {
+		const char *name, *dir, *comp_dir, *path;
+	} *paths;
+	size_t npaths, npaths_used;
 	/* dwz: the alt file, and the partial units of it already walked */
 	Dwarf_Debug main_dbg, alt_dbg;
 	hm_binary *alt_bin;

@@ -526,6 +526,7 @@ static void worker_close(struct worker *wk)
 	hm_dwarf_close(w->dbg, w->obj);
 	hm_types_free(w->t);
 	free(w->map);
+	free(w->paths);
 }
 
 /* walk_cus() through the main handle (libdwarf finds a unit's DIEs fast

@@ -1198,6 +1198,7 @@ int hm_dwarf_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types *t)
 	free(ld.walked_alt.v);
 	hm_dwarf_close(ld.main_dbg, obj);
 	free(ld.map);
+	free(ld.paths);
 	free(ld.smembers.v);
 	free(ld.sdims.v);
 	free(ld.sparams.v);
