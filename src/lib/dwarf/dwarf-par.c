@@ -8,8 +8,8 @@
  * units, read each unit's top level into a list of records (what the serial
  * walk would look at, in its order), and the loader's own thread replays the
  * lists in unit order against the one table: a dedup hit costs a lookup, a
- * miss is converted there, through the main handle, as the serial walk
- * would.  The table, its ids and every message are then those of the
+ * typedef (whose identity is its target's) is converted from its record, and
+ * a miss or a target through the main handle, as the serial walk would.  The table, its ids and every message are then those of the
  * serial walk, whatever the number of threads or the order units finish in.
  *
  * What a worker cannot replay exactly — a unit whose reading said anything
@@ -140,12 +140,24 @@ static void scan_type(struct worker *wk, Dwarf_Die die, int tag, uint64_t off)
 			}
 			return;
 		}
+	} else if (dw_is_aggregate(tag) && !w->x3) {
+		/* anonymous aggregates are read when something refers to them;
+		 * whether there is a name costs no allocation this way, where
+		 * reading it (dw_die_name) costs one, and then it is read again
+		 * with the other attributes */
+		Dwarf_Bool has = 0;
+		Dwarf_Error e = NULL;
+
+		if (dwarf_hasattr(die, DW_AT_name, &has, &e) != DW_DLV_OK || !has) {
+			hm_dwarf_free_error(w->dbg, e);
+			return;
+		}
+	} else if (dw_is_aggregate(tag) && !dw_die_name(w, die)) {
+		return;
 	}
 	if (dw_read_attrs(w, die, &d, 0))
 		return;
-	/* anonymous aggregates are read when something refers to them (an
-	 * error reading one sends the unit to the serial walk, which does
-	 * not read it: the same table) */
+	/* a name that could not be read (dw_die_name() would say none) */
 	if (!w->nr_only && dw_is_aggregate(tag) && !d.name)
 		return;
 	if (!(r = rec_new(wk)))
