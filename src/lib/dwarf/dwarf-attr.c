@@ -608,13 +608,66 @@ static struct ftab *ftab_get(struct loader *ld, Dwarf_Debug dbg, uint64_t cu_die
 	return f;
 }
 
+/* hm_dwl_path() of file idx of f, interned: a unit's file entry is a name
+ * and a directory of the sections' strings (DWARF 5: .debug_line_str,
+ * shared by every unit), so the same three strings make the same path in
+ * each unit that declares something in that header.  Not for a .dwo, whose
+ * sections go with its file, unit after unit. */
+static const char *file_path(struct loader *ld, struct ftab *f, uint64_t idx)
+{
+	const struct hm_dwl_file *e = &f->u.files[idx];
+	const char *dir = e->dir == f->u.comp_dir ? NULL : e->dir;
+	const char *cd = f->comp_dir ? f->comp_dir : f->u.comp_dir, *path;
+	char buf[4096];
+	size_t j = 0;
+
+	if (!e->name)
+		return NULL;
+	if (!ld->in_dwo) {
+		if ((ld->npaths_used + 1) * 2 > ld->npaths) {
+			size_t n = ld->npaths ? ld->npaths * 2 : 1 << 10;
+			struct path_slot *v = calloc(n, sizeof(*v));
+
+			if (!v)
+				return dw_set_err(ld, -ENOMEM), NULL;
+			for (size_t i = 0; i < ld->npaths; i++) {
+				if (!ld->paths[i].name)
+					continue;
+				for (j = hm_hash_u64((uintptr_t)ld->paths[i].name ^
+						     hm_hash_u64((uintptr_t)ld->paths[i].dir ^
+								 (uintptr_t)ld->paths[i].comp_dir << 1)) &
+					 (n - 1);
+				     v[j].name; j = (j + 1) & (n - 1))
+					;
+				v[j] = ld->paths[i];
+			}
+			free(ld->paths);
+			ld->paths = v;
+			ld->npaths = n;
+		}
+		for (j = hm_hash_u64((uintptr_t)e->name ^
+				     hm_hash_u64((uintptr_t)dir ^ (uintptr_t)cd << 1)) &
+			 (ld->npaths - 1);
+		     ld->paths[j].name; j = (j + 1) & (ld->npaths - 1))
+			if (ld->paths[j].name == e->name && ld->paths[j].dir == dir &&
+			    ld->paths[j].comp_dir == cd)
+				return ld->paths[j].path;
+	}
+	path = hm_dwl_path(&f->u, idx, f->comp_dir, buf, sizeof(buf));
+	if (path && !(path = hm_types_intern(ld->t, path)))
+		return dw_set_err(ld, -ENOMEM), NULL;
+	if (path && !ld->in_dwo) {
+		ld->paths[j] = (struct path_slot){ e->name, dir, cd, path };
+		ld->npaths_used++;
+	}
+	return path;
+}
+
 /* decl_file `idx` of the DIE at `die_off` (in the current dbg). */
 const char *dw_decl_file(struct loader *ld, uint64_t idx, uint64_t die_off)
 {
 	struct ftab *f;
 	uint64_t off = die_off & ~ALT_BIT;
-	char buf[4096];
-	const char *path;
 
 	if (off >= ld->cu_start && off < ld->cu_end) {
 		f = ftab_get(ld, ld->dbg, ld->cu_die_off, ld->cu_die);
@@ -636,11 +689,8 @@ const char *dw_decl_file(struct loader *ld, uint64_t idx, uint64_t die_off)
 	}
 	if (!f->files || idx >= f->u.nfiles || ld->err)
 		return NULL;
-	if (!f->files[idx]) {
-		path = hm_dwl_path(&f->u, idx, f->comp_dir, buf, sizeof(buf));
-		if (path && !(f->files[idx] = hm_types_intern(ld->t, path)))
-			dw_set_err(ld, -ENOMEM);
-	}
+	if (!f->files[idx])
+		f->files[idx] = file_path(ld, f, idx);
 	return f->files[idx];
 }
 

@@ -374,7 +374,8 @@ int hm_dwarf_open_flags(hm_binary *bin, unsigned flags, Dwarf_Debug *dbg,
 		return -ENOMEM;
 	}
 #ifndef DW_LIBDWARF_VERSION_MAJOR
-	if (widen_x3(o)) {
+	/* the look is a walk of every abbreviation (tens of ms in a kernel) */
+	if (!(flags & HM_DWARF_NOT_WIDENED) && widen_x3(o)) {
 		hm_dwarf_close(NULL, o);
 		return -ENOMEM;
 	}

@@ -39,6 +39,9 @@ int hm_dwarf_open(hm_binary *bin, Dwarf_Debug *dbg, struct hm_dwarf_obj **obj);
 /* hm_dwarf_open() with HM_DWARF_LOCATIONS: libdwarf is shown .debug_loc and
  * .debug_loclists too (the scope index reads location lists). */
 #define HM_DWARF_LOCATIONS 1u
+/* ... and HM_DWARF_NOT_WIDENED: another handle of bin found no three-byte
+ * index form to widen (hm_dwarf_widened() 0), so this one does not look. */
+#define HM_DWARF_NOT_WIDENED 2u
 int hm_dwarf_open_flags(hm_binary *bin, unsigned flags, Dwarf_Debug *dbg,
 			struct hm_dwarf_obj **obj);
 void hm_dwarf_close(Dwarf_Debug dbg, struct hm_dwarf_obj *obj);

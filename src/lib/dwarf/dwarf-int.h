@@ -77,6 +77,12 @@ struct loader {
 	/* file tables of recently used units */
 	struct ftab ftabs[NR_FTABS];
 	unsigned next_ftab;
+	/* declaration paths made: units name the same headers by the same
+	 * strings of the sections (dwarf-attr.c) */
+	struct path_slot {
+		const char *name, *dir, *comp_dir, *path;
+	} *paths;
+	size_t npaths, npaths_used;
 	/* dwz: the alt file, and the partial units of it already walked */
 	Dwarf_Debug main_dbg, alt_dbg;
 	hm_binary *alt_bin;
@@ -132,6 +138,8 @@ int dw_set_err(struct loader *ld, int err);
 int dw_bad(struct loader *ld, Dwarf_Error e, const char *what);
 int dw_map_get(struct loader *ld, uint64_t off, uint32_t *id);
 int dw_map_put(struct loader *ld, uint64_t off, uint32_t id);
+/* Only a hint: the slot dw_map_get(ld, off) will read first. */
+void dw_map_prefetch(const struct loader *ld, uint64_t off);
 /* Start a new generation of the DIE offset map (a new unit's offsets). */
 void dw_map_new_cu(struct loader *ld);
 Dwarf_Die dw_first_child(struct loader *ld, Dwarf_Die die);
@@ -141,6 +149,10 @@ Dwarf_Die dw_next_sibling(struct loader *ld, Dwarf_Die die);
 void dw_walk_children(struct loader *ld, Dwarf_Die parent, unsigned level);
 /* Convert a DIE whose offset is `off`; the caller checked the map. */
 hm_type_id dw_convert_die(struct loader *ld, Dwarf_Die die, uint64_t off, int tag);
+/* dw_convert_die() of a typedef from its attributes as read (by a worker),
+ * name and decl_file interned. */
+hm_type_id dw_convert_typedef(struct loader *ld, uint64_t off, const struct die_attrs *d,
+			      const char *name, const char *decl_file);
 /* The type at DIE offset off, converted on its first reference. */
 hm_type_id dw_convert_off(struct loader *ld, uint64_t off);
 int dw_is_aggregate(int tag);

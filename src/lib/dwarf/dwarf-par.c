@@ -8,8 +8,8 @@
  * units, read each unit's top level into a list of records (what the serial
  * walk would look at, in its order), and the loader's own thread replays the
  * lists in unit order against the one table: a dedup hit costs a lookup, a
- * miss is converted there, through the main handle, as the serial walk
- * would.  The table, its ids and every message are then those of the
+ * typedef (whose identity is its target's) is converted from its record, and
+ * a miss or a target through the main handle, as the serial walk would.  The table, its ids and every message are then those of the
  * serial walk, whatever the number of threads or the order units finish in.
  *
  * What a worker cannot replay exactly — a unit whose reading said anything
@@ -45,10 +45,13 @@ struct rec {
 	const char *sname;	/* TYPE in `only` mode: the name matched */
 	const char *decl_file;
 	uint64_t a, b;		/* TYPE: byte size, alignment; VAR: type offset, address */
+	uint64_t type_off;	/* TYPE: a typedef's DW_AT_type (has_type) */
 	uint64_t decl_line;
+	/* the replay's: name and decl_file interned (interned) */
+	const char *iname, *ifile;
 	uint16_t tag;
 	uint8_t kind;
-	uint8_t declaration : 1, has_type : 1, external : 1;
+	uint8_t declaration : 1, has_type : 1, external : 1, interned : 1;
 };
 
 enum unit_state { U_PENDING, U_READY, U_SERIAL };
@@ -66,7 +69,9 @@ struct unit {
  * pointer in every unit, a path one per worker, so the replay hashes each
  * once rather than once per record. */
 struct memo {
-	const char **key, **val;
+	struct memo_slot {
+		const char *key, *val;
+	} *v;
 	size_t n, used;
 };
 
@@ -135,10 +140,25 @@ static void scan_type(struct worker *wk, Dwarf_Die die, int tag, uint64_t off)
 			}
 			return;
 		}
+	} else if (dw_is_aggregate(tag) && !w->x3) {
+		/* anonymous aggregates are read when something refers to them;
+		 * whether there is a name costs no allocation this way, where
+		 * reading it (dw_die_name) costs one, and then it is read again
+		 * with the other attributes */
+		Dwarf_Bool has = 0;
+		Dwarf_Error e = NULL;
+
+		if (dwarf_hasattr(die, DW_AT_name, &has, &e) != DW_DLV_OK || !has) {
+			hm_dwarf_free_error(w->dbg, e);
+			return;
+		}
 	} else if (dw_is_aggregate(tag) && !dw_die_name(w, die)) {
 		return;
 	}
 	if (dw_read_attrs(w, die, &d, 0))
+		return;
+	/* a name that could not be read (dw_die_name() would say none) */
+	if (!w->nr_only && dw_is_aggregate(tag) && !d.name)
 		return;
 	if (!(r = rec_new(wk)))
 		return;
@@ -152,6 +172,8 @@ static void scan_type(struct worker *wk, Dwarf_Die die, int tag, uint64_t off)
 	r->a = d.byte_size;
 	r->b = d.alignment;
 	r->declaration = d.declaration;
+	r->has_type = d.has_type;
+	r->type_off = d.type_off;
 }
 
 static void scan_variable(struct worker *wk, Dwarf_Die die, uint64_t off)
@@ -303,6 +325,11 @@ static void *worker_main(void *arg)
 		p->end = p->next;
 	pthread_cond_broadcast(&p->cond);
 	pthread_mutex_unlock(&p->lock);
+	/* Records hold nothing of the handle's own (names are the file's
+	 * sections, paths the worker's table): let it go now, on this
+	 * thread, while the replay finishes the window, not after it. */
+	hm_dwarf_close(wk->w.dbg, NULL);
+	wk->w.dbg = NULL;
 	return NULL;
 }
 
@@ -316,61 +343,89 @@ static const char *intern(struct par *p, const char *s)
 		return NULL;
 	if ((m->used + 1) * 2 > m->n) {
 		size_t n = m->n ? m->n * 2 : 1 << 12;
-		const char **k = calloc(n, sizeof(*k)), **nv = calloc(n, sizeof(*nv));
+		struct memo_slot *nv = calloc(n, sizeof(*nv));
 
-		if (!k || !nv) {
-			free(k);
-			free(nv);
+		if (!nv)
 			return hm_types_intern(p->ld->t, s);
-		}
 		for (size_t i = 0; i < m->n; i++) {
-			if (!m->key[i])
+			if (!m->v[i].key)
 				continue;
-			for (j = hm_hash_u64((uintptr_t)m->key[i]) & (n - 1); k[j]; j = (j + 1) & (n - 1))
+			for (j = hm_hash_u64((uintptr_t)m->v[i].key) & (n - 1); nv[j].key;
+			     j = (j + 1) & (n - 1))
 				;
-			k[j] = m->key[i];
-			nv[j] = m->val[i];
+			nv[j] = m->v[i];
 		}
-		free(m->key);
-		free(m->val);
-		m->key = k;
-		m->val = nv;
+		free(m->v);
+		m->v = nv;
 		m->n = n;
 	}
-	for (j = hm_hash_u64((uintptr_t)s) & (m->n - 1); m->key[j]; j = (j + 1) & (m->n - 1))
-		if (m->key[j] == s)
-			return m->val[j];
+	for (j = hm_hash_u64((uintptr_t)s) & (m->n - 1); m->v[j].key; j = (j + 1) & (m->n - 1))
+		if (m->v[j].key == s)
+			return m->v[j].val;
 	if (!(v = hm_types_intern(p->ld->t, s)))
 		return NULL;
-	m->key[j] = s;
-	m->val[j] = v;
+	m->v[j].key = s;
+	m->v[j].val = v;
 	m->used++;
 	return v;
 }
 
+/* Only a hint: the slot intern(p, s) reads first. */
+static void memo_prefetch(const struct par *p, const char *s)
+{
+	if (s && p->memo.n)
+		__builtin_prefetch(&p->memo.v[hm_hash_u64((uintptr_t)s) & (p->memo.n - 1)]);
+}
+
+static void rec_intern(struct par *p, struct rec *r)
+{
+	if (!r->interned) {
+		r->iname = intern(p, r->name);
+		r->ifile = intern(p, r->decl_file);
+		r->interned = 1;
+	}
+}
+
+/* The header a struct record is looked up by (r interned); 0 if it has
+ * none (anonymous: its members are its identity). */
+static int rec_header(const struct rec *r, hm_type *ty)
+{
+	memset(ty, 0, sizeof(*ty));
+	ty->name = r->iname;
+	ty->decl_file = r->ifile;
+	ty->decl_line = r->decl_line;
+	ty->alignment = r->b;
+	ty->kind = r->tag == DW_TAG_structure_type ? HM_KIND_STRUCT :
+		   r->tag == DW_TAG_union_type ? HM_KIND_UNION : HM_KIND_CLASS;
+	ty->size = r->a;
+	ty->declaration = r->declaration;
+	return ty->name || ty->declaration;
+}
+
 /* convert_die() of a record: a dedup hit needs no DIE */
-static hm_type_id replay_convert(struct par *p, const struct rec *r)
+static hm_type_id replay_convert(struct par *p, struct rec *r)
 {
 	struct loader *ld = p->ld;
-	hm_type ty = { 0 };
+	hm_type ty;
 	hm_type_id id;
 	uint64_t hash;
 	Dwarf_Die die = NULL;
 	Dwarf_Error e = NULL;
 
-	ty.name = intern(p, r->name);
-	ty.decl_file = intern(p, r->decl_file);
-	ty.decl_line = r->decl_line;
-	ty.alignment = r->b;
+	rec_intern(p, r);
 	if (r->tag == DW_TAG_typedef) {
-		ty.kind = HM_KIND_TYPEDEF;
-	} else {
-		ty.kind = r->tag == DW_TAG_structure_type ? HM_KIND_STRUCT :
-			  r->tag == DW_TAG_union_type ? HM_KIND_UNION : HM_KIND_CLASS;
-		ty.size = r->a;
-		ty.declaration = r->declaration;
+		/* what it names is part of its identity: the conversion,
+		 * from the attributes the worker read */
+		struct die_attrs d = { 0 };
+
+		d.name = r->name;
+		d.decl_line = r->decl_line;
+		d.alignment = r->b;
+		d.has_type = r->has_type;
+		d.type_off = r->type_off;
+		return dw_convert_typedef(ld, r->off, &d, r->iname, r->ifile);
 	}
-	if ((ty.name || ty.declaration) &&
+	if (rec_header(r, &ty) &&
 	    (id = hm_types_dedup_find(ld->t, &ty, NULL, NULL, NULL, &hash))) {
 		ld->nr_converted++;
 		dw_map_put(ld, r->off, id);
@@ -385,15 +440,45 @@ static hm_type_id replay_convert(struct par *p, const struct rec *r)
 	return id;
 }
 
+/* A record's lookups are cache misses in tables of megabytes (the
+ * strings' memo, the offset map, the dedup index and the type it holds):
+ * ask for them records ahead, each step once the one before has arrived.
+ * Interning early changes nothing but when; a whole load only (`only`
+ * stops at its last name). */
+#define AHEAD 4
+
+static void ahead(struct par *p, struct unit *u, size_t i)
+{
+	struct rec *r;
+	hm_type ty;
+
+	if (i + 3 * AHEAD < u->nrecs && (r = &u->recs[i + 3 * AHEAD])->kind == REC_TYPE) {
+		memo_prefetch(p, r->name);
+		memo_prefetch(p, r->decl_file);
+		dw_map_prefetch(p->ld, r->off);
+	}
+	if (i + 2 * AHEAD < u->nrecs && (r = &u->recs[i + 2 * AHEAD])->kind == REC_TYPE) {
+		rec_intern(p, r);
+		if (r->tag != DW_TAG_typedef && rec_header(r, &ty))
+			hm_types_dedup_prefetch(p->ld->t, &ty, 0);
+	}
+	if (i + AHEAD < u->nrecs && (r = &u->recs[i + AHEAD])->kind == REC_TYPE &&
+	    r->interned && r->tag != DW_TAG_typedef && rec_header(r, &ty))
+		hm_types_dedup_prefetch(p->ld->t, &ty, 1);
+}
+
 /* dw_walk_children() of a unit from its records */
-static void replay(struct par *p, const struct unit *u)
+static void replay(struct par *p, struct unit *u)
 {
 	struct loader *ld = p->ld;
 
 	for (size_t i = 0; i < u->nrecs && !ld->err; i++) {
-		const struct rec *r = &u->recs[i];
+		struct rec *r = &u->recs[i];
 		hm_type_id id = 0;
 		int want = -1;
+
+		if (!ld->nr_only)
+			ahead(p, u, i);
 
 		if (r->kind == REC_VAR) {
 			struct die_attrs d = { 0 };
@@ -435,7 +520,8 @@ static int worker_open(struct par *p, struct worker *wk)
 	/* the declaration files' paths, interned by the worker */
 	if (!(w->t = hm_types_new()))
 		return -ENOMEM;
-	rc = hm_dwarf_open(ld->bin, &w->dbg, &w->obj);
+	rc = hm_dwarf_open_flags(ld->bin, ld->obj && !hm_dwarf_widened(ld->obj) ?
+				 HM_DWARF_NOT_WIDENED : 0, &w->dbg, &w->obj);
 	if (rc)
 		return rc;
 	w->main_dbg = w->dbg;
@@ -449,10 +535,10 @@ static void worker_close(struct worker *wk)
 
 	for (unsigned i = 0; i < NR_FTABS; i++)
 		dw_ftab_clear(&w->ftabs[i]);
-	if (w->dbg)
-		hm_dwarf_close(w->dbg, w->obj);
+	hm_dwarf_close(w->dbg, w->obj);
 	hm_types_free(w->t);
 	free(w->map);
+	free(w->paths);
 }
 
 /* walk_cus() through the main handle (libdwarf finds a unit's DIEs fast
@@ -562,8 +648,7 @@ int dw_walk_parallel(struct loader *ld, unsigned threads)
 		free(p.u[i].recs);
 	free(p.u);
 	free(wk);
-	free(p.memo.key);
-	free(p.memo.val);
+	free(p.memo.v);
 	pthread_mutex_destroy(&p.lock);
 	pthread_cond_destroy(&p.cond);
 	return rc ? rc : ld->err;

@@ -51,6 +51,12 @@ static struct offslot *map_slot(struct loader *ld, uint64_t off)
 	}
 }
 
+void dw_map_prefetch(const struct loader *ld, uint64_t off)
+{
+	if (ld->nmap)
+		__builtin_prefetch(&ld->map[hm_hash_u64(off) & (ld->nmap - 1)]);
+}
+
 int dw_map_get(struct loader *ld, uint64_t off, uint32_t *id)
 {
 	struct offslot *s;
@@ -95,8 +101,26 @@ int dw_map_put(struct loader *ld, uint64_t off, uint32_t id)
 	return 0;
 }
 
+#define MAP_MIN (1 << 12)
+
 void dw_map_new_cu(struct loader *ld)
 {
+	size_t want = MAP_MIN;
+
+	/* A map grown for the largest unit so far would spread each small
+	 * unit's few entries over megabytes, a cache miss per lookup: size
+	 * it for a unit like the last one (it grows as needed). */
+	while (want < ld->nmap_used * 4)
+		want *= 2;
+	if (ld->nmap > want * 4) {
+		struct offslot *m = calloc(want, sizeof(*m));
+
+		if (m) {
+			free(ld->map);
+			ld->map = m;
+			ld->nmap = want;
+		}
+	}
 	ld->gen++;
 	ld->nmap_used = 0;
 	if (ld->gen == 0) {	/* wrapped: wipe stale generations */
@@ -441,13 +465,16 @@ static hm_type_id convert_enum(struct loader *ld, Dwarf_Die die, uint64_t off,
 	return id;
 }
 
-static hm_type_id convert_typedef(struct loader *ld, uint64_t off, const struct die_attrs *d)
+/* name and decl_file interned: from the DIE (dw_convert_die) or from what a
+ * worker read of it (dw_convert_typedef) */
+static hm_type_id convert_typedef(struct loader *ld, uint64_t off, const struct die_attrs *d,
+				  const char *name, const char *decl_file)
 {
 	hm_type ty = { .kind = HM_KIND_TYPEDEF };
 
-	ty.name = hm_types_intern(ld->t, d->name);
+	ty.name = name;
 	ty.scope = ty.name ? dw_scope_of(ld, off) : NULL;
-	ty.decl_file = dw_decl_file(ld, d->decl_file, off);
+	ty.decl_file = decl_file;
 	ty.decl_line = d->decl_line;
 	ty.alignment = d->alignment;
 	/* what it names is part of a typedef's identity: one source line
@@ -615,7 +642,8 @@ hm_type_id dw_convert_die(struct loader *ld, Dwarf_Die die, uint64_t off, int ta
 	case DW_TAG_enumeration_type:
 		return convert_enum(ld, die, off, &d);
 	case DW_TAG_typedef:
-		return convert_typedef(ld, off, &d);
+		return convert_typedef(ld, off, &d, hm_types_intern(ld->t, d.name),
+				       dw_decl_file(ld, d.decl_file, off));
 	case DW_TAG_array_type:
 		return convert_array(ld, die, off, &d);
 	case DW_TAG_subroutine_type:
@@ -653,6 +681,13 @@ hm_type_id dw_convert_die(struct loader *ld, Dwarf_Die die, uint64_t off, int ta
 		id = finish_cyclic(ld, off, &ty, NULL, NULL);
 		return id;
 	}
+}
+
+hm_type_id dw_convert_typedef(struct loader *ld, uint64_t off, const struct die_attrs *d,
+			      const char *name, const char *decl_file)
+{
+	ld->nr_converted++;
+	return convert_typedef(ld, off, d, name, decl_file);
 }
 
 hm_type_id dw_convert_off(struct loader *ld, uint64_t off)
@@ -1163,6 +1198,7 @@ int hm_dwarf_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types *t)
 	free(ld.walked_alt.v);
 	hm_dwarf_close(ld.main_dbg, obj);
 	free(ld.map);
+	free(ld.paths);
 	free(ld.smembers.v);
 	free(ld.sdims.v);
 	free(ld.sparams.v);

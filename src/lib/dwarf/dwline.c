@@ -360,10 +360,18 @@ void hm_dwl_unit_free(struct hm_dwl_unit *u)
 /* Append part to buf (used of len), with one '/' between them. */
 static size_t join(char *buf, size_t len, size_t used, const char *part)
 {
-	int sep = used && buf[used - 1] != '/';
-	int n = snprintf(buf + used, len - used, "%s%s", sep ? "/" : "", part);
+	size_t sep = used && buf[used - 1] != '/', n = strlen(part), room = len - used - 1;
+	char *w = buf + used;
 
-	return n < 0 || (size_t)n >= len - used ? len - 1 : used + n;
+	/* what snprintf(w, len - used, "%s%s", "/", part) writes, without
+	 * formatting: every declaration file of every unit is made here */
+	if (sep && room) {
+		*w++ = '/';
+		room--;
+	}
+	memcpy(w, part, n < room ? n : room);
+	w[n < room ? n : room] = 0;
+	return sep + n >= len - used ? len - 1 : used + sep + n;
 }
 
 /* Drop "." components ("a/./b", "./a"): clang records "./inc/x.h" for

@@ -82,6 +82,11 @@ hm_type_id hm_types_dedup_find(hm_types *t, const hm_type *ty, const uint64_t *d
 			       const hm_type_id *params, const hm_member *members,
 			       uint64_t *hash);
 int hm_types_dedup_insert(hm_types *t, hm_type_id id, uint64_t hash);
+/* Ask the cache for what hm_types_dedup_find() of a type whose identity
+ * is its header (named, or a declaration; no dims, params or members)
+ * will read: its index slot (step 0), then, once that has arrived, the
+ * type entry the slot holds (step 1).  Only a hint; returns the hash. */
+uint64_t hm_types_dedup_prefetch(const hm_types *t, const hm_type *ty, int step);
 
 /* Record a complete struct/union/class met by the walk.  It joins the
  * hm_types_structs() list unless a listed struct has the same name, size and

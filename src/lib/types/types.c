@@ -259,6 +259,21 @@ hm_type_id hm_types_dedup_find(hm_types *t, const hm_type *ty, const uint64_t *d
 	return 0;
 }
 
+uint64_t hm_types_dedup_prefetch(const hm_types *t, const hm_type *ty, int step)
+{
+	uint64_t hash = type_hash(ty, NULL, NULL, NULL);
+	const struct hm_dedup_slot *s;
+
+	if (!t->ndedup)
+		return hash;
+	s = &t->dedup[hash & (t->ndedup - 1)];
+	if (!step)
+		__builtin_prefetch(s);
+	else if (s->id && s->hash == hash)
+		__builtin_prefetch(&t->types.v[s->id]);
+	return hash;
+}
+
 static void dedup_put(struct hm_dedup_slot *slots, size_t n, hm_type_id id, uint64_t hash)
 {
 	size_t j;
