@@ -2140,19 +2140,12 @@ static int build_sub(hm_scopes *s, struct cu *c, struct sub *b, const struct hm_
 	}
 	cu_scratch_drop(c);	/* empty: a unit's own walk adds nothing there */
 	rc = walk_cu(s, c, b, 0);
-	if (rc || said(q) != n0) {
-		/* what the failed walk added belongs to no segment: drop it */
-		free(b->segs);
-		b->segs = NULL;
-		b->nsegs = 0;
-		cu_scratch_drop(c);
-		if (!q)
-			publish(&b->state, rc);
-		pthread_mutex_unlock(&s->build);
-		return rc ? rc : -EAGAIN;
-	}
-	rc = own_names(s, c->scopes, c->nscopes, c->vars, c->nvars);
+	if (!rc && said(q) != n0)
+		rc = -EAGAIN;
+	if (!rc)
+		rc = own_names(s, c->scopes, c->nscopes, c->vars, c->nvars);
 	if (rc) {
+		/* what the failed build added belongs to no segment: drop it */
 		free(b->segs);
 		b->segs = NULL;
 		b->nsegs = 0;
