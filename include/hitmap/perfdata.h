@@ -198,7 +198,11 @@ int hm_perf_tp_u64(const hm_perf_info *info, const hm_sample *s, const hm_perf_t
 int hm_perf_tp_str(const hm_perf_info *info, const hm_sample *s, const hm_perf_tp_field *f,
 		   const char **str, size_t *len);
 
-/* Open a perf.data file; path "-" reads standard input (pipe mode).
+/* Open a perf.data file; path "-" reads standard input (pipe mode).  A
+ * directory is a perf.data directory: its DIR/data, and for perf record
+ * --threads (DIR_FORMAT version 1) its data.0, data.1 ... streams beside it,
+ * whose records next() delivers merged in time order (each ring buffer's
+ * stream is in time order itself); a file of version 1 alone is refused.
  * NULL + errno; the diagnostic names the file and offset. */
 hm_perf_reader *hm_perf_reader_open(const char *path);
 struct hm_perf_reader_opts {
@@ -215,8 +219,14 @@ hm_perf_reader *hm_perf_reader_open_fd(int fd, const char *name);
 /* Read from memory (fuzzing); buf must outlive the reader. */
 hm_perf_reader *hm_perf_reader_open_mem(const void *buf, size_t len, const char *name);
 void hm_perf_reader_close(hm_perf_reader *r);
-/* The name the reader was opened with (for messages). */
+/* The name of the file records are read from (for messages): the file
+ * opened, a perf.data directory's DIR/data, or the DIR/data.N that the
+ * last record hm_perf_reader_next() delivered came from (its offset is in
+ * that file). */
 const char *hm_perf_reader_name(const hm_perf_reader *r);
+/* The path the reader was opened with, a file or a perf.data directory, to
+ * open it again; NULL for standard input, a descriptor or memory. */
+const char *hm_perf_reader_path(const hm_perf_reader *r);
 
 /* Header information.  In pipe mode, events are known only once the attr
  * records have been read: call after the first hm_perf_reader_next(). */
@@ -238,7 +248,8 @@ size_t hm_perf_reader_build_ids(const hm_perf_reader *r, const hm_perf_build_id 
 
 /* Next record: 1 with *rec filled, 0 at the end, negative errno on malformed
  * input (-EBADMSG, message "NAME: ... at offset 0x...").  Records come in
- * file order, which is not time order across CPUs: a caller whose result
+ * file order (a directory's streams merged by time), which is not time order
+ * across CPUs: a caller whose result
  * depends on order sorts between FINISHED_ROUND records, as attribute does
  * for watchpoint samples.  Records that only carry header data (HEADER_ATTR, HEADER_FEATURE,
  * BUILD_ID) and COMPRESSED chunks are consumed by the reader (the records

@@ -276,8 +276,9 @@ static const struct cli_choice metrics[] = {
 #define N(m) CLI_OFF(struct report_args, m)
 static const struct cli_option options[] = {
 	OPT_STRING('i', "input", A(input), "FILE",
-		   "perf.data to read, a file or perf record --kcore's directory; '-' reads "
-		   "a pipe (default perf.data)"),
+		   "perf.data to read: a file, or a directory of perf record --kcore or "
+		   "--threads (its data.N streams read in time order); '-' reads a pipe "
+		   "(default perf.data)"),
 	OPT_BINARIES(A(binaries), N(nbin), 0),
 	OPT_VMLINUX(A(vmlinux)),
 	OPT_SYSROOT(A(sysroot)),

@@ -11,7 +11,7 @@
 #   patched-text), exactly as TEXT_POKE records of the same bytes are;
 # - -i DIR reads DIR/data: the report is -i DIR/data's;
 # - bad input, one line naming the file, exit 3: a directory without data,
-#   a threaded one (data.0), kcore_dir without kcore or kallsyms, a kcore
+#   a stream (data.0) beside its single file, kcore_dir without kcore or kallsyms, a kcore
 #   that is no ELF core or is cut short, a bad kallsyms line, a copy of
 #   another build, a copy at another KASLR offset than the recording's.
 # The Debian vmlinux's version is tests/vmlinux/kcore.test.
@@ -115,7 +115,7 @@ newdir() {	# DIR [kcore-make args]: data and a fresh copy
 mkdir -p "$T/b0"
 bad "a directory without data" "$T/b0" "$T/b0: a directory without a perf.data file 'data'"
 newdir "$T/b" --kaslr $K && : >"$T/b/data.0"
-bad "a threaded recording" "$T/b" "$T/b: a threaded recording"
+bad "a stream beside a single-file recording" "$T/b" "$T/b/data.0: a stream beside a single-file recording"
 newdir "$T/b" --kaslr $K && rm "$T/b/kcore_dir/kcore"
 bad "kcore_dir without kcore" "$T/b" "$T/b/kcore_dir: no kcore"
 newdir "$T/b" --kaslr $K && rm "$T/b/kcore_dir/kallsyms"

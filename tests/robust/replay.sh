@@ -14,7 +14,8 @@ for target in perfdata elf rules profile btf; do
 		[ -f "$f" ] && set -- "$@" "$f"
 	done
 	[ $# -gt 0 ] || continue
-	timeout 60 "$prog" "$@" || fail "replay-$target: exit $? on one of: $*"
+	# (the perfdata target writes a directory input's files under TMPDIR)
+	TMPDIR="$T" timeout 60 "$prog" "$@" || fail "replay-$target: exit $? on one of: $*"
 	n=$((n + $#))
 done
 echo "replayed $n inputs"

@@ -120,7 +120,7 @@ void attr_prefetch_start(hm_attr *a, struct binent *b)
 	if (a->prefetch || a->prefetch_tried || b != a->vmlinux || !b->scopes || !a->reader)
 		return;
 	a->prefetch_tried = 1;
-	name = hm_perf_reader_name(a->reader);
+	name = hm_perf_reader_path(a->reader);
 	/* a file or a perf.data directory, read again; never a pipe */
 	if (!may_thread(&a->load) || !name || stat(name, &st) ||
 	    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))

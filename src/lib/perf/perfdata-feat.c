@@ -27,6 +27,7 @@ static const char *feat_name(int id)
 		[HM_FEAT_CPUID] = "CPUID", [HM_FEAT_EVENT_DESC] = "EVENT_DESC",
 		[HM_FEAT_CACHE] = "CACHE", [HM_FEAT_SAMPLE_TIME] = "SAMPLE_TIME",
 		[HM_FEAT_BUILD_ID] = "BUILD_ID", [HM_FEAT_TRACING_DATA] = "TRACING_DATA",
+		[HM_FEAT_DIR_FORMAT] = "DIR_FORMAT",
 	};
 
 	if (id >= 0 && id < (int)(sizeof(names) / sizeof(names[0])) && names[id])
@@ -229,6 +230,12 @@ int hm_pr_feature(hm_perf_reader *r, int id, const unsigned char *p, size_t len,
 		    (err = f64(&c, &in->last_sample_time)))
 			return err;
 		return 0;
+	case HM_FEAT_DIR_FORMAT:	/* the layout of a perf.data directory */
+		if ((err = f64(&c, &r->dir_version)))
+			return err;
+		r->has_dir_format = 1;
+		r->dir_format_off = off;
+		return 0;
 	}
 	/* CPU_TOPOLOGY, NUMA_TOPOLOGY, BUILD_ID and the rest: not needed */
 	return 0;
@@ -241,6 +248,7 @@ static int wanted(int id)
 	case HM_FEAT_ARCH: case HM_FEAT_NRCPUS: case HM_FEAT_CPUDESC:
 	case HM_FEAT_CPUID: case HM_FEAT_EVENT_DESC: case HM_FEAT_CACHE:
 	case HM_FEAT_SAMPLE_TIME: case HM_FEAT_BUILD_ID: case HM_FEAT_TRACING_DATA:
+	case HM_FEAT_DIR_FORMAT:
 		return 1;
 	}
 	return 0;

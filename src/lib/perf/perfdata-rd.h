@@ -66,8 +66,38 @@ struct pr_idcache {
 
 struct pr_zstd;
 
+/* One input of a perf.data directory (perfdata-dir.c): its file, buffer and
+ * compressed stream, swapped into the reader while it is read, and the
+ * record at its head, not yet delivered (p points into its buffers, which
+ * stay as they are until the input is read again). */
+struct pr_input {
+	char *name;
+	int fd;
+	const unsigned char *mem;
+	size_t mem_len;
+	int mem_direct;
+	uint64_t file_size;
+	struct pr_stream s;
+	struct pr_zstd *z;
+	int in_zstd, at_cut;
+	/* the head */
+	int have, done;
+	const unsigned char *p;
+	uint32_t type;
+	uint16_t size;
+	uint64_t off, time;
+	uint64_t chunk;		/* the head's chunk (below) */
+	uint64_t last;		/* time of its last record that had one */
+	/* perf's reading order, which orders records of equal time: 2 MiB of
+	 * each stream in turn, the main one first, then data.N as the
+	 * directory lists them (rank) */
+	uint32_t rank;
+	uint64_t nchunk, csize, zchunk;
+};
+
 struct hm_perf_reader {
 	char *name;
+	char *path;		/* hm_perf_reader_path() */
 	int fd, own_fd, pipe;
 	const unsigned char *mem;
 	size_t mem_len;
@@ -94,6 +124,14 @@ struct hm_perf_reader {
 	int err;		/* sticky: every later next() returns it */
 	int keep_truncated;	/* hm_perf_reader_opts.keep_truncated */
 	int at_cut;		/* the truncated data section's end was reached */
+	/* HEADER_DIR_FORMAT: the version, and the feature's file offset */
+	uint64_t dir_version, dir_format_off;
+	int has_dir_format;
+	/* A perf.data directory's streams (perfdata-dir.c): in[0] the main
+	 * file's data section, in[1 ..] data.0, data.1 ...; nr_in 0 for one
+	 * file.  cur is the one swapped into the reader's own fields. */
+	struct pr_input *in;
+	size_t nr_in, cur;
 };
 
 int hm_pr_pread(hm_perf_reader *r, void *dst, size_t n, uint64_t off, const char *what);
@@ -105,11 +143,27 @@ void hm_pr_sync_events(hm_perf_reader *r);
 int hm_pr_event_of_id(const hm_perf_reader *r, uint64_t id);
 int hm_pr_dispatch(hm_perf_reader *r, hm_perf_record *rec, const unsigned char *p,
 		   uint32_t type, size_t size, uint64_t off);
+/* The next record of the stream the reader holds, undispatched: 1 with *p
+ * (its header first), *type, *size and *off, 0 at its end (or the cut of a
+ * truncated file), <0 error (reported, not yet sticky). */
+int hm_pr_raw_next(hm_perf_reader *r, const unsigned char **p, uint32_t *type,
+		   uint16_t *size, uint64_t *off);
+
+/* perfdata-dir.c: a perf.data directory's data.N streams, read beside the
+ * main file's, in time order */
+int hm_pr_dir_open(hm_perf_reader *r, int dfd, const char *path);
+int hm_pr_dir_next(hm_perf_reader *r, hm_perf_record *rec);
+void hm_pr_dir_free(hm_perf_reader *r);
 
 /* perfdata-rec.c: kernel records; 1 = deliver, 0 = skip, <0 = error */
 int hm_pr_parse_kernel_record(hm_perf_reader *r, hm_perf_record *rec,
 			      const unsigned char *p, size_t size);
 void hm_pr_fixed_layout(struct pr_event *e);
+/* The time a record carries (a sample's TIME, another kernel record's
+ * sample_id_all trailer): 1 with *t, 0 when it has none or is too short to
+ * hold it (its parse reports that). */
+int hm_pr_record_time(hm_perf_reader *r, const unsigned char *p, uint32_t type,
+		      size_t size, uint64_t *t);
 
 /* perfdata-feat.c */
 int hm_pr_read_features(hm_perf_reader *r, uint64_t table_off);

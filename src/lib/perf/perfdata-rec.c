@@ -399,7 +399,8 @@ static int parse_sample(hm_perf_reader *r, hm_perf_record *rec, const unsigned c
  * takes sample_decode() (host order, fixed-size fields, a known event, a
  * record long enough); anything else stops the run and is left to
  * hm_perf_reader_next(), which reads, reports errors and counts unknown ids.
- * So the samples, their order and every message are those of next(). */
+ * So the samples, their order and every message are those of next().  A
+ * directory's streams are merged by next() alone. */
 size_t hm_perf_reader_next_samples(hm_perf_reader *r, hm_sample *out, size_t max)
 {
 	struct pr_stream *s = &r->s;
@@ -408,7 +409,7 @@ size_t hm_perf_reader_next_samples(hm_perf_reader *r, hm_sample *out, size_t max
 	int by_id = r->nr_ev > 1 && r->ev[0].id_pos >= 0;
 	size_t id_at = by_id ? 8 + 8 * (size_t)r->ev[0].id_pos : 0, n = 0;
 
-	if (r->err || r->swap || !r->nr_ev || !s->buf || hm_pr_zstd_pending(r))
+	if (r->err || r->swap || !r->nr_ev || !s->buf || r->nr_in || hm_pr_zstd_pending(r))
 		return 0;
 	p = s->buf + s->start;
 	end = s->buf + s->end;
@@ -563,5 +564,48 @@ int hm_pr_parse_kernel_record(hm_perf_reader *r, hm_perf_record *rec,
 	}
 	}
 	rec->kind = HM_PERF_OTHER;
+	return 1;
+}
+
+int hm_pr_record_time(hm_perf_reader *r, const unsigned char *p, uint32_t type,
+		      size_t size, uint64_t *t)
+{
+	const struct pr_event *e;
+	uint64_t st, v;
+	size_t at;
+	int ev = 0;
+
+	if (!r->nr_ev || type >= HM_REC_HEADER_ATTR)
+		return 0;	/* perf's own records carry no time */
+	if (type == PERF_RECORD_SAMPLE) {
+		/* the sample's event, as parse_sample() finds it */
+		if (r->nr_ev > 1 && r->ev[0].id_pos >= 0) {
+			at = 8 + 8 * (size_t)r->ev[0].id_pos;
+			if (size < at + 8)
+				return 0;
+			memcpy(&v, p + at, 8);
+			ev = event_of_id(r, r->swap ? __builtin_bswap64(v) : v);
+			if (ev < 0)
+				return 0;
+		}
+		e = &r->ev[ev];
+		st = e->attr.sample_type;
+		if (!(st & PERF_SAMPLE_TIME))
+			return 0;
+		at = 8 + 8 * (size_t)(!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+				      !!(st & PERF_SAMPLE_TID));
+	} else {
+		/* the sample_id_all trailer, read from the end as everywhere here
+		 * by the first event's layout */
+		e = &r->ev[0];
+		st = e->attr.sample_type;
+		if (!e->trailer || !(st & PERF_SAMPLE_TIME) || size < 8 + (size_t)e->trailer)
+			return 0;
+		at = size - e->trailer + 8 * !!(st & PERF_SAMPLE_TID);
+	}
+	if (size < at + 8)
+		return 0;
+	memcpy(&v, p + at, 8);
+	*t = r->swap ? __builtin_bswap64(v) : v;
 	return 1;
 }

@@ -579,7 +579,7 @@ static int reader_start(hm_perf_reader *r)
 	return open_file_mode(r, h);
 }
 
-static hm_perf_reader *finish_open(hm_perf_reader *r)
+static hm_perf_reader *finish_open(hm_perf_reader *r, int in_dir)
 {
 	int err;
 
@@ -593,6 +593,13 @@ static hm_perf_reader *finish_open(hm_perf_reader *r)
 		}
 	}
 	err = reader_start(r);
+	/* the main file of perf record --threads alone holds a part of the
+	 * records (perf's own): the rest are in data.N beside it */
+	if (!err && !in_dir && r->has_dir_format && r->dir_version)
+		err = hm_fail(EBADMSG, "%s: the main file of a perf.data directory (DIR_FORMAT "
+			      "version %" PRIu64 " at offset 0x%" PRIx64 "): the samples are in "
+			      "data.N beside it; read the directory", r->name, r->dir_version,
+			      r->dir_format_off);
 	if (!err && r->mem) {
 		/* memory input: parse the data section (or stream) in place */
 		uint64_t start = r->info.pipe_mode ? 16 : r->info.data_offset;
@@ -610,7 +617,7 @@ static hm_perf_reader *finish_open(hm_perf_reader *r)
 	return r;
 }
 
-static hm_perf_reader *open_fd(int fd, const char *name, int keep_truncated)
+static hm_perf_reader *open_fd(int fd, const char *name, int keep_truncated, int in_dir)
 {
 	hm_perf_reader *r = reader_new(name);
 	struct stat st;
@@ -627,12 +634,12 @@ static hm_perf_reader *open_fd(int fd, const char *name, int keep_truncated)
 		r->pipe = 1;
 		r->file_size = UINT64_MAX;
 	}
-	return finish_open(r);
+	return finish_open(r, in_dir);
 }
 
 hm_perf_reader *hm_perf_reader_open_fd(int fd, const char *name)
 {
-	return open_fd(fd, name, 0);
+	return open_fd(fd, name, 0, 0);
 }
 
 hm_perf_reader *hm_perf_reader_open(const char *path)
@@ -640,9 +647,9 @@ hm_perf_reader *hm_perf_reader_open(const char *path)
 	return hm_perf_reader_open_opts(path, NULL);
 }
 
-/* A perf.data directory (perf record --kcore, --threads): its header and
- * records are in DIR/data.  A threaded recording's other streams
- * (data.N) are not read, so it is refused rather than half counted. */
+/* A perf.data directory: its header, features and main stream are in
+ * DIR/data; perf record --threads adds a stream per ring buffer, data.0,
+ * data.1 ... (perfdata-dir.c), --kcore a copy of the kernel's text. */
 static hm_perf_reader *open_dir(int dfd, const char *path, int keep)
 {
 	size_t n = strlen(path) + sizeof("/data");
@@ -657,12 +664,6 @@ static hm_perf_reader *open_dir(int dfd, const char *path, int keep)
 		return NULL;
 	}
 	snprintf(name, n, "%s/data", path);
-	if (!fstatat(dfd, "data.0", &st, 0)) {
-		hm_fail(ENOTSUP, "%s: a threaded recording (data.0, data.1 ...): only its data "
-			"file would be read", path);
-		e = ENOTSUP;
-		goto out;
-	}
 	fd = openat(dfd, "data", O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		e = fd < 0 ? errno : EINVAL;
@@ -670,11 +671,19 @@ static hm_perf_reader *open_dir(int dfd, const char *path, int keep)
 			fd < 0 ? strerror(e) : "not a regular file");
 		goto out;
 	}
-	r = open_fd(fd, name, keep);
+	r = open_fd(fd, name, keep, 1);
 	e = errno;
 	if (r) {
 		r->own_fd = 1;
 		fd = -1;
+		if (!(r->path = strdup(path)))
+			e = ENOMEM;
+		else
+			e = -hm_pr_dir_open(r, dfd, path);
+		if (e) {
+			hm_perf_reader_close(r);
+			r = NULL;
+		}
 	}
 out:
 	if (fd >= 0)
@@ -701,7 +710,7 @@ hm_perf_reader *hm_perf_reader_open_opts(const char *path, const struct hm_perf_
 	o = HM_OPTS_COPY(&oc, uo, hm_perf_reader_opts);
 	keep = o && o->keep_truncated;
 	if (strcmp(path, "-") == 0) {
-		r = open_fd(0, "<stdin>", keep);
+		r = open_fd(0, "<stdin>", keep, 0);
 		return r;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -720,7 +729,7 @@ hm_perf_reader *hm_perf_reader_open_opts(const char *path, const struct hm_perf_
 		errno = EINVAL;
 		return NULL;
 	}
-	r = open_fd(fd, path, keep);
+	r = open_fd(fd, path, keep, 0);
 	if (!r) {
 		int e = errno;
 
@@ -729,6 +738,11 @@ hm_perf_reader *hm_perf_reader_open_opts(const char *path, const struct hm_perf_
 		return NULL;
 	}
 	r->own_fd = 1;
+	if (!(r->path = strdup(path))) {
+		hm_perf_reader_close(r);
+		errno = ENOMEM;
+		return NULL;
+	}
 	return r;
 }
 
@@ -743,7 +757,7 @@ hm_perf_reader *hm_perf_reader_open_mem(const void *buf, size_t len, const char 
 	r->mem = buf;
 	r->mem_len = len;
 	r->file_size = len;
-	return finish_open(r);
+	return finish_open(r, 0);
 }
 
 void hm_perf_reader_close(hm_perf_reader *r)
@@ -752,6 +766,7 @@ void hm_perf_reader_close(hm_perf_reader *r)
 
 	if (!r)
 		return;
+	hm_pr_dir_free(r);
 	if (r->own_fd && r->fd >= 0)
 		close(r->fd);
 	if (!r->mem_direct)
@@ -766,6 +781,7 @@ void hm_perf_reader_close(hm_perf_reader *r)
 	hm_pr_zstd_free(r);
 	hm_arena_free(&r->arena);
 	free(r->name);
+	free(r->path);
 	free(r);
 }
 
@@ -777,6 +793,11 @@ const hm_perf_info *hm_perf_reader_info(const hm_perf_reader *r)
 const char *hm_perf_reader_name(const hm_perf_reader *r)
 {
 	return r->name;
+}
+
+const char *hm_perf_reader_path(const hm_perf_reader *r)
+{
+	return r->path;
 }
 
 /* ---- records ---- */
@@ -851,14 +872,72 @@ static int at_cut(hm_perf_reader *r)
 	return 0;
 }
 
-/* Whether fewer than n bytes are left before the cut of a truncated file. */
+/* Whether fewer than n bytes are left before the cut of a truncated file
+ * (only the main file's data section: a directory's data.N streams have no
+ * size to be cut short of, so a record cut there is malformed). */
 static int short_of(const hm_perf_reader *r, uint64_t n)
 {
-	return r->info.truncated && n > r->s.limit - r->s.off;
+	return r->info.truncated && r->cur == 0 && n > r->s.limit - r->s.off;
+}
+
+int hm_pr_raw_next(hm_perf_reader *r, const unsigned char **pp, uint32_t *typep,
+		   uint16_t *sizep, uint64_t *offp)
+{
+	const unsigned char *p;
+	uint32_t type;
+	uint16_t size;
+	uint64_t off;
+	int ret;
+
+	if (r->at_cut)
+		return 0;
+	/* records inflated from COMPRESSED chunks come first */
+	ret = hm_pr_zstd_next(r, &p, &off);
+	if (ret < 0)
+		return ret;
+	if (ret == 0) {
+		/* the cut (also when a chunk's last record is cut off) */
+		if (short_of(r, 8))
+			return at_cut(r);
+		ret = s_need(r, 8, "record header");
+		if (ret <= 0) {
+			if (ret == 0 && hm_pr_zstd_pending(r))
+				ret = hm_fail(EBADMSG, "%s: compressed data ends inside a "
+					      "record at offset 0x%" PRIx64, r->name, r->s.off);
+			return ret;
+		}
+		p = r->s.buf + r->s.start;
+		off = r->s.off;
+		memcpy(&size, p + 6, 2);
+		size = r->swap ? __builtin_bswap16(size) : size;
+		if (size < 8)
+			return hm_fail(EBADMSG, "%s: record size %u smaller than its header at "
+				       "offset 0x%" PRIx64, r->name, size, off);
+		if (short_of(r, size))
+			return at_cut(r);
+		ret = s_need(r, size, "record");
+		if (ret <= 0)
+			return ret ? ret : -EBADMSG;
+		p = r->s.buf + r->s.start;
+		s_consume(r, size);
+	}
+	memcpy(&type, p, 4);
+	memcpy(&size, p + 6, 2);
+	if (r->swap) {
+		type = __builtin_bswap32(type);
+		size = __builtin_bswap16(size);
+	}
+	*pp = p;
+	*typep = type;
+	*sizep = size;
+	*offp = off;
+	return 1;
 }
 
 int hm_perf_reader_next(hm_perf_reader *r, hm_perf_record *rec)
 {
+	if (r->nr_in)
+		return hm_pr_dir_next(r, rec);
 	for (;;) {
 		const unsigned char *p;
 		uint32_t type;
@@ -868,46 +947,9 @@ int hm_perf_reader_next(hm_perf_reader *r, hm_perf_record *rec)
 
 		if (r->err)
 			return r->err;
-		if (r->at_cut)
-			return 0;
-		/* records inflated from COMPRESSED chunks come first */
-		ret = hm_pr_zstd_next(r, &p, &off);
-		if (ret < 0)
-			return r->err = ret;
-		if (ret == 0) {
-			/* the cut (also when a chunk's last record is cut off) */
-			if (short_of(r, 8))
-				return at_cut(r);
-			ret = s_need(r, 8, "record header");
-			if (ret <= 0) {
-				if (ret == 0 && hm_pr_zstd_pending(r))
-					ret = hm_fail(EBADMSG, "%s: compressed data ends inside a "
-						      "record at offset 0x%" PRIx64, r->name,
-						      r->s.off);
-				return r->err = ret;
-			}
-			p = r->s.buf + r->s.start;
-			off = r->s.off;
-			memcpy(&size, p + 6, 2);
-			size = r->swap ? __builtin_bswap16(size) : size;
-			if (size < 8)
-				return r->err = hm_fail(EBADMSG, "%s: record size %u smaller than "
-							"its header at offset 0x%" PRIx64,
-							r->name, size, off);
-			if (short_of(r, size))
-				return at_cut(r);
-			ret = s_need(r, size, "record");
-			if (ret <= 0)
-				return r->err = ret ? ret : -EBADMSG;
-			p = r->s.buf + r->s.start;
-			s_consume(r, size);
-		}
-		memcpy(&type, p, 4);
-		memcpy(&size, p + 6, 2);
-		if (r->swap) {
-			type = __builtin_bswap32(type);
-			size = __builtin_bswap16(size);
-		}
+		ret = hm_pr_raw_next(r, &p, &type, &size, &off);
+		if (ret <= 0)
+			return ret < 0 ? (r->err = ret) : 0;
 		ret = hm_pr_dispatch(r, rec, p, type, size, off);
 		if (ret < 0)
 			return r->err = ret;
@@ -915,6 +957,7 @@ int hm_perf_reader_next(hm_perf_reader *r, hm_perf_record *rec)
 			return 1;
 	}
 }
+
 
 /* One record: 1 = delivered in *rec, 0 = consumed internally, <0 = error. */
 int hm_pr_dispatch(hm_perf_reader *r, hm_perf_record *rec, const unsigned char *p,
