@@ -8,7 +8,8 @@
 #   (ASLR off), perf script -i DIR gives every sample's address, and each
 #   field's samples in the report are those perf script puts inside it; the
 #   total is perf script's; the text and JSON reports equal those of the same
-#   program recorded without --threads (thread ids renamed by order);
+#   program recorded without --threads (thread ids renamed by order), as
+#   does that of a compressed one (-z: a zstd stream per file);
 # - hardware watchpoints on the seed program's false sharing, where the
 #   order of the accesses across CPUs makes the transfers: samples, reads,
 #   writes and transfers per field equal watch-oracle.py over perf script;
@@ -96,6 +97,12 @@ print(sum(1 for l in open(sys.argv[1]) if lo <= int(l, 16) < lo + 3 * 4096 + 32)
 	norm "$T/pf.txt" "$T/pf.d" >"$T/pf.txt.n"
 	assert_files_eq "$T/one.json.n" "$T/pf.json.n" "$cc: --json, one file and --threads"
 	assert_files_eq "$T/one.txt.n" "$T/pf.txt.n" "$cc: text, one file and --threads"
+	# compressed (-z): each stream is a zstd stream of its own
+	[ $cc = gcc ] || continue
+	rec "$T/z.d" --threads -z -e page-faults -d -c 1 -- "$T/td"
+	"$HITMAP" report -i "$T/z.d" --json >"$T/z.json" || fail "report of the -z directory"
+	norm "$T/z.json" "$T/z.d" >"$T/z.json.n"
+	assert_files_eq "$T/one.json.n" "$T/z.json.n" "--json, one file and --threads -z"
 done
 
 # Watchpoints on the seed's false sharing: each worker on its CPU, so each
