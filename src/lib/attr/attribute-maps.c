@@ -489,6 +489,30 @@ static int memo_full(size_t n, size_t slots)
 	return 2 * n > slots;
 }
 
+/* A memo table's zeroed slots: a large one on huge pages (its probes land
+ * anywhere in it), a small one from the heap. */
+#define MEMO_HUGE (2u << 20)
+
+static void *memo_alloc(size_t slots, size_t elem)
+{
+	void *p;
+
+	if (slots * elem >= MEMO_HUGE)
+		return hm_huge_alloc(slots * elem);
+	p = aligned_alloc(64, slots * elem);
+	if (p)
+		memset(p, 0, slots * elem);
+	return p;
+}
+
+static void memo_free(void *p, size_t slots, size_t elem)
+{
+	if (slots * elem >= MEMO_HUGE)
+		hm_huge_free(p, slots * elem);
+	else
+		free(p);
+}
+
 struct fast_ent {
 	uint64_t addr;
 	uint32_t pid, gen;
@@ -609,7 +633,7 @@ static size_t fast_hash(uint64_t addr, uint32_t pid)
 
 static int fast_init(struct fast_tab *t, size_t slots)
 {
-	t->v = calloc(slots, sizeof(*t->v));
+	t->v = memo_alloc(slots, sizeof(*t->v));
 	t->mask = slots - 1;
 	t->n = 0;
 	return t->v ? 0 : -ENOMEM;
@@ -643,7 +667,7 @@ static int fast_grow(struct fast_tab *t)
 		n.v[j] = t->v[i];
 		n.n++;
 	}
-	free(t->v);
+	memo_free(t->v, t->mask + 1, sizeof(*t->v));
 	n.epoch = t->epoch + 1;
 	*t = n;
 	return 0;
@@ -753,9 +777,7 @@ static size_t ipx_hash(uint64_t addr, uint64_t ip, uint32_t pid)
 
 static int ipx_init(struct ipx_tab *t, size_t slots)
 {
-	t->v = aligned_alloc(_Alignof(struct ipx_ent), slots * sizeof(*t->v));
-	if (t->v)
-		memset(t->v, 0, slots * sizeof(*t->v));
+	t->v = memo_alloc(slots, sizeof(*t->v));
 	t->mask = slots - 1;
 	t->n = 0;
 	return t->v ? 0 : -ENOMEM;
@@ -802,7 +824,7 @@ static struct ipx_ent *ipx_slot(struct ipx_tab *t, size_t hash, uint64_t addr, u
 			*ipx_find(&n, ipx_hash(o->addr, o->ip, o->pid), o->addr, o->ip, o->pid) = *o;
 			n.n++;
 		}
-	free(t->v);
+	memo_free(t->v, t->mask + 1, sizeof(*t->v));
 	n.epoch = t->epoch + 1;
 	*t = n;
 	return ipx_find(t, hash, addr, ip, pid);
@@ -1003,8 +1025,12 @@ static void batch_prefetch_actors(const struct run *run, size_t i)
 {
 	const struct heat_row *row = run->rhint[i];
 
-	if (row && row->acts.v)
-		__builtin_prefetch(&row->acts.v[row->acts.last]);
+	if (row && row->acts.v) {	/* an actor may straddle two lines */
+		const struct heat_actor *x = &row->acts.v[row->acts.last];
+
+		__builtin_prefetch(x);
+		__builtin_prefetch((const char *)(x + 1) - 1);
+	}
 }
 
 /* The sample just read into smp[nbatch] joins the batch. */
@@ -1372,8 +1398,10 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 			"were counted: their time order is not guaranteed", run.ord.late);
 	order_free(&run.ord);
 	free(run.later.v);
-	free(run.fast.v);
-	free(run.ipx.v);
+	if (run.fast.v)
+		memo_free(run.fast.v, run.fast.mask + 1, sizeof(*run.fast.v));
+	if (run.ipx.v)
+		memo_free(run.ipx.v, run.ipx.mask + 1, sizeof(*run.ipx.v));
 	free(run.ips);
 	a->reader = NULL;	/* the caller closes it */
 	heat_watch_events(h, NULL);
