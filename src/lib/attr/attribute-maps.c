@@ -478,8 +478,40 @@ struct pending {
  * FAST_MAX slots and is then emptied and refilled, so memory stays bounded
  * whatever the number of distinct addresses. */
 #define FAST_MIN 8192
-#define FAST_MAX (1u << 16)
+#define FAST_MAX (1u << 17)
 #define IP_SLOTS 4096
+
+/* Whether a table of `slots` slots holding n entries is full: at half, so
+ * that linear probing stays short (a probe is a cache miss, once the
+ * distinct addresses outgrow the CPU caches). */
+static int memo_full(size_t n, size_t slots)
+{
+	return 2 * n > slots;
+}
+
+/* A memo table's zeroed slots: a large one on huge pages (its probes land
+ * anywhere in it), a small one from the heap. */
+#define MEMO_HUGE (2u << 20)
+
+static void *memo_alloc(size_t slots, size_t elem)
+{
+	void *p;
+
+	if (slots * elem >= MEMO_HUGE)
+		return hm_huge_alloc(slots * elem);
+	p = aligned_alloc(64, slots * elem);
+	if (p)
+		memset(p, 0, slots * elem);
+	return p;
+}
+
+static void memo_free(void *p, size_t slots, size_t elem)
+{
+	if (slots * elem >= MEMO_HUGE)
+		hm_huge_free(p, slots * elem);
+	else
+		free(p);
+}
 
 struct fast_ent {
 	uint64_t addr;
@@ -493,17 +525,23 @@ struct fast_ent {
 /* Samples whose address the address path leaves unattributed (no map,
  * stack, heap) are named by their instruction, so their memo is keyed by
  * address and IP: open addressing like fast_tab, emptied at FAST_MAX
- * entries. */
+ * entries.  The entry also keeps what hm_attr_ip() says of its IP (a
+ * function of IP, pid and hm_attr.gen, as the IP cache's entries are): a
+ * sample named by its instruction reads one memo line, not two.  One entry
+ * is one cacheline. */
 struct ipx_ent {
 	uint64_t addr, ip;
 	uint32_t pid, gen;
 	struct heat_row *row;
+	const void *ip_bin;
+	uint64_t ip_link;
 	uint8_t bucket, valid;
-};
+} __attribute__((aligned(64)));
 
 struct ipx_tab {
 	struct ipx_ent *v;
 	size_t mask, n;
+	uint32_t epoch;		/* bumped when entries move (grown, emptied) */
 };
 
 struct fast_tab {
@@ -573,7 +611,10 @@ struct run {
 	uint64_t addr[BATCH];		/* their data addresses */
 	size_t hash[BATCH];		/* fast_hash() of address and pid */
 	size_t iph[BATCH];		/* fast_hash() of IP and pid */
+	size_t xh[BATCH];		/* ipx_hash() of address, IP and pid */
 	struct fast_ent *hint[BATCH];	/* their memo entries, as probed */
+	struct ipx_ent *xhint[BATCH];	/* their by-IP entries, as probed */
+	struct heat_row *rhint[BATCH];	/* the rows those name */
 	size_t nbatch;
 };
 
@@ -592,7 +633,7 @@ static size_t fast_hash(uint64_t addr, uint32_t pid)
 
 static int fast_init(struct fast_tab *t, size_t slots)
 {
-	t->v = calloc(slots, sizeof(*t->v));
+	t->v = memo_alloc(slots, sizeof(*t->v));
 	t->mask = slots - 1;
 	t->n = 0;
 	return t->v ? 0 : -ENOMEM;
@@ -626,7 +667,7 @@ static int fast_grow(struct fast_tab *t)
 		n.v[j] = t->v[i];
 		n.n++;
 	}
-	free(t->v);
+	memo_free(t->v, t->mask + 1, sizeof(*t->v));
 	n.epoch = t->epoch + 1;
 	*t = n;
 	return 0;
@@ -649,14 +690,19 @@ static struct fast_ent *fast_slot(struct fast_tab *t, uint64_t addr, uint32_t pi
 	return fast_find(t, fast_hash(addr, pid), addr, pid);
 }
 
-/* iph: fast_hash(s->ip, s->pid). */
+/* iph: fast_hash(s->ip, s->pid); x: the sample's by-IP entry, or NULL. */
 static void sample_ip(hm_attr *a, struct run *run, const hm_sample *s, size_t iph,
-		      hm_heat_access *acc)
+		      const struct ipx_ent *x, hm_heat_access *acc)
 {
 	struct ip_ent *e;
 
 	if (!(s->has & HM_HAS_IP))
 		return;
+	if (x) {
+		acc->ip_bin = x->ip_bin;
+		acc->ip_link = x->ip_link;
+		return;
+	}
 	e = &run->ips[iph & (IP_SLOTS - 1)];
 	if (!(e->valid && e->ip == s->ip && e->pid == s->pid && e->gen == a->gen)) {
 		e->valid = 1;
@@ -731,47 +777,57 @@ static size_t ipx_hash(uint64_t addr, uint64_t ip, uint32_t pid)
 
 static int ipx_init(struct ipx_tab *t, size_t slots)
 {
-	t->v = calloc(slots, sizeof(*t->v));
+	t->v = memo_alloc(slots, sizeof(*t->v));
 	t->mask = slots - 1;
 	t->n = 0;
 	return t->v ? 0 : -ENOMEM;
 }
 
-static struct ipx_ent *ipx_find(struct ipx_tab *t, uint64_t addr, uint64_t ip, uint32_t pid)
+/* The entry of (addr, ip, pid) whose ipx_hash() is hash: found (valid
+ * set), or a free slot to fill. */
+static struct ipx_ent *ipx_find(struct ipx_tab *t, size_t hash, uint64_t addr, uint64_t ip,
+				uint32_t pid)
 {
 	size_t j;
 
-	for (j = ipx_hash(addr, ip, pid) & t->mask; t->v[j].valid; j = (j + 1) & t->mask)
+	for (j = hash & t->mask; t->v[j].valid; j = (j + 1) & t->mask)
 		if (t->v[j].addr == addr && t->v[j].ip == ip && t->v[j].pid == pid)
 			return &t->v[j];
 	return &t->v[j];
 }
 
-/* A free or matching entry for (addr, ip, pid), the table grown (or, at
- * FAST_MAX slots, emptied) first when it is three quarters full. */
-static struct ipx_ent *ipx_slot(struct ipx_tab *t, uint64_t addr, uint64_t ip, uint32_t pid)
+/* A free or matching entry for (addr, ip, pid) (hash: their ipx_hash();
+ * hint: the entry run_batch() probed, or NULL), the table grown (or, at
+ * FAST_MAX slots, emptied) first when it is half full. */
+static struct ipx_ent *ipx_slot(struct ipx_tab *t, size_t hash, uint64_t addr, uint64_t ip,
+				uint32_t pid, struct ipx_ent *hint)
 {
-	struct ipx_ent *x = ipx_find(t, addr, ip, pid);
+	struct ipx_ent *x = hint && hint->valid && hint->addr == addr && hint->ip == ip &&
+			    hint->pid == pid ? hint : ipx_find(t, hash, addr, ip, pid);
 	struct ipx_tab n;
 	size_t i;
 
-	if (x->valid || 4 * (t->n + 1) <= 3 * (t->mask + 1))
+	if (x->valid || !memo_full(t->n + 1, t->mask + 1))
 		return x;
 	if (t->mask + 1 >= FAST_MAX) {
 		memset(t->v, 0, (t->mask + 1) * sizeof(*t->v));
 		t->n = 0;
-		return ipx_find(t, addr, ip, pid);
+		t->epoch++;
+		return ipx_find(t, hash, addr, ip, pid);
 	}
 	if (ipx_init(&n, 2 * (t->mask + 1)))
 		return NULL;
 	for (i = 0; i <= t->mask; i++)
 		if (t->v[i].valid) {
-			*ipx_find(&n, t->v[i].addr, t->v[i].ip, t->v[i].pid) = t->v[i];
+			const struct ipx_ent *o = &t->v[i];
+
+			*ipx_find(&n, ipx_hash(o->addr, o->ip, o->pid), o->addr, o->ip, o->pid) = *o;
 			n.n++;
 		}
-	free(t->v);
+	memo_free(t->v, t->mask + 1, sizeof(*t->v));
+	n.epoch = t->epoch + 1;
 	*t = n;
-	return ipx_find(t, addr, ip, pid);
+	return ipx_find(t, hash, addr, ip, pid);
 }
 
 /* Attribute a sample by its instruction (e: its address entry, by_ip). */
@@ -793,6 +849,10 @@ static int resolve_ip_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_hea
 		if (!x->row)
 			return -ENOMEM;
 	}
+	x->ip_bin = NULL;
+	x->ip_link = 0;
+	if (hm_attr_ip(a, s, &x->ip_bin, &x->ip_link))
+		x->ip_bin = NULL, x->ip_link = 0;
 	x->addr = addr;
 	x->ip = s->ip;
 	x->pid = s->pid;
@@ -820,11 +880,12 @@ static uint64_t sample_addr(const hm_perf_info *info, const hm_sample *s)
 	return 0;
 }
 
-/* addr: sample_addr(); hint: the sample's memo entry if run_batch() found
- * it, else NULL; iph: fast_hash(s->ip, s->pid). */
+/* addr: sample_addr(); hint, xhint: the sample's memo and by-IP entries if
+ * run_batch() found them, else NULL; iph: fast_hash(s->ip, s->pid); xh:
+ * ipx_hash(addr, s->ip, s->pid). */
 static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint64_t addr,
 		  hm_heat *h, hm_report_stats *st, struct run *run, int may_wait,
-		  struct fast_ent *hint, size_t iph)
+		  struct fast_ent *hint, size_t iph, struct ipx_ent *xhint, size_t xh)
 {
 	/* perf record -d asks for DATA_SRC on any event; only samples whose
 	 * data_src names a load or a store are memory samples, and only the
@@ -835,6 +896,7 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 	int is_bp = ev && ev->type == PERF_TYPE_BREAKPOINT;
 	hm_heat_access acc;	/* heat_count() reads only what is set below */
 	struct fast_ent *e;
+	struct ipx_ent *x = NULL;
 	struct heat_row *row;
 	uint8_t bucket;
 	int r;
@@ -850,7 +912,7 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 	if (!e->valid || e->gen != a->gen || e->timed) {
 		int fresh = !e->valid;
 
-		if (fresh && 4 * (run->fast.n + 1) > 3 * (run->fast.mask + 1)) {
+		if (fresh && memo_full(run->fast.n + 1, run->fast.mask + 1)) {
 			if (fast_grow(&run->fast))
 				return -ENOMEM;
 			e = fast_slot(&run->fast, addr, s->pid);
@@ -871,8 +933,7 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 	bucket = e->bucket;
 	row = e->row;
 	if (e->by_ip) {
-		struct ipx_ent *x = ipx_slot(&run->ipx, addr, s->ip, s->pid);
-
+		x = ipx_slot(&run->ipx, xh, addr, s->ip, s->pid, xhint);
 		if (!x)
 			return -ENOMEM;
 		if (!x->valid || x->gen != a->gen) {
@@ -907,7 +968,7 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 	acc.ip = s->ip;
 	acc.ip_bin = NULL;
 	acc.ip_link = 0;
-	sample_ip(a, run, s, iph, &acc);
+	sample_ip(a, run, s, iph, x, &acc);
 	acc.time = s->time;
 	acc.data_src = s->data_src;
 	acc.tid = s->tid;
@@ -935,16 +996,40 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
  * batch. */
 static void batch_probe(struct run *run, size_t i)
 {
-	struct fast_ent *e = fast_find(&run->fast, run->hash[i], run->addr[i],
-				       run->smp[i].pid);
-	const char *row = (const char *)e->row;
+	const hm_sample *s = &run->smp[i];
+	struct fast_ent *e = fast_find(&run->fast, run->hash[i], run->addr[i], s->pid);
+	struct ipx_ent *x = NULL;
+	struct heat_row *row = e->valid ? e->row : NULL;
 
+	if (e->valid && e->by_ip) {
+		x = ipx_find(&run->ipx, run->xh[i], run->addr[i], s->ip, s->pid);
+		row = x->valid ? x->row : NULL;
+	}
 	run->hint[i] = e;
-	if (e->valid && row) {	/* likely the sample's row: only a hint */
-		__builtin_prefetch(row);
-		__builtin_prefetch(row + 64);
-		__builtin_prefetch(row + 128);
-		__builtin_prefetch(row + 192);
+	run->xhint[i] = x;
+	run->rhint[i] = row;
+	if (row) {	/* likely the sample's row: only a hint */
+		const char *p = (const char *)row;
+
+		__builtin_prefetch(p);
+		__builtin_prefetch(p + 64);
+		__builtin_prefetch(p + 128);
+		__builtin_prefetch(p + 192);
+		__builtin_prefetch(&row->acts);
+	}
+}
+
+/* The actor array of a probed row: once every row of the batch is asked
+ * for, the first has arrived, the arrays they point to have not. */
+static void batch_prefetch_actors(const struct run *run, size_t i)
+{
+	const struct heat_row *row = run->rhint[i];
+
+	if (row && row->acts.v) {	/* an actor may straddle two lines */
+		const struct heat_actor *x = &row->acts.v[row->acts.last];
+
+		__builtin_prefetch(x);
+		__builtin_prefetch((const char *)(x + 1) - 1);
 	}
 }
 
@@ -959,22 +1044,29 @@ static void batch_add(struct run *run, const hm_perf_info *info)
 	__builtin_prefetch(&run->fast.v[run->hash[i] & run->fast.mask]);
 	run->iph[i] = fast_hash(s->ip, s->pid);
 	__builtin_prefetch(&run->ips[run->iph[i] & (IP_SLOTS - 1)]);
+	run->xh[i] = ipx_hash(run->addr[i], s->ip, s->pid);
+	if (run->ipx.n)
+		__builtin_prefetch(&run->ipx.v[run->xh[i] & run->ipx.mask]);
 }
 
 static int run_batch(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report_stats *st,
 		     struct run *run)
 {
 	size_t i, n = run->nbatch;
-	uint32_t epoch = run->fast.epoch;
+	uint32_t epoch = run->fast.epoch, xepoch = run->ipx.epoch;
 	int err = 0;
 
 	run->nbatch = 0;
 	for (i = 0; i < n; i++)
 		batch_probe(run, i);
+	for (i = 0; i < n; i++)
+		batch_prefetch_actors(run, i);
 	/* A grown memo moved its entries: the probes are stale. */
-	for (i = 0; i < n && !err; i++)
+	for (i = 0; i < n && !err; i++) {
 		err = sample(a, info, &run->smp[i], run->addr[i], h, st, run, 1,
-			     run->fast.epoch == epoch ? run->hint[i] : NULL, run->iph[i]);
+			     run->fast.epoch == epoch ? run->hint[i] : NULL, run->iph[i],
+			     run->ipx.epoch == xepoch ? run->xhint[i] : NULL, run->xh[i]);
+	}
 	return err;
 }
 
@@ -989,8 +1081,10 @@ static int flush_pending(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_st
 	for (i = 0; i < n && !err; i++) {
 		const hm_sample *s = &run->later.v[i];
 
-		err = sample(a, info, s, sample_addr(info, s), h, st, run, 0, NULL,
-			     fast_hash(s->ip, s->pid));
+		uint64_t addr = sample_addr(info, s);
+
+		err = sample(a, info, s, addr, h, st, run, 0, NULL, fast_hash(s->ip, s->pid),
+			     NULL, ipx_hash(addr, s->ip, s->pid));
 	}
 	return err;
 }
@@ -1304,8 +1398,10 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 			"were counted: their time order is not guaranteed", run.ord.late);
 	order_free(&run.ord);
 	free(run.later.v);
-	free(run.fast.v);
-	free(run.ipx.v);
+	if (run.fast.v)
+		memo_free(run.fast.v, run.fast.mask + 1, sizeof(*run.fast.v));
+	if (run.ipx.v)
+		memo_free(run.ipx.v, run.ipx.mask + 1, sizeof(*run.ipx.v));
 	free(run.ips);
 	a->reader = NULL;	/* the caller closes it */
 	heat_watch_events(h, NULL);

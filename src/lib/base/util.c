@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/util.h"
@@ -143,6 +144,28 @@ char *hm_arena_strndup(hm_arena *a, const char *s, size_t n)
 		p[n] = 0;
 	}
 	return p;
+}
+
+void *hm_huge_alloc(size_t size)
+{
+	void *p = mmap(NULL, size ? size : 1, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		errno = ENOMEM;
+		return NULL;
+	}
+#ifdef MADV_HUGEPAGE
+	/* only advice: without transparent huge pages it is small pages */
+	(void)madvise(p, size, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+void hm_huge_free(void *p, size_t size)
+{
+	if (p)
+		munmap(p, size ? size : 1);
 }
 
 void hm_arena_free(hm_arena *a)

@@ -19,6 +19,13 @@ void *hm_arena_alloc(hm_arena *a, size_t size);	/* NULL on ENOMEM; 16-byte align
 char *hm_arena_strndup(hm_arena *a, const char *s, size_t n);
 void hm_arena_free(hm_arena *a);		/* frees every block; a stays usable */
 
+/* Large zeroed memory for tables probed at random on a hot path (counting
+ * samples): its own mapping, backed by huge pages where the system allows
+ * (one TLB entry per 2 MiB instead of 512).  hm_huge_free() with the same
+ * size.  NULL on ENOMEM. */
+void *hm_huge_alloc(size_t size);
+void hm_huge_free(void *p, size_t size);
+
 /* String interning: equal strings get the same pointer, owned by the table and
  * valid until hm_strtab_free().  Lets the type table compare names by pointer. */
 typedef struct hm_strtab {

@@ -48,7 +48,6 @@ struct hm_binary {
 	size_t nr_objs;
 	hm_symbol **funcs;	/* functions sorted by addr */
 	size_t nr_funcs;
-	hm_strtab names;
 	uint64_t *secaddr;	/* a kernel module's section addresses (module_layout) */
 	/* the lazily built parts (symbol index, inflated sections) may be
 	 * asked for from several threads */
@@ -349,7 +348,6 @@ void hm_binary_close(hm_binary *bin)
 	free(bin->by_name);
 	free(bin->by_addr);
 	free(bin->funcs);
-	hm_strtab_free(&bin->names);
 	free(bin->build_id);
 	free(bin->path);
 	pthread_mutex_destroy(&bin->lock);
@@ -622,10 +620,10 @@ static int load_symbols(hm_binary *bin)
 		name = elf_strptr(bin->elf, sh.sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
+		/* the name stays in the mapped string table, as long
+		 * as the binary (a vmlinux has some 150 000 of them) */
 		o = &bin->syms[bin->nr_syms++];
-		o->name = hm_strtab_intern(&bin->names, name);
-		if (!o->name)
-			return -ENOMEM;
+		o->name = name;
 		o->addr = s.st_value;
 		if (bin->secaddr && s.st_shndx != SHN_UNDEF && s.st_shndx < bin->nsections)
 			o->addr += bin->secaddr[s.st_shndx];
@@ -647,7 +645,7 @@ static int load_symbols(hm_binary *bin)
 		size_t j = hm_hash_bytes(s->name, strlen(s->name), 0) & (bin->name_slots - 1);
 
 		/* first definition wins, but a global beats a local of the same name */
-		while (bin->by_name[j] && bin->by_name[j]->name != s->name)
+		while (bin->by_name[j] && strcmp(bin->by_name[j]->name, s->name))
 			j = (j + 1) & (bin->name_slots - 1);
 		if (!bin->by_name[j] || (s->shndx != SHN_UNDEF &&
 		    (bin->by_name[j]->shndx == SHN_UNDEF ||

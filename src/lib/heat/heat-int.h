@@ -49,7 +49,13 @@ struct heat_actor {
 struct heat_actors {
 	struct heat_actor *v;
 	uint32_t n, cap, last;	/* last: index of the latest actor counted */
+	uint32_t inl;		/* v is the row's own room (not malloc'd) */
 };
+
+/* Actors a row has room for right after it: a sample counts into its row
+ * and its actor, and the two are then on adjacent lines, not on two pages
+ * (most fields have a few actors; more move to the heap). */
+#define HEAT_ACTS_INL 4
 
 enum heat_verdict {
 	HEAT_PRIVATE = 0,
@@ -126,6 +132,7 @@ struct heat_row {
 };
 
 struct heat_watch;
+struct heat_rows;
 
 
 struct heat_line {
@@ -188,6 +195,8 @@ struct hm_heat {
 	size_t rtab_size, nrows;
 	struct heat_line **ltab;
 	size_t ltab_size;
+	struct heat_rows *rows;		/* where rows are carved from, newest first */
+	size_t rows_used;		/* of rows' block */
 	struct heat_line **lines;	/* every line, in creation order */
 	size_t nlines, lines_cap;
 	struct heat_watch *wfree;	/* recycled queue entries */

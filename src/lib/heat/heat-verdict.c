@@ -43,10 +43,14 @@ int heat_actors_add(struct heat_actors *s, uint32_t id, int write)
 	}
 	if (s->n == s->cap) {
 		uint32_t cap = s->cap ? s->cap * 2 : 4;
-		struct heat_actor *n = realloc(s->v, cap * sizeof(*n));
+		struct heat_actor *n = s->inl ? malloc(cap * sizeof(*n))
+					      : realloc(s->v, cap * sizeof(*n));
 
 		if (!n)
 			return -ENOMEM;
+		if (s->inl)
+			memcpy(n, s->v, s->n * sizeof(*n));
+		s->inl = 0;
 		s->v = n;
 		s->cap = cap;
 	}

@@ -151,11 +151,14 @@ hm_heat *hm_heat_new(unsigned line_size)
 	return h;
 }
 
+static void rows_free(hm_heat *h);
+
 static void row_free(struct heat_row *r)
 {
 	free(r->cpus.w);
 	free(r->tids.v);
-	free(r->acts.v);
+	if (!r->acts.inl)
+		free(r->acts.v);
 }
 
 void hm_heat_free(hm_heat *h)
@@ -178,6 +181,7 @@ void hm_heat_free(hm_heat *h)
 	free(h->ltab);
 	free(h->front);
 	free(h->wtid);
+	rows_free(h);
 	hm_strtab_free(&h->strs);
 	hm_arena_free(&h->arena);
 	free(h);
@@ -327,14 +331,53 @@ static void line_sort(struct heat_line *l)
 	l->rows = rows_sort(prev, l->nrows);
 }
 
-/* A zeroed row on a cacheline boundary (the arena aligns to 16 bytes). */
+/* Rows are carved from blocks of their own: a sample touches its row at
+ * random among all of them, so past the first block they are on huge pages
+ * (hm_huge_alloc()). */
+struct heat_rows {
+	struct heat_rows *next;
+	size_t size;		/* of the block, this header included */
+};
+
+#define HEAT_ROWS_FIRST (256u << 10)
+#define HEAT_ROWS_BLOCK (2u << 20)
+#define HEAT_ROW_SIZE \
+	((sizeof(struct heat_row) + HEAT_ACTS_INL * sizeof(struct heat_actor) + 63) & ~(size_t)63)
+
+static void rows_free(hm_heat *h)
+{
+	struct heat_rows *b, *next;
+
+	for (b = h->rows; b; b = next) {
+		next = b->next;
+		hm_huge_free(b, b->size);
+	}
+	h->rows = NULL;
+}
+
+/* A zeroed row on a cacheline boundary, with room for its first actors
+ * after it. */
 static struct heat_row *row_alloc(hm_heat *h)
 {
-	char *p = hm_arena_alloc(&h->arena, sizeof(struct heat_row) + 48);
+	struct heat_row *r;
 
-	if (!p)
-		return NULL;
-	return (struct heat_row *)(p + (-(uintptr_t)p & 63));
+	if (!h->rows || h->rows_used + HEAT_ROW_SIZE > h->rows->size) {
+		size_t size = h->rows ? HEAT_ROWS_BLOCK : HEAT_ROWS_FIRST;
+		struct heat_rows *b = hm_huge_alloc(size);
+
+		if (!b)
+			return NULL;
+		b->size = size;
+		b->next = h->rows;
+		h->rows = b;
+		h->rows_used = 64;	/* the header's line */
+	}
+	r = (struct heat_row *)((char *)h->rows + h->rows_used);
+	h->rows_used += HEAT_ROW_SIZE;
+	r->acts.v = (struct heat_actor *)(r + 1);
+	r->acts.cap = HEAT_ACTS_INL;
+	r->acts.inl = 1;
+	return r;
 }
 
 static struct heat_row *get_row(hm_heat *h, const hm_heat_access *a)
