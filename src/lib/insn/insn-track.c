@@ -1,14 +1,29 @@
 /* Register tracking: the value in a register at an instruction, as a typed
  * variable, a register or stack slot read earlier, plus a constant (see
- * insn.h). */
+ * insn.h).
+ *
+ * A walk's state just before an instruction depends only on the function's
+ * instructions before it and on what the typing function says of the
+ * values read there: not on the register asked about, nor on where the walk
+ * will stop.  So the last few walks are kept as they stand (struct walk,
+ * in the context), and a question about the same function at the same or a
+ * later instruction goes on from one of them instead of from the
+ * function's start: attribution asks about several registers at one access
+ * and about every sampled access of a function, each from its start, and
+ * one function's accesses are often asked about in address order.  Typing
+ * is asked about each read exactly as a walk from the start would ask, once
+ * per walk that reaches it: a kept walk only skips reads a previous walk
+ * already asked about. */
 #include "config.h"
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "insn/insn.h"
 
 #define SP 7
 #define FP 6
 #define NSLOTS 16	/* stack slots remembered: a frame's spilled pointers */
+#define NWALKS 16	/* walks kept per context (some 7 KB each) */
 
 struct slot {
 	int64_t at;	/* CFA-relative */
@@ -17,11 +32,23 @@ struct slot {
 
 struct walk {
 	hm_insn_ctx *c;
+	hm_track_type_fn type;	/* also part of the key: typed walks differ */
+	void *ctx;
 	struct hm_tval st[HM_NR_REGS];
 	struct slot slots[NSLOTS];
 	unsigned nslots;
-	hm_track_type_fn type;
-	void *ctx;
+	/* kept walks: the state is the one just before the instruction at
+	 * k.pc of the function starting at func (a boundary of the walk from
+	 * func); used orders them for reuse */
+	uint64_t func;
+	struct insn_cursor k;
+	uint64_t used;
+	unsigned live : 1;
+};
+
+struct insn_walks {
+	struct walk w[NWALKS];
+	uint64_t clock;
 };
 
 /* Register arithmetic wraps, as the machine's does: constants from the
@@ -373,35 +400,89 @@ static void apply(struct walk *w, const struct hm_insn *in)
 	}
 }
 
+void insn_walks_free(struct insn_walks *ws)
+{
+	free(ws);
+}
+
+/* The state at func's start (the CFA is rsp + 8 there): 0 or -ENOMEM. */
+static int walk_start(hm_insn_ctx *c, struct walk *w, uint64_t func, hm_track_type_fn type)
+{
+	int r;
+
+	memset(w, 0, sizeof(*w));
+	w->type = type;
+	for (r = 0; r < HM_REG_IP; r++) {
+		w->st[r].kind = HM_TV_REG;
+		w->st[r].reg = (int8_t)r;
+	}
+	w->st[SP].kind = HM_TV_STACK;
+	w->st[SP].off = -8;
+	w->func = func;
+	return insn_cursor_start(c, func, &w->k);
+}
+
+/* The kept walk of func with type that stands furthest at or before pc,
+ * else a free or the least recently used one, started at func. */
+static struct walk *walk_find(hm_insn_ctx *c, struct insn_walks *ws, uint64_t func,
+			      uint64_t pc, hm_track_type_fn type)
+{
+	struct walk *best = NULL, *old = NULL, *w;
+
+	for (w = ws->w; w < ws->w + NWALKS; w++) {
+		if (w->live && w->func == func && w->type == type && w->k.pc <= pc &&
+		    (!best || w->k.pc > best->k.pc))
+			best = w;
+		if (!old || (old->live && (!w->live || w->used < old->used)))
+			old = w;
+	}
+	if (!best) {
+		best = old;
+		if (walk_start(c, best, func, type))
+			return NULL;	/* left not live */
+		best->live = 1;
+	}
+	best->used = ++ws->clock;
+	return best;
+}
+
 int hm_insn_track(hm_insn_ctx *c, uint64_t func, uint64_t pc, int reg, hm_track_type_fn type,
 		  void *ctx, struct hm_tval *out)
 {
-	struct walk w;
+	struct insn_walks **wsp = insn_ctx_walks(c);
+	struct walk local, *w;
 	struct hm_insn in;
-	size_t hint = SIZE_MAX;
-	uint64_t at;
-	int r, err;
+	int err = 0;
 
 	if (reg < 0 || reg >= HM_REG_IP || pc < func)
 		return -ENOENT;
-	memset(&w, 0, sizeof(w));
-	w.c = c;
-	w.type = type;
-	w.ctx = ctx;
-	for (r = 0; r < HM_REG_IP; r++) {
-		w.st[r].kind = HM_TV_REG;
-		w.st[r].reg = (int8_t)r;
+	if (!*wsp)
+		*wsp = calloc(1, sizeof(**wsp));
+	if (*wsp) {
+		w = walk_find(c, *wsp, func, pc, type);
+	} else {
+		w = &local;	/* no memory to keep it: a walk of its own */
+		if (walk_start(c, w, func, type))
+			w = NULL;
 	}
-	w.st[SP].kind = HM_TV_STACK;
-	w.st[SP].off = -8;
-	for (at = func; at < pc; at += in.len) {
-		err = insn_decode_core(c, at, &in, &hint);
+	if (!w)
+		return -ENOMEM;
+	w->c = c;
+	w->ctx = ctx;
+	/* The state stays that of a boundary whatever happens: an error
+	 * stops before the instruction at w->k.pc, which a later walk meets
+	 * again (decoding is memoised, errors too). */
+	while (w->k.pc < pc) {
+		err = insn_cursor_next(c, &w->k, &in);
 		if (err)
-			return err;
-		apply(&w, &in);
+			break;
+		apply(w, &in);
 	}
-	if (at != pc)
+	w->ctx = NULL;
+	if (err)
+		return err;
+	if (w->k.pc != pc)
 		return -ENOENT;
-	*out = w.st[reg];
+	*out = w->st[reg];
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* The instruction at a link address: bytes from the executable segments,
- * decoded once per address for walks (a compact memo), and the instruction
- * before an address (decoding forward from the function's start). */
+ * decoded once per function for walks from its start (a compact memo), and
+ * the instruction before an address (decoding forward from the function's
+ * start). */
 #include "config.h"
 #include <errno.h>
 #include <gelf.h>
@@ -16,10 +17,18 @@ struct xseg {
 
 /* One decoded instruction, without its bytes and text (HM_INSN_CORE):
  * what register tracking reads. */
-struct memo {
-	uint64_t pc;
-	int err;		/* 0: core valid */
-	_Alignas(struct hm_insn) unsigned char core[HM_INSN_CORE];
+struct core {
+	_Alignas(struct hm_insn) unsigned char b[HM_INSN_CORE];
+};
+
+/* The instructions from one function's start, in address order, as far as
+ * a walk has gone: each decoded once, then copied out by index, and what
+ * decoding the next one said once it failed. */
+struct fnmemo {
+	uint64_t start;
+	int err;		/* 0: the next one is not decoded yet */
+	struct core *ins;
+	size_t n, cap;
 };
 
 struct hm_insn_ctx {
@@ -28,13 +37,13 @@ struct hm_insn_ctx {
 	struct insn_arch *arch;
 	struct xseg *segs;
 	size_t nsegs;
-	/* the instructions decoded, in decoding order (a function's are
-	 * next to each other, as tracking walks them), and an open-addressing
-	 * table of their indexes + 1 by address */
-	struct memo *memo;
-	size_t nmemo, cmemo;
+	/* the functions walked, and an open-addressing table of their
+	 * indexes + 1 by start address */
+	struct fnmemo *fns;
+	size_t nfns, cfns;
 	uint32_t *slot;
-	size_t memo_slots;
+	size_t fn_slots;
+	struct insn_walks *walks;	/* insn-track.c's */
 };
 
 hm_insn_ctx *hm_insn_ctx_new(const hm_binary *bin, const hm_binary *syms)
@@ -107,9 +116,17 @@ void hm_insn_ctx_free(hm_insn_ctx *c)
 		return;
 	insn_arch_close(c->arch);
 	free(c->segs);
-	free(c->memo);
+	for (size_t i = 0; i < c->nfns; i++)
+		free(c->fns[i].ins);
+	free(c->fns);
 	free(c->slot);
+	insn_walks_free(c->walks);
 	free(c);
+}
+
+struct insn_walks **insn_ctx_walks(hm_insn_ctx *c)
+{
+	return &c->walks;
 }
 
 int hm_insn_mem_const(const struct hm_insn_mem *m, uint64_t *at)
@@ -130,9 +147,9 @@ const char *hm_insn_reg_name(int reg)
 	return insn_arch_reg_name(reg);
 }
 
-static int memo_grow(hm_insn_ctx *c)
+static int fn_grow(hm_insn_ctx *c)
 {
-	size_t n = c->memo_slots ? c->memo_slots * 2 : 256, i, j;
+	size_t n = c->fn_slots ? c->fn_slots * 2 : 256, i, j;
 	uint32_t *t;
 
 	if (n > (size_t)UINT32_MAX)
@@ -140,17 +157,17 @@ static int memo_grow(hm_insn_ctx *c)
 	t = calloc(n, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	for (i = 0; i < c->memo_slots; i++) {
+	for (i = 0; i < c->fn_slots; i++) {
 		if (!c->slot[i])
 			continue;
-		for (j = hm_hash_u64(c->memo[c->slot[i] - 1].pc) & (n - 1); t[j];
+		for (j = hm_hash_u64(c->fns[c->slot[i] - 1].start) & (n - 1); t[j];
 		     j = (j + 1) & (n - 1))
 			;
 		t[j] = c->slot[i];
 	}
 	free(c->slot);
 	c->slot = t;
-	c->memo_slots = n;
+	c->fn_slots = n;
 	return 0;
 }
 
@@ -177,47 +194,47 @@ int hm_insn_decode_bytes(hm_insn_ctx *c, uint64_t pc, const uint8_t *bytes, size
 	return n ? insn_arch_decode(c->arch, bytes, n > 16 ? 16 : n, pc, 1, out) : -EBADMSG;
 }
 
-/* Tracking walks a function from its start for every sampled address in
- * it: each instruction is decoded once (without text), then copied out of
- * the memo.  A walk's next instruction is most often the memo's next entry
- * (decoded by the first walk, in order): *hint, the entry of the previous
- * one, finds it without hashing. */
-int insn_decode_core(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out, size_t *hint)
+int insn_cursor_start(hm_insn_ctx *c, uint64_t func, struct insn_cursor *k)
 {
-	struct hm_insn in;
-	struct memo *m;
 	size_t j;
 
-	if (hint && *hint + 1 < c->nmemo && c->memo[*hint + 1].pc == pc) {
-		m = &c->memo[++*hint];
-		goto found;
-	}
-
-	if (2 * (c->nmemo + 1) > c->memo_slots && memo_grow(c))
+	if (2 * (c->nfns + 1) > c->fn_slots && fn_grow(c))
 		return -ENOMEM;
-	for (j = hm_hash_u64(pc) & (c->memo_slots - 1); c->slot[j];
-	     j = (j + 1) & (c->memo_slots - 1))
-		if (c->memo[c->slot[j] - 1].pc == pc) {
-			m = &c->memo[c->slot[j] - 1];
-			if (hint)
-				*hint = c->slot[j] - 1;
+	for (j = hm_hash_u64(func) & (c->fn_slots - 1); c->slot[j]; j = (j + 1) & (c->fn_slots - 1))
+		if (c->fns[c->slot[j] - 1].start == func)
 			goto found;
-		}
-	if (c->nmemo >= UINT32_MAX ||
-	    hm_grow((void **)&c->memo, &c->cmemo, c->nmemo + 1, sizeof(*c->memo)))
+	if (c->nfns >= UINT32_MAX ||
+	    hm_grow((void **)&c->fns, &c->cfns, c->nfns + 1, sizeof(*c->fns)))
 		return -ENOMEM;
-	m = &c->memo[c->nmemo++];
-	c->slot[j] = (uint32_t)c->nmemo;
-	if (hint)
-		*hint = c->nmemo - 1;
-	m->pc = pc;
-	m->err = decode_raw(c, pc, 0, &in);
-	if (!m->err)
-		memcpy(m->core, &in, HM_INSN_CORE);
+	c->fns[c->nfns] = (struct fnmemo){ .start = func };
+	c->slot[j] = (uint32_t)++c->nfns;
 found:
-	if (!m->err)
-		memcpy(out, m->core, HM_INSN_CORE);
-	return m->err;
+	*k = (struct insn_cursor){ .fn = c->slot[j] - 1, .i = 0, .pc = func };
+	return 0;
+}
+
+/* Tracking walks a function from its start, for every sampled address in
+ * it that no kept walk stands before: the function's instructions are
+ * decoded once (without text), then copied out of its memo by index. */
+int insn_cursor_next(hm_insn_ctx *c, struct insn_cursor *k, struct hm_insn *out)
+{
+	struct fnmemo *f = &c->fns[k->fn];
+	struct hm_insn in;
+	int err;
+
+	if (k->i == f->n) {
+		if (f->err)
+			return f->err;
+		if (hm_grow((void **)&f->ins, &f->cap, f->n + 1, sizeof(*f->ins)))
+			return -ENOMEM;
+		err = decode_raw(c, k->pc, 0, &in);
+		if (err)
+			return f->err = err;
+		memcpy(f->ins[f->n++].b, &in, HM_INSN_CORE);
+	}
+	memcpy(out, f->ins[k->i++].b, HM_INSN_CORE);
+	k->pc += out->len;
+	return 0;
 }
 
 /* Whole instructions are asked for once per distinct sampled address (the
@@ -242,19 +259,17 @@ int hm_insn_call_keeps(hm_insn_ctx *c, const struct hm_insn *call)
 int hm_insn_prev(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out)
 {
 	const hm_symbol *f = hm_binary_func_at(c->syms, pc - 1);
+	struct insn_cursor k;
 	struct hm_insn in;
-	size_t hint = SIZE_MAX;
-	uint64_t at;
 	int err;
 
 	if (!f || pc <= f->addr)
 		return -ENOENT;
-	for (at = f->addr; at < pc; at += in.len) {
-		err = insn_decode_core(c, at, &in, &hint);
-		if (err)
-			return err;
-		if (at + in.len == pc)
-			return hm_insn_decode(c, at, out);
+	err = insn_cursor_start(c, f->addr, &k);
+	while (!err && k.pc < pc) {
+		err = insn_cursor_next(c, &k, &in);
+		if (!err && k.pc == pc)
+			return hm_insn_decode(c, in.pc, out);
 	}
-	return -ENOENT;
+	return err ? err : -ENOENT;
 }

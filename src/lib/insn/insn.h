@@ -5,11 +5,12 @@
  *
  * The bytes come from the binary's executable PT_LOAD segment containing the
  * address (the file mapped by hm_binary, never copied).  What register
- * tracking decodes is memoised per address, without bytes and text: the
- * cost grows with the distinct addresses, not with how often they are
- * walked.  A whole instruction (hm_insn_decode()) is decoded afresh: its
- * callers ask once per distinct sampled address.  Only insn-x86.c knows an instruction set; an arm64
- * decoder is another file behind the same insn_arch functions.
+ * tracking decodes is memoised per function start, in address order,
+ * without bytes and text: the cost grows with the distinct addresses, not
+ * with how often they are walked.  A whole instruction (hm_insn_decode())
+ * is decoded afresh: its callers ask once per distinct sampled address.
+ * Only insn-x86.c knows an instruction set; an arm64 decoder is another
+ * file behind the same insn_arch functions.
  *
  * Function symbols (where a function starts, what a call calls) come from
  * a second binary when the code's file is stripped: its separate debug file,
@@ -132,11 +133,25 @@ void insn_arch_close(struct insn_arch *a);
 int insn_arch_decode(struct insn_arch *a, const uint8_t *bytes, size_t n, uint64_t pc, int text,
 		     struct hm_insn *out);
 const char *insn_arch_reg_name(int reg);
-/* The instruction at pc as hm_insn_decode() says, but only its first
- * HM_INSN_CORE bytes written (no bytes, no text), memoised per address:
- * for walks over a function's instructions.  hint (or NULL): SIZE_MAX at
- * a walk's start, then kept by the walk between calls. */
-int insn_decode_core(hm_insn_ctx *c, uint64_t pc, struct hm_insn *out, size_t *hint);
+/* A walk over a function's instructions from its start, in address order:
+ * each as hm_insn_decode() says, but only its first HM_INSN_CORE bytes
+ * written (no bytes, no text), decoded once per function start and kept.
+ * The cursor stands before the instruction at pc, the i-th of the walk. */
+struct insn_cursor {
+	uint32_t fn;
+	size_t i;
+	uint64_t pc;
+};
+/* Before func's first instruction: 0 or -ENOMEM. */
+int insn_cursor_start(hm_insn_ctx *c, uint64_t func, struct insn_cursor *k);
+/* The instruction at k->pc into *out, and k past it: 0, or what decoding
+ * there says (-ENOENT, -EBADMSG: the same each time; -ENOMEM), k unmoved. */
+int insn_cursor_next(hm_insn_ctx *c, struct insn_cursor *k, struct hm_insn *out);
+/* The walks register tracking keeps (insn-track.c), owned by the context:
+ * its slot, NULL until the first walk, and how it is freed. */
+struct insn_walks;
+struct insn_walks **insn_ctx_walks(hm_insn_ctx *c);
+void insn_walks_free(struct insn_walks *ws);
 
 
 /* ---- register tracking (insn-track.c) ----
@@ -212,14 +227,19 @@ uint64_t hm_gcd(uint64_t a, uint64_t b);
 /* The typing function: whether a variable of a pointer-to-record type holds
  * value v (HM_TV_REG or HM_TV_SLOT, read at v->at) there.  1: *var filled,
  * and the value is the variable's pointer + *delta; 2: a variable holds it,
- * of another type; 0: none. */
+ * of another type; 0: none.  Its answer for a value must not change over
+ * the context's life, whatever ctx is passed: walks are kept per typing
+ * function and continued (see hm_insn_track()). */
 typedef int (*hm_track_type_fn)(void *ctx, const struct hm_tval *v, struct hm_tvar *var,
 				int64_t *delta);
 
 /* What register reg holds just before the instruction at pc of the function
  * starting at func (the CFA is rsp + 8 there).  HM_TV_REG with at 0: reg
  * itself, unchanged since the start.  type may be NULL.  0, or -ENOENT /
- * -EBADMSG when the walk does not land on pc. */
+ * -EBADMSG when the walk does not land on pc.  The context keeps the last
+ * walks (per function and typing function) and goes on from one that stands
+ * at or before pc: the same answer as a walk from func, with type asked
+ * only about reads no earlier walk of that function has asked about. */
 int hm_insn_track(hm_insn_ctx *c, uint64_t func, uint64_t pc, int reg, hm_track_type_fn type,
 		  void *ctx, struct hm_tval *out);
 
