@@ -7,9 +7,11 @@
  * Reads a script from standard input, one record per line:
  *   event ADDR w|rw               a breakpoint event (before any record);
  *                                 its name is mem:ADDR:w or mem:ADDR:rw
+ *   event pf                      page-faults (software), with ADDR in its
+ *                                 samples, as perf record -d -e page-faults
  *   comm PID NAME
  *   mmap PID START LEN PGOFF PATH
- *   sample EVENT PID TID CPU TIME IP   EVENT: index, from 0
+ *   sample EVENT PID TID CPU TIME IP [ADDR]   EVENT: index, from 0
  *   round                         a FINISHED_ROUND record
  * sample_type is IP|TID|TIME|ID|CPU|PERIOD with sample_id_all, as perf
  * record --sample-cpu -e mem:... writes it. */
@@ -41,7 +43,7 @@ static int add_event(hm_perf_writer *w, uint64_t addr, const char *kind, int fir
 	char name[64];
 
 	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_BREAKPOINT;
+	a.type = strcmp(kind, "pf") ? PERF_TYPE_BREAKPOINT : PERF_TYPE_SOFTWARE;
 	a.size = sizeof(a);
 	a.sample_period = 1;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
@@ -52,6 +54,12 @@ static int add_event(hm_perf_writer *w, uint64_t addr, const char *kind, int fir
 	a.exclude_guest = 1;
 	if (first)
 		a.mmap = a.comm = a.task = a.mmap2 = a.comm_exec = 1;
+	if (a.type == PERF_TYPE_SOFTWARE) {
+		a.config = PERF_COUNT_SW_PAGE_FAULTS;
+		a.sample_type |= PERF_SAMPLE_ADDR;
+		snprintf(name, sizeof(name), "page-faults");
+		return hm_perf_writer_add_event(w, &a, name, &id, 1) < 0 ? -1 : 0;
+	}
 	a.bp_type = strcmp(kind, "w") ? HW_BREAKPOINT_RW : HW_BREAKPOINT_W;
 	a.bp_addr = addr;
 	a.bp_len = HW_BREAKPOINT_LEN_8;
@@ -62,13 +70,15 @@ static int add_event(hm_perf_writer *w, uint64_t addr, const char *kind, int fir
 static int line(hm_perf_writer *w, char *buf, int *nev, uint32_t *maxcpu)
 {
 	char kind[16], path[4096];
-	uint64_t x, y, z;
+	uint64_t x, y, z, addr = 0;
 	unsigned ev, pid, tid, cpu;
 	hm_sample s;
 	hm_perf_mmap m;
 
 	if (sscanf(buf, "event %" SCNx64 " %15s", &x, kind) == 2)
 		return add_event(w, x, kind, (*nev)++ == 0);
+	if (!strncmp(buf, "event pf", 8))
+		return add_event(w, 0, "pf", (*nev)++ == 0);
 	if (sscanf(buf, "comm %u %4095s", &pid, path) == 2)
 		return hm_perf_writer_comm(w, pid, pid, path);
 	if (sscanf(buf, "mmap %u %" SCNx64 " %" SCNx64 " %" SCNx64 " %4095s", &pid, &x, &y, &z,
@@ -83,8 +93,8 @@ static int line(hm_perf_writer *w, char *buf, int *nev, uint32_t *maxcpu)
 		m.filename = path;
 		return hm_perf_writer_mmap2(w, &m);
 	}
-	if (sscanf(buf, "sample %u %u %u %u %" SCNu64 " %" SCNx64, &ev, &pid, &tid, &cpu, &x,
-		   &y) == 6) {
+	if (sscanf(buf, "sample %u %u %u %u %" SCNu64 " %" SCNx64 " %" SCNx64, &ev, &pid,
+		   &tid, &cpu, &x, &y, &addr) >= 6) {
 		memset(&s, 0, sizeof(s));
 		s.attr = ev;
 		s.pid = pid;
@@ -92,6 +102,7 @@ static int line(hm_perf_writer *w, char *buf, int *nev, uint32_t *maxcpu)
 		s.cpu = cpu;
 		s.time = x;
 		s.ip = y;
+		s.addr = addr;
 		s.period = 1;
 		s.cpumode = PERF_RECORD_MISC_USER;
 		if (cpu > *maxcpu)

@@ -462,7 +462,8 @@ int hm_attr_record(hm_attr *a, const hm_perf_record *rec)
  * one CPU's buffer can come before the MMAP records of its process on
  * another's.  A sample whose address is in no known mapping waits for the end
  * of the round (FINISHED_ROUND: everything before it is written) and is
- * resolved again then. */
+ * resolved again then; so does one named by its instruction (an address in
+ * anonymous memory or a stack) whose IP is in no known mapping yet. */
 struct pending {
 	hm_sample *v;
 	size_t n, cap;
@@ -880,6 +881,16 @@ static uint64_t sample_addr(const hm_perf_info *info, const hm_sample *s)
 	return 0;
 }
 
+/* s waits for the end of its round (struct pending). */
+static int pend(struct run *run, const hm_sample *s)
+{
+	if (hm_grow((void **)&run->later.v, &run->later.cap, run->later.n + 1,
+		    sizeof(*run->later.v)))
+		return -ENOMEM;
+	run->later.v[run->later.n++] = *s;
+	return 0;
+}
+
 /* addr: sample_addr(); hint, xhint: the sample's memo and by-IP entries if
  * run_batch() found them, else NULL; iph: fast_hash(s->ip, s->pid); xh:
  * ipx_hash(addr, s->ip, s->pid). */
@@ -922,13 +933,8 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 			return r;
 		if (fresh && e->valid)
 			run->fast.n++;
-		if (r) {
-			if (hm_grow((void **)&run->later.v, &run->later.cap, run->later.n + 1,
-				    sizeof(*run->later.v)))
-				return -ENOMEM;
-			run->later.v[run->later.n++] = *s;
-			return 0;
-		}
+		if (r)
+			return pend(run, s);
 	}
 	bucket = e->bucket;
 	row = e->row;
@@ -936,6 +942,11 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 		x = ipx_slot(&run->ipx, xh, addr, s->ip, s->pid, xhint);
 		if (!x)
 			return -ENOMEM;
+		/* The instruction names the field only once its binary is
+		 * mapped: an IP in no known mapping (its MMAP2 on another
+		 * CPU's buffer, later in the file) waits like an address. */
+		if ((!x->valid || x->gen != a->gen) && may_wait && !hm_attr_mapped(a, s, s->ip))
+			return pend(run, s);
 		if (!x->valid || x->gen != a->gen) {
 			const hm_perf_event *sev = sample_event(info, s);
 			int fresh = !x->valid;
