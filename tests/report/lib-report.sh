@@ -37,3 +37,14 @@ print($2)" "$1"
 gen() {
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$GEN" "$@"
 }
+
+# watch_compare DATA JSON: hitmap's samples, reads, writes and transfers per
+# field (JSON, its report of DATA) equal watch-oracle.py's over perf script.
+watch_compare() {
+	perf script -i "$1" -F tid,cpu,time,event,ip 2>/dev/null |
+		python3 "$RSRC/watch-oracle.py" >"$T/oracle"
+	[ -s "$T/oracle" ] || fail "no watchpoint samples in $1"
+	jq_py "$2" "'\n'.join('%s %d %d %d %d' % (hex(f['address']), f['counts']['samples'], f['counts']['reads'], f['counts']['writes'], f['counts']['transfers']) for l in d['lines'] for f in l['fields'])" |
+		sort >"$T/ours"
+	assert_files_eq "$T/oracle" "$T/ours" "$1: samples reads writes transfers per field"
+}

@@ -113,12 +113,7 @@ A=$(hex $(($PIE_BASE + $(sym_addr "$T/seed" g_stats))))
 B=$(hex $(($A + 8)))
 rec "$T/fs.d" --threads --sample-cpu -e mem:$A:rw -e mem:$B:rw -- "$T/seed" false 2000
 "$HITMAP" report -i "$T/fs.d" --json >"$T/fs.json" || fail "report fs.d"
-perf script -i "$T/fs.d" -F tid,cpu,time,event,ip 2>/dev/null |
-	python3 "$RSRC/watch-oracle.py" >"$T/oracle"
-[ -s "$T/oracle" ] || fail "no watchpoint samples in fs.d"
-jq_py "$T/fs.json" "'\n'.join('%s %d %d %d %d' % (hex(f['address']), f['counts']['samples'], f['counts']['reads'], f['counts']['writes'], f['counts']['transfers']) for l in d['lines'] for f in l['fields'])" |
-	sort >"$T/ours"
-assert_files_eq "$T/oracle" "$T/ours" "fs.d: samples reads writes transfers per field"
+watch_compare "$T/fs.d" "$T/fs.json"
 assert_eq "false sharing" "$(jq_py "$T/fs.json" "line('g_stats')[0]['verdict']")" "fs.d verdict"
 
 # bad DIR PATTERN WHAT: exit 3, one line matching PATTERN, no report

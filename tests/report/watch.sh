@@ -26,20 +26,10 @@ rec() {
 	fi
 }
 
-# compare FILE: hitmap's per-field numbers equal the oracle's.
-compare() {
-	perf script -i "$1" -F tid,cpu,time,event,ip 2>/dev/null |
-		python3 "$RSRC/watch-oracle.py" >"$T/oracle"
-	[ -s "$T/oracle" ] || fail "no watchpoint samples in $1"
-	jq_py "$2" "'\n'.join('%s %d %d %d %d' % (hex(f['address']), f['counts']['samples'], f['counts']['reads'], f['counts']['writes'], f['counts']['transfers']) for l in d['lines'] for f in l['fields'])" |
-		sort >"$T/ours"
-	assert_files_eq "$T/oracle" "$T/ours" "$1: samples reads writes transfers per field"
-}
-
 # False sharing: two threads write g_stats.hits and g_stats.misses.
 rec "$T/fs.data" -e mem:$A:rw -e mem:$B:rw -o "$T/fs.data" -- "$T/seed" false 2000
 "$HITMAP" report -i "$T/fs.data" --json >"$T/fs.json" || fail "report fs.data"
-compare "$T/fs.data" "$T/fs.json"
+watch_compare "$T/fs.data" "$T/fs.json"
 assert_eq "false sharing" "$(jq_py "$T/fs.json" "line('g_stats')[0]['verdict']")" "fs verdict"
 assert_eq "g_stats.hits g_stats.misses" \
 	"$(jq_py "$T/fs.json" "' '.join(f['object'] + '.' + f['path'] for f in line('g_stats')[0]['fields'])")" \
@@ -61,7 +51,7 @@ grep -q "false_worker+0x[0-9a-f]* (seed.c:[0-9]*)" "$T/fs.txt" || fail "no code 
 rec "$T/ts.data" -e mem:$L:rw -e mem:$L:w -e mem:$W:rw -e mem:$W:w -o "$T/ts.data" -- \
 	"$T/seed" true 1000
 "$HITMAP" report -i "$T/ts.data" --json >"$T/ts.json" || fail "report ts.data"
-compare "$T/ts.data" "$T/ts.json"
+watch_compare "$T/ts.data" "$T/ts.json"
 assert_eq "true sharing" "$(jq_py "$T/ts.json" "line('blocked_lock_lock')[0]['verdict']")" "ts verdict"
 assert_eq "true sharing" "$(jq_py "$T/ts.json" "line('g_locked_work')[0]['verdict']")" \
 	"counter verdict"
@@ -81,13 +71,13 @@ assert_eq "$nw" "$(jq_py "$T/ts.json" "field('blocked_lock_lock.locked')['counts
 $NORAND perf record -q --sample-cpu -e mem:$A:rw -e mem:$B:rw -o - -- "$T/seed" false 500 \
 	2>"$T/pipe.err" | tee "$T/pipe.data" | "$HITMAP" report -i - --json >"$T/pipe.json" ||
 	fail "pipe mode report"
-compare "$T/pipe.data" "$T/pipe.json"
+watch_compare "$T/pipe.data" "$T/pipe.json"
 assert_eq "1000 1000" "$(jq_py "$T/pipe.json" "field('g_stats.hits')['counts']['samples'], field('g_stats.misses')['counts']['samples']" | tr -d '(),')" \
 	"pipe samples per field"
 
 # Compressed (-z): zstd records.
 rec "$T/z.data" -z -e mem:$A:rw -e mem:$B:rw -o "$T/z.data" -- "$T/seed" false 500
 "$HITMAP" report -i "$T/z.data" --json >"$T/z.json" || fail "report z.data"
-compare "$T/z.data" "$T/z.json"
+watch_compare "$T/z.data" "$T/z.json"
 assert_eq "false sharing" "$(jq_py "$T/z.json" "line('g_stats')[0]['verdict']")" "z verdict"
 exit 0
