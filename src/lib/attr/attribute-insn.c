@@ -715,9 +715,12 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 
 	if (!(s->has & HM_HAS_IP) || hm_attr_ip(a, s, (const void **)&b, &link))
 		return 0;
+	if (b->status != BIN_OK)
+		return 0;
+	attr_prefetch_early(a, b);
 	/* A binary without DWARF (its own, or a debug file's found for it)
 	 * has no variables to name: the address path's bucket stands. */
-	if (b->status != BIN_OK || attr_binent_types(b) ||
+	if (attr_binent_types(b) ||
 	    !hm_binary_section(attr_binent_dwarf(b), ".debug_info", NULL))
 		return 0;
 	r = attr_insn_lookup(a, b, link, trap);

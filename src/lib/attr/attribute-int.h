@@ -200,7 +200,8 @@ struct hm_attr {
 
 /* attribute-prefetch.c: the thread that builds the vmlinux's scopes ahead
  * of the run (hm_scopes_prefetch()), reading the recording again.  Started
- * once b's scopes are open, when b is the vmlinux, the recording is a file
+ * once b's scopes are open (if it can be, before its types are loaded:
+ * attr_prefetch_early()), when b is the vmlinux, the recording is a file
  * and more than one thread may work; stopped (joined) when the run ends. */
 struct attr_prefetch {
 	pthread_t thread;
@@ -210,6 +211,9 @@ struct attr_prefetch {
 	atomic_int stop;
 };
 void attr_prefetch_start(hm_attr *a, struct binent *b);
+/* The same for the vmlinux b before its types are loaded, opening its
+ * scopes first when that can be done quietly. */
+void attr_prefetch_early(hm_attr *a, struct binent *b);
 void attr_prefetch_stop(hm_attr *a);
 
 /* attribute-objects.c: note the instance `object` (interned) of record id

@@ -7,9 +7,11 @@
  * subprogram of each kernel IP it meets, usually long before the run gets
  * there.  It changes no answer: hm_scopes_prefetch() undoes a build that
  * fails or says anything, for the run's own lookup to make and report, and
- * the run reads only what it would have built itself.  A recording read
- * from a pipe cannot be read twice: there is no second thread then, nor
- * with one thread allowed (hm_load_opts.threads, -j). */
+ * the run reads only what it would have built itself.  It starts before
+ * the vmlinux's whole-file type load where it can (attr_prefetch_early()),
+ * so that on two cores the two overlap instead of following each other.
+ * A recording read from a pipe cannot be read twice: there is no second
+ * thread then, nor with one thread allowed (hm_load_opts.threads, -j). */
 #include "config.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -140,6 +142,34 @@ void attr_prefetch_start(hm_attr *a, struct binent *b)
 		return;
 	}
 	a->prefetch = p;
+}
+
+/* The scopes need no types: opened and prefetched before the vmlinux's
+ * whole-file type load, the index builds beside the load rather than after
+ * it, which on two cores is most of a cold kernel report's wall time.  Only
+ * when the DWARF file is known without the load's search (the vmlinux has
+ * it, or its debug file was found), and quietly: an open that fails or
+ * says anything is undone, for the run to make and report in its order. */
+void attr_prefetch_early(hm_attr *a, struct binent *b)
+{
+	struct hm_diag_count quiet = { 0 }, *prev;
+	hm_scopes *s = NULL;
+	int err;
+
+	if (a->prefetch || a->prefetch_tried || b != a->vmlinux || b->scopes ||
+	    b->scopes_err || b->types || b->types_err || !a->reader || !may_thread(&a->load))
+		return;
+	if (!b->dbg && !hm_binary_section(b->bin, ".debug_info", NULL))
+		return;
+	prev = hm_diag_divert(&quiet);
+	err = hm_scopes_open(attr_binent_dwarf(b), &s);
+	hm_diag_divert(prev);
+	if (err || quiet.n[0] + quiet.n[1] + quiet.n[2] + quiet.n[3]) {
+		hm_scopes_free(s);
+		return;
+	}
+	b->scopes = s;
+	attr_prefetch_start(a, b);
 }
 
 void attr_prefetch_stop(hm_attr *a)
