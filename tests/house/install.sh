@@ -64,4 +64,17 @@ LD_LIBRARY_PATH=$libdir ldd "$T/outside" | grep -qF "=> $libdir/libhitmap.so" ||
 	{ LD_LIBRARY_PATH=$libdir ldd "$T/outside" >&2; fail "outside program not linked to $so"; }
 
 sh "$TESTS_SRC/house/abi.sh" --headers "$incdir" "$so" || fail "installed library: check-abi"
+# libdebuginfod, and libcurl with the libraries under it, is opened when a
+# search first asks a server (tests/elf/debuginfo.sh), never linked: no
+# hitmap process maps them at start.
+cmd=$(find "$dest" -path '*/bin/hitmap')
+[ -n "$cmd" ] || fail "hitmap not installed"
+for f in "$so" "$cmd"; do
+	if readelf -d "$f" | grep -E 'NEEDED.*(libdebuginfod|libcurl)' >&2; then
+		fail "${f#"$dest"} links libdebuginfod or libcurl"
+	fi
+done
+if LD_LIBRARY_PATH=$libdir ldd "$cmd" | grep -E 'libdebuginfod|libcurl' >&2; then
+	fail "the installed hitmap loads libdebuginfod or libcurl at start"
+fi
 echo "installed library, headers and hitmap.pc work from outside the tree"

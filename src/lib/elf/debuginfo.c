@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
-#include <elfutils/debuginfod.h>
 #include "hitmap/debuginfo.h"
 #include "base/diag.h"
+#include "elf/debuginfod-lib.h"
 
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"
 
@@ -188,7 +188,8 @@ struct progress_ctx {
 
 static int progress_cb(debuginfod_client *c, long done, long total)
 {
-	struct progress_ctx *p = debuginfod_get_user_data(c);
+	const struct hm_debuginfod_lib *lib = hm_debuginfod_open(NULL);
+	struct progress_ctx *p = lib ? lib->get_user_data(c) : NULL;
 
 	return p && p->o->progress ? p->o->progress(p->o->progress_ctx, done, total) : 0;
 }
@@ -198,7 +199,8 @@ static int progress_cb(debuginfod_client *c, long done, long total)
 static char *find_debuginfod(const char *hex, const struct hm_debuginfo_opts *o,
 			     struct tried *t, enum hm_debug_source *src)
 {
-	const char *urls = getenv("DEBUGINFOD_URLS");
+	const char *urls = getenv("DEBUGINFOD_URLS"), *why = NULL;
+	const struct hm_debuginfod_lib *lib;
 	struct progress_ctx pc = { o };
 	debuginfod_client *c;
 	char *path = NULL;
@@ -212,12 +214,20 @@ static char *find_debuginfod(const char *hex, const struct hm_debuginfo_opts *o,
 		tried_add(t, "debuginfod (DEBUGINFOD_URLS unset)");
 		return NULL;
 	}
-	if (!(c = debuginfod_begin()))
+	if (!(lib = hm_debuginfod_open(&why))) {
+		char what[PATH_MAX + 256];
+
+		snprintf(what, sizeof(what), "debuginfod at %s (no client library: %s)", urls,
+			 why ? why : HM_DEBUGINFOD_SONAME);
+		tried_add(t, what);
 		return NULL;
-	debuginfod_set_user_data(c, &pc);
-	debuginfod_set_progressfn(c, progress_cb);
-	fd = debuginfod_find_debuginfo(c, (const unsigned char *)hex, 0, &path);
-	debuginfod_end(c);
+	}
+	if (!(c = lib->begin()))
+		return NULL;
+	lib->set_user_data(c, &pc);
+	lib->set_progressfn(c, progress_cb);
+	fd = lib->find_debuginfo(c, (const unsigned char *)hex, 0, &path);
+	lib->end(c);
 	if (fd < 0) {
 		char what[PATH_MAX + 64];
 
