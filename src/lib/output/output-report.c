@@ -302,34 +302,75 @@ static size_t line_instances(const struct heat_line *l)
 	return n > 0 ? (size_t)n : 0;
 }
 
-/* "instances: flow 4, pair 2" over every line with samples: the types with
- * more than one object (JSON counts every type). */
+/* The header names this many types at most: a kernel recording's samples
+ * reach objects of hundreds of types, and a header of hundreds of lines
+ * would push the shared lines, which are what the report is for, off the
+ * screen. */
+#define INSTANCES_SHOWN 12
+
+struct inst_count {
+	const char *sname;
+	long n;
+};
+
+static int cmp_inst_count(const void *pa, const void *pb)
+{
+	const struct inst_count *a = pa, *b = pb;
+
+	if (a->n != b->n)
+		return a->n > b->n ? -1 : 1;
+	return strcmp(a->sname, b->sname);
+}
+
+/* "instances: pair 4, flow 2" over every line with samples: the types with
+ * more than one object, the most first, INSTANCES_SHOWN of them and how
+ * many more (JSON counts every type). */
 static int print_instances(FILE *out, const hm_heat *h)
 {
 	struct inst_key *x = NULL;
-	long n = instances(h->lines, h->nlines, &x), i, j;
-	int col = 0, first = 1;
+	struct inst_count *c;
+	long n = instances(h->lines, h->nlines, &x), i, j, nc = 0;
+	int col = 0;
 
 	if (n < 0)
 		return -ENOMEM;
+	c = n ? malloc((size_t)n * sizeof(*c)) : NULL;
+	if (n && !c) {
+		free(x);
+		return -ENOMEM;
+	}
 	for (i = 0; i < n; i = j) {
-		char item[200];
-
 		for (j = i + 1; j < n && !strcmp(x[j].sname, x[i].sname); j++)
 			;
-		if (j - i < 2)
-			continue;
-		snprintf(item, sizeof(item), "%s %ld", x[i].sname, j - i);
-		if (first)
+		if (j - i >= 2)
+			c[nc++] = (struct inst_count){ x[i].sname, j - i };
+	}
+	if (nc)
+		qsort(c, (size_t)nc, sizeof(*c), cmp_inst_count);
+	for (i = 0; i < nc && i < INSTANCES_SHOWN; i++) {
+		char item[200];
+
+		snprintf(item, sizeof(item), "%s %ld", c[i].sname, c[i].n);
+		if (!i)
 			col = fprintf(out, "instances: %s", item);
 		else if (col + 2 + strlen(item) > 78)
 			col = fprintf(out, ",\n  %s", item) - 2;
 		else
 			col += fprintf(out, ", %s", item);
-		first = 0;
 	}
-	if (!first)
+	if (nc > INSTANCES_SHOWN) {
+		char item[64];
+
+		snprintf(item, sizeof(item), "and %ld more type%s", nc - INSTANCES_SHOWN,
+			 nc - INSTANCES_SHOWN > 1 ? "s" : "");
+		if (col + 2 + strlen(item) > 78)
+			fprintf(out, ",\n  %s", item);
+		else
+			fprintf(out, ", %s", item);
+	}
+	if (nc)
 		fputc('\n', out);
+	free(c);
 	free(x);
 	return 0;
 }
