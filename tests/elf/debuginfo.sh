@@ -96,6 +96,23 @@ if command -v debuginfod >/dev/null 2>&1; then
 else
 	echo "debuginfod not installed (Debian package debuginfod): server part not run" >&2
 fi
+# The client library is opened on first use: where it cannot be (an empty
+# file bind-mounted over it, in a mount namespace of the test's own), the
+# search names that among the places tried and the binary has no types.
+lib=$(/sbin/ldconfig -p | awk '$1 == "libdebuginfod.so.1" { print $NF; exit }')
+if [ -n "$lib" ] && [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	: >"$T/empty.so"
+	DEBUGINFOD_URLS=http://127.0.0.1:9 unshare -m sh -c \
+		'mount --bind "$1" "$2" && exec "$3" layout -C mm_struct "$4"' sh \
+		"$T/empty.so" "$lib" "$HITMAP" "$T/stripped" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 3 ] || { cat "$T/err" >&2; fail "no client library: exit $rc, want 3"; }
+	grep -qF "debuginfod at http://127.0.0.1:9 (no client library: " "$T/err" ||
+		fail "the missing client library is not in the message: $(cat "$T/err")"
+else
+	echo "not root, no unshare -m, or no libdebuginfod.so.1 in ld.so's cache:" \
+		"the case of a client library that cannot be opened not run" >&2
+fi
 
 # 4. libc from libc6-dbg, found by build-id under /usr/lib/debug
 libc=$(ldd "$T/prog" | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')

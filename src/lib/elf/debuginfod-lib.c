@@ -3,11 +3,14 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "elf/debuginfod-lib.h"
 
 static struct hm_debuginfod_lib lib;
 static const struct hm_debuginfod_lib *loaded;
 static const char *load_error;
+/* dlerror()'s text lives only until that thread's next call: kept here */
+static char dl_error[256];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void *sym(void *h, const char *name)
@@ -26,9 +29,10 @@ static void load(void)
 	void *h = dlopen(HM_DEBUGINFOD_SONAME, RTLD_NOW | RTLD_LOCAL);
 
 	if (!h) {
-		load_error = dlerror();
-		if (!load_error)
-			load_error = "cannot be opened";
+		const char *e = dlerror();
+
+		snprintf(dl_error, sizeof(dl_error), "%s", e ? e : "cannot be opened");
+		load_error = dl_error;
 		return;
 	}
 	lib.begin = (__typeof__(lib.begin))sym(h, "debuginfod_begin");

@@ -20,8 +20,7 @@ struct hm_debuginfod_lib {
 };
 
 /* The library, opened once per process (thread-safe); NULL when it cannot
- * be, with why in *why (a static string, or dlerror()'s until the next
- * call into the dynamic loader). */
+ * be, with why in *why (a static string). */
 const struct hm_debuginfod_lib *hm_debuginfod_open(const char **why);
 
 #endif
