@@ -165,6 +165,17 @@ struct cu {
 	 * namespaces): names and types, for hm_scopes_global() */
 	struct svar *globs;
 	size_t nglobs, cglobs;
+	/* the notes its top-level walk made (keep_notes()), put back when a
+	 * subprogram of it is built after another unit's: without them that
+	 * walk is made again, once per switch, and samples in file order
+	 * switch units at almost every new function */
+	uint64_t *lnotes;	/* the DIEs with a location (MEMO_LOC) */
+	size_t nlnotes;
+	struct astat *kastat;
+	size_t nkastat;
+	struct sloc *kalocs;
+	size_t nkalocs;
+	int notes_kept;
 };
 
 struct astat {
@@ -816,6 +827,9 @@ static void cu_free(struct cu *c)
 	free(c->subs);
 	free(c->sr);
 	free(c->globs);
+	free(c->lnotes);
+	free(c->kastat);
+	free(c->kalocs);
 }
 
 void hm_scopes_free(hm_scopes *s)
@@ -2053,6 +2067,69 @@ static void publish(int *state, int v)
 	__atomic_store_n(state, v, __ATOMIC_RELEASE);
 }
 
+/* Keep what unit c's top-level walk noted, just made (the memo's DIEs with
+ * a location, the static locals of its abstract instances), for
+ * restore_notes().  Out of memory, nothing is kept: the walk is made again
+ * instead. */
+static void keep_notes(hm_scopes *s, struct cu *c)
+{
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; i < s->cmemo; i++)
+		n += s->memo[i].key && (s->memo[i].key & 7) == MEMO_LOC && s->memo[i].has;
+	c->lnotes = n ? malloc(n * sizeof(*c->lnotes)) : NULL;
+	c->kastat = s->nastat ? malloc(s->nastat * sizeof(*c->kastat)) : NULL;
+	c->kalocs = s->nalocs ? malloc(s->nalocs * sizeof(*c->kalocs)) : NULL;
+	if ((n && !c->lnotes) || (s->nastat && !c->kastat) || (s->nalocs && !c->kalocs)) {
+		free(c->lnotes);
+		free(c->kastat);
+		free(c->kalocs);
+		c->lnotes = NULL, c->kastat = NULL, c->kalocs = NULL;
+		return;
+	}
+	for (size_t i = 0; i < s->cmemo; i++)
+		if (s->memo[i].key && (s->memo[i].key & 7) == MEMO_LOC && s->memo[i].has)
+			c->lnotes[k++] = s->memo[i].key >> 3;
+	c->nlnotes = n;
+	if (s->nastat)
+		memcpy(c->kastat, s->astat, s->nastat * sizeof(*c->kastat));
+	if (s->nalocs)
+		memcpy(c->kalocs, s->alocs, s->nalocs * sizeof(*c->kalocs));
+	c->nkastat = s->nastat;
+	c->nkalocs = s->nalocs;
+	c->notes_kept = 1;
+}
+
+/* Make c's kept notes the current ones (the memo cleared): what its
+ * top-level walk made again would note.  0 or -ENOMEM. */
+static int restore_notes(hm_scopes *s, struct cu *c)
+{
+	int fresh;
+
+	s->nastat = 0;
+	s->nalocs = 0;
+	for (size_t i = 0; i < c->nlnotes; i++) {
+		struct memo *m = memo_get(s, c->lnotes[i], MEMO_LOC, &fresh);
+
+		if (!m)
+			return -ENOMEM;
+		m->has = 1;
+	}
+	if (c->nkastat &&
+	    hm_grow((void **)&s->astat, &s->castat, c->nkastat, sizeof(*s->astat)))
+		return -ENOMEM;
+	if (c->nkalocs &&
+	    hm_grow((void **)&s->alocs, &s->calocs, c->nkalocs, sizeof(*s->alocs)))
+		return -ENOMEM;
+	if (c->nkastat)
+		memcpy(s->astat, c->kastat, c->nkastat * sizeof(*s->astat));
+	if (c->nkalocs)
+		memcpy(s->alocs, c->kalocs, c->nkalocs * sizeof(*s->alocs));
+	s->nastat = c->nkastat;
+	s->nalocs = c->nkalocs;
+	return 0;
+}
+
 /* The top level of unit c: its variables and its subprograms' ranges. */
 static int build_cu(hm_scopes *s, struct cu *c, const struct hm_diag_count *q)
 {
@@ -2075,12 +2152,16 @@ static int build_cu(hm_scopes *s, struct cu *c, const struct hm_diag_count *q)
 		c->sr = NULL, c->globs = NULL;
 		c->nscopes = c->nvars = c->nlocs = c->nsubs = c->nsr = c->nglobs = 0;
 		c->cscopes = c->cvars = c->clocs = c->csubs = c->csr = c->cglobs = 0;
+		c->lnotes = NULL, c->kastat = NULL, c->kalocs = NULL;
+		c->nlnotes = c->nkastat = c->nkalocs = 0;
+		c->notes_kept = 0;
 		if (!q)
 			publish(&c->state, rc);
 		pthread_mutex_unlock(&s->build);
 		return rc ? rc : -EAGAIN;
 	}
 	s->noted = c;
+	keep_notes(s, c);
 	publish(&c->state, 1);
 	pthread_mutex_unlock(&s->build);
 	return 0;
@@ -2129,7 +2210,11 @@ static int build_sub(hm_scopes *s, struct cu *c, struct sub *b, const struct hm_
 	}
 	if (s->noted != c) {
 		memo_clear(s);
-		if ((rc = walk_cu(s, c, NULL, 1)) || said(q) != n0) {
+		if (c->notes_kept)
+			rc = restore_notes(s, c);
+		else
+			rc = walk_cu(s, c, NULL, 1);
+		if (rc || said(q) != n0) {
 			memo_clear(s);
 			if (!q)
 				publish(&b->state, rc);
