@@ -18,6 +18,11 @@
 #                                 IP: the samples add only their counting)
 #   report-kernel-ips             distinct IPs, and the share of samples
 #                                 named by instruction (INFO)
+#   report-kernel-1M-shuffled-wall, -cpu
+#                                 the same 1 M samples in shuffled order (a
+#                                 recording in time order meets its IPs in no
+#                                 order; the sites are in address order),
+#                                 against perf on that file
 #   report-kernel-1M-read-wall    hitmap reading and counting the same file
 #                                 without --vmlinux / perf (INFO): the part
 #                                 of the 0.2 no type or instruction work
@@ -54,8 +59,16 @@ for i, line in enumerate(open(sys.argv[1])):
 PY
 text=$(nm "$V" | awk '$3 == "_text" { print "0x" $1 }')
 rtext=$(python3 -c "import sys; print(hex(int(sys.argv[1], 16) + 0x2a000000))" "$text")
-for n in 1 2; do
-	"$GEN" -o "$out/$n.data" -n ${n}000000 --specs "$out/specs" \
+# the same samples with the IPs in no order, as a recording in time order
+# has them (the sites file is in address order)
+python3 -c 'import random, sys
+l = open(sys.argv[1]).read().splitlines()
+random.Random(7).shuffle(l)
+print("\n".join(l))' "$out/specs" >"$out/specs-s" || exit 1
+for n in 1 2 s; do
+	sp="$out/specs" k=$n
+	[ $n = s ] && sp="$out/specs-s" k=1
+	"$GEN" -o "$out/$n.data" -n ${k}000000 --specs "$sp" \
 		--mmap "$rtext,0x2000000,$rtext,[kernel.kallsyms]_text" >/dev/null || exit 1
 done
 
@@ -65,6 +78,8 @@ while [ $i -lt "$RUNS" ]; do
 	measure pf1 perf c2c report -i "$out/1.data" --stdio -k "$V"
 	measure hm2 $hm_cmd report -i "$out/2.data" --vmlinux "$V"
 	measure hm0 $hm_cmd report -i "$out/1.data"
+	measure hms $hm_cmd report -i "$out/s.data" --vmlinux "$V"
+	measure pfs perf c2c report -i "$out/s.data" --stdio -k "$V"
 	i=$((i + 1))
 done
 line report-kernel-1M-wall s "$(median hm1 1)" "$(median pf1 1)" "<=" 0.2
@@ -72,6 +87,8 @@ line report-kernel-1M-cpu s "$(median hm1 2)" "$(median pf1 2)" "<=" 0.2
 line report-kernel-1M-rss KB "$(median hm1 3)" 409600 "<=" 1
 line report-kernel-2M-cpu s "$(median hm2 2)" "$(median hm1 2)" "<=" 1.3
 line report-kernel-1M-read-wall s "$(median hm0 1)" "$(median pf1 1)" - -
+line report-kernel-1M-shuffled-wall s "$(median hms 1)" "$(median pfs 1)" "<=" 0.2
+line report-kernel-1M-shuffled-cpu s "$(median hms 2)" "$(median pfs 2)" "<=" 0.2
 ips=$(wc -l <"$out/sites")
 named=$(awk '/^attributed:/ { print $2; exit }' "$out/hm1.out")
 echo "report-kernel-ips ${ips} ${named:-0}/1000000 0 - INFO"
