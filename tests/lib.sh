@@ -27,6 +27,22 @@ require() {
 }
 
 # assert_eq EXPECTED ACTUAL WHAT
+# untrapped CMD...: run CMD (a perf record of hardware watchpoints, maybe
+# under setarch) again, twice at the most, when it ends by SIGTRAP (status
+# 133).  The kernel here now and then delivers a watchpoint's hit to the
+# watched workload as a trap, which kills it, and perf record ends the same
+# way: that recording is cut, not an input to judge hitmap by.  Each retry
+# says so on stderr.
+untrapped() {
+	for _try in 1 2 3; do
+		"$@"
+		_rc=$?
+		[ $_rc -eq 133 ] || return $_rc
+		echo "note: $1 ended by SIGTRAP (a watchpoint trap delivered to the workload), try $_try of 3" >&2
+	done
+	return $_rc
+}
+
 assert_eq() {
 	[ "$1" = "$2" ] || fail "$3: expected '$1', got '$2'"
 }

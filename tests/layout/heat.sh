@@ -163,7 +163,7 @@ require perf linux-perf
 require setarch util-linux
 A=$(hex $st)
 B=$(hex $((st + 8)))
-if ! setarch "$(uname -m)" -R perf record -q --sample-cpu -e mem:$A:rw -e mem:$B:rw \
+if ! untrapped setarch "$(uname -m)" -R perf record -q --sample-cpu -e mem:$A:rw -e mem:$B:rw \
 	-o "$T/fs.data" -- "$T/seed" false 2000 >"$T/rec.out" 2>"$T/rec.err"; then
 	grep -qi "not supported\|permission\|no such device\|Operation not" "$T/rec.err" &&
 		skip "the kernel refuses hardware breakpoint events: $(head -1 "$T/rec.err")"

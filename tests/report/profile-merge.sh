@@ -19,7 +19,7 @@ B=$(hex $(($A + 8)))
 
 : >"$T/oracle-all"
 for n in 300 500 700; do
-	if ! setarch "$(uname -m)" -R perf record -q --sample-cpu -e mem:$A:rw -e mem:$B:rw \
+	if ! untrapped setarch "$(uname -m)" -R perf record -q --sample-cpu -e mem:$A:rw -e mem:$B:rw \
 		-o "$T/r$n.data" -- "$T/seed" false $n >"$T/rec.out" 2>"$T/rec.err"; then
 		grep -qi "not supported\|permission\|no such device\|Operation not" "$T/rec.err" &&
 			skip "the kernel refuses hardware breakpoint events: $(head -1 "$T/rec.err")"

@@ -28,7 +28,7 @@ NORAND="setarch $(uname -m) -R"
 rec() {
 	out=$1; shift
 	rm -rf "$out"
-	if ! $NORAND perf record -q -o "$out" "$@" >"$T/rec.out" 2>"$T/rec.err"; then
+	if ! untrapped $NORAND perf record -q -o "$out" "$@" >"$T/rec.out" 2>"$T/rec.err"; then
 		grep -qi "not supported\|permission\|no such device\|Operation not" "$T/rec.err" &&
 			skip "the kernel refuses the event: $(head -1 "$T/rec.err")"
 		cat "$T/rec.err" >&2

@@ -18,7 +18,7 @@ NORAND="setarch $(uname -m) -R"
 # rec OUT EVENTS... -- CMD: perf record, or skip if the kernel refuses.
 rec() {
 	out=$1; shift
-	if ! $NORAND perf record -q --sample-cpu "$@" >"$T/rec.out" 2>"$T/rec.err"; then
+	if ! untrapped $NORAND perf record -q --sample-cpu "$@" >"$T/rec.out" 2>"$T/rec.err"; then
 		grep -qi "not supported\|permission\|no such device\|Operation not" "$T/rec.err" &&
 			skip "the kernel refuses hardware breakpoint events: $(head -1 "$T/rec.err")"
 		cat "$T/rec.err" >&2
