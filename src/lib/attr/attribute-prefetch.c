@@ -164,7 +164,7 @@ void attr_prefetch_early(hm_attr *a, struct binent *b)
 	prev = hm_diag_divert(&quiet);
 	err = hm_scopes_open(attr_binent_dwarf(b), &s);
 	hm_diag_divert(prev);
-	if (err || quiet.n[0] + quiet.n[1] + quiet.n[2] + quiet.n[3]) {
+	if (err || hm_diag_count_total(&quiet)) {
 		hm_scopes_free(s);
 		return;
 	}

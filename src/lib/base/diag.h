@@ -20,4 +20,10 @@ struct hm_diag_count {
 };
 struct hm_diag_count *hm_diag_divert(struct hm_diag_count *c);
 
+/* How many diagnostics c counted, of every level. */
+static inline unsigned hm_diag_count_total(const struct hm_diag_count *c)
+{
+	return c->n[0] + c->n[1] + c->n[2] + c->n[3];
+}
+
 #endif

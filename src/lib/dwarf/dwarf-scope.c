@@ -2053,7 +2053,7 @@ static void memo_clear(hm_scopes *s)
  * lookup alone does. */
 static unsigned said(const struct hm_diag_count *q)
 {
-	return q ? q->n[0] + q->n[1] + q->n[2] + q->n[3] : 0;
+	return q ? hm_diag_count_total(q) : 0;
 }
 
 /* A state as a lookup sees it: set last, once what it says is built. */
@@ -2067,37 +2067,46 @@ static void publish(int *state, int v)
 	__atomic_store_n(state, v, __ATOMIC_RELEASE);
 }
 
+/* *dst (capacity *cap) made a copy of the n elements at src: 0 or -ENOMEM. */
+static int copy_array(void **dst, size_t *cap, const void *src, size_t n, size_t elem)
+{
+	if (n && hm_grow(dst, cap, n, elem))
+		return -ENOMEM;
+	if (n)
+		memcpy(*dst, src, n * elem);
+	return 0;
+}
+
 /* Keep what unit c's top-level walk noted, just made (the memo's DIEs with
  * a location, the static locals of its abstract instances), for
  * restore_notes().  Out of memory, nothing is kept: the walk is made again
  * instead. */
 static void keep_notes(hm_scopes *s, struct cu *c)
 {
-	size_t n = 0, k = 0;
+	size_t cn = 0, ca = 0, cl = 0;
 
-	for (size_t i = 0; i < s->cmemo; i++)
-		n += s->memo[i].key && (s->memo[i].key & 7) == MEMO_LOC && s->memo[i].has;
-	c->lnotes = n ? malloc(n * sizeof(*c->lnotes)) : NULL;
-	c->kastat = s->nastat ? malloc(s->nastat * sizeof(*c->kastat)) : NULL;
-	c->kalocs = s->nalocs ? malloc(s->nalocs * sizeof(*c->kalocs)) : NULL;
-	if ((n && !c->lnotes) || (s->nastat && !c->kastat) || (s->nalocs && !c->kalocs)) {
-		free(c->lnotes);
-		free(c->kastat);
-		free(c->kalocs);
-		c->lnotes = NULL, c->kastat = NULL, c->kalocs = NULL;
-		return;
+	for (size_t i = 0; i < s->cmemo; i++) {
+		const struct memo *m = &s->memo[i];
+
+		if (!m->key || (m->key & 7) != MEMO_LOC || !m->has)
+			continue;
+		if (GROW(s, c->lnotes, c->nlnotes, cn))
+			goto fail;
+		c->lnotes[c->nlnotes++] = m->key >> 3;
 	}
-	for (size_t i = 0; i < s->cmemo; i++)
-		if (s->memo[i].key && (s->memo[i].key & 7) == MEMO_LOC && s->memo[i].has)
-			c->lnotes[k++] = s->memo[i].key >> 3;
-	c->nlnotes = n;
-	if (s->nastat)
-		memcpy(c->kastat, s->astat, s->nastat * sizeof(*c->kastat));
-	if (s->nalocs)
-		memcpy(c->kalocs, s->alocs, s->nalocs * sizeof(*c->kalocs));
+	if (copy_array((void **)&c->kastat, &ca, s->astat, s->nastat, sizeof(*s->astat)) ||
+	    copy_array((void **)&c->kalocs, &cl, s->alocs, s->nalocs, sizeof(*s->alocs)))
+		goto fail;
 	c->nkastat = s->nastat;
 	c->nkalocs = s->nalocs;
 	c->notes_kept = 1;
+	return;
+fail:
+	free(c->lnotes);
+	free(c->kastat);
+	free(c->kalocs);
+	c->lnotes = NULL, c->kastat = NULL, c->kalocs = NULL;
+	c->nlnotes = 0;
 }
 
 /* Make c's kept notes the current ones (the memo cleared): what its
@@ -2115,16 +2124,9 @@ static int restore_notes(hm_scopes *s, struct cu *c)
 			return -ENOMEM;
 		m->has = 1;
 	}
-	if (c->nkastat &&
-	    hm_grow((void **)&s->astat, &s->castat, c->nkastat, sizeof(*s->astat)))
+	if (copy_array((void **)&s->astat, &s->castat, c->kastat, c->nkastat, sizeof(*s->astat)) ||
+	    copy_array((void **)&s->alocs, &s->calocs, c->kalocs, c->nkalocs, sizeof(*s->alocs)))
 		return -ENOMEM;
-	if (c->nkalocs &&
-	    hm_grow((void **)&s->alocs, &s->calocs, c->nkalocs, sizeof(*s->alocs)))
-		return -ENOMEM;
-	if (c->nkastat)
-		memcpy(s->astat, c->kastat, c->nkastat * sizeof(*s->astat));
-	if (c->nkalocs)
-		memcpy(s->alocs, c->kalocs, c->nkalocs * sizeof(*s->alocs));
 	s->nastat = c->nkastat;
 	s->nalocs = c->nkalocs;
 	return 0;

@@ -347,26 +347,21 @@ static int print_instances(FILE *out, const hm_heat *h)
 	}
 	if (nc)
 		qsort(c, (size_t)nc, sizeof(*c), cmp_inst_count);
-	for (i = 0; i < nc && i < INSTANCES_SHOWN; i++) {
+	/* the types shown, then how many more: one item each, wrapped */
+	for (i = 0; i < nc && i <= INSTANCES_SHOWN; i++) {
 		char item[200];
 
-		snprintf(item, sizeof(item), "%s %ld", c[i].sname, c[i].n);
+		if (i < INSTANCES_SHOWN)
+			snprintf(item, sizeof(item), "%s %ld", c[i].sname, c[i].n);
+		else
+			snprintf(item, sizeof(item), "and %ld more type%s", nc - INSTANCES_SHOWN,
+				 nc - INSTANCES_SHOWN > 1 ? "s" : "");
 		if (!i)
 			col = fprintf(out, "instances: %s", item);
 		else if (col + 2 + strlen(item) > 78)
 			col = fprintf(out, ",\n  %s", item) - 2;
 		else
 			col += fprintf(out, ", %s", item);
-	}
-	if (nc > INSTANCES_SHOWN) {
-		char item[64];
-
-		snprintf(item, sizeof(item), "and %ld more type%s", nc - INSTANCES_SHOWN,
-			 nc - INSTANCES_SHOWN > 1 ? "s" : "");
-		if (col + 2 + strlen(item) > 78)
-			fprintf(out, ",\n  %s", item);
-		else
-			fprintf(out, ", %s", item);
 	}
 	if (nc)
 		fputc('\n', out);
