@@ -26,7 +26,6 @@ require() {
 	command -v "$1" >/dev/null 2>&1 || skip "$1 not installed (Debian package ${2:-$1})"
 }
 
-# assert_eq EXPECTED ACTUAL WHAT
 # untrapped CMD...: run CMD (a perf record of hardware watchpoints, maybe
 # under setarch) again, twice at the most, when it ends by SIGTRAP (status
 # 133).  The kernel here now and then delivers a watchpoint's hit to the
@@ -43,6 +42,40 @@ untrapped() {
 	return $_rc
 }
 
+# require_watchpoints: skip (77) unless hardware watchpoints fire here.  An
+# event that opens proves nothing: in a paravirtualised guest the breakpoint
+# event opens and counts 0, and nothing it watches is ever reported.  So a
+# tiny program writes a watched variable 1000 times under the real perf and
+# every write must be counted.  The skip names what perf counted.
+require_watchpoints() {
+	require perf linux-perf
+	_wp=$T/.watch-probe
+	printf '%s\n' 'volatile long hm_probe_v;' \
+		'int main(void) { for (int i = 0; i < 1000; i++) hm_probe_v++; return 0; }' >"$_wp.c"
+	"$CC" -O1 -no-pie -o "$_wp" "$_wp.c" || fail "cannot build the watchpoint probe"
+	_wa=0x$(nm "$_wp" | awk '$3 == "hm_probe_v" { print $1 }')
+	_wn=$(perf stat -x, -e "mem:$_wa:w" -- "$_wp" 2>&1 >/dev/null |
+		awk -F, '/mem:/ { print $1; exit }')
+	[ "$_wn" = 1000 ] ||
+		skip "hardware watchpoints do not fire on this machine (perf stat -e mem:$_wa:w counted '${_wn:-nothing}' of 1000 watched writes)"
+}
+
+# require_tracefs: set TRACEFS to the mounted tracefs.  Where the kernel has
+# tracefs but nothing mounted it, mount it (root); skip (77) only where
+# the kernel has none or it cannot be mounted, saying which.
+require_tracefs() {
+	for TRACEFS in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -e "$TRACEFS/events" ] && return 0
+	done
+	TRACEFS=/sys/kernel/tracing
+	grep -qw tracefs /proc/filesystems 2>/dev/null || skip "this kernel has no tracefs"
+	[ "$(id -u)" = 0 ] || skip "tracefs is not mounted and mounting it needs root"
+	mount -t tracefs nodev "$TRACEFS" 2>"$T/.tracefs.err" ||
+		skip "tracefs is not mounted and cannot be mounted: $(head -1 "$T/.tracefs.err")"
+	[ -e "$TRACEFS/events" ] || skip "tracefs mounted at $TRACEFS has no events folder"
+}
+
+# assert_eq EXPECTED ACTUAL WHAT
 assert_eq() {
 	[ "$1" = "$2" ] || fail "$3: expected '$1', got '$2'"
 }

@@ -158,8 +158,10 @@ unchanged "$T/heat-c2c" "$T/plain-stats"
 sed "s|$T/c2c.json|$T/c2c.data|" "$T/prof-c2c" >"$T/prof-c2c.renamed"
 assert_files_eq "$T/heat-c2c" "$T/prof-c2c.renamed" "--profile and --heat agree"
 
-# ---- 3. a real recording with hardware watchpoints ----
+# ---- 3. a real recording with hardware watchpoints (last: it skips where
+# watchpoints do not fire) ----
 require perf linux-perf
+require_watchpoints
 require setarch util-linux
 A=$(hex $st)
 B=$(hex $((st + 8)))

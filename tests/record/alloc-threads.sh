@@ -14,9 +14,10 @@ require python3 python3
 require perf linux-perf
 require setarch util-linux
 require unshare util-linux
+require_watchpoints
 [ -r /sys/bus/event_source/devices/uprobe/type ] ||
 	skip "the kernel has no uprobe PMU (/sys/bus/event_source/devices/uprobe)"
-TRACEFS=/sys/kernel/tracing
+require_tracefs
 [ -w $TRACEFS/uprobe_events ] ||
 	skip "no writable $TRACEFS/uprobe_events (tracefs, root): new threads cannot be probed"
 N=2000

@@ -10,6 +10,7 @@
 require python3 python3
 require perf linux-perf
 require setarch util-linux
+require_watchpoints
 [ -r /sys/bus/event_source/devices/uprobe/type ] ||
 	skip "the kernel has no uprobe PMU (/sys/bus/event_source/devices/uprobe)"
 N=500

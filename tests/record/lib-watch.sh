@@ -6,9 +6,12 @@ build_counters() {
 	build_fixture "$TESTS_SRC/record/counters.c" "$out" "$cc" "$dw" -O2 -pthread "$@"
 }
 
-# Skip when the kernel refuses hardware breakpoint events (the only reason a
-# watch test may skip): try one breakpoint on the fixture.
+# Skip when hardware watchpoints do not fire on this machine (the real perf
+# counts the watched writes of a probe), or when the kernel refuses hardware
+# breakpoint events (the only reasons a watch test may skip): then try one
+# breakpoint on the fixture.
 require_breakpoints() {
+	require_watchpoints
 	set +e
 	"$HITMAP" record -q --watch g.a:w -o "$T/probe.data" -- "$1" 1 0 >"$T/probe.out" 2>&1
 	rc=$?

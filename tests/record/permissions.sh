@@ -27,6 +27,7 @@ assert_eq "error: PERF_COUNT_SW_TASK_CLOCK: permission denied (kernel.perf_event
 
 # Watch mode on one's own process: allowed up to paranoid 2.
 if [ "$par" -le 2 ]; then
+	require_watchpoints
 	build_counters "$T/c" gcc 5
 	as_user "$HITMAP" record -q --watch g.a --watch g.b -o "$T/u/w.data" -- "$T/c" 100 1 ||
 		fail "watch mode as an unprivileged user"

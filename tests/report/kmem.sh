@@ -19,9 +19,7 @@ require pahole dwarves
 require python3
 BTF=/sys/kernel/btf/vmlinux
 [ -r "$BTF" ] || skip "$BTF missing (a kernel without BTF)"
-TRACEFS=/sys/kernel/tracing
-[ -r "$TRACEFS/events/kmem/kmem_cache_alloc/format" ] ||
-	TRACEFS=/sys/kernel/debug/tracing
+require_tracefs
 for e in kmem_cache_alloc kmalloc kmem_cache_free kfree; do
 	[ -r "$TRACEFS/events/kmem/$e/format" ] || skip "tracepoint kmem:$e missing (no tracefs?)"
 done

@@ -22,6 +22,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/report/lib-report.sh"
 require perf linux-perf
+require_watchpoints
 require setarch util-linux
 
 # watch OUT BIN MODE ADDR/LEN...: record BIN MODE with write watchpoints.

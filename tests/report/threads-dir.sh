@@ -105,17 +105,6 @@ print(sum(1 for l in open(sys.argv[1]) if lo <= int(l, 16) < lo + 3 * 4096 + 32)
 	assert_files_eq "$T/one.json.n" "$T/z.json.n" "--json, one file and --threads -z"
 done
 
-# Watchpoints on the seed's false sharing: each worker on its CPU, so each
-# CPU's stream holds one worker's accesses, whose order across the streams
-# makes the transfers.
-build_seed gcc "$T/seed"
-A=$(hex $(($PIE_BASE + $(sym_addr "$T/seed" g_stats))))
-B=$(hex $(($A + 8)))
-rec "$T/fs.d" --threads --sample-cpu -e mem:$A:rw -e mem:$B:rw -- "$T/seed" false 2000
-"$HITMAP" report -i "$T/fs.d" --json >"$T/fs.json" || fail "report fs.d"
-watch_compare "$T/fs.d" "$T/fs.json"
-assert_eq "false sharing" "$(jq_py "$T/fs.json" "line('g_stats')[0]['verdict']")" "fs.d verdict"
-
 # bad DIR PATTERN WHAT: exit 3, one line matching PATTERN, no report
 bad() {
 	"$HITMAP" report -i "$1" >"$T/bad.out" 2>"$T/bad.err"
@@ -150,4 +139,15 @@ bad "$D/data" "$D/data: the main file of a perf.data directory (DIR_FORMAT versi
 rm -rf "$T/whole" && cp -r "$D" "$T/whole" && cp "$T/pf.data" "$T/whole/data.0"
 bad "$T/whole" "$T/whole/data.0: a perf.data file (its header at offset 0x0)" \
 	"a perf.data file as data.0"
+# Watchpoints on the seed's false sharing, last since they skip where
+# watchpoints do not fire: each worker on its CPU, so each CPU's stream holds
+# one worker's accesses, whose order across the streams makes the transfers.
+require_watchpoints
+build_seed gcc "$T/seed"
+A=$(hex $(($PIE_BASE + $(sym_addr "$T/seed" g_stats))))
+B=$(hex $(($A + 8)))
+rec "$T/fs.d" --threads --sample-cpu -e mem:$A:rw -e mem:$B:rw -- "$T/seed" false 2000
+"$HITMAP" report -i "$T/fs.d" --json >"$T/fs.json" || fail "report fs.d"
+watch_compare "$T/fs.d" "$T/fs.json"
+assert_eq "false sharing" "$(jq_py "$T/fs.json" "line('g_stats')[0]['verdict']")" "fs.d verdict"
 exit 0

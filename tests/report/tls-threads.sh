@@ -11,6 +11,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/report/lib-report.sh"
 require perf linux-perf
+require_watchpoints
 require setarch util-linux
 
 n=2000

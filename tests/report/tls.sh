@@ -13,6 +13,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/report/lib-report.sh"
 require perf linux-perf
+require_watchpoints
 require setarch util-linux
 
 # watch OUT BIN ADDR/LEN...: record BIN's run with watchpoints on the fields.

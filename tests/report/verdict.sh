@@ -14,6 +14,7 @@
 require setarch util-linux
 require perf linux-perf
 require python3 python3
+require_watchpoints
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] ||
 	skip "cross-CPU line transfers need 2 online CPUs (this machine has 1)"
 build_fixture "$RSRC/verdict.c" "$T/verdict" gcc 4 -O2 -pthread -fPIE -pie

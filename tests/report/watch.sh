@@ -7,6 +7,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/report/lib-report.sh"
 require perf linux-perf
+require_watchpoints
 require setarch util-linux
 build_seed gcc "$T/seed"
 A=$(hex $(($PIE_BASE + $(sym_addr "$T/seed" g_stats))))

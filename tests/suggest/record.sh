@@ -13,6 +13,7 @@
 mkdir -p "$T/src"
 cp "$top_srcdir/examples/false-sharing/counters.c" "$T/src/" || fail "cannot copy counters.c"
 (cd "$T/src" && gcc -g -O2 -pthread -o "$T/counters" counters.c) || fail "cannot build counters.c"
+require_watchpoints
 # The threads start together (a barrier), but on a busy machine the scheduler
 # may still run them one after the other: then no line moves between CPUs and
 # there is nothing to suggest.  Record again (at most 3 times) until the
