@@ -22,8 +22,8 @@
 # relative names), perf.data files written by the test generators
 # tests/perf/gen-c2c and tests/report/gen-watch (taken from the build tree of
 # HITMAP or of this checkout, or made there), profiles and rule files, and a
-# copy of the real perf.data files of SHARED/data (default: $HITMAP_SHARED,
-# or ../shared beside the checkout or beside its main checkout).  A later
+# copy of the real perf.data files of SHARED/data (default: the checkout's
+# tests/data).  A later
 # run reuses FIXDIR, so two builds recorded with the same FIXDIR read the
 # very same files: every command runs in FIXDIR with relative paths (the
 # kernel image through a link named scratch/vmlinux), a fresh private
@@ -85,13 +85,8 @@ if [ "${1:-}" = --compare ]; then
 	exit
 fi
 
-# the shared data beside the checkout, as tests/lib.sh finds it; for a git
-# worktree, beside its main checkout
-SHARED=${HITMAP_SHARED:-$top/../shared}
-if [ ! -d "$SHARED" ] && [ -z "${HITMAP_SHARED:-}" ] &&
-	common=$(git -C "$top" rev-parse --path-format=absolute --git-common-dir 2>/dev/null); then
-	SHARED=$(dirname "$common")/../shared
-fi
+# the real perf.data files are SHARED/data: the checkout's tests/data
+SHARED=$top/tests
 VMLINUX= FIX=
 while getopts k:f:s: o; do
 	case $o in
@@ -156,7 +151,7 @@ build_fixtures() {
 	echo "outputs.sh: building the inputs in $FIX" >&2
 	for f in c2c-intel-perf5.4.data mem-intel-perf4.4.data; do
 		[ -f "$SHARED/data/$f" ] ||
-			die "$SHARED/data/$f is absent (give the shared directory with -s or HITMAP_SHARED)"
+			die "$SHARED/data/$f is absent (give the folder holding data/ with -s)"
 	done
 	rm -rf "$FIX/src" "$FIX/bin" "$FIX/data" "$FIX/build.log" "$FIX/.complete" "$FIX/inputs.sha256"
 	mkdir -p "$FIX/src/tests" "$FIX/src/rules" "$FIX/bin" "$FIX/data" || exit 1

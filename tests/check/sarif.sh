@@ -1,14 +1,13 @@
 #!/bin/sh
 # SARIF 2.1.0 and JSON output of check, lint and diff.  The SARIF documents
-# validate against the official schema (../shared/data/sarif-schema-2.1.0.json,
-# checked with python3-jsonschema; only that check is skipped when the schema
-# file is absent) and every struct finding is located at the struct's
+# validate against the official schema (tests/data/sarif-schema-2.1.0.json,
+# checked with python3-jsonschema) and every struct finding is located at the struct's
 # declaration: the line of `struct d {` in directives.c, found with grep.
 . "$top_srcdir/tests/lib.sh"
 require python3 python3
 python3 -c 'import jsonschema' 2>/dev/null || skip "python3-jsonschema not installed"
 S="$top_srcdir/tests/check"
-SCHEMA="$SHARED/data/sarif-schema-2.1.0.json"
+SCHEMA="$TESTS_SRC/data/sarif-schema-2.1.0.json"
 build_fixture "$S/directives.c" "$T/dir" gcc 5 -O0
 build_fixture "$top_srcdir/tests/fixtures/mm_v1.c" "$T/v1" gcc 5 -O0
 build_fixture "$top_srcdir/tests/fixtures/mm_v2.c" "$T/v2" gcc 5 -O0
@@ -57,14 +56,10 @@ with open(fschema) as f:
 jsonschema.Draft7Validator.check_schema(fs)
 for n in ("check.json", "diff.json", "rt.json", "rt-limit.json", "lint.json"):
     jsonschema.validate(load(n), fs)
-if os.path.exists(schema):
-    import jsonschema
-    with open(schema) as f:
-        s = json.load(f)
-    for n, d in docs.items():
-        jsonschema.validate(d, s)
-else:
-    print("schema absent: validation skipped", file=sys.stderr)
+with open(schema) as f:
+    s = json.load(f)
+for n, d in docs.items():
+    jsonschema.validate(d, s)
 c = docs["check.sarif"]
 assert c["version"] == "2.1.0"
 res = c["runs"][0]["results"]

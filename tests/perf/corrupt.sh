@@ -44,7 +44,7 @@ DSIZE=$(get64 "$T/ok.data" 48)
 #    files, and a compressed recording when perf can make one.
 files="$T/ok.data"
 for f in c2c-intel-perf5.4.data mem-intel-perf4.4.data; do
-	[ -f "$DATA/$f" ] && files="$files $DATA/$f"
+	files="$files $DATA/$f"
 done
 if command -v perf >/dev/null 2>&1 &&
    perf record -q -z -d -e page-faults -c 1 -o "$T/z.data" -- sh -c : >/dev/null 2>&1; then

@@ -3,7 +3,7 @@
 # lib.sh.
 PD="$top_builddir/tests/perf/perf-dump"
 GEN="$top_builddir/tests/perf/gen-c2c"
-DATA="$SHARED/data"
+DATA="$TESTS_SRC/data"
 [ -x "$PD" ] && [ -x "$GEN" ] || fail "tests/perf/perf-dump and gen-c2c are not built (make check builds them)"
 
 # samples_perf FILE FIELDS: one line per sample from `perf script`.

@@ -8,17 +8,15 @@
 . "$top_srcdir/tests/robust/lib-robust.sh"
 
 # A real recording with call chains: page faults carry a data address (-d).
-# Without a usable perf, the c2c recording of the shared test data.
+# Without a usable perf, the real c2c recording of tests/data.
 REAL="$T/real.data"
 if command -v perf >/dev/null 2>&1 &&
    perf record -q -e page-faults -c 1 -d -g -o "$REAL" -- true >/dev/null 2>&1 &&
    perf record -q -e page-faults -c 1 -d -o - -- true >"$T/pipe.data" 2>/dev/null; then
 	:
-elif [ -f "$SHARED/data/c2c-intel-perf5.4.data" ]; then
-	cp "$SHARED/data/c2c-intel-perf5.4.data" "$REAL"
-	: >"$T/pipe.data"
 else
-	skip "perf cannot record here and no shared c2c data (Debian package linux-perf)"
+	cp "$TESTS_SRC/data/c2c-intel-perf5.4.data" "$REAL"
+	: >"$T/pipe.data"
 fi
 run_hm report -i "$REAL"
 [ "$rc" = 0 ] || { cat "$T/err" >&2; fail "the intact recording is rejected"; }
