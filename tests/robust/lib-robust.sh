@@ -7,14 +7,8 @@
 # under `timeout`, so a loop that stops consuming input fails the test.
 TMO=${HM_ROBUST_TIMEOUT:-10}
 
-# The suite runs hitmap a few hundred times: skip libtool's wrapper script
-# (a shell start-up per run) when the real binary is next to it.
+# tests/lib.sh has made HITMAP the real binary, not libtool's wrapper.
 HM_RUN=$HITMAP
-if [ -x "$top_builddir/.libs/hitmap" ] && [ "$HITMAP" = "$top_builddir/hitmap" ]; then
-	HM_RUN="$top_builddir/.libs/hitmap"
-	LD_LIBRARY_PATH="$top_builddir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-	export LD_LIBRARY_PATH
-fi
 
 # run_hm CMD...: runs hitmap under timeout; $T/out, $T/err, $rc.
 run_hm() {
