@@ -7,7 +7,7 @@
  *   or with read-mostly neighbours, ranked, as warnings.
  * - hm_diff(): layout A against layout B per struct name.
  *
- * Cacheline truth (DESIGN.md): unless opts.assume_aligned, a struct whose
+ * Cacheline truth (docs/design.md): unless opts.assume_aligned, a struct whose
  * alignment does not guarantee a line-aligned start is judged by the worst
  * case over every start its alignment allows — "may share" is true when some
  * start puts both on one line, "aligned" and "together" must hold for every

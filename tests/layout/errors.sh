@@ -1,5 +1,5 @@
 #!/bin/sh
-# hitmap layout's errors: exact messages and exit statuses (DESIGN.md: 2 usage
+# hitmap layout's errors: exact messages and exit statuses (docs/design.md: 2 usage
 # or unknown struct, 3 unreadable or malformed input).
 . "$top_srcdir/tests/lib.sh"
 fix=$TESTS_SRC/fixtures

@@ -4,7 +4,7 @@
 # LIBPFM_FORCE_PMU).  Expected values come from two places:
 #  - libpfm4 itself: tests/record/pfm-oracle.c, compiled now, encodes the
 #    same event strings; every type/config/config1/precise_ip must agree;
-#  - the facts in SPECS.md ("Recording"): load latency = 0x1cd with ldlat in
+#  - the facts in docs/facts.md ("Recording"): load latency = 0x1cd with ldlat in
 #    config1, all stores = 0x82d0, mem-loads-aux = 0x8203 leading the loads
 #    on Sapphire Rapids, which report WEIGHT_STRUCT instead of WEIGHT.
 . "$top_srcdir/tests/lib.sh"
@@ -66,7 +66,7 @@ for model in hsw skx icx spr; do
 	check_event $model "$out" $si "$stores:precise=2"
 	l=$(sed -n "s/^$li //p" "$out")
 	s=$(sed -n "s/^$si //p" "$out")
-	# SPECS.md: load latency 0x1cd, ldlat 30 = 0x1e in config1, stores 0x82d0.
+	# docs/facts.md: load latency 0x1cd, ldlat 30 = 0x1e in config1, stores 0x82d0.
 	assert_eq 0x1cd "$(field "$l" config)" "$model loads config"
 	assert_eq 0x1e "$(field "$l" config1)" "$model loads config1 (ldlat 30)"
 	assert_eq 2 "$(field "$l" precise_ip)" "$model loads precise_ip"
@@ -95,7 +95,7 @@ check_event icx "$T/icx-u.out" 0 MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=30:precise
 assert_eq 1 "$(field "$(sed -n 's/^1 //p' "$T/icx-u.out")" exclude_kernel)" "--user-only stores"
 oracle_flags=
 
-# -e replaces the pair; SPECS.md: MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM = 0x4d2.
+# -e replaces the pair; docs/facts.md: MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM = 0x4d2.
 LIBPFM_FORCE_PMU=skx "$HITMAP" record --dry-run -e MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM \
 	>"$T/e.out" || fail "-e"
 assert_eq 1 "$(grep -c '^[0-9]' "$T/e.out")" "-e event count"
