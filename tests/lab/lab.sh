@@ -24,7 +24,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-keep= kaslr= tmo=${LAB_TIMEOUT:-240}
+keep= kaslr= tmo=${LAB_TIMEOUT:-600}
 usage() { echo "usage: lab.sh [--keep DIR] [--kaslr] [--timeout SEC] GUEST-SCRIPT [FILE...]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in

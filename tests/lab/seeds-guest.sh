@@ -100,7 +100,7 @@ run() {	# SEED RUN
 	case $r in
 	clock) recorded $s $r /out/$s.$r.perf.log perf record -q -a -I -e cpu-clock -c 200000 $KMEM \
 		-o /out/$s.$r.data -- $step launch-drive $s $r || return 1 ;;
-	hitmap) recorded $s $r /out/$s.$r.perf.log hitmap record -a --kmem \
+	hitmap) recorded $s $r /out/$s.$r.perf.log hitmap record -a --kmem --mmap-pages 1024 \
 		-o /out/$s.$r.data -- $step launch-drive $s $r || return 1 ;;
 	watch)
 		launch $s $r || return 1
