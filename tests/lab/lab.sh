@@ -80,12 +80,16 @@ VMLINUX=$( . "$top/tests/vmlinux/fetch.sh" >/dev/null && echo "$VMLINUX") ||
 bid() { readelf -n "$1" 2>/dev/null | sed -n 's/.*Build ID: *//p' | head -1; }
 kbid=$(bid "$VMLINUX")
 [ -n "$kbid" ] || { echo "lab: $VMLINUX: no build-id" >&2; exit 1; }
-export LAB_VMLINUX=$VMLINUX LAB_BUILD_ID=$kbid
 
-# hitmap: the libtool build's real binary and library.
-HM_BIN=${HITMAP:-$top/hitmap}
-[ -x "$top/.libs/hitmap" ] && HM_BIN=$top/.libs/hitmap
-[ -x "$HM_BIN" ] || skip "no hitmap binary at $HM_BIN: build hitmap first"
+# hitmap: $HITMAP when it is an ELF file, else the build's real binary (the
+# libtool wrapper script cannot go into the guest), with libhitmap.
+is_elf() { [ "$(head -c 4 "$1" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ]; }
+HM_BIN=${HITMAP:-}
+if [ -z "$HM_BIN" ] || ! is_elf "$HM_BIN"; then
+	HM_BIN=$top/hitmap
+	[ -x "$top/.libs/hitmap" ] && HM_BIN=$top/.libs/hitmap
+fi
+is_elf "$HM_BIN" || skip "no hitmap binary at $HM_BIN: build hitmap first"
 
 # --- the initramfs ---
 if [ -n "$keep" ]; then
