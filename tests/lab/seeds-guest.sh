@@ -7,7 +7,8 @@
 #   watch  hardware watchpoints (mem:ADDR/LEN:w) on the fields of the live
 #          object, set once the workload has allocated it, and the kmem
 #          tracepoints
-#   hitmap hitmap record -a
+#   hitmap hitmap record -a --kmem: with no memory-sampling PMU in the
+#          guest, the kmem tracepoints alone
 #
 # The object of each run is found by ftrace (an instance of its own, raw
 # pointers): the kmem_cache_alloc of the workload's pid at the expected call
@@ -15,10 +16,12 @@
 # to /out/SEED.RUN.ftrace, for the host to check against perf script.
 #
 # /lab/seeds.env sets SEEDS (the seeds to run), SECS, and per seed NAME_CMD,
-# NAME_SITE (call-site function, a regex), NAME_WATCH ("OFFSET/LEN:w ..." from
-# the struct's layout, at most 4: the debug registers; :rw for words the
-# kernel changes with lock cmpxchg, which QEMU reports as a read only).  The workload's
-# main process allocates the object before it prints "ready".
+# NAME_SITE (call-site function, a regex), NAME_WATCH ("OFFSET/LEN:w ..."
+# from the struct's layout, at most 4: the debug registers; :rw for words
+# the kernel changes with lock cmpxchg, which QEMU reports as a read only).
+# The workload's main process allocates the object before it prints
+# "ready".  The recorders run this script again for a run's steps
+# (--step): the tracing set-up above them is done twice, to the same end.
 set -u
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 . /lab/seeds.env
