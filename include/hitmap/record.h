@@ -157,6 +157,21 @@ int hm_record_plan_watch(const hm_watch *w, size_t n, uint64_t bias, uint64_t pe
  * full. */
 int hm_record_plan_kmem(const char *tracefs, hm_record_plan *plan);
 
+/* Whether hardware watchpoints fire here.  Opening a breakpoint event is no
+ * proof (some hypervisors let it open and never deliver the debug
+ * exception): this arms one write breakpoint (8 bytes) on a variable of the
+ * calling thread, writes it HM_WATCH_PROBE_WRITES times and reads the count.
+ * 0 when every write was counted; -EOPNOTSUPP when not (the diagnostic says
+ * how many were); the open's negative errno (-EACCES, -ENOSPC, ...) with a
+ * diagnostic when the event cannot be opened.  *out is filled in all cases. */
+#define HM_WATCH_PROBE_WRITES 64
+struct hm_watch_probe {
+	uint64_t written;	/* writes made to the watched variable */
+	uint64_t counted;	/* of those, counted by the breakpoint */
+	int hypervisor;		/* the CPU says it runs under a hypervisor */
+};
+int hm_record_watch_probe(struct hm_watch_probe *out);
+
 /* Load bias of `bin` in process pid from /proc/PID/maps: 0 for ET_EXEC, else
  * the mapping of the same file (device and inode) minus its link address.
  * -ENOENT when the process does not map the file. */

@@ -238,6 +238,29 @@ static int workload_status(const struct hm_record_stats *st)
 	return HM_EXIT_OK;
 }
 
+/* A recording of watchpoints that never fire is 0 samples that look like
+ * "no sharing": refuse it, and say what records on this machine instead. */
+static int watch_check(void)
+{
+	struct hm_watch_probe wp;
+	int rc;
+
+	cli_diag_muted = 1;
+	rc = hm_record_watch_probe(&wp);
+	cli_diag_muted = 0;
+	if (!rc)
+		return 0;
+	if (rc != -EOPNOTSUPP) {
+		hm_record_watch_probe(&wp);	/* again, saying why */
+		return HM_EXIT_INPUT;
+	}
+	cli_error("hardware watchpoints do not fire on this machine (%" PRIu64 " of %" PRIu64
+		  " watched writes counted; %s does not deliver debug exceptions); record "
+		  "without --watch for timer samples with registers", wp.counted, wp.written,
+		  wp.hypervisor ? "the hypervisor" : "the kernel");
+	return HM_EXIT_INPUT;
+}
+
 static int run_watch(struct args *a)
 {
 	hm_watch w[MAX_WATCHES];
@@ -258,6 +281,9 @@ static int run_watch(struct args *a)
 			: print_plan(&plan, a->kmem);
 		goto out;
 	}
+	/* after the expressions: a typo is still a usage error */
+	if ((rc = watch_check()))
+		goto out;
 	memset(&o, 0, sizeof(o));
 	o.sz = sizeof(o);
 	o.output = a->output;
