@@ -26,7 +26,7 @@ struct args {
 	const char *output, *binary;
 	uint64_t ldlat, freq, period, mmap_pages, duration;
 	pid_t pid;
-	int cpu_wide, dry_run, quiet, user_only, alloc, kmem;
+	int cpu_wide, dry_run, quiet, user_only, alloc, kmem, timer;
 	const char *events[MAX_EVENTS + 1];
 	size_t nr_events;
 	const char *watch[MAX_WATCHES];
@@ -67,6 +67,8 @@ static int parse(int argc, char **argv, struct args *a)
 		return cli_usage_error(cmd, "-F and -c exclude each other");
 	if (a->pid && (a->cpu_wide || a->argv))
 		return cli_usage_error(cmd, "-p PID excludes -a and -- COMMAND");
+	if (a->timer && (a->nr_watch || a->nr_events || a->ldlat))
+		return cli_usage_error(cmd, "--timer excludes --watch, -e and --ldlat");
 	if (a->nr_watch) {
 		if (a->nr_events || a->ldlat || a->freq || a->cpu_wide)
 			return cli_usage_error(cmd, "--watch takes only -o, -c, --binary, "
@@ -173,7 +175,9 @@ static void summary(const struct args *a, const struct hm_record_stats *st, cons
 		fprintf(stderr, "warning: %" PRIu64 " samples lost (ring buffer full); use a "
 			"larger --mmap-pages or -c\n", st->lost);
 	fprintf(stderr, "hitmap record: wrote %s (%" PRIu64 " bytes)\n", a->output, st->bytes);
-	if (st->child_status > 0) {
+	if (st->stopped) {
+		fprintf(stderr, "hitmap record: stopped; the command was sent SIGINT\n");
+	} else if (st->child_status > 0) {
 		if (WIFEXITED(st->child_status))
 			fprintf(stderr, "warning: the command exited with status %d\n",
 				WEXITSTATUS(st->child_status));
@@ -199,9 +203,14 @@ static int load_watches(const struct args *a, hm_binary **bin, hm_types **types,
 		cli_error("%s: command not found", a->argv[0]);
 		return HM_EXIT_USAGE;
 	}
+	if (a->pid && kill(a->pid, 0) && errno == ESRCH) {
+		cli_error("process %d: no such process", (int)a->pid);
+		return HM_EXIT_INPUT;
+	}
 	*bin = hm_binary_open(path);
 	if (!*bin) {
-		if (errno != EBADMSG)
+		/* the library said why, but for a failed allocation */
+		if (errno == ENOMEM)
 			cli_error("%s: %s", path, strerror(errno));
 		return HM_EXIT_INPUT;
 	}
@@ -231,6 +240,11 @@ static int workload_status(const struct hm_record_stats *st)
 {
 	if (st->child_status == -1)
 		return HM_EXIT_OK;	/* -p or -a: no command of ours */
+	/* ended by the signals it was sent to stop the recording */
+	if (st->stopped && WIFSIGNALED(st->child_status) &&
+	    (WTERMSIG(st->child_status) == SIGINT || WTERMSIG(st->child_status) == SIGTERM ||
+	     WTERMSIG(st->child_status) == SIGKILL))
+		return HM_EXIT_OK;
 	if (WIFEXITED(st->child_status))
 		return WEXITSTATUS(st->child_status);
 	if (WIFSIGNALED(st->child_status))
@@ -361,11 +375,64 @@ static int run_kmem_only(struct args *a)
 	return workload_status(&st);
 }
 
+/* Record with a plan already made (PMU or timer events). */
+static int run_plan(struct args *a, const hm_record_plan *plan)
+{
+	struct hm_record_opts o;
+	struct hm_record_stats st;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.sz = sizeof(o);
+	o.output = a->output;
+	o.plan = plan;
+	o.argv = a->argv;
+	o.pid = a->pid;
+	o.cpu_wide = a->cpu_wide;
+	o.alloc = a->alloc;
+	o.kmem = a->kmem;
+	o.mmap_pages = (unsigned)a->mmap_pages;
+	o.stop = &stop_flag;
+	o.started = a->quiet ? NULL : say_started;
+	rc = hm_record_run(&o, &st);
+	if (rc)
+		return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
+	summary(a, &st, NULL);
+	return workload_status(&st);
+}
+
+/* Timer samples with registers: the evidence where neither a memory-sampling
+ * PMU nor watchpoints give any.  why: what led here, for the note. */
+static int run_timer(struct args *a, const char *why)
+{
+	struct hm_timer_opts to;
+	hm_record_plan plan;
+	const struct perf_event_attr *ev;
+	int rc;
+
+	memset(&to, 0, sizeof(to));
+	to.sz = sizeof(to);
+	to.period_ns = a->period;
+	to.freq = a->freq;
+	to.cpu_wide = a->cpu_wide;
+	to.user_only = a->user_only;
+	rc = hm_record_plan_timer(&to, &plan);
+	if (rc)
+		return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
+	ev = &plan.ev[0].attr;
+	if (!a->quiet)
+		fprintf(stderr, "note: %s%srecording timer samples with registers (%s, %llu Hz%s)\n",
+			why ? why : "", why ? ": " : "", plan.ev[0].name,
+			1000000000ull / (unsigned long long)ev->sample_period,
+			ev->exclude_kernel ? ", user space" : ", user and kernel");
+	if (a->dry_run)
+		return print_plan(&plan, a->kmem);
+	return run_plan(a, &plan);
+}
+
 static int run_pmu(struct args *a)
 {
 	struct hm_pmu_opts po;
-	struct hm_record_opts o;
-	struct hm_record_stats st;
 	hm_record_plan plan;
 	int rc;
 
@@ -376,14 +443,18 @@ static int run_pmu(struct args *a)
 	po.freq = a->freq;
 	po.user_only = a->user_only;
 	po.events = a->nr_events ? a->events : NULL;
-	/* --kmem on a machine without a memory-sampling PMU: the kernel's
-	 * allocations alone are still worth a recording. */
-	cli_diag_muted = a->kmem && !a->nr_events;
+	if (a->timer)
+		return run_timer(a, NULL);
+	/* No memory-sampling PMU: with --kmem the kernel's allocations alone,
+	 * else timer samples with registers. */
+	cli_diag_muted = !a->nr_events;
 	rc = hm_record_plan_pmu(&po, &plan);
 	cli_diag_muted = 0;
 	if (rc == -ENODEV && a->kmem && !a->nr_events)
 		return run_kmem_only(a);
-	if (rc && a->kmem && !a->nr_events)
+	if (rc == -ENODEV && !a->nr_events)
+		return run_timer(a, "no memory-sampling PMU and no --watch");
+	if (rc && !a->nr_events)
 		rc = hm_record_plan_pmu(&po, &plan);	/* again, saying why */
 	if (rc)
 		return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
@@ -407,23 +478,7 @@ static int run_pmu(struct args *a)
 	if (plan.cpu_wide_only && !a->cpu_wide && !a->quiet)
 		fprintf(stderr, "note: %s samples every CPU; the command's samples are kept "
 			"with everyone else's\n", plan.pmu);
-	memset(&o, 0, sizeof(o));
-	o.sz = sizeof(o);
-	o.output = a->output;
-	o.plan = &plan;
-	o.argv = a->argv;
-	o.pid = a->pid;
-	o.cpu_wide = a->cpu_wide;
-	o.alloc = a->alloc;
-	o.kmem = a->kmem;
-	o.mmap_pages = (unsigned)a->mmap_pages;
-	o.stop = &stop_flag;
-	o.started = a->quiet ? NULL : say_started;
-	rc = hm_record_run(&o, &st);
-	if (rc)
-		return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
-	summary(a, &st, NULL);
-	return workload_status(&st);
+	return run_plan(a, &plan);
 }
 
 static int run(int argc, char **argv)
@@ -492,6 +547,13 @@ static const struct cli_option options[] = {
 		 "print the events that would be opened, open nothing "
 		 "(LIBPFM_FORCE_PMU=skx shows another CPU's encodings)"),
 	OPT_BOOL('q', "quiet", A(quiet), "no summary"),
+	OPT_GROUP("Timer mode needs neither (any machine perf works on): without a memory-sampling\n"
+		  "PMU and without --watch, the command's threads (task-clock), or with -a every\n"
+		  "CPU (cpu-clock, the kernel too where allowed), are sampled at 10000 Hz (-F,\n"
+		  "or -c NS; at most kernel.perf_event_max_sample_rate) with their general\n"
+		  "registers, from which report computes the data addresses:\n"),
+	OPT_BOOL(0, "timer", A(timer),
+		 "timer samples with registers even where a memory-sampling PMU exists"),
 	OPT_GROUP("Watch mode needs no PMU (works in VMs): hardware breakpoints on bytes of\n"
 		  "global objects, inherited by every thread of COMMAND or of -p PID:\n"),
 	OPT_LIST('w', "watch", A(watch), N(nr_watch), MAX_WATCHES, "EXPR",

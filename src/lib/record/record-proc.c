@@ -190,7 +190,8 @@ int hm_proc_threads(pid_t pid, pid_t **tids, size_t *nr)
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	dir = opendir(path);
 	if (!dir)
-		return hm_fail(errno, "process %d: %s", (int)pid, strerror(errno));
+		return hm_fail(errno, "process %d: %s", (int)pid,
+			       errno == ENOENT ? "no such process" : strerror(errno));
 	while ((d = readdir(dir))) {
 		if (!isdigit((unsigned char)d->d_name[0]))
 			continue;
