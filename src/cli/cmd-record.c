@@ -203,10 +203,6 @@ static int load_watches(const struct args *a, hm_binary **bin, hm_types **types,
 		cli_error("%s: command not found", a->argv[0]);
 		return HM_EXIT_USAGE;
 	}
-	if (a->pid && kill(a->pid, 0) && errno == ESRCH) {
-		cli_error("process %d: no such process", (int)a->pid);
-		return HM_EXIT_INPUT;
-	}
 	*bin = hm_binary_open(path);
 	if (!*bin) {
 		/* the library said why, but for a failed allocation */
@@ -499,6 +495,11 @@ static int run(int argc, char **argv)
 	if (a.duration) {
 		sigaction(SIGALRM, &sa, NULL);
 		alarm((unsigned)a.duration);
+	}
+	/* before any note on what would be recorded, and once */
+	if (a.pid && kill(a.pid, 0) && errno == ESRCH) {
+		cli_error("process %d: no such process", (int)a.pid);
+		return HM_EXIT_INPUT;
 	}
 	return a.nr_watch ? run_watch(&a) : run_pmu(&a);
 }
