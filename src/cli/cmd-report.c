@@ -208,10 +208,11 @@ static void warn_silent_watch(hm_perf_reader *r, const hm_report_stats *st, cons
 	if (!bp || st->watch_samples)
 		return;
 	fflush(stdout);
-	fprintf(stderr, "warning: %s: its %zu watchpoint%s counted no access: hardware "
-		"watchpoints do not fire where it was recorded (a hypervisor that does not "
-		"deliver debug exceptions?); record without --watch for timer samples with "
-		"registers\n", input, bp, bp == 1 ? "" : "s");
+	fprintf(stderr, "warning: %s: its %zu watchpoint%s counted no access: the watched "
+		"bytes were not accessed, or hardware watchpoints do not fire where it was "
+		"recorded (a hypervisor that does not deliver debug exceptions); record "
+		"without --watch for timer samples with registers\n", input, bp,
+		bp == 1 ? "" : "s");
 }
 
 static int run(int argc, char **argv)
