@@ -514,7 +514,9 @@ static int synthesize(struct session *s)
 	int rc;
 
 	if (s->targets[0] == -1) {
-		rc = synthesize_all(s);
+		rc = hm_proc_synthesize_kernel(s->w);
+		if (!rc)
+			rc = synthesize_all(s);
 		if (rc)
 			return rc;
 	}
