@@ -513,10 +513,12 @@ static const struct cli_option options[] = {
 	OPT_STRING('o', "output", A(output), "FILE", "output file (default perf.data)"),
 	OPT_UINT(0, "ldlat", A(ldlat), "N", 1, 65535,
 		 "load latency threshold in cycles (default 30)"),
-	OPT_UINT('F', "freq", A(freq), "HZ", 1, 1000000, "samples per second (default 4000)"),
+	OPT_UINT('F', "freq", A(freq), "HZ", 1, 1000000,
+		 "samples per second (default 4000; timer mode 10000)"),
 	OPT_UINT('c', "count", A(period), "N", 1, UINT64_MAX >> 1,
 		 "sample every Nth event, as perf record -c (in watch mode: one sample "
-		 "per N accesses, default 1; :rw needs 1)"),
+		 "per N accesses, default 1; :rw needs 1; in timer mode: every N ns of "
+		 "CPU time)"),
 	OPT_BOOL('a', "all-cpus", A(cpu_wide),
 		 "record every CPU until Ctrl-C (or until COMMAND ends)"),
 	OPT_UINT('p', "pid", A(pid), "PID", 1, INT32_MAX,
@@ -524,8 +526,8 @@ static const struct cli_option options[] = {
 		 "recording too); with --watch, the names are looked up in its "
 		 "executable and the addresses in its maps"),
 	OPT_UINT(0, "duration", A(duration), "S", 1, 86400,
-		 "stop after S seconds (also: Ctrl-C, the end of COMMAND or of the "
-		 "process)"),
+		 "stop after S seconds (also: Ctrl-C or SIGTERM, which send COMMAND "
+		 "SIGINT, or the end of COMMAND or of the process)"),
 	OPT_LIST('e', "event", A(events), N(nr_events), MAX_EVENTS, "EVENT",
 		 "libpfm4 event string instead of the default pair (repeatable), e.g. "
 		 "MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM"),
@@ -570,9 +572,9 @@ static const struct cli_option options[] = {
 
 const struct hm_cmd hm_cmd_record = {
 	.name = "record",
-	.summary = "record memory accesses (PMU sampling or hardware watchpoints)",
+	.summary = "record memory accesses (PMU sampling, watchpoints or timer samples)",
 	.usage = (const char *const[]){
-		"[-o FILE] [--ldlat N] [-F HZ | -c N] [-e EVENT]... [--duration S] "
+		"[-o FILE] [--ldlat N] [-F HZ | -c N] [-e EVENT... | --timer] [--duration S] "
 		"[-a | -p PID | [--] COMMAND [ARGS...]]",
 		"--watch EXPR... [--binary FILE] [-o FILE] [-c N] [--duration S] "
 		"(-p PID | [--] COMMAND [ARGS...])",
@@ -581,12 +583,14 @@ const struct hm_cmd hm_cmd_record = {
 	"Record memory accesses into a standard perf.data that `hitmap report` and\n"
 	"`perf c2c report` read.  The first argument that is not an option is\n"
 	"COMMAND: what follows it is COMMAND's.  -c is perf record's sample period\n"
-	"here (elsewhere in hitmap it is pahole's cacheline size).\n",
+	"here (elsewhere in hitmap it is pahole's cacheline size).  The file's\n"
+	"header is kept current, so a killed recording reads up to its last\n"
+	"flush; an existing FILE is kept as FILE.old.\n",
 	.options = options,
 	.epilog =
 	"Exit status: COMMAND's once the perf.data is complete (128 + N when\n"
 	"signal N ended it), as perf record; 0 with -p or -a; before recording,\n"
-	"2 usage error, 3 cannot record (no PMU, no permission, unreadable\n"
-	"binary).  See hitmap-record(1).\n",
+	"2 usage error, 3 cannot record (no PMU for -e, watchpoints that do not\n"
+	"fire, no permission, unreadable binary).  See hitmap-record(1).\n",
 	.run = run,
 };
