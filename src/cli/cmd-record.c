@@ -291,7 +291,16 @@ static int run_watch(struct args *a)
 			: print_plan(&plan, a->kmem);
 		goto out;
 	}
-	/* after the expressions: a typo is still a usage error */
+	/* Usage errors first (too many breakpoints, :rw with -c): the slots
+	 * are those of the run, the load bias being a multiple of the page. */
+	cli_diag_muted = 1;
+	rc = hm_record_plan_watch(w, a->nr_watch, 0, a->period, &plan);
+	cli_diag_muted = 0;
+	if (rc) {
+		rc = hm_record_plan_watch(w, a->nr_watch, 0, a->period, &plan);	/* saying why */
+		rc = rc == -E2BIG || rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
+		goto out;
+	}
 	if ((rc = watch_check()))
 		goto out;
 	memset(&o, 0, sizeof(o));
@@ -590,7 +599,7 @@ const struct hm_cmd hm_cmd_record = {
 	.epilog =
 	"Exit status: COMMAND's once the perf.data is complete (128 + N when\n"
 	"signal N ended it), as perf record; 0 with -p or -a; before recording,\n"
-	"2 usage error, 3 cannot record (no PMU for -e, watchpoints that do not\n"
-	"fire, no permission, unreadable binary).  See hitmap-record(1).\n",
+	"2 usage error, 3 cannot record (watchpoints that do not fire, no such\n"
+	"process, no permission, unreadable binary).  See hitmap-record(1).\n",
 	.run = run,
 };
