@@ -212,6 +212,9 @@ int hm_record_watch_probe(struct hm_watch_probe *out);
  * -ENOENT when the process does not map the file. */
 int hm_record_load_bias(pid_t pid, hm_binary *bin, uint64_t *bias);
 
+#define HM_RECORD_STOP 1		/* *hm_record_opts.stop: stop, tell the command */
+#define HM_RECORD_STOP_SEEN 2	/* stop; the command has had SIGINT (a terminal's Ctrl-C) */
+
 struct hm_record_opts {
 	size_t sz;			/* sizeof(struct hm_record_opts): declare with HM_OPTS */
 	const char *output;		/* perf.data path */
@@ -229,7 +232,9 @@ struct hm_record_opts {
 	pid_t pid;			/* -p: an existing process (0 = none) */
 	int cpu_wide;			/* -a */
 	unsigned mmap_pages;		/* ring buffer data pages per CPU (power of 2); 0 = 128 */
-	volatile int *stop;		/* set non-zero (by a signal handler) to stop */
+	volatile int *stop;		/* set (by a signal handler) to stop: HM_RECORD_STOP,
+					 * or HM_RECORD_STOP_SEEN when the command has had
+					 * its SIGINT already (see hm_record_run) */
 	/* Called once the events are enabled (and the command released):
 	 * the moment a caller may say "recording".  May be NULL. */
 	void (*started)(void *ctx);
@@ -276,9 +281,10 @@ struct hm_record_stats {
  * the features perf c2c report needs).
  *
  * When *stop is set while the command runs, the command is sent SIGINT (what
- * Ctrl-C at a terminal sends it), SIGTERM one second later, and the
- * recording ends one more second later (the command is then killed); its
- * samples until then are kept, and stats->stopped says so.
+ * Ctrl-C at a terminal sends it; not with HM_RECORD_STOP_SEEN, when it had
+ * that one), SIGTERM one second later, and the recording ends one more
+ * second later (the command is then killed); its samples until then are
+ * kept, and stats->stopped says so.
  *
  * The file's header is written before the events are enabled and brought up
  * to date at each flush (every 100 ms), so a recorder killed at any point

@@ -36,10 +36,15 @@ struct args {
 
 static volatile int stop_flag;
 
-static void on_signal(int sig)
+/* Ctrl-C at a terminal (si_code SI_KERNEL) reaches the whole foreground
+ * process group: the command has had its SIGINT, and a second one could
+ * cut short the ending the first one started. */
+static void on_signal(int sig, siginfo_t *si, void *uc)
 {
-	(void)sig;
-	stop_flag = 1;
+	(void)uc;
+	if (!stop_flag)
+		stop_flag = sig == SIGINT && si && si->si_code == SI_KERNEL ? HM_RECORD_STOP_SEEN
+									    : HM_RECORD_STOP;
 }
 
 /* One line once the events are live: a script that attaches with -p can
@@ -498,7 +503,8 @@ static int run(int argc, char **argv)
 	if (rc)
 		return rc;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (a.duration) {

@@ -562,10 +562,10 @@ static double now(void)
 }
 
 /* Asked to stop while the command runs: it gets SIGINT, as from Ctrl-C at
- * a terminal, so that it can end as it would there (a terminal's Ctrl-C has
- * reached it already; one more is what perf's users expect too), then
- * SIGTERM after HM_STOP_GRACE seconds, and the recording ends after as many
- * again (cleanup() kills it).  Its samples up to its end are kept.
+ * a terminal, so that it can end as it would there (unless a terminal's
+ * Ctrl-C has reached it already: HM_RECORD_STOP_SEEN), then SIGTERM after
+ * HM_STOP_GRACE seconds, and the recording ends after as many again
+ * (cleanup() kills it).  Its samples up to its end are kept.
  * Returns 1 when the recording should end now. */
 #define HM_STOP_GRACE 1.0
 static int stop_child(struct session *s)
@@ -575,7 +575,8 @@ static int stop_child(struct session *s)
 	if (!s->stop_at) {
 		s->stop_at = t;
 		s->st->stopped = 1;
-		kill(s->child, SIGINT);
+		if (*s->o->stop != HM_RECORD_STOP_SEEN)
+			kill(s->child, SIGINT);
 	} else if (!s->termed && t - s->stop_at >= HM_STOP_GRACE) {
 		s->termed = 1;
 		kill(s->child, SIGTERM);
