@@ -771,8 +771,9 @@ static int record_run(const struct hm_record_opts *o, struct hm_record_stats *st
 	rc = prepare(&s);
 	if (!rc) {
 		s.w = hm_perf_writer_open(output_path(&s));
-		if (!s.w)
-			rc = hm_fail(errno, "%s: %s", output_path(&s), strerror(errno));
+		if (!s.w)	/* the writer said why, but for memory */
+			rc = errno == ENOMEM ? hm_fail(ENOMEM, "%s: out of memory",
+						       output_path(&s)) : -errno;
 	}
 	if (!rc)
 		rc = declare_events(&s);
