@@ -22,7 +22,7 @@ extern "C" {
 
 typedef struct hm_perf_writer hm_perf_writer;
 
-/* Create path (truncating it).  NULL + errno. */
+/* Create path (truncating it; mode 0600, as perf record).  NULL + errno. */
 hm_perf_writer *hm_perf_writer_open(const char *path);
 
 /* Write the file in the byte order opposite to the host's (for testing
@@ -89,6 +89,13 @@ int hm_perf_writer_features(hm_perf_writer *w, const struct hm_perf_features *f)
  * for features the writer does not produce itself; id 0..255, not one the
  * writer always writes (-EEXIST). */
 int hm_perf_writer_add_feature(hm_perf_writer *w, int id, const void *data, size_t len);
+
+/* Write out every record appended so far and a header that covers them
+ * (without features), so that the file as it stands reads as a complete
+ * recording: what a recorder that may be killed calls at each flush.
+ * Freezes the events.  No-op for a compressed file.  0 or a negative
+ * errno. */
+int hm_perf_writer_sync(hm_perf_writer *w);
 
 /* Write header and features, close, free.  Returns 0 or a negative errno. */
 int hm_perf_writer_close(hm_perf_writer *w);

@@ -1,12 +1,17 @@
 /* record: recording memory accesses into a standard perf.data.
  *
- * Two sources:
+ * Three sources:
  *  - PMU mode: the CPU's memory-sampling events (Intel PEBS load latency +
  *    all stores, AMD IBS op), encoded through libpfm4, opened with
  *    perf_event_open — what `perf c2c record` records.
  *  - Watch mode: hardware breakpoints (PERF_TYPE_BREAKPOINT) on chosen
  *    fields of global objects; they work where no memory-sampling PMU exists
- *    (virtual machines).
+ *    (virtual machines), when the hypervisor delivers debug exceptions
+ *    (hm_record_watch_probe() says).
+ *  - Timer mode: a software clock (cpu-clock per CPU with -a, task-clock per
+ *    task) sampling the general registers, which works wherever perf does:
+ *    the data address is then computed from the registers and the
+ *    instruction at the sample's IP.
  *
  * Building the events ("the plan") is separate from opening them, so the
  * encodings can be checked on any machine (LIBPFM_FORCE_PMU=skx).
@@ -51,6 +56,16 @@
  * formats.  Per task, a free the kernel does later in another context (an
  * RCU callback, a worker) is not seen; -a sees every one.
  *
+ * How timer data is encoded: one PERF_TYPE_SOFTWARE event,
+ * PERF_COUNT_SW_CPU_CLOCK (CPU-wide) or PERF_COUNT_SW_TASK_CLOCK (per task,
+ * inherited), sample_period in nanoseconds, sample_type
+ * IP|TID|TIME|ID|CPU|PERIOD|REGS_USER with sample_regs_user = HM_TIMER_REGS
+ * (AX..IP and R8..R15, bits of enum perf_event_x86_regs), plus REGS_INTR
+ * with the same mask when kernel samples are taken (CPU-wide, where
+ * perf_event_paranoid allows; per task the kernel is excluded), and the
+ * side band (MMAP2 with data mappings, COMM, FORK/EXIT) on it.  It is what
+ * `perf record -e cpu-clock -c NS --sample-cpu --user-regs=... [-I]` writes.
+ *
  * Ownership: plans and watches are plain structs owned by the caller.  Strings
  * passed in options must stay valid for the duration of the call.
  */
@@ -77,7 +92,7 @@ typedef struct hm_record_event {
 	int leader;		/* index of the group leader in the plan; -1 = own group */
 } hm_record_event;
 
-enum hm_record_source { HM_SOURCE_PMU = 1, HM_SOURCE_WATCH = 2 };
+enum hm_record_source { HM_SOURCE_PMU = 1, HM_SOURCE_WATCH = 2, HM_SOURCE_TIMER = 3 };
 
 typedef struct hm_record_plan {
 	enum hm_record_source source;
@@ -113,6 +128,26 @@ int hm_record_plan_pmu(const struct hm_pmu_opts *o, hm_record_plan *plan);
 /* Whether the PMU the plan names is actually usable on this machine (its
  * sysfs directory exists).  A forced libpfm4 PMU plans but does not open. */
 int hm_record_pmu_present(const hm_record_plan *plan, const char *sysfs);
+
+/* Timer samples with registers (see the top). */
+#define HM_TIMER_DEFAULT_HZ 10000
+/* AX BX CX DX SI DI BP SP IP (bits 0-8) and R8-R15 (bits 16-23). */
+#define HM_TIMER_REGS 0xff01ffull
+struct hm_timer_opts {
+	size_t sz;		/* sizeof(struct hm_timer_opts): declare with HM_OPTS */
+	uint64_t period_ns;	/* one sample per period_ns of CPU time; 0 = from freq */
+	uint64_t freq;		/* samples per second when period_ns is 0;
+				 * 0 = HM_TIMER_DEFAULT_HZ */
+	int cpu_wide;		/* cpu-clock on every CPU, kernel samples too (with
+				 * their interrupted registers) where allowed */
+	int user_only;		/* no kernel samples even CPU-wide */
+};
+
+/* Encode the timer event.  Pure but for reading
+ * kernel.perf_event_max_sample_rate, which caps the rate (a note says so
+ * when an asked rate is above it): more would be throttled by the kernel.
+ * plan->pmu is the event's name, plan->pmu_desc says the rate. */
+int hm_record_plan_timer(const struct hm_timer_opts *o, hm_record_plan *plan);
 
 enum hm_watch_mode {
 	HM_WATCH_AUTO = 0,	/* reads and writes if the breakpoints suffice, else writes */
@@ -157,15 +192,33 @@ int hm_record_plan_watch(const hm_watch *w, size_t n, uint64_t bias, uint64_t pe
  * full. */
 int hm_record_plan_kmem(const char *tracefs, hm_record_plan *plan);
 
+/* Whether hardware watchpoints fire here.  Opening a breakpoint event is no
+ * proof (some hypervisors let it open and never deliver the debug
+ * exception): this arms one write breakpoint (8 bytes) on a variable of the
+ * calling thread, writes it HM_WATCH_PROBE_WRITES times and reads the count.
+ * 0 when every write was counted; -EOPNOTSUPP when not (the diagnostic says
+ * how many were); the open's negative errno (-EACCES, -ENOSPC, ...) with a
+ * diagnostic when the event cannot be opened.  *out is filled in all cases. */
+#define HM_WATCH_PROBE_WRITES 64
+struct hm_watch_probe {
+	uint64_t written;	/* writes made to the watched variable */
+	uint64_t counted;	/* of those, counted by the breakpoint */
+	int hypervisor;		/* the CPU says it runs under a hypervisor */
+};
+int hm_record_watch_probe(struct hm_watch_probe *out);
+
 /* Load bias of `bin` in process pid from /proc/PID/maps: 0 for ET_EXEC, else
  * the mapping of the same file (device and inode) minus its link address.
  * -ENOENT when the process does not map the file. */
 int hm_record_load_bias(pid_t pid, hm_binary *bin, uint64_t *bias);
 
+#define HM_RECORD_STOP 1		/* *hm_record_opts.stop: stop, tell the command */
+#define HM_RECORD_STOP_SEEN 2	/* stop; the command has had SIGINT (a terminal's Ctrl-C) */
+
 struct hm_record_opts {
 	size_t sz;			/* sizeof(struct hm_record_opts): declare with HM_OPTS */
 	const char *output;		/* perf.data path */
-	const hm_record_plan *plan;	/* PMU mode (NULL in watch mode) */
+	const hm_record_plan *plan;	/* PMU or timer mode (NULL in watch mode) */
 	/* Watch mode: the watches and the binary their addresses are in; the
 	 * plan is built once the command has been exec'd (or, with pid, from
 	 * the running process's maps) and its load bias is known.  With pid,
@@ -179,7 +232,9 @@ struct hm_record_opts {
 	pid_t pid;			/* -p: an existing process (0 = none) */
 	int cpu_wide;			/* -a */
 	unsigned mmap_pages;		/* ring buffer data pages per CPU (power of 2); 0 = 128 */
-	volatile int *stop;		/* set non-zero (by a signal handler) to stop */
+	volatile int *stop;		/* set (by a signal handler) to stop: HM_RECORD_STOP,
+					 * or HM_RECORD_STOP_SEEN when the command has had
+					 * its SIGINT already (see hm_record_run) */
 	/* Called once the events are enabled (and the command released):
 	 * the moment a caller may say "recording".  May be NULL. */
 	void (*started)(void *ctx);
@@ -215,14 +270,31 @@ struct hm_record_stats {
 					 * later (through tracefs); 0: only the first ones */
 	int alloc_no_store;		/* 1: posix_memalign's store not found, not probed */
 	uint64_t kmem_samples;		/* of those, kmem tracepoint samples */
+	int stopped;			/* *stop ended the recording while the command
+					 * ran: it was sent SIGINT (see hm_record_run) */
 };
 
 /* Run the recording: start the command stopped (ptrace at exec), resolve
  * watches, open one set of events per CPU (per task with inherit, or CPU-wide
  * with -a), drain the ring buffers until the command exits or *stop is set,
  * and write the perf.data (COMM/MMAP2 of the command synthesized from /proc,
- * the features perf c2c report needs).  Returns 0 or a negative errno; -EACCES
- * / -EPERM with a diagnostic naming the perf_event_paranoid level needed. */
+ * the features perf c2c report needs).
+ *
+ * When *stop is set while the command runs, the command is sent SIGINT (what
+ * Ctrl-C at a terminal sends it; not with HM_RECORD_STOP_SEEN, when it had
+ * that one), SIGTERM one second later, and the recording ends one more
+ * second later (the command is then killed); its samples until then are
+ * kept, and stats->stopped says so.
+ *
+ * The file's header is written before the events are enabled and brought up
+ * to date at each flush (every 100 ms), so a recorder killed at any point
+ * leaves a perf.data that reads up to its last flush (without the header
+ * features).  Over an existing regular file the recording is written as
+ * OUTPUT.partial and renamed at the end, the older file kept as OUTPUT.old;
+ * the file is created with mode 0600.
+ *
+ * Returns 0 or a negative errno; -EACCES / -EPERM with a diagnostic naming
+ * the perf_event_paranoid level needed. */
 int hm_record_run(const struct hm_record_opts *o, struct hm_record_stats *st);
 
 /* Print-friendly description of one event of a plan ("type=4 config=0x1cd

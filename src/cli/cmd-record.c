@@ -26,7 +26,7 @@ struct args {
 	const char *output, *binary;
 	uint64_t ldlat, freq, period, mmap_pages, duration;
 	pid_t pid;
-	int cpu_wide, dry_run, quiet, user_only, alloc, kmem;
+	int cpu_wide, dry_run, quiet, user_only, alloc, kmem, timer;
 	const char *events[MAX_EVENTS + 1];
 	size_t nr_events;
 	const char *watch[MAX_WATCHES];
@@ -36,10 +36,15 @@ struct args {
 
 static volatile int stop_flag;
 
-static void on_signal(int sig)
+/* Ctrl-C at a terminal (si_code SI_KERNEL) reaches the whole foreground
+ * process group: the command has had its SIGINT, and a second one could
+ * cut short the ending the first one started. */
+static void on_signal(int sig, siginfo_t *si, void *uc)
 {
-	(void)sig;
-	stop_flag = 1;
+	(void)uc;
+	if (!stop_flag)
+		stop_flag = sig == SIGINT && si && si->si_code == SI_KERNEL ? HM_RECORD_STOP_SEEN
+									    : HM_RECORD_STOP;
 }
 
 /* One line once the events are live: a script that attaches with -p can
@@ -67,6 +72,8 @@ static int parse(int argc, char **argv, struct args *a)
 		return cli_usage_error(cmd, "-F and -c exclude each other");
 	if (a->pid && (a->cpu_wide || a->argv))
 		return cli_usage_error(cmd, "-p PID excludes -a and -- COMMAND");
+	if (a->timer && (a->nr_watch || a->nr_events || a->ldlat))
+		return cli_usage_error(cmd, "--timer excludes --watch, -e and --ldlat");
 	if (a->nr_watch) {
 		if (a->nr_events || a->ldlat || a->freq || a->cpu_wide)
 			return cli_usage_error(cmd, "--watch takes only -o, -c, --binary, "
@@ -173,7 +180,9 @@ static void summary(const struct args *a, const struct hm_record_stats *st, cons
 		fprintf(stderr, "warning: %" PRIu64 " samples lost (ring buffer full); use a "
 			"larger --mmap-pages or -c\n", st->lost);
 	fprintf(stderr, "hitmap record: wrote %s (%" PRIu64 " bytes)\n", a->output, st->bytes);
-	if (st->child_status > 0) {
+	if (st->stopped) {
+		fprintf(stderr, "hitmap record: stopped; the command was sent SIGINT\n");
+	} else if (st->child_status > 0) {
 		if (WIFEXITED(st->child_status))
 			fprintf(stderr, "warning: the command exited with status %d\n",
 				WEXITSTATUS(st->child_status));
@@ -201,7 +210,8 @@ static int load_watches(const struct args *a, hm_binary **bin, hm_types **types,
 	}
 	*bin = hm_binary_open(path);
 	if (!*bin) {
-		if (errno != EBADMSG)
+		/* the library said why, but for a failed allocation */
+		if (errno == ENOMEM)
 			cli_error("%s: %s", path, strerror(errno));
 		return HM_EXIT_INPUT;
 	}
@@ -231,11 +241,39 @@ static int workload_status(const struct hm_record_stats *st)
 {
 	if (st->child_status == -1)
 		return HM_EXIT_OK;	/* -p or -a: no command of ours */
+	/* ended by the signals it was sent to stop the recording */
+	if (st->stopped && WIFSIGNALED(st->child_status) &&
+	    (WTERMSIG(st->child_status) == SIGINT || WTERMSIG(st->child_status) == SIGTERM ||
+	     WTERMSIG(st->child_status) == SIGKILL))
+		return HM_EXIT_OK;
 	if (WIFEXITED(st->child_status))
 		return WEXITSTATUS(st->child_status);
 	if (WIFSIGNALED(st->child_status))
 		return 128 + WTERMSIG(st->child_status);
 	return HM_EXIT_OK;
+}
+
+/* A recording of watchpoints that never fire is 0 samples that look like
+ * "no sharing": refuse it, and say what records on this machine instead. */
+static int watch_check(void)
+{
+	struct hm_watch_probe wp;
+	int rc;
+
+	cli_diag_muted = 1;
+	rc = hm_record_watch_probe(&wp);
+	cli_diag_muted = 0;
+	if (!rc)
+		return 0;
+	if (rc != -EOPNOTSUPP) {
+		hm_record_watch_probe(&wp);	/* again, saying why */
+		return HM_EXIT_INPUT;
+	}
+	cli_error("hardware watchpoints do not fire on this machine (%" PRIu64 " of %" PRIu64
+		  " watched writes counted; %s does not deliver debug exceptions); record "
+		  "without --watch for timer samples with registers", wp.counted, wp.written,
+		  wp.hypervisor ? "the hypervisor" : "the kernel");
+	return HM_EXIT_INPUT;
 }
 
 static int run_watch(struct args *a)
@@ -258,6 +296,18 @@ static int run_watch(struct args *a)
 			: print_plan(&plan, a->kmem);
 		goto out;
 	}
+	/* Usage errors first (too many breakpoints, :rw with -c): the slots
+	 * are those of the run, the load bias being a multiple of the page. */
+	cli_diag_muted = 1;
+	rc = hm_record_plan_watch(w, a->nr_watch, 0, a->period, &plan);
+	cli_diag_muted = 0;
+	if (rc) {
+		rc = hm_record_plan_watch(w, a->nr_watch, 0, a->period, &plan);	/* saying why */
+		rc = rc == -E2BIG || rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
+		goto out;
+	}
+	if ((rc = watch_check()))
+		goto out;
 	memset(&o, 0, sizeof(o));
 	o.sz = sizeof(o);
 	o.output = a->output;
@@ -335,11 +385,64 @@ static int run_kmem_only(struct args *a)
 	return workload_status(&st);
 }
 
+/* Record with a plan already made (PMU or timer events). */
+static int run_plan(struct args *a, const hm_record_plan *plan)
+{
+	struct hm_record_opts o;
+	struct hm_record_stats st;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.sz = sizeof(o);
+	o.output = a->output;
+	o.plan = plan;
+	o.argv = a->argv;
+	o.pid = a->pid;
+	o.cpu_wide = a->cpu_wide;
+	o.alloc = a->alloc;
+	o.kmem = a->kmem;
+	o.mmap_pages = (unsigned)a->mmap_pages;
+	o.stop = &stop_flag;
+	o.started = a->quiet ? NULL : say_started;
+	rc = hm_record_run(&o, &st);
+	if (rc)
+		return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
+	summary(a, &st, NULL);
+	return workload_status(&st);
+}
+
+/* Timer samples with registers: the evidence where neither a memory-sampling
+ * PMU nor watchpoints give any.  why: what led here, for the note. */
+static int run_timer(struct args *a, const char *why)
+{
+	struct hm_timer_opts to;
+	hm_record_plan plan;
+	const struct perf_event_attr *ev;
+	int rc;
+
+	memset(&to, 0, sizeof(to));
+	to.sz = sizeof(to);
+	to.period_ns = a->period;
+	to.freq = a->freq;
+	to.cpu_wide = a->cpu_wide;
+	to.user_only = a->user_only;
+	rc = hm_record_plan_timer(&to, &plan);
+	if (rc)
+		return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
+	ev = &plan.ev[0].attr;
+	if (!a->quiet)
+		fprintf(stderr, "note: %s%srecording timer samples with registers (%s, %llu Hz%s)\n",
+			why ? why : "", why ? ": " : "", plan.ev[0].name,
+			1000000000ull / (unsigned long long)ev->sample_period,
+			ev->exclude_kernel ? ", user space" : ", user and kernel");
+	if (a->dry_run)
+		return print_plan(&plan, a->kmem);
+	return run_plan(a, &plan);
+}
+
 static int run_pmu(struct args *a)
 {
 	struct hm_pmu_opts po;
-	struct hm_record_opts o;
-	struct hm_record_stats st;
 	hm_record_plan plan;
 	int rc;
 
@@ -350,14 +453,18 @@ static int run_pmu(struct args *a)
 	po.freq = a->freq;
 	po.user_only = a->user_only;
 	po.events = a->nr_events ? a->events : NULL;
-	/* --kmem on a machine without a memory-sampling PMU: the kernel's
-	 * allocations alone are still worth a recording. */
-	cli_diag_muted = a->kmem && !a->nr_events;
+	if (a->timer)
+		return run_timer(a, NULL);
+	/* No memory-sampling PMU: with --kmem the kernel's allocations alone,
+	 * else timer samples with registers. */
+	cli_diag_muted = !a->nr_events;
 	rc = hm_record_plan_pmu(&po, &plan);
 	cli_diag_muted = 0;
 	if (rc == -ENODEV && a->kmem && !a->nr_events)
 		return run_kmem_only(a);
-	if (rc && a->kmem && !a->nr_events)
+	if (rc == -ENODEV && !a->nr_events)
+		return run_timer(a, "no memory-sampling PMU and no --watch");
+	if (rc && !a->nr_events)
 		rc = hm_record_plan_pmu(&po, &plan);	/* again, saying why */
 	if (rc)
 		return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
@@ -381,23 +488,7 @@ static int run_pmu(struct args *a)
 	if (plan.cpu_wide_only && !a->cpu_wide && !a->quiet)
 		fprintf(stderr, "note: %s samples every CPU; the command's samples are kept "
 			"with everyone else's\n", plan.pmu);
-	memset(&o, 0, sizeof(o));
-	o.sz = sizeof(o);
-	o.output = a->output;
-	o.plan = &plan;
-	o.argv = a->argv;
-	o.pid = a->pid;
-	o.cpu_wide = a->cpu_wide;
-	o.alloc = a->alloc;
-	o.kmem = a->kmem;
-	o.mmap_pages = (unsigned)a->mmap_pages;
-	o.stop = &stop_flag;
-	o.started = a->quiet ? NULL : say_started;
-	rc = hm_record_run(&o, &st);
-	if (rc)
-		return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
-	summary(a, &st, NULL);
-	return workload_status(&st);
+	return run_plan(a, &plan);
 }
 
 static int run(int argc, char **argv)
@@ -412,12 +503,18 @@ static int run(int argc, char **argv)
 	if (rc)
 		return rc;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (a.duration) {
 		sigaction(SIGALRM, &sa, NULL);
 		alarm((unsigned)a.duration);
+	}
+	/* before any note on what would be recorded, and once */
+	if (a.pid && kill(a.pid, 0) && errno == ESRCH) {
+		cli_error("process %d: no such process", (int)a.pid);
+		return HM_EXIT_INPUT;
 	}
 	return a.nr_watch ? run_watch(&a) : run_pmu(&a);
 }
@@ -431,10 +528,12 @@ static const struct cli_option options[] = {
 	OPT_STRING('o', "output", A(output), "FILE", "output file (default perf.data)"),
 	OPT_UINT(0, "ldlat", A(ldlat), "N", 1, 65535,
 		 "load latency threshold in cycles (default 30)"),
-	OPT_UINT('F', "freq", A(freq), "HZ", 1, 1000000, "samples per second (default 4000)"),
+	OPT_UINT('F', "freq", A(freq), "HZ", 1, 1000000,
+		 "samples per second (default 4000; timer mode 10000)"),
 	OPT_UINT('c', "count", A(period), "N", 1, UINT64_MAX >> 1,
 		 "sample every Nth event, as perf record -c (in watch mode: one sample "
-		 "per N accesses, default 1; :rw needs 1)"),
+		 "per N accesses, default 1; :rw needs 1; in timer mode: every N ns of "
+		 "CPU time)"),
 	OPT_BOOL('a', "all-cpus", A(cpu_wide),
 		 "record every CPU until Ctrl-C (or until COMMAND ends)"),
 	OPT_UINT('p', "pid", A(pid), "PID", 1, INT32_MAX,
@@ -442,8 +541,8 @@ static const struct cli_option options[] = {
 		 "recording too); with --watch, the names are looked up in its "
 		 "executable and the addresses in its maps"),
 	OPT_UINT(0, "duration", A(duration), "S", 1, 86400,
-		 "stop after S seconds (also: Ctrl-C, the end of COMMAND or of the "
-		 "process)"),
+		 "stop after S seconds (also: Ctrl-C or SIGTERM, which send COMMAND "
+		 "SIGINT, or the end of COMMAND or of the process)"),
 	OPT_LIST('e', "event", A(events), N(nr_events), MAX_EVENTS, "EVENT",
 		 "libpfm4 event string instead of the default pair (repeatable), e.g. "
 		 "MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM"),
@@ -466,6 +565,13 @@ static const struct cli_option options[] = {
 		 "print the events that would be opened, open nothing "
 		 "(LIBPFM_FORCE_PMU=skx shows another CPU's encodings)"),
 	OPT_BOOL('q', "quiet", A(quiet), "no summary"),
+	OPT_GROUP("Timer mode needs neither (any machine perf works on): without a memory-sampling\n"
+		  "PMU and without --watch, the command's threads (task-clock), or with -a every\n"
+		  "CPU (cpu-clock, the kernel too where allowed), are sampled at 10000 Hz (-F,\n"
+		  "or -c NS; at most kernel.perf_event_max_sample_rate) with their general\n"
+		  "registers, from which report computes the data addresses:\n"),
+	OPT_BOOL(0, "timer", A(timer),
+		 "timer samples with registers even where a memory-sampling PMU exists"),
 	OPT_GROUP("Watch mode needs no PMU (works in VMs): hardware breakpoints on bytes of\n"
 		  "global objects, inherited by every thread of COMMAND or of -p PID:\n"),
 	OPT_LIST('w', "watch", A(watch), N(nr_watch), MAX_WATCHES, "EXPR",
@@ -481,9 +587,9 @@ static const struct cli_option options[] = {
 
 const struct hm_cmd hm_cmd_record = {
 	.name = "record",
-	.summary = "record memory accesses (PMU sampling or hardware watchpoints)",
+	.summary = "record memory accesses (PMU sampling, watchpoints or timer samples)",
 	.usage = (const char *const[]){
-		"[-o FILE] [--ldlat N] [-F HZ | -c N] [-e EVENT]... [--duration S] "
+		"[-o FILE] [--ldlat N] [-F HZ | -c N] [-e EVENT... | --timer] [--duration S] "
 		"[-a | -p PID | [--] COMMAND [ARGS...]]",
 		"--watch EXPR... [--binary FILE] [-o FILE] [-c N] [--duration S] "
 		"(-p PID | [--] COMMAND [ARGS...])",
@@ -492,12 +598,14 @@ const struct hm_cmd hm_cmd_record = {
 	"Record memory accesses into a standard perf.data that `hitmap report` and\n"
 	"`perf c2c report` read.  The first argument that is not an option is\n"
 	"COMMAND: what follows it is COMMAND's.  -c is perf record's sample period\n"
-	"here (elsewhere in hitmap it is pahole's cacheline size).\n",
+	"here (elsewhere in hitmap it is pahole's cacheline size).  The file's\n"
+	"header is kept current, so a killed recording reads up to its last\n"
+	"flush; an existing FILE is kept as FILE.old.\n",
 	.options = options,
 	.epilog =
 	"Exit status: COMMAND's once the perf.data is complete (128 + N when\n"
 	"signal N ended it), as perf record; 0 with -p or -a; before recording,\n"
-	"2 usage error, 3 cannot record (no PMU, no permission, unreadable\n"
-	"binary).  See hitmap-record(1).\n",
+	"2 usage error, 3 cannot record (watchpoints that do not fire, no such\n"
+	"process, no permission, unreadable binary).  See hitmap-record(1).\n",
 	.run = run,
 };

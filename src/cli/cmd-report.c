@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 #include "hitmap/attribute.h"
 #include "hitmap/debuginfo.h"
 #include "hitmap/heat.h"
@@ -195,6 +196,25 @@ static int output(hm_attr *a, hm_heat *h, const hm_report_stats *st,
 	return HM_EXIT_OK;
 }
 
+/* Watchpoints that never fired look like a program without sharing: on
+ * some virtual machines the breakpoint events open and count nothing. */
+static void warn_silent_watch(hm_perf_reader *r, const hm_report_stats *st, const char *input)
+{
+	const hm_perf_info *info = hm_perf_reader_info(r);
+	size_t i, bp = 0;
+
+	for (i = 0; i < info->nr_events; i++)
+		bp += info->events[i].type == PERF_TYPE_BREAKPOINT;
+	if (!bp || st->watch_samples)
+		return;
+	fflush(stdout);
+	fprintf(stderr, "warning: %s: its %zu watchpoint%s counted no access: the watched "
+		"bytes were not accessed, or hardware watchpoints do not fire where it was "
+		"recorded (a hypervisor that does not deliver debug exceptions); record "
+		"without --watch for timer samples with registers\n", input, bp,
+		bp == 1 ? "" : "s");
+}
+
 static int run(int argc, char **argv)
 {
 	struct report_args ra = { 0 };
@@ -253,6 +273,7 @@ static int run(int argc, char **argv)
 		rc = HM_EXIT_INPUT;
 		goto out;
 	}
+	warn_silent_watch(r, &st, ra.input);
 	rc = output(a, h, &st, &ra, r);
 	if (!rc && hm_perf_reader_info(r)->truncated)
 		rc = HM_EXIT_INPUT;

@@ -109,13 +109,13 @@ assert_exit 2 "-p with -a" "$HITMAP" record -a -p 1
 assert_exit 2 "nothing to record" "$HITMAP" record
 
 # A machine without a memory-sampling PMU (this is checked only where sysfs
-# shows none, e.g. a VM): exit 3 and the exact message.
+# shows none, e.g. a VM): timer samples with registers, and a note saying so.
 d=/sys/bus/event_source/devices
 if [ ! -e $d/cpu ] && [ ! -e $d/cpu_core ] && [ ! -e $d/ibs_op ]; then
 	unset LIBPFM_FORCE_PMU
-	assert_exit 3 "no PMU" "$HITMAP" record -o "$T/none.data" -- true
-	assert_eq "error: no memory-sampling PMU on this machine (no cpu/ibs_op PMU in $d); hardware watchpoints need none" \
-		"$(cat "$T/err")" "no-PMU message"
-	[ ! -e "$T/none.data" ] || fail "no PMU: an output file was left behind"
+	assert_exit 0 "no PMU" "$HITMAP" record -o "$T/none.data" -- true
+	grep -q "^note: no memory-sampling PMU and no --watch: recording timer samples with registers (task-clock, [0-9]* Hz, user space)$" \
+		"$T/err" || { cat "$T/err" >&2; fail "no-PMU note"; }
+	[ -s "$T/none.data" ] || fail "no PMU: no recording"
 fi
 exit 0

@@ -3,7 +3,8 @@
  * Layout written: header (104 bytes), the id arrays and the attr section
  * (written when the first record arrives, so every event is known), the data
  * section, then the feature table and feature payloads.  The header is
- * rewritten at close with the final sizes.
+ * rewritten at close with the final sizes, and by hm_perf_writer_sync()
+ * with the data written so far.
  *
  * A writer can produce the opposite byte order (hm_perf_writer_set_swap) so
  * that tests can prove the reader's swapping against the real perf.  In that
@@ -284,7 +285,8 @@ hm_perf_writer *hm_perf_writer_open(const char *path)
 		errno = ENOMEM;
 		return NULL;
 	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* private, as perf record's: a recording shows what a program did */
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (w->fd < 0) {
 		int e = errno;
 
@@ -666,11 +668,41 @@ static int pwrite_all(hm_perf_writer *w, const void *p, size_t n, uint64_t off)
 	return 0;
 }
 
+/* The file header: sizes so far, the given feature bits. */
+static int write_header(hm_perf_writer *w, uint64_t data_size, const uint64_t bits[4])
+{
+	uint64_t hdr[13];
+	size_t i;
+
+	memset(hdr, 0, sizeof(hdr));
+	hdr[0] = HM_PERF_MAGIC2;	/* swapped below with everything else */
+	hdr[1] = 104;
+	hdr[2] = sizeof(struct perf_event_attr) + 16;
+	hdr[3] = w->attr_off;
+	hdr[4] = w->nr_ev * hdr[2];
+	hdr[5] = w->data_off;
+	hdr[6] = data_size;
+	memcpy(&hdr[9], bits, 4 * sizeof(*bits));
+	for (i = 0; i < 13; i++)
+		hdr[i] = o64(w, hdr[i]);
+	return pwrite_all(w, hdr, sizeof(hdr), 0);
+}
+
+int hm_perf_writer_sync(hm_perf_writer *w)
+{
+	static const uint64_t none[4];
+
+	if (w->zc)
+		return 0;	/* a block may be pending in the zstd stream */
+	if (freeze(w) || wflush(w))
+		return w->err;
+	return write_header(w, w->pos - w->data_off, none);
+}
+
 static int finish(hm_perf_writer *w)
 {
-	uint64_t bits[4] = { 0 }, hdr[13], table, data_size, *tab;
+	uint64_t bits[4] = { 0 }, table, data_size, *tab;
 	int id, nf = 0, k;
-	size_t i;
 
 	if (freeze(w))
 		return w->err;
@@ -706,18 +738,7 @@ static int finish(hm_perf_writer *w)
 		return -EIO;
 	}
 	free(tab);
-	memset(hdr, 0, sizeof(hdr));
-	hdr[0] = HM_PERF_MAGIC2;	/* swapped below with everything else */
-	hdr[1] = 104;
-	hdr[2] = sizeof(struct perf_event_attr) + 16;
-	hdr[3] = w->attr_off;
-	hdr[4] = w->nr_ev * hdr[2];
-	hdr[5] = w->data_off;
-	hdr[6] = data_size;
-	memcpy(&hdr[9], bits, sizeof(bits));
-	for (i = 0; i < 13; i++)
-		hdr[i] = o64(w, hdr[i]);
-	return pwrite_all(w, hdr, sizeof(hdr), 0);
+	return write_header(w, data_size, bits);
 }
 
 static void wfree(hm_perf_writer *w)

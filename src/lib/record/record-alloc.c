@@ -228,8 +228,11 @@ static void add_probe(hm_record_plan *plan, const hm_record_event *like, int typ
 	a->config2 = off;
 	a->sample_period = 1;
 	/* The same leading fields as the other events, so that ID sits where
-	 * it does in theirs (perf and the recorder find it by position). */
-	a->sample_type = like->attr.sample_type | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER;
+	 * it does in theirs (perf and the recorder find it by position); not
+	 * the interrupted registers a timer event may sample: these run in user
+	 * space. */
+	a->sample_type = (like->attr.sample_type & ~(uint64_t)PERF_SAMPLE_REGS_INTR) |
+			 PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER;
 	a->sample_regs_user = kind == 2 ? 1ull << reg : HM_ALLOC_REGS;
 	a->sample_id_all = 1;
 	a->exclude_callchain_kernel = 1;

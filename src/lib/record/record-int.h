@@ -49,6 +49,9 @@ int hm_proc_release(pid_t pid);
 /* Write COMM and MMAP2 records describing process pid's current state. */
 int hm_proc_synthesize(hm_perf_writer *w, pid_t pid, const char *build_id_path,
 		       const unsigned char *build_id, size_t build_id_len);
+/* The kernel's map (perf's "[kernel.kallsyms]_text"), from /proc/kallsyms;
+ * nothing when its addresses are hidden. */
+int hm_proc_synthesize_kernel(hm_perf_writer *w);
 /* Thread ids of pid (from /proc/PID/task); *tids is malloc'd. */
 int hm_proc_threads(pid_t pid, pid_t **tids, size_t *nr);
 /* Online CPUs; *cpus is malloc'd. */

@@ -340,6 +340,7 @@ int hm_record_describe(const hm_record_plan *plan, size_t i, char *buf, size_t l
 	const hm_record_event *ev = &plan->ev[i];
 	const struct perf_event_attr *a = &ev->attr;
 	char leader[16] = "-";
+	int n;
 
 	if (ev->leader >= 0)
 		snprintf(leader, sizeof(leader), "%d", ev->leader);
@@ -349,10 +350,15 @@ int hm_record_describe(const hm_record_plan *plan, size_t i, char *buf, size_t l
 				(unsigned long long)a->bp_addr, (unsigned long long)a->bp_len,
 				a->bp_type, (unsigned long long)a->sample_type,
 				(unsigned long long)a->sample_period, a->mmap2);
-	return snprintf(buf, len, "%zu %s: type=%u config=%#llx config1=%#llx precise_ip=%u "
-			"sample_type=%#llx %s=%llu leader=%s exclude_kernel=%u track=%u",
-			i, ev->name, a->type, (unsigned long long)a->config,
-			(unsigned long long)a->config1, a->precise_ip,
-			(unsigned long long)a->sample_type, a->freq ? "freq" : "period",
-			(unsigned long long)a->sample_period, leader, a->exclude_kernel, a->mmap2);
+	n = snprintf(buf, len, "%zu %s: type=%u config=%#llx config1=%#llx precise_ip=%u "
+		     "sample_type=%#llx %s=%llu leader=%s exclude_kernel=%u track=%u",
+		     i, ev->name, a->type, (unsigned long long)a->config,
+		     (unsigned long long)a->config1, a->precise_ip,
+		     (unsigned long long)a->sample_type, a->freq ? "freq" : "period",
+		     (unsigned long long)a->sample_period, leader, a->exclude_kernel, a->mmap2);
+	if (n >= 0 && (size_t)n < len && (a->sample_regs_user || a->sample_regs_intr))
+		n += snprintf(buf + n, len - (size_t)n, " regs_user=%#llx regs_intr=%#llx",
+			      (unsigned long long)a->sample_regs_user,
+			      (unsigned long long)a->sample_regs_intr);
+	return n;
 }

@@ -178,6 +178,40 @@ int hm_proc_synthesize(hm_perf_writer *w, pid_t pid, const char *build_id_path,
 	return rc;
 }
 
+/* perf's kernel map: "[kernel.kallsyms]_text" from _text to the end of
+ * the address space, pgoff the runtime address of _text (which gives the
+ * KASLR offset), pid -1.  Without it perf script cannot name a kernel IP. */
+int hm_proc_synthesize_kernel(hm_perf_writer *w)
+{
+	unsigned long long addr = 0, a;
+	char line[512], type, name[256];
+	hm_perf_mmap m;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return 0;	/* no kallsyms: kernel IPs stay unnamed */
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) == 3 &&
+		    (type == 'T' || type == 't') && !strcmp(name, "_text")) {
+			addr = a;
+			break;
+		}
+	fclose(f);
+	if (!addr)
+		return 0;	/* kptr_restrict hides the addresses */
+	memset(&m, 0, sizeof(m));
+	m.pid = (uint32_t)-1;
+	m.tid = 0;
+	m.start = addr;
+	m.len = ~0ull - addr;
+	m.pgoff = addr;
+	m.prot = PROT_READ | PROT_EXEC;
+	m.flags = MAP_PRIVATE;
+	m.cpumode = PERF_RECORD_MISC_KERNEL;
+	m.filename = "[kernel.kallsyms]_text";
+	return hm_perf_writer_mmap2(w, &m);
+}
+
 int hm_proc_threads(pid_t pid, pid_t **tids, size_t *nr)
 {
 	char path[64];
@@ -190,7 +224,8 @@ int hm_proc_threads(pid_t pid, pid_t **tids, size_t *nr)
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	dir = opendir(path);
 	if (!dir)
-		return hm_fail(errno, "process %d: %s", (int)pid, strerror(errno));
+		return hm_fail(errno, "process %d: %s", (int)pid,
+			       errno == ENOENT ? "no such process" : strerror(errno));
 	while ((d = readdir(dir))) {
 		if (!isdigit((unsigned char)d->d_name[0]))
 			continue;

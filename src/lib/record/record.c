@@ -58,6 +58,9 @@ struct session {
 	unsigned round;
 	uint64_t first_time, last_time;
 	int ring_ix;		/* the ring being drained */
+	double stop_at;		/* when the command was asked to end, 0 = not yet */
+	int termed;		/* it was sent SIGTERM too */
+	char tmp[4096];		/* where the recording goes while an older one is kept */
 	char libc[4096];	/* the probed libc (allocation tracking): events point at it */
 	struct hm_tracefs_probes tp;	/* the same probes in tracefs, when they could be */
 };
@@ -261,7 +264,10 @@ static int drain_all(struct session *s)
 				return rc;
 		}
 	s->round++;
-	return hm_order_flush(&s->q, s->w, 0);
+	rc = hm_order_flush(&s->q, s->w, 0);
+	/* the header covers what is written: a killed recorder leaves a
+	 * file that reads up to here */
+	return rc ? rc : hm_perf_writer_sync(s->w);
 }
 
 /* ---- opening ---- */
@@ -508,7 +514,9 @@ static int synthesize(struct session *s)
 	int rc;
 
 	if (s->targets[0] == -1) {
-		rc = synthesize_all(s);
+		rc = hm_proc_synthesize_kernel(s->w);
+		if (!rc)
+			rc = synthesize_all(s);
 		if (rc)
 			return rc;
 	}
@@ -545,6 +553,39 @@ static int gone(pid_t pid)
 	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Asked to stop while the command runs: it gets SIGINT, as from Ctrl-C at
+ * a terminal, so that it can end as it would there (unless a terminal's
+ * Ctrl-C has reached it already: HM_RECORD_STOP_SEEN), then SIGTERM after
+ * HM_STOP_GRACE seconds, and the recording ends after as many again
+ * (cleanup() kills it).  Its samples up to its end are kept.
+ * Returns 1 when the recording should end now. */
+#define HM_STOP_GRACE 1.0
+static int stop_child(struct session *s)
+{
+	double t = now();
+
+	if (!s->stop_at) {
+		s->stop_at = t;
+		s->st->stopped = 1;
+		if (*s->o->stop != HM_RECORD_STOP_SEEN)
+			kill(s->child, SIGINT);
+	} else if (!s->termed && t - s->stop_at >= HM_STOP_GRACE) {
+		s->termed = 1;
+		kill(s->child, SIGTERM);
+	} else if (t - s->stop_at >= 2 * HM_STOP_GRACE) {
+		return 1;
+	}
+	return 0;
+}
+
 static int wait_loop(struct session *s)
 {
 	struct pollfd *pfd = calloc(s->nrings, sizeof(*pfd));
@@ -568,6 +609,8 @@ static int wait_loop(struct session *s)
 				s->child = 0;
 				break;
 			}
+			if (s->o->stop && *s->o->stop && stop_child(s))
+				break;
 		} else if (s->o->stop && *s->o->stop) {
 			break;
 		} else if (s->o->pid && gone(s->o->pid)) {
@@ -607,7 +650,8 @@ static void cleanup(struct session *s)
 		int st;
 
 		kill(s->child, SIGKILL);
-		waitpid(s->child, &st, 0);
+		if (waitpid(s->child, &st, 0) == s->child && s->stop_at)
+			s->st->child_status = st;
 	}
 	/* Last: a probe cannot go while an event, or the child's copy, holds it. */
 	hm_tracefs_probes_remove(&s->tp);
@@ -618,14 +662,6 @@ static void cleanup(struct session *s)
 	free(s->held);
 	free(s->cpus);
 	free(s->targets);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static int prepare(struct session *s)
@@ -687,6 +723,39 @@ static int prepare(struct session *s)
 	return rc;
 }
 
+/* A recording never destroys the one it replaces before it is complete:
+ * over an existing regular file it is written beside it, as OUTPUT.partial,
+ * and renamed at the end, the old file kept as OUTPUT.old (perf record's
+ * name for it). */
+static const char *output_path(struct session *s)
+{
+	struct stat sb;
+
+	if (s->tmp[0])
+		return s->tmp;
+	if (stat(s->o->output, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    (size_t)snprintf(s->tmp, sizeof(s->tmp), "%s.partial", s->o->output) < sizeof(s->tmp))
+		return s->tmp;
+	s->tmp[0] = 0;
+	return s->o->output;
+}
+
+static int replace_output(struct session *s)
+{
+	char old[4096 + 8];
+
+	if (!s->tmp[0])
+		return 0;
+	snprintf(old, sizeof(old), "%s.old", s->o->output);
+	if (rename(s->o->output, old) && errno != ENOENT)
+		return hm_fail(errno, "%s: cannot keep it as %s: %s", s->o->output, old,
+			       strerror(errno));
+	if (rename(s->tmp, s->o->output))
+		return hm_fail(errno, "%s: cannot rename it to %s: %s", s->tmp, s->o->output,
+			       strerror(errno));
+	return 0;
+}
+
 static int record_run(const struct hm_record_opts *o, struct hm_record_stats *st)
 {
 	struct session s;
@@ -701,9 +770,10 @@ static int record_run(const struct hm_record_opts *o, struct hm_record_stats *st
 	s.st = st;
 	rc = prepare(&s);
 	if (!rc) {
-		s.w = hm_perf_writer_open(o->output);
-		if (!s.w)
-			rc = hm_fail(errno, "%s: %s", o->output, strerror(errno));
+		s.w = hm_perf_writer_open(output_path(&s));
+		if (!s.w)	/* the writer said why, but for memory */
+			rc = errno == ENOMEM ? hm_fail(ENOMEM, "%s: out of memory",
+						       output_path(&s)) : -errno;
 	}
 	if (!rc)
 		rc = declare_events(&s);
@@ -711,6 +781,9 @@ static int record_run(const struct hm_record_opts *o, struct hm_record_stats *st
 		rc = hm_record_kmem_tracing_data(s.w, NULL);
 	if (!rc)
 		rc = synthesize(&s);
+	/* a readable file from the start, however the recorder ends */
+	if (!rc)
+		rc = hm_perf_writer_sync(s.w);
 	if (!rc) {
 		ioctl_all(&s, PERF_EVENT_IOC_ENABLE);
 		if (s.child)
@@ -729,7 +802,10 @@ static int record_run(const struct hm_record_opts *o, struct hm_record_stats *st
 		} else {
 			rc = hm_perf_writer_close(s.w);
 			if (rc)
-				hm_fail(-rc, "%s: cannot write: %s", o->output, strerror(-rc));
+				hm_fail(-rc, "%s: cannot write: %s", output_path(&s),
+					strerror(-rc));
+			else
+				rc = replace_output(&s);
 		}
 	}
 	cleanup(&s);
