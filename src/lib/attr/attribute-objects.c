@@ -7,12 +7,18 @@
  * only when the outer type's layout has a member of the inner type at
  * exactly that offset.  Inside another instance without such a member, the
  * row keeps its own type and is marked as in an unknown container: what
- * holds it is not known, and no guess is made. */
+ * holds it is not known, and no guess is made.
+ *
+ * And explicit objects: a type the user places at an address
+ * (hm_attr_add_object()) names the samples inside it. */
 #include "config.h"
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "attr/attribute-int.h"
+#include "base/diag.h"
 #include "heat/heat-int.h"
 
 #define LIFT_DEPTH 8	/* containers of containers followed */
@@ -272,4 +278,95 @@ void attr_insts_free(hm_attr *a)
 	free(a->insts);	/* the entries are in rec_arena */
 	a->insts = NULL;
 	a->ninsts = a->inst_slots = 0;
+}
+
+/* ---- explicit objects (hm_attr_add_object()) ---- */
+
+static int find_type(hm_attr *a, const char *name, struct binent **where, hm_type_id *id)
+{
+	const char *sim[4] = { 0 };
+	size_t i, nsim = 0;
+
+	for (i = 0; i < a->nbins; i++) {
+		struct binent *b = a->bins[i];
+
+		if (!b->user || attr_binent_types(b))
+			continue;
+		*id = hm_types_find_struct(b->types, name);
+		if (*id) {
+			*where = b;
+			return 0;
+		}
+		if (!nsim)
+			nsim = hm_types_similar(b->types, name, sim, 3);
+	}
+	if (nsim)
+		return hm_fail(ENOENT, "no struct '%s' in the binaries (did you mean '%s'?)",
+			       name, sim[0]);
+	return hm_fail(ENOENT, "no struct '%s' in the binaries given", name);
+}
+
+int hm_attr_add_object(hm_attr *a, const char *spec)
+{
+	const char *at = strrchr(spec, '@');
+	char name[256], *end;
+	struct binent *b = NULL;
+	hm_type_id id;
+	uint64_t addr;
+	size_t n;
+	int err;
+
+	if (!at || at == spec || !at[1])
+		return hm_fail(EINVAL, "object '%s': expected TYPE@ADDR", spec);
+	n = (size_t)(at - spec);
+	if (!strncmp(spec, "struct ", 7)) {
+		spec += 7;
+		n -= 7;
+	}
+	if (n >= sizeof(name) || !n)
+		return hm_fail(EINVAL, "object '%s': bad type name", spec);
+	memcpy(name, spec, n);
+	name[n] = 0;
+	errno = 0;
+	addr = strtoull(at + 1, &end, 0);
+	if (errno || *end)
+		return hm_fail(EINVAL, "object '%s': bad address '%s'", spec, at + 1);
+	err = find_type(a, name, &b, &id);
+	if (err)
+		return err;
+	if (hm_grow((void **)&a->objects, &a->objects_cap, a->nobjects + 1, sizeof(*a->objects)))
+		return -ENOMEM;
+	a->objects[a->nobjects++] = (struct xobject){ .bin = b, .type = id, .addr = addr,
+						      .size = hm_types_sizeof(b->types, id),
+						      .name = hm_strtab_intern(&a->strs, name) };
+	return 0;
+}
+
+const struct xobject *attr_object_at(const hm_attr *a, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < a->nobjects; i++)
+		if (addr - a->objects[i].addr < a->objects[i].size)
+			return &a->objects[i];
+	return NULL;
+}
+
+int attr_object_resolve(hm_attr *a, const struct xobject *o, uint64_t addr, hm_attribution *out)
+{
+	struct cached c = { 0 };
+	char obj[300];
+
+	snprintf(obj, sizeof(obj), "%s@0x%" PRIx64, o->name, o->addr);
+	c.bucket = HM_ATTR_OBJECT;
+	c.sname = o->name;
+	c.kind = HM_PROFILE_STRUCT;
+	c.ssize = o->size;
+	c.object = hm_strtab_intern(&a->strs, obj);
+	c.obj_base = o->addr;
+	attr_describe(o->bin->types, o->type, addr - o->addr, &c.foff, &c.fsize, &c.path,
+		      &a->strs);
+	if (!c.object || !c.path)
+		return -ENOMEM;
+	return attr_cached_fill(&c, 0, out);
 }
