@@ -119,6 +119,11 @@ struct ip_ent {
 #define BATCH 64
 
 struct run {
+	hm_attr *a;
+	hm_perf_reader *r;
+	const hm_perf_info *info;	/* the reader's */
+	hm_heat *h;
+	hm_report_stats *st;
 	struct order ord;
 	struct pending later;
 	struct fast_tab fast;
@@ -139,6 +144,21 @@ struct run {
 	struct ipx_ent *xhint[BATCH];	/* their by-IP entries, as probed */
 	struct heat_row *rhint[BATCH];	/* the rows those name */
 	size_t nbatch;
+};
+
+/* One sample on its way through attribution (sample()): what the batch
+ * found of it, then what sample() finds. */
+struct sample_ctx {
+	const hm_sample *s;
+	uint64_t addr;			/* its data address: sample_data_addr() */
+	int may_wait;			/* it may wait for the end of its round */
+	struct fast_ent *hint;		/* its memo entry as run_batch() probed it, or NULL */
+	struct ipx_ent *xhint;		/* its by-IP entry, likewise */
+	size_t iph;			/* fast_hash(s->ip, s->pid) */
+	size_t xh;			/* ipx_hash(addr, s->ip, s->pid) */
+	const hm_perf_event *ev;	/* its event (NULL for a memory sample) */
+	int has_ds;			/* a memory sample: data_src names a load or store */
+	int is_bp;			/* a watchpoint's */
 };
 
 /* Multiplicative (Fibonacci) hashing: it spreads addresses a stride apart
@@ -213,10 +233,13 @@ static struct fast_ent *fast_slot(struct fast_tab *t, uint64_t addr, uint32_t pi
 	return fast_find(t, fast_hash(addr, pid), addr, pid);
 }
 
-/* iph: fast_hash(s->ip, s->pid); x: the sample's by-IP entry, or NULL. */
-static void sample_ip(hm_attr *a, struct run *run, const hm_sample *s, size_t iph,
-		      const struct ipx_ent *x, hm_heat_access *acc)
+/* The binary and link address of c's IP into acc (x: the sample's by-IP
+ * entry, or NULL). */
+static void sample_ip(struct run *run, const struct sample_ctx *c, const struct ipx_ent *x,
+		      hm_heat_access *acc)
 {
+	const hm_sample *s = c->s;
+	hm_attr *a = run->a;
 	struct ip_ent *e;
 
 	if (!(s->has & HM_HAS_IP))
@@ -226,7 +249,7 @@ static void sample_ip(hm_attr *a, struct run *run, const hm_sample *s, size_t ip
 		acc->ip_link = x->ip_link;
 		return;
 	}
-	e = &run->ips[iph & (IP_SLOTS - 1)];
+	e = &run->ips[c->iph & (IP_SLOTS - 1)];
 	if (!(e->valid && e->ip == s->ip && e->pid == s->pid && e->gen == a->gen)) {
 		e->valid = 1;
 		e->ip = s->ip;
@@ -239,8 +262,6 @@ static void sample_ip(hm_attr *a, struct run *run, const hm_sample *s, size_t ip
 	acc->ip_link = e->link;
 }
 
-/* Attribute a sample not seen before: its bucket, and its heat row when it is
- * counted in heat.  Returns 1 when the sample must wait (no mapping yet). */
 /* The heat row key of a sample at addr: its field when at names one. */
 static void access_of(hm_heat_access *acc, const hm_attribution *at, uint64_t addr)
 {
@@ -258,9 +279,15 @@ static void access_of(hm_heat_access *acc, const hm_attribution *at, uint64_t ad
 	acc->addr = addr;
 }
 
-static int resolve_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_heat *h,
-			int has_data_src, int may_wait, struct fast_ent *e)
+/* Attribute a sample at an address not seen before into its memo entry e:
+ * its bucket, and its heat row when it is counted in heat.  Returns 1 when
+ * the sample must wait (no mapping yet). */
+static int resolve_slow(struct run *run, const struct sample_ctx *c, struct fast_ent *e)
 {
+	hm_attr *a = run->a;
+	const hm_sample *s = c->s;
+	uint64_t addr = c->addr;
+	int has_data_src = c->has_ds;
 	hm_heat_access acc = { 0 };
 	hm_attribution at;
 	int r;
@@ -270,7 +297,7 @@ static int resolve_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_heat *
 	if (r < 0)
 		return r;
 	e->timed = a->answer_timed;
-	if (may_wait && at.bucket == HM_UNATTR_NO_MAP)
+	if (c->may_wait && at.bucket == HM_UNATTR_NO_MAP)
 		return 1;
 	e->bucket = (uint8_t)at.bucket;
 	e->row = NULL;
@@ -282,7 +309,7 @@ static int resolve_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_heat *
 		e->by_ip = 1;
 	} else if (r || (has_data_src && addr)) {
 		access_of(&acc, r ? &at : NULL, addr);
-		e->row = heat_row_of(h, &acc);
+		e->row = heat_row_of(run->h, &acc);
 		if (!e->row)
 			return -ENOMEM;
 	}
@@ -353,11 +380,15 @@ static struct ipx_ent *ipx_slot(struct ipx_tab *t, size_t hash, uint64_t addr, u
 	return ipx_find(t, hash, addr, ip, pid);
 }
 
-/* Attribute a sample by its instruction (e: its address entry, by_ip). */
-static int resolve_ip_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_heat *h,
-			   int has_data_src, int trap, const struct fast_ent *e,
-			   struct ipx_ent *x)
+/* Attribute a sample by its instruction into its by-IP entry x (e: its
+ * address entry, by_ip; trap: the IP is after the access). */
+static int resolve_ip_slow(struct run *run, const struct sample_ctx *c, int trap,
+			   const struct fast_ent *e, struct ipx_ent *x)
 {
+	hm_attr *a = run->a;
+	const hm_sample *s = c->s;
+	uint64_t addr = c->addr;
+	int has_data_src = c->has_ds;
 	hm_heat_access acc = { 0 };
 	hm_attribution at = { .bucket = (enum hm_attr_bucket)e->bucket };
 	int r = attr_resolve_insn(a, s, addr, trap, &at);
@@ -368,7 +399,7 @@ static int resolve_ip_slow(hm_attr *a, const hm_sample *s, uint64_t addr, hm_hea
 	x->row = NULL;
 	if (r || (has_data_src && addr)) {
 		access_of(&acc, r ? &at : NULL, addr);
-		x->row = heat_row_of(h, &acc);
+		x->row = heat_row_of(run->h, &acc);
 		if (!x->row)
 			return -ENOMEM;
 	}
@@ -390,8 +421,10 @@ static const hm_perf_event *sample_event(const hm_perf_info *info, const hm_samp
 	return s->attr < info->nr_events ? &info->events[s->attr] : NULL;
 }
 
-/* The data address of a sample: its ADDR, or a breakpoint's address. */
-static uint64_t sample_addr(const hm_perf_info *info, const hm_sample *s)
+/* The data address of a sample: its ADDR, or a breakpoint's address; 0
+ * when it has none.  The one place that decides it: the batch, the samples
+ * that waited and the time queue all ask here, before any strategy runs. */
+static uint64_t sample_data_addr(const hm_perf_info *info, const hm_sample *s)
 {
 	const hm_perf_event *ev;
 
@@ -413,95 +446,101 @@ static int pend(struct run *run, const hm_sample *s)
 	return 0;
 }
 
-/* addr: sample_addr(); hint, xhint: the sample's memo and by-IP entries if
- * run_batch() found them, else NULL; iph: fast_hash(s->ip, s->pid); xh:
- * ipx_hash(addr, s->ip, s->pid). */
-static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint64_t addr,
-		  hm_heat *h, hm_report_stats *st, struct run *run, int may_wait,
-		  struct fast_ent *hint, size_t iph, struct ipx_ent *xhint, size_t xh)
+/* The memo entry of c's data address, resolved again when new (or made
+ * before the mappings changed, or timed): 0 and *out, 1 when the sample
+ * waits (pended), or a negative errno. */
+static int sample_by_addr(struct run *run, const struct sample_ctx *c, struct fast_ent **out)
 {
-	/* perf record -d asks for DATA_SRC on any event; only samples whose
-	 * data_src names a load or a store are memory samples, and only the
-	 * others need their event (watchpoints). */
-	int has_ds = (s->has & HM_HAS_DATA_SRC) &&
-		     (s->data_src & (PERF_MEM_OP_LOAD | PERF_MEM_OP_STORE));
-	const hm_perf_event *ev = has_ds ? NULL : sample_event(info, s);
-	int is_bp = ev && ev->type == PERF_TYPE_BREAKPOINT;
-	hm_heat_access acc;	/* heat_count() reads only what is set below */
+	const hm_sample *s = c->s;
 	struct fast_ent *e;
-	struct ipx_ent *x = NULL;
-	struct heat_row *row;
-	uint8_t bucket;
 	int r;
 
-	/* Allocator calls are not accesses: they go to the allocation table. */
-	if (ev && !is_bp && attr_alloc_event(ev))
-		return attr_alloc_sample(a, ev, s);
-	if (ev && ev->tp && attr_kmem_event(ev))
-		return attr_kmem_sample(a, info, ev, s);
-
-	e = hint && hint->valid && hint->addr == addr && hint->pid == s->pid
-		    ? hint : fast_slot(&run->fast, addr, s->pid);
-	if (!e->valid || e->gen != a->gen || e->timed) {
+	e = c->hint && c->hint->valid && c->hint->addr == c->addr && c->hint->pid == s->pid
+		    ? c->hint : fast_slot(&run->fast, c->addr, s->pid);
+	if (!e->valid || e->gen != run->a->gen || e->timed) {
 		int fresh = !e->valid;
 
 		if (fresh && memo_full(run->fast.n + 1, run->fast.mask + 1)) {
 			if (fast_grow(&run->fast))
 				return -ENOMEM;
-			e = fast_slot(&run->fast, addr, s->pid);
+			e = fast_slot(&run->fast, c->addr, s->pid);
 		}
-		r = resolve_slow(a, s, addr, h, has_ds, may_wait, e);
+		r = resolve_slow(run, c, e);
 		if (r < 0)
 			return r;
 		if (fresh && e->valid)
 			run->fast.n++;
 		if (r)
-			return pend(run, s);
+			return pend(run, s) ? -ENOMEM : 1;
 	}
-	bucket = e->bucket;
-	row = e->row;
-	if (e->by_ip) {
-		x = ipx_slot(&run->ipx, xh, addr, s->ip, s->pid, xhint);
-		if (!x)
-			return -ENOMEM;
-		/* The instruction names the field only once its binary is
-		 * mapped: an IP in no known mapping (its MMAP2 on another
-		 * CPU's buffer, later in the file) waits like an address. */
-		if ((!x->valid || x->gen != a->gen) && may_wait && !hm_attr_mapped(a, s, s->ip))
-			return pend(run, s);
-		if (!x->valid || x->gen != a->gen) {
-			const hm_perf_event *sev = sample_event(info, s);
-			int fresh = !x->valid;
-			/* Which instruction the IP is (SPECS.md): breakpoints
-			 * trap after the access, and so does PEBS with
-			 * precise_ip 1; page faults, precise_ip >= 2, IBS and
-			 * SPE give the access itself. */
-			int trap = sev && (sev->type == PERF_TYPE_BREAKPOINT ||
-					   (sev->precise_ip == 1 && sev->type != PERF_TYPE_SOFTWARE));
+	*out = e;
+	return 0;
+}
 
-			r = resolve_ip_slow(a, s, addr, h, has_ds, trap, e, x);
-			if (r < 0)
-				return r;
-			run->ipx.n += fresh;
-		}
-		bucket = x->bucket;
-		row = x->row;
+/* The by-IP entry of c (its address entry e says by_ip), resolved again
+ * when new or made before the mappings changed: 0 and *out, 1 when the
+ * sample waits (pended), or a negative errno. */
+static int sample_by_ip(struct run *run, const struct sample_ctx *c, const struct fast_ent *e,
+			struct ipx_ent **out)
+{
+	const hm_sample *s = c->s;
+	hm_attr *a = run->a;
+	struct ipx_ent *x;
+	int r;
+
+	x = ipx_slot(&run->ipx, c->xh, c->addr, s->ip, s->pid, c->xhint);
+	if (!x)
+		return -ENOMEM;
+	/* The instruction names the field only once its binary is mapped:
+	 * an IP in no known mapping (its MMAP2 on another CPU's buffer,
+	 * later in the file) waits like an address. */
+	if ((!x->valid || x->gen != a->gen) && c->may_wait && !hm_attr_mapped(a, s, s->ip))
+		return pend(run, s) ? -ENOMEM : 1;
+	if (!x->valid || x->gen != a->gen) {
+		const hm_perf_event *sev = sample_event(run->info, s);
+		int fresh = !x->valid;
+		/* Which instruction the IP is (SPECS.md): breakpoints trap
+		 * after the access, and so does PEBS with precise_ip 1; page
+		 * faults, precise_ip >= 2, IBS and SPE give the access
+		 * itself. */
+		int trap = sev && (sev->type == PERF_TYPE_BREAKPOINT ||
+				   (sev->precise_ip == 1 && sev->type != PERF_TYPE_SOFTWARE));
+
+		r = resolve_ip_slow(run, c, trap, e, x);
+		if (r < 0)
+			return r;
+		run->ipx.n += fresh;
 	}
+	*out = x;
+	return 0;
+}
+
+/* Count c in the run's statistics and, when it has a heat row, in heat
+ * (e, x: its memo entries; x NULL unless named by its instruction). */
+static int sample_count(struct run *run, const struct sample_ctx *c, const struct fast_ent *e,
+			const struct ipx_ent *x)
+{
+	const hm_sample *s = c->s;
+	hm_report_stats *st = run->st;
+	uint8_t bucket = x ? x->bucket : e->bucket;
+	struct heat_row *row = x ? x->row : e->row;
+	hm_heat_access acc;	/* heat_count() reads only what is set below */
+
 	st->samples++;
 	st->buckets[bucket]++;
-	if (has_ds)
+	if (c->has_ds)
 		st->datasrc_samples++;
-	else if (is_bp)
+	else if (c->is_bp)
 		st->watch_samples++;
 	else
 		st->addr_samples++;
 	if (!row)
 		return 0;
-	acc.addr = addr;
+	acc.addr = c->addr;
 	acc.ip = s->ip;
 	acc.ip_bin = NULL;
 	acc.ip_link = 0;
-	sample_ip(a, run, s, iph, x, &acc);
+	sample_ip(run, c, x, &acc);
 	acc.time = s->time;
 	acc.data_src = s->data_src;
 	acc.tid = s->tid;
@@ -512,11 +551,46 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 		st->cpu_from_tid = 1;
 	}
 	/* The flags in one go (bit-fields: one store, not four). */
-	acc.has_data_src = has_ds;
-	acc.bp_w = is_bp && ev->bp_type == HW_BREAKPOINT_W;
-	acc.bp_rw = is_bp && ev->bp_type != HW_BREAKPOINT_W;
+	acc.has_data_src = c->has_ds;
+	acc.bp_w = c->is_bp && c->ev->bp_type == HW_BREAKPOINT_W;
+	acc.bp_rw = c->is_bp && c->ev->bp_type != HW_BREAKPOINT_W;
 	acc.mapped = e->mapped;
-	return heat_count(h, row, &acc);
+	return heat_count(run->h, row, &acc);
+}
+
+/* Attribute one sample and count it: the address path first (its memo by
+ * data address), then, when the address alone names nothing, its
+ * instruction (the memo by address and IP). */
+static int sample(struct run *run, struct sample_ctx *c)
+{
+	const hm_sample *s = c->s;
+	struct fast_ent *e;
+	struct ipx_ent *x = NULL;
+	int r;
+
+	/* perf record -d asks for DATA_SRC on any event; only samples whose
+	 * data_src names a load or a store are memory samples, and only the
+	 * others need their event (watchpoints). */
+	c->has_ds = (s->has & HM_HAS_DATA_SRC) &&
+		    (s->data_src & (PERF_MEM_OP_LOAD | PERF_MEM_OP_STORE));
+	c->ev = c->has_ds ? NULL : sample_event(run->info, s);
+	c->is_bp = c->ev && c->ev->type == PERF_TYPE_BREAKPOINT;
+
+	/* Allocator calls are not accesses: they go to the allocation table. */
+	if (c->ev && !c->is_bp && attr_alloc_event(c->ev))
+		return attr_alloc_sample(run->a, c->ev, s);
+	if (c->ev && c->ev->tp && attr_kmem_event(c->ev))
+		return attr_kmem_sample(run->a, run->info, c->ev, s);
+
+	r = sample_by_addr(run, c, &e);
+	if (r)
+		return r < 0 ? r : 0;
+	if (e->by_ip) {
+		r = sample_by_ip(run, c, e, &x);
+		if (r)
+			return r < 0 ? r : 0;
+	}
+	return sample_count(run, c, e, x);
 }
 
 /* Samples are counted in batches: memory latency, not arithmetic, bounds
@@ -567,12 +641,12 @@ static void batch_prefetch_actors(const struct run *run, size_t i)
 }
 
 /* The sample just read into smp[nbatch] joins the batch. */
-static void batch_add(struct run *run, const hm_perf_info *info)
+static void batch_add(struct run *run)
 {
 	size_t i = run->nbatch++;
 	const hm_sample *s = &run->smp[i];
 
-	run->addr[i] = sample_addr(info, s);
+	run->addr[i] = sample_data_addr(run->info, s);
 	run->hash[i] = fast_hash(run->addr[i], s->pid);
 	__builtin_prefetch(&run->fast.v[run->hash[i] & run->fast.mask]);
 	run->iph[i] = fast_hash(s->ip, s->pid);
@@ -582,8 +656,7 @@ static void batch_add(struct run *run, const hm_perf_info *info)
 		__builtin_prefetch(&run->ipx.v[run->xh[i] & run->ipx.mask]);
 }
 
-static int run_batch(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report_stats *st,
-		     struct run *run)
+static int run_batch(struct run *run)
 {
 	size_t i, n = run->nbatch;
 	uint32_t epoch = run->fast.epoch, xepoch = run->ipx.epoch;
@@ -596,28 +669,40 @@ static int run_batch(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report
 		batch_prefetch_actors(run, i);
 	/* A grown memo moved its entries: the probes are stale. */
 	for (i = 0; i < n && !err; i++) {
-		err = sample(a, info, &run->smp[i], run->addr[i], h, st, run, 1,
-			     run->fast.epoch == epoch ? run->hint[i] : NULL, run->iph[i],
-			     run->ipx.epoch == xepoch ? run->xhint[i] : NULL, run->xh[i]);
+		struct sample_ctx c = {
+			.s = &run->smp[i],
+			.addr = run->addr[i],
+			.may_wait = 1,
+			.hint = run->fast.epoch == epoch ? run->hint[i] : NULL,
+			.xhint = run->ipx.epoch == xepoch ? run->xhint[i] : NULL,
+			.iph = run->iph[i],
+			.xh = run->xh[i],
+		};
+
+		err = sample(run, &c);
 	}
 	return err;
 }
 
-static int flush_pending(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st,
-			 struct run *run)
+/* The samples that waited for the end of the round are attributed again,
+ * and may not wait twice. */
+static int flush_pending(struct run *run)
 {
-	const hm_perf_info *info = hm_perf_reader_info(r);
 	size_t i, n = run->later.n;
 	int err = 0;
 
 	run->later.n = 0;
 	for (i = 0; i < n && !err; i++) {
 		const hm_sample *s = &run->later.v[i];
+		uint64_t addr = sample_data_addr(run->info, s);
+		struct sample_ctx c = {
+			.s = s,
+			.addr = addr,
+			.iph = fast_hash(s->ip, s->pid),
+			.xh = ipx_hash(addr, s->ip, s->pid),
+		};
 
-		uint64_t addr = sample_addr(info, s);
-
-		err = sample(a, info, s, addr, h, st, run, 0, NULL, fast_hash(s->ip, s->pid),
-			     NULL, ipx_hash(addr, s->ip, s->pid));
+		err = sample(run, &c);
 	}
 	return err;
 }
@@ -625,8 +710,7 @@ static int flush_pending(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_st
 #define PERF_RECORD_FINISHED_ROUND_ 68
 
 /* Count the first m samples of the sorted queue, keep the rest. */
-static int order_emit(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report_stats *st,
-		      struct run *run, size_t m)
+static int order_emit(struct run *run, size_t m)
 {
 	struct order *q = &run->ord;
 	size_t i;
@@ -634,12 +718,12 @@ static int order_emit(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_repor
 
 	for (i = 0; i < m && !err; i++) {
 		run->smp[run->nbatch] = *attr_order_nth(q, i);
-		batch_add(run, info);
+		batch_add(run);
 		if (run->nbatch == BATCH)
-			err = run_batch(a, info, h, st, run);
+			err = run_batch(run);
 	}
 	if (!err)
-		err = run_batch(a, info, h, st, run);
+		err = run_batch(run);
 	if (err)
 		return err;
 	attr_order_drop(q, m);
@@ -647,15 +731,13 @@ static int order_emit(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_repor
 }
 
 /* The queue's samples up to time `upto` leave, in time order. */
-static int order_flush(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report_stats *st,
-		       struct run *run, uint64_t upto)
+static int order_flush(struct run *run, uint64_t upto)
 {
 	attr_order_sort(&run->ord);
-	return order_emit(a, info, h, st, run, attr_order_upto(&run->ord, upto));
+	return order_emit(run, attr_order_upto(&run->ord, upto));
 }
 
-static int order_sample(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report_stats *st,
-			struct run *run, const hm_sample *s)
+static int order_sample(struct run *run, const hm_sample *s)
 {
 	struct order *q = &run->ord;
 	int err;
@@ -665,29 +747,27 @@ static int order_sample(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_rep
 	if (err || !attr_order_full(q))
 		return err;
 	attr_order_sort(q);
-	return order_emit(a, info, h, st, run, q->n / 2);
+	return order_emit(run, q->n / 2);
 }
 
 /* A record that is not a sample: rounds release queued samples, the rest
  * take effect at once. */
-static int run_record(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st,
-		      struct run *run, const hm_perf_record *rec)
+static int run_record(struct run *run, const hm_perf_record *rec)
 {
-	const hm_perf_info *info = hm_perf_reader_info(r);
 	int err;
 
 	if (rec->kind == HM_PERF_LOST) {
-		st->lost += rec->u.lost;
+		run->st->lost += rec->u.lost;
 		return 0;
 	}
 	if (rec->type != PERF_RECORD_FINISHED_ROUND_)
-		return hm_attr_record(a, rec);
-	err = order_flush(a, info, h, st, run, run->ord.limit);
+		return hm_attr_record(run->a, rec);
+	err = order_flush(run, run->ord.limit);
 	if (!err && run->kmem)
-		attr_kmem_prune(a, run->ord.limit);
+		attr_kmem_prune(run->a, run->ord.limit);
 	run->ord.limit = run->ord.max_time;
 	run->ord.rounds = 1;
-	return err ? err : flush_pending(a, r, h, st, run);
+	return err ? err : flush_pending(run);
 }
 
 /* Only watchpoint accesses feed an order-dependent model (line transfers,
@@ -696,19 +776,22 @@ static int run_record(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats
  * up to that time read first (attribute-kmem.c): a round later, by the
  * queue.  Other samples count the same in any order, so they skip the
  * queue and its copies. */
-static int needs_order(const struct run *run, const hm_perf_info *info, const hm_sample *s)
+static int needs_order(const struct run *run, const hm_sample *s)
 {
+	const hm_perf_info *info = run->info;
+
 	if (!(s->has & HM_HAS_TIME) || s->attr >= info->nr_events)
 		return 0;
 	if (info->events[s->attr].type == PERF_TYPE_BREAKPOINT)
 		return 1;
-	return run->kmem && sample_addr(info, s) >> 63;
+	return run->kmem && attr_is_kernel_addr(sample_data_addr(info, s));
 }
 
 /* Whether samples of the file may need the time queue: then they are read
  * one at a time, since the queue releases samples into smp[]. */
-static int run_ordered(struct run *run, const hm_perf_info *info)
+static int run_ordered(struct run *run)
 {
+	const hm_perf_info *info = run->info;
 	size_t i;
 
 	if (run->nr_events != info->nr_events) {
@@ -725,9 +808,9 @@ static int run_ordered(struct run *run, const hm_perf_info *info)
 }
 
 /* A sample in smp[nbatch]: into the time queue, or into the batch. */
-static int run_sample(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_report_stats *st,
-		      struct run *run)
+static int run_sample(struct run *run)
 {
+	const hm_perf_info *info = run->info;
 	const hm_sample *s = &run->smp[run->nbatch];
 	const hm_perf_event *ev = s->attr < info->nr_events ? &info->events[s->attr] : NULL;
 
@@ -736,41 +819,41 @@ static int run_sample(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_repor
 	 * before it. */
 	if (ev && (attr_kmem_event(ev) || attr_alloc_event(ev))) {
 		hm_sample now = *s;
-		int err = run_batch(a, info, h, st, run);
+		int err = run_batch(run);
 
 		if (err)
 			return err;
-		return attr_kmem_event(ev) ? attr_kmem_sample(a, info, ev, &now)
-					   : attr_alloc_sample(a, ev, &now);
+		return attr_kmem_event(ev) ? attr_kmem_sample(run->a, info, ev, &now)
+					   : attr_alloc_sample(run->a, ev, &now);
 	}
-	if (needs_order(run, info, &run->smp[run->nbatch]))
-		return order_sample(a, info, h, st, run, &run->smp[run->nbatch]);
+	if (needs_order(run, &run->smp[run->nbatch]))
+		return order_sample(run, &run->smp[run->nbatch]);
 	/* File order, counted in place (no copy). */
-	batch_add(run, info);
-	return run->nbatch == BATCH ? run_batch(a, info, h, st, run) : 0;
+	batch_add(run);
+	return run->nbatch == BATCH ? run_batch(run) : 0;
 }
 
-static int run_loop(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st,
-		    struct run *run)
+static int run_loop(struct run *run)
 {
-	const hm_perf_info *info = hm_perf_reader_info(r);
+	hm_perf_reader *r = run->r;
+	hm_report_stats *st = run->st;
 	hm_perf_record *rec = &run->rec;
 	int rc, err, ordered;
 	size_t k;
 
 	for (;;) {
-		ordered = run_ordered(run, info);
+		ordered = run_ordered(run);
 		k = hm_perf_reader_next_samples(r, &run->smp[run->nbatch],
 						ordered ? 1 : BATCH - run->nbatch);
 		st->records += k;
 		if (k && ordered) {
-			err = run_sample(a, info, h, st, run);
+			err = run_sample(run);
 		} else if (k) {
 			/* No sample of the file waits in the queue: the whole
 			 * run joins the batch. */
 			while (k--)
-				batch_add(run, info);
-			err = run->nbatch == BATCH ? run_batch(a, info, h, st, run) : 0;
+				batch_add(run);
+			err = run->nbatch == BATCH ? run_batch(run) : 0;
 		} else {
 			rc = hm_perf_reader_next(r, rec);
 			if (rc <= 0)
@@ -778,13 +861,13 @@ static int run_loop(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *
 			st->records++;
 			if (rec->kind == HM_PERF_SAMPLE) {
 				run->smp[run->nbatch] = rec->u.sample;
-				err = run_sample(a, info, h, st, run);
+				err = run_sample(run);
 			} else {
 				/* Untimed samples before the record are counted
 				 * first. */
-				err = run_batch(a, info, h, st, run);
+				err = run_batch(run);
 				if (!err)
-					err = run_record(a, r, h, st, run, rec);
+					err = run_record(run, rec);
 			}
 		}
 		if (err)
@@ -794,7 +877,8 @@ static int run_loop(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *
 
 int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 {
-	struct run run = { .ips = calloc(IP_SLOTS, sizeof(*run.ips)) };
+	struct run run = { .a = a, .r = r, .info = hm_perf_reader_info(r), .h = h, .st = st,
+			   .ips = calloc(IP_SLOTS, sizeof(*run.ips)) };
 	int err = 0;
 
 	memset(st, 0, sizeof(*st));
@@ -809,13 +893,13 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 	/* After a read error the run fails: the samples still waiting are not
 	 * counted, so no note about them follows the error line. */
 	if (!err)
-		err = run_loop(a, r, h, st, &run);
+		err = run_loop(&run);
 	if (!err)
-		err = run_batch(a, hm_perf_reader_info(r), h, st, &run);
+		err = run_batch(&run);
 	if (!err)
-		err = order_flush(a, hm_perf_reader_info(r), h, st, &run, UINT64_MAX);
+		err = order_flush(&run, UINT64_MAX);
 	if (!err)
-		err = flush_pending(a, r, h, st, &run);
+		err = flush_pending(&run);
 	attr_prefetch_stop(a);
 	if (!err && run.ord.late)
 		hm_diag(HM_DIAG_DEBUG, "perf.data: %" PRIu64 " samples came after later ones "
