@@ -46,8 +46,9 @@ struct binent *attr_binent_new(hm_attr *a, const char *path, hm_binary *bin, int
 	struct binent *b = calloc(1, sizeof(*b));
 
 	if (b)
-		b->load = &a->load;
-	if (!b || hm_grow((void **)&a->bins, &a->bins_cap, a->nbins + 1, sizeof(*a->bins))) {
+		b->load = &a->opt.load;
+	if (!b || hm_grow((void **)&a->bin.bins, &a->bin.bins_cap, a->bin.nbins + 1,
+			  sizeof(*a->bin.bins))) {
 		free(b);
 		hm_binary_close(bin);
 		return NULL;
@@ -63,7 +64,7 @@ struct binent *attr_binent_new(hm_attr *a, const char *path, hm_binary *bin, int
 		free(b);
 		return NULL;
 	}
-	a->bins[a->nbins++] = b;
+	a->bin.bins[a->bin.nbins++] = b;
 	return b;
 }
 

@@ -177,9 +177,9 @@ void attr_describe_var(hm_attr *a, struct binent *b, const hm_variable *v, uint6
 		if (et && hm_kind_is_record(et->kind) && et->name && hm_types_sizeof(t, el)) {
 			array_step(t, ty, &off, &d);
 			snprintf(obj, sizeof(obj), "%s%s", v->name, d.path);
-			c->object = hm_strtab_intern(&a->strs, obj);
+			c->object = hm_strtab_intern(&a->memo.strs, obj);
 			c->obj_base = v->addr + d.foff;
-			c->sname = hm_strtab_intern(&a->strs, et->name);
+			c->sname = hm_strtab_intern(&a->memo.strs, et->name);
 			c->kind = HM_PROFILE_STRUCT;
 			c->ssize = hm_types_sizeof(t, el);
 			d = (struct desc){ .len = 0 };
@@ -187,9 +187,9 @@ void attr_describe_var(hm_attr *a, struct binent *b, const hm_variable *v, uint6
 			goto done;
 		}
 	}
-	c->object = hm_strtab_intern(&a->strs, v->name);
+	c->object = hm_strtab_intern(&a->memo.strs, v->name);
 	if (ty && hm_kind_is_record(ty->kind) && ty->name) {
-		c->sname = hm_strtab_intern(&a->strs, ty->name);
+		c->sname = hm_strtab_intern(&a->memo.strs, ty->name);
 		c->kind = HM_PROFILE_STRUCT;
 	} else {
 		c->sname = c->object;
@@ -198,7 +198,7 @@ void attr_describe_var(hm_attr *a, struct binent *b, const hm_variable *v, uint6
 	describe(t, v->type, off, &d);
 done:
 	d.path[d.len] = 0;
-	c->path = hm_strtab_intern(&a->strs, d.path);
+	c->path = hm_strtab_intern(&a->memo.strs, d.path);
 	c->foff = d.foff;
 	c->fsize = d.fsize;
 	if (!c->path || !c->object || !c->sname)

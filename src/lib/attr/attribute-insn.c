@@ -25,13 +25,13 @@ static uint64_t ires_hash(const struct binent *b, uint64_t pc, int trap)
 
 static int ires_grow(hm_attr *a)
 {
-	size_t n = a->ires_slots ? a->ires_slots * 2 : 256, i, j;
+	size_t n = a->memo.ires_slots ? a->memo.ires_slots * 2 : 256, i, j;
 	struct insn_res **t = calloc(n, sizeof(*t));
 
 	if (!t)
 		return -ENOMEM;
-	for (i = 0; i < a->ires_slots; i++) {
-		struct insn_res *r = a->ires[i];
+	for (i = 0; i < a->memo.ires_slots; i++) {
+		struct insn_res *r = a->memo.ires[i];
 
 		if (!r)
 			continue;
@@ -39,9 +39,9 @@ static int ires_grow(hm_attr *a)
 			;
 		t[j] = r;
 	}
-	free(a->ires);
-	a->ires = t;
-	a->ires_slots = n;
+	free(a->memo.ires);
+	a->memo.ires = t;
+	a->memo.ires_slots = n;
 	return 0;
 }
 
@@ -84,9 +84,9 @@ static int type_value(void *ctx, const struct hm_tval *v, struct hm_tvar *out, i
 			untyped = 1;
 			continue;
 		}
-		out->name = hm_strtab_intern(&t->a->strs, x->name);
-		out->func = x->func ? hm_strtab_intern(&t->a->strs, x->func) : NULL;
-		out->record = hm_strtab_intern(&t->a->strs, x->record);
+		out->name = hm_strtab_intern(&t->a->memo.strs, x->name);
+		out->func = x->func ? hm_strtab_intern(&t->a->memo.strs, x->func) : NULL;
+		out->record = hm_strtab_intern(&t->a->memo.strs, x->record);
 		if (!out->name || !out->record)
 			return VAR_NONE;
 		out->record_size = x->record_size;
@@ -144,14 +144,14 @@ static int stack_object(hm_attr *a, struct binent *b, uint64_t func, struct insn
 		r->stack = 1;
 		r->named = 1;
 		r->kind = HM_PROFILE_STRUCT;
-		r->var = hm_strtab_intern(&a->strs, x->name);
-		r->func = x->func ? hm_strtab_intern(&a->strs, x->func) : NULL;
-		r->object = hm_strtab_intern(&a->strs, name);
+		r->var = hm_strtab_intern(&a->memo.strs, x->name);
+		r->func = x->func ? hm_strtab_intern(&a->memo.strs, x->func) : NULL;
+		r->object = hm_strtab_intern(&a->memo.strs, name);
 		r->var_kind = x->kind;
 		r->var_reg = x->kind == HM_VLOC_BREG ? x->reg : x->fb_reg;
 		r->var_off = x->off;
 		r->var_pc = r->access_pc;
-		r->sname = hm_strtab_intern(&a->strs, x->record);
+		r->sname = hm_strtab_intern(&a->memo.strs, x->record);
 		r->off = cfa_off - start;
 		if (!r->var || !r->object || !r->sname) {
 			r->bucket = HM_NR_BUCKETS;
@@ -162,7 +162,7 @@ static int stack_object(hm_attr *a, struct binent *b, uint64_t func, struct insn
 			return 1;
 		r->ssize = hm_types_sizeof(b->types, r->type);
 		attr_describe(b->types, r->type, (uint64_t)r->off, &r->foff, &r->fsize, &r->path,
-			      &a->strs);
+			      &a->memo.strs);
 		if (!r->path)
 			r->bucket = HM_NR_BUCKETS;
 		return 1;
@@ -310,7 +310,7 @@ static void operand_field(hm_attr *a, struct binent *b, const struct hm_tval *v,
 		return;
 	}
 	attr_describe(b->types, r->type, (uint64_t)r->off, &r->foff, &r->fsize, &r->path,
-		      &a->strs);
+		      &a->memo.strs);
 	if (!r->path || !r->sname || !r->var)
 		r->bucket = HM_NR_BUCKETS;
 }
@@ -387,34 +387,35 @@ const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t p
 	struct insn_res *r;
 	size_t j;
 
-	if (2 * (a->nires + 1) > a->ires_slots && ires_grow(a))
+	if (2 * (a->memo.nires + 1) > a->memo.ires_slots && ires_grow(a))
 		return NULL;
-	for (j = ires_hash(b, pc, trap) & (a->ires_slots - 1); a->ires[j];
-	     j = (j + 1) & (a->ires_slots - 1))
-		if (a->ires[j]->bin == b && a->ires[j]->pc == pc && a->ires[j]->trap == trap) {
-			r = a->ires[j];
+	for (j = ires_hash(b, pc, trap) & (a->memo.ires_slots - 1); a->memo.ires[j];
+	     j = (j + 1) & (a->memo.ires_slots - 1))
+		if (a->memo.ires[j]->bin == b && a->memo.ires[j]->pc == pc &&
+		    a->memo.ires[j]->trap == trap) {
+			r = a->memo.ires[j];
 			/* a patch site's answer stands until a TEXT_POKE */
-			if (r->site && r->poke_gen != a->poke_gen) {
+			if (r->site && r->poke_gen != a->kern.poke_gen) {
 				memset(r, 0, sizeof(*r));
 				r->bin = b;
 				r->pc = pc;
 				r->trap = (uint8_t)trap;
-				r->poke_gen = a->poke_gen;
+				r->poke_gen = a->kern.poke_gen;
 				resolve_ip(a, b, pc, trap, r);
 			}
 			return r;
 		}
-	r = hm_arena_alloc(&a->rec_arena, sizeof(*r));
+	r = hm_arena_alloc(&a->memo.rec_arena, sizeof(*r));
 	if (!r)
 		return NULL;
 	memset(r, 0, sizeof(*r));
 	r->bin = b;
 	r->pc = pc;
 	r->trap = (uint8_t)trap;
-	r->poke_gen = a->poke_gen;
+	r->poke_gen = a->kern.poke_gen;
 	resolve_ip(a, b, pc, trap, r);
-	a->ires[j] = r;
-	a->nires++;
+	a->memo.ires[j] = r;
+	a->memo.nires++;
 	return r;
 }
 
@@ -452,7 +453,7 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 		out->object = r->object;
 	} else {
 		snprintf(obj, sizeof(obj), "%s@0x%" PRIx64, r->sname, out->obj_base);
-		out->object = hm_strtab_intern(&a->strs, obj);
+		out->object = hm_strtab_intern(&a->memo.strs, obj);
 		if (out->object && r->kind == HM_PROFILE_STRUCT &&
 		    attr_inst_note(a, out->object, r->sname, b->types, r->type, out->obj_base,
 				   r->ssize))

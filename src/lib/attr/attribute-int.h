@@ -161,52 +161,66 @@ struct kmod {
 	uint64_t start, end;
 };
 
+/* The attribution, its state grouped by the part that owns it. */
 struct hm_attr {
-	struct binent **bins;
-	size_t nbins, bins_cap;
-	struct binent *vmlinux;
-	struct kmod *kmods;	/* from the recording's kernel-mode file maps */
-	size_t nkmods, kmods_cap;
-	hm_perf_reader *reader;	/* during hm_attr_run(): its build-id table */
-	uint64_t kaslr;
-	unsigned kaslr_known : 1, warned_kaslr : 1, kernel_seen : 1, lines_failed : 1;
-	unsigned kaddr_resolved : 1;	/* a kernel address was resolved since the
-					 * last kmem event (attribute-kmem.c) */
-	unsigned answer_timed : 1;	/* the last hm_attr_resolve() looked up a
-					 * kmem object by the sample's time: its
-					 * answer is not memoised by address */
-	unsigned line_size;
-	uint32_t gen;		/* bumped by every record that changes mappings */
-	struct proc *procs;	/* sorted by pid */
-	size_t nprocs, procs_cap;
-	size_t last_proc;
-	struct proc kernel;
-	struct xobject *objects;
-	size_t nobjects, objects_cap;
-	struct cache_slot *cache;
-	const struct cached **recs;	/* open addressing, nrecs_slots */
-	size_t nrecs, nrecs_slots;
-	hm_arena rec_arena;
-	hm_strtab strs;
-	char *sysroot;		/* NULL: MMAP names as they are */
-	struct hm_load_opts load;	/* variables, plus hm_attr_set_load_opts() */
-	struct hm_debuginfo_opts dio;	/* load.debuginfo points here when set */
-	char *cache_dir;	/* load.cache_dir, owned */
-	struct insn_res **ires;	/* open addressing, ires_slots; in rec_arena */
-	size_t nires, ires_slots;
-	struct attr_inst **insts;	/* instances by object name (attribute-objects.c) */
-	size_t ninsts, inst_slots;
-	struct attr_allocs *allocs;	/* attribute-alloc.c; NULL until one is seen */
-	struct attr_kmem *kmem;		/* attribute-kmem.c; NULL until needed */
-	struct poke *pokes;	/* the kernel's TEXT_POKE records, in file order */
-	size_t npokes, pokes_cap;
-	uint32_t poke_gen;	/* bumped by each: patch-site answers are redone */
-	struct hm_kcore *kcore;	/* perf record --kcore's copy, or NULL */
-	uint64_t kcore_kaslr;	/* its run-time minus link address */
-	unsigned kcore_ok : 1;	/* checked against the vmlinux */
-	unsigned kaslr_from_kcore : 1;	/* kaslr is the copy's: no kernel map yet */
-	struct attr_prefetch *prefetch;	/* attribute-prefetch.c, during a run */
-	unsigned prefetch_tried : 1;
+	struct {			/* options (attribute.c) */
+		unsigned line_size;
+		char *sysroot;		/* NULL: MMAP names as they are */
+		struct hm_load_opts load;	/* variables, plus hm_attr_set_load_opts() */
+		struct hm_debuginfo_opts dio;	/* load.debuginfo points here when set */
+		char *cache_dir;	/* load.cache_dir, owned */
+	} opt;
+	struct {			/* the binaries (attribute-binent.c) */
+		struct binent **bins;
+		size_t nbins, bins_cap;
+		struct binent *vmlinux;
+	} bin;
+	struct {			/* processes and their mappings (attribute-maps.c) */
+		hm_perf_reader *reader;	/* during hm_attr_run(): its build-id table */
+		uint32_t gen;		/* bumped by every record that changes mappings */
+		struct proc *procs;	/* sorted by pid */
+		size_t nprocs, procs_cap;
+		size_t last_proc;
+		struct proc kernel;
+	} maps;
+	struct {			/* the kernel: modules, KASLR, the text that ran */
+		struct kmod *kmods;	/* from the recording's kernel-mode file maps */
+		size_t nkmods, kmods_cap;
+		uint64_t kaslr;
+		unsigned kaslr_known : 1, warned_kaslr : 1, kernel_seen : 1;
+		unsigned kaddr_resolved : 1;	/* a kernel address was resolved since
+						 * the last kmem event (attribute-kmem.c) */
+		struct poke *pokes;	/* the kernel's TEXT_POKE records, in file order */
+		size_t npokes, pokes_cap;
+		uint32_t poke_gen;	/* bumped by each: patch-site answers are redone */
+		struct hm_kcore *kcore;	/* perf record --kcore's copy, or NULL */
+		uint64_t kcore_kaslr;	/* its run-time minus link address */
+		unsigned kcore_ok : 1;	/* checked against the vmlinux */
+		unsigned kaslr_from_kcore : 1;	/* kaslr is the copy's: no kernel map yet */
+	} kern;
+	struct {			/* answers kept (attribute-resolve.c, -insn.c) */
+		struct cache_slot *cache;
+		const struct cached **recs;	/* open addressing, nrecs_slots */
+		size_t nrecs, nrecs_slots;
+		hm_arena rec_arena;
+		hm_strtab strs;
+		unsigned answer_timed : 1;	/* the last hm_attr_resolve() looked up
+						 * a kmem object by the sample's time:
+						 * its answer is not memoised by address */
+		struct insn_res **ires;	/* open addressing, ires_slots; in rec_arena */
+		size_t nires, ires_slots;
+	} memo;
+	struct {			/* the strategies' own state */
+		struct xobject *objects;	/* explicit objects (attribute-objects.c) */
+		size_t nobjects, objects_cap;
+		struct attr_inst **insts;	/* instances by object name (attribute-objects.c) */
+		size_t ninsts, inst_slots;
+		struct attr_allocs *allocs;	/* attribute-alloc.c; NULL until one is seen */
+		struct attr_kmem *kmem;		/* attribute-kmem.c; NULL until needed */
+		struct attr_prefetch *prefetch;	/* attribute-prefetch.c, during a run */
+		unsigned prefetch_tried : 1;
+		unsigned lines_failed : 1;	/* lines.c */
+	} strat;
 };
 
 /* attribute-prefetch.c: the thread that builds the vmlinux's scopes ahead

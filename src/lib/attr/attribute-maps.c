@@ -20,32 +20,34 @@
 
 struct proc *attr_proc(hm_attr *a, uint32_t pid, int create)
 {
-	size_t lo = 0, hi = a->nprocs;
+	size_t lo = 0, hi = a->maps.nprocs;
 
-	if (a->last_proc < a->nprocs && a->procs[a->last_proc].pid == pid)
-		return &a->procs[a->last_proc];
+	if (a->maps.last_proc < a->maps.nprocs && a->maps.procs[a->maps.last_proc].pid == pid)
+		return &a->maps.procs[a->maps.last_proc];
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (a->procs[mid].pid == pid) {
-			a->last_proc = mid;
-			return &a->procs[mid];
+		if (a->maps.procs[mid].pid == pid) {
+			a->maps.last_proc = mid;
+			return &a->maps.procs[mid];
 		}
-		if (a->procs[mid].pid < pid)
+		if (a->maps.procs[mid].pid < pid)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (!create)
 		return NULL;
-	if (hm_grow((void **)&a->procs, &a->procs_cap, a->nprocs + 1, sizeof(*a->procs)))
+	if (hm_grow((void **)&a->maps.procs, &a->maps.procs_cap, a->maps.nprocs + 1,
+		    sizeof(*a->maps.procs)))
 		return NULL;
-	memmove(a->procs + lo + 1, a->procs + lo, (a->nprocs - lo) * sizeof(*a->procs));
-	memset(&a->procs[lo], 0, sizeof(a->procs[lo]));
-	a->procs[lo].pid = pid;
-	a->nprocs++;
-	a->last_proc = lo;
-	return &a->procs[lo];
+	memmove(a->maps.procs + lo + 1, a->maps.procs + lo,
+		(a->maps.nprocs - lo) * sizeof(*a->maps.procs));
+	memset(&a->maps.procs[lo], 0, sizeof(a->maps.procs[lo]));
+	a->maps.procs[lo].pid = pid;
+	a->maps.nprocs++;
+	a->maps.last_proc = lo;
+	return &a->maps.procs[lo];
 }
 
 const struct image *proc_image_at(const struct proc *p, uint64_t addr)
@@ -124,7 +126,7 @@ static void local_path(const hm_attr *a, const char *name, char *buf, size_t len
 {
 	const char *p;
 
-	if (!a->sysroot) {
+	if (!a->opt.sysroot) {
 		snprintf(buf, len, "%s", name);
 		return;
 	}
@@ -134,7 +136,7 @@ static void local_path(const hm_attr *a, const char *name, char *buf, size_t len
 			return;
 		}
 	}
-	if ((size_t)snprintf(buf, len, "%s%s", a->sysroot, name) >= len)
+	if ((size_t)snprintf(buf, len, "%s%s", a->opt.sysroot, name) >= len)
 		buf[0] = 0;
 }
 
@@ -144,7 +146,7 @@ static void local_path(const hm_attr *a, const char *name, char *buf, size_t len
 static void table_build_id(const hm_attr *a, const char *name, char *out)
 {
 	const hm_perf_build_id *ids;
-	size_t n = a->reader ? hm_perf_reader_build_ids(a->reader, &ids) : 0;
+	size_t n = a->maps.reader ? hm_perf_reader_build_ids(a->maps.reader, &ids) : 0;
 
 	for (size_t i = 0; i < n; i++) {
 		if (ids[i].filename && !strcmp(ids[i].filename, name) && ids[i].size) {
@@ -189,8 +191,8 @@ static struct binent *binary_for(hm_attr *a, const hm_perf_mmap *m)
 		hex_id(m->build_id, m->build_id_size > 20 ? 20 : m->build_id_size, rec_id);
 	else
 		table_build_id(a, m->filename, rec_id);
-	for (i = 0; i < a->nbins; i++) {
-		b = a->bins[i];
+	for (i = 0; i < a->bin.nbins; i++) {
+		b = a->bin.bins[i];
 		if (!strcmp(b->path, m->filename) && !b->user)
 			return b;
 		if (b->user && b->bin && rec_id[0] && hm_binary_build_id(b->bin) &&
@@ -326,27 +328,28 @@ static int kernel_mmap(hm_attr *a, const hm_perf_mmap *m)
 	const char *ref = strchr(m->filename, ']');
 	const hm_symbol *sym;
 
-	a->kernel_seen = 1;
+	a->kern.kernel_seen = 1;
 	/* an offset only the kcore copy gave is checked against the map */
-	if (!a->vmlinux || (a->kaslr_known && !a->kaslr_from_kcore) || !ref ||
+	if (!a->bin.vmlinux || (a->kern.kaslr_known && !a->kern.kaslr_from_kcore) || !ref ||
 	    strncmp(m->filename, "[kernel.kallsyms]", 17))
 		return 0;
 	ref++;	/* "_text" or "_stext" after the bracket */
-	sym = hm_binary_symbol(a->vmlinux->bin, *ref ? ref : "_text");
+	sym = hm_binary_symbol(a->bin.vmlinux->bin, *ref ? ref : "_text");
 	if (!sym)
-		sym = hm_binary_symbol(a->vmlinux->bin, "_stext");
+		sym = hm_binary_symbol(a->bin.vmlinux->bin, "_stext");
 	if (!sym) {
 		hm_diag(HM_DIAG_WARNING, "%s: no _text/_stext symbol: cannot compute the KASLR offset",
-			a->vmlinux->path);
+			a->bin.vmlinux->path);
 		return 0;
 	}
-	a->kaslr = m->pgoff - sym->addr;
-	a->kaslr_known = 1;
-	a->kaslr_from_kcore = 0;
-	if (a->kcore_ok && a->kaslr != a->kcore_kaslr) {
+	a->kern.kaslr = m->pgoff - sym->addr;
+	a->kern.kaslr_known = 1;
+	a->kern.kaslr_from_kcore = 0;
+	if (a->kern.kcore_ok && a->kern.kaslr != a->kern.kcore_kaslr) {
 		hm_diag(HM_DIAG_ERROR, "%s: its kallsyms puts the kernel 0x%" PRIx64 " from %s's "
 			"addresses, the recording's kernel map 0x%" PRIx64 ": not this recording's kernel",
-			hm_kcore_path(a->kcore), a->kcore_kaslr, a->vmlinux->path, a->kaslr);
+			hm_kcore_path(a->kern.kcore), a->kern.kcore_kaslr, a->bin.vmlinux->path,
+			a->kern.kaslr);
 		return -ESRCH;
 	}
 	return 0;
@@ -358,15 +361,16 @@ static int kmod_mmap(hm_attr *a, const hm_perf_mmap *m)
 {
 	struct binent *b;
 
-	a->kernel_seen = 1;
+	a->kern.kernel_seen = 1;
 	b = binary_for(a, m);
 	if (!b)
 		return -ENOMEM;
 	if (b->status != BIN_OK || !b->bin || !hm_binary_is_module(b->bin))
 		return 0;
-	if (hm_grow((void **)&a->kmods, &a->kmods_cap, a->nkmods + 1, sizeof(*a->kmods)))
+	if (hm_grow((void **)&a->kern.kmods, &a->kern.kmods_cap, a->kern.nkmods + 1,
+		    sizeof(*a->kern.kmods)))
 		return -ENOMEM;
-	a->kmods[a->nkmods++] = (struct kmod){ b, m->start, m->start + m->len };
+	a->kern.kmods[a->kern.nkmods++] = (struct kmod){ b, m->start, m->start + m->len };
 	return 0;
 }
 
@@ -374,9 +378,9 @@ const struct kmod *attr_kmod_at(const hm_attr *a, uint64_t x)
 {
 	size_t i;
 
-	for (i = a->nkmods; i-- > 0;)	/* the latest map of a range wins */
-		if (x - a->kmods[i].start < a->kmods[i].end - a->kmods[i].start)
-			return &a->kmods[i];
+	for (i = a->kern.nkmods; i-- > 0;)	/* the latest map of a range wins */
+		if (x - a->kern.kmods[i].start < a->kern.kmods[i].end - a->kern.kmods[i].start)
+			return &a->kern.kmods[i];
 	return NULL;
 }
 
@@ -442,7 +446,7 @@ static void comm_record(hm_attr *a, const hm_perf_comm *c)
 int hm_attr_record(hm_attr *a, const hm_perf_record *rec)
 {
 	if (rec->kind == HM_PERF_MMAP || rec->kind == HM_PERF_FORK || rec->kind == HM_PERF_COMM)
-		a->gen++;
+		a->maps.gen++;
 	if (rec->kind == HM_PERF_COMM)
 		comm_record(a, &rec->u.comm);
 	if (rec->kind == HM_PERF_MMAP)
@@ -459,7 +463,7 @@ int hm_attr_mapped(hm_attr *a, const hm_sample *s, uint64_t addr)
 	struct proc *p;
 
 	if (attr_is_kernel_addr(addr))
-		return a->kernel_seen;
+		return a->kern.kernel_seen;
 	p = attr_proc(a, s->pid, 0);
 	return p && (proc_image_at(p, addr) || proc_anon_bucket(p, addr) != HM_UNATTR_NO_MAP);
 }
@@ -476,10 +480,10 @@ int hm_attr_ip(hm_attr *a, const hm_sample *s, const void **bin, uint64_t *link)
 		return 0;
 	}
 	if (attr_is_kernel_addr(s->ip)) {
-		if (!a->vmlinux)
+		if (!a->bin.vmlinux)
 			return -ENOENT;
-		*bin = a->vmlinux;
-		*link = s->ip - a->kaslr;
+		*bin = a->bin.vmlinux;
+		*link = s->ip - a->kern.kaslr;
 		return 0;
 	}
 	p = attr_proc(a, s->pid, 0);

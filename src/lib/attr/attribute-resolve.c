@@ -54,21 +54,21 @@ static int rec_same(const struct cached *x, const struct cached *y)
 
 static int recs_grow(hm_attr *a)
 {
-	size_t n = a->nrecs_slots ? a->nrecs_slots * 2 : 1024, i, j;
+	size_t n = a->memo.nrecs_slots ? a->memo.nrecs_slots * 2 : 1024, i, j;
 	const struct cached **t = calloc(n, sizeof(*t));
 
 	if (!t)
 		return -ENOMEM;
-	for (i = 0; i < a->nrecs_slots; i++) {
-		if (!a->recs[i])
+	for (i = 0; i < a->memo.nrecs_slots; i++) {
+		if (!a->memo.recs[i])
 			continue;
-		for (j = rec_hash(a->recs[i]) & (n - 1); t[j]; j = (j + 1) & (n - 1))
+		for (j = rec_hash(a->memo.recs[i]) & (n - 1); t[j]; j = (j + 1) & (n - 1))
 			;
-		t[j] = a->recs[i];
+		t[j] = a->memo.recs[i];
 	}
-	free(a->recs);
-	a->recs = t;
-	a->nrecs_slots = n;
+	free(a->memo.recs);
+	a->memo.recs = t;
+	a->memo.nrecs_slots = n;
 	return 0;
 }
 
@@ -78,17 +78,18 @@ static const struct cached *rec_intern(hm_attr *a, const struct cached *c)
 	struct cached *n;
 	size_t j;
 
-	if (2 * (a->nrecs + 1) > a->nrecs_slots && recs_grow(a))
+	if (2 * (a->memo.nrecs + 1) > a->memo.nrecs_slots && recs_grow(a))
 		return NULL;
-	for (j = rec_hash(c) & (a->nrecs_slots - 1); a->recs[j]; j = (j + 1) & (a->nrecs_slots - 1))
-		if (rec_same(a->recs[j], c))
-			return a->recs[j];
-	n = hm_arena_alloc(&a->rec_arena, sizeof(*n));
+	for (j = rec_hash(c) & (a->memo.nrecs_slots - 1); a->memo.recs[j];
+	     j = (j + 1) & (a->memo.nrecs_slots - 1))
+		if (rec_same(a->memo.recs[j], c))
+			return a->memo.recs[j];
+	n = hm_arena_alloc(&a->memo.rec_arena, sizeof(*n));
 	if (!n)
 		return NULL;
 	*n = *c;
-	a->recs[j] = n;
-	a->nrecs++;
+	a->memo.recs[j] = n;
+	a->memo.nrecs++;
 	return n;
 }
 
@@ -98,7 +99,7 @@ static const struct cached oom_rec = { .bucket = HM_NR_BUCKETS };
 static const struct cached *lookup_link(hm_attr *a, struct binent *b, uint64_t x)
 {
 	size_t slot = hm_hash_u64(x ^ (uintptr_t)b) & (ATTR_CACHE - 1);
-	struct cache_slot *cs = &a->cache[slot];
+	struct cache_slot *cs = &a->memo.cache[slot];
 	struct cached c = { 0 };
 
 	if (cs->rec && cs->bin == b && cs->link == x)
@@ -144,33 +145,34 @@ int hm_attr_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attributio
 	if (attr_is_kernel_addr(addr) && (k = attr_kmod_at(a, addr)))
 		return attr_cached_fill(lookup_link(a, k->b, addr - k->start), k->start, out);
 	if (attr_is_kernel_addr(addr))
-		a->kaddr_resolved = 1;
-	if (attr_is_kernel_addr(addr) && a->kmem &&
-	    (!a->vmlinux || !in_kernel_image(a->vmlinux, addr - a->kaslr))) {
+		a->kern.kaddr_resolved = 1;
+	if (attr_is_kernel_addr(addr) && a->strat.kmem &&
+	    (!a->bin.vmlinux || !in_kernel_image(a->bin.vmlinux, addr - a->kern.kaslr))) {
 		int r;
 
 		if (s->has & HM_HAS_TIME)
-			a->answer_timed = 1;
+			a->memo.answer_timed = 1;
 		r = attr_kmem_resolve(a, s, addr, out);
 
 		if (r != -ENOENT)
 			return r;
 	}
 	if (attr_is_kernel_addr(addr)) {
-		if (!a->vmlinux) {
+		if (!a->bin.vmlinux) {
 			out->bucket = HM_UNATTR_KERNEL_NO_VMLINUX;
 			return 0;
 		}
-		if (!a->kaslr_known && !a->warned_kaslr) {
-			a->warned_kaslr = 1;
+		if (!a->kern.kaslr_known && !a->kern.warned_kaslr) {
+			a->kern.warned_kaslr = 1;
 			hm_diag(HM_DIAG_WARNING, "%s: no kernel map in the recording: assuming "
-				"no KASLR offset", a->vmlinux->path);
+				"no KASLR offset", a->bin.vmlinux->path);
 		}
-		if (!in_kernel_image(a->vmlinux, addr - a->kaslr)) {
+		if (!in_kernel_image(a->bin.vmlinux, addr - a->kern.kaslr)) {
 			out->bucket = HM_UNATTR_HEAP;
 			return 0;
 		}
-		return attr_cached_fill(lookup_link(a, a->vmlinux, addr - a->kaslr), a->kaslr, out);
+		return attr_cached_fill(lookup_link(a, a->bin.vmlinux, addr - a->kern.kaslr),
+					a->kern.kaslr, out);
 	}
 	p = attr_proc(a, s->pid, 0);
 	im = p ? proc_image_at(p, addr) : NULL;

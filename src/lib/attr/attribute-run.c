@@ -250,11 +250,11 @@ static void sample_ip(struct run *run, const struct sample_ctx *c, const struct 
 		return;
 	}
 	e = &run->ips[c->iph & (IP_SLOTS - 1)];
-	if (!(e->valid && e->ip == s->ip && e->pid == s->pid && e->gen == a->gen)) {
+	if (!(e->valid && e->ip == s->ip && e->pid == s->pid && e->gen == a->maps.gen)) {
 		e->valid = 1;
 		e->ip = s->ip;
 		e->pid = s->pid;
-		e->gen = a->gen;
+		e->gen = a->maps.gen;
 		if (hm_attr_ip(a, s, &e->bin, &e->link))
 			e->bin = NULL, e->link = 0;
 	}
@@ -292,11 +292,11 @@ static int resolve_slow(struct run *run, const struct sample_ctx *c, struct fast
 	hm_attribution at;
 	int r;
 
-	a->answer_timed = 0;
+	a->memo.answer_timed = 0;
 	r = hm_attr_resolve(a, s, addr, &at);
 	if (r < 0)
 		return r;
-	e->timed = a->answer_timed;
+	e->timed = a->memo.answer_timed;
 	if (c->may_wait && at.bucket == HM_UNATTR_NO_MAP)
 		return 1;
 	e->bucket = (uint8_t)at.bucket;
@@ -315,7 +315,7 @@ static int resolve_slow(struct run *run, const struct sample_ctx *c, struct fast
 	}
 	e->addr = addr;
 	e->pid = s->pid;
-	e->gen = a->gen;
+	e->gen = a->maps.gen;
 	e->valid = 1;
 	return 0;
 }
@@ -410,7 +410,7 @@ static int resolve_ip_slow(struct run *run, const struct sample_ctx *c, int trap
 	x->addr = addr;
 	x->ip = s->ip;
 	x->pid = s->pid;
-	x->gen = a->gen;
+	x->gen = a->maps.gen;
 	x->valid = 1;
 	return 0;
 }
@@ -457,7 +457,7 @@ static int sample_by_addr(struct run *run, const struct sample_ctx *c, struct fa
 
 	e = c->hint && c->hint->valid && c->hint->addr == c->addr && c->hint->pid == s->pid
 		    ? c->hint : fast_slot(&run->fast, c->addr, s->pid);
-	if (!e->valid || e->gen != run->a->gen || e->timed) {
+	if (!e->valid || e->gen != run->a->maps.gen || e->timed) {
 		int fresh = !e->valid;
 
 		if (fresh && memo_full(run->fast.n + 1, run->fast.mask + 1)) {
@@ -494,9 +494,9 @@ static int sample_by_ip(struct run *run, const struct sample_ctx *c, const struc
 	/* The instruction names the field only once its binary is mapped:
 	 * an IP in no known mapping (its MMAP2 on another CPU's buffer,
 	 * later in the file) waits like an address. */
-	if ((!x->valid || x->gen != a->gen) && c->may_wait && !hm_attr_mapped(a, s, s->ip))
+	if ((!x->valid || x->gen != a->maps.gen) && c->may_wait && !hm_attr_mapped(a, s, s->ip))
 		return pend(run, s) ? -ENOMEM : 1;
-	if (!x->valid || x->gen != a->gen) {
+	if (!x->valid || x->gen != a->maps.gen) {
 		const hm_perf_event *sev = sample_event(run->info, s);
 		int fresh = !x->valid;
 		/* Which instruction the IP is (SPECS.md): breakpoints trap
@@ -886,7 +886,7 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 		free(run.ips);
 		return err;
 	}
-	a->reader = r;
+	a->maps.reader = r;
 	if (fast_init(&run.fast, FAST_MIN) || ipx_init(&run.ipx, 256) || !run.ips)
 		err = -ENOMEM;
 	heat_watch_events(h, hm_perf_reader_info(r));
@@ -911,7 +911,7 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 	if (run.ipx.v)
 		memo_free(run.ipx.v, run.ipx.mask + 1, sizeof(*run.ipx.v));
 	free(run.ips);
-	a->reader = NULL;	/* the caller closes it */
+	a->maps.reader = NULL;	/* the caller closes it */
 	heat_watch_events(h, NULL);
 	if (!err)
 		err = attr_lift_containers(a, h);

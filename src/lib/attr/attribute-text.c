@@ -80,9 +80,9 @@ int hm_attr_set_kcore(hm_attr *a, const char *perf_data)
 	free(dir);
 	if (err)
 		return err;
-	hm_kcore_free(a->kcore);
-	a->kcore = k;
-	a->kcore_ok = 0;
+	hm_kcore_free(a->kern.kcore);
+	a->kern.kcore = k;
+	a->kern.kcore_ok = 0;
 	return 1;
 }
 
@@ -92,34 +92,34 @@ int attr_kcore_check(hm_attr *a)
 	uint64_t off;
 	int err;
 
-	a->kcore_ok = 0;
-	if (!a->kcore || !a->vmlinux || a->vmlinux->status != BIN_OK)
+	a->kern.kcore_ok = 0;
+	if (!a->kern.kcore || !a->bin.vmlinux || a->bin.vmlinux->status != BIN_OK)
 		return 0;
-	err = hm_kcore_check(a->kcore, a->vmlinux->bin, &off, &agree, &compared);
+	err = hm_kcore_check(a->kern.kcore, a->bin.vmlinux->bin, &off, &agree, &compared);
 	if (err == -ENOMEM)
 		return err;
 	if (err == -ENOENT) {
 		hm_diag(HM_DIAG_ERROR, "%s: no _stext in its kallsyms or in %s: cannot tell whether "
-			"it is that kernel's text", hm_kcore_path(a->kcore), a->vmlinux->path);
+			"it is that kernel's text", hm_kcore_path(a->kern.kcore), a->bin.vmlinux->path);
 		return -ESRCH;
 	}
 	if (err) {
 		hm_diag(HM_DIAG_ERROR, "%s: the text of another kernel than %s (%zu of %zu kallsyms "
 			"functions where its symbols put them): its bytes would name what did not run",
-			hm_kcore_path(a->kcore), a->vmlinux->path, agree, compared);
+			hm_kcore_path(a->kern.kcore), a->bin.vmlinux->path, agree, compared);
 		return -ESRCH;
 	}
 	hm_diag(HM_DIAG_DEBUG, "%s: %zu of %zu kallsyms functions where %s puts them, "
 		"KASLR offset 0x%" PRIx64 ": kernel instructions are decoded from it",
-		hm_kcore_path(a->kcore), agree, compared, a->vmlinux->path, off);
-	a->kcore_kaslr = off;
-	a->kcore_ok = 1;
+		hm_kcore_path(a->kern.kcore), agree, compared, a->bin.vmlinux->path, off);
+	a->kern.kcore_kaslr = off;
+	a->kern.kcore_ok = 1;
 	/* a recording without a kernel map: the copy's kallsyms says where
 	 * the kernel was (a map read later must agree) */
-	if (!a->kaslr_known) {
-		a->kaslr = off;
-		a->kaslr_known = 1;
-		a->kaslr_from_kcore = 1;
+	if (!a->kern.kaslr_known) {
+		a->kern.kaslr = off;
+		a->kern.kaslr_known = 1;
+		a->kern.kaslr_from_kcore = 1;
 	}
 	return 0;
 }
@@ -130,9 +130,9 @@ int attr_kcore_check(hm_attr *a)
 static const uint8_t *kcore_at(const hm_attr *a, const struct binent *b, uint64_t link, size_t max,
 			       size_t *n)
 {
-	if (!a->kcore_ok || b != a->vmlinux)
+	if (!a->kern.kcore_ok || b != a->bin.vmlinux)
 		return NULL;
-	return hm_kcore_bytes(a->kcore, link + a->kcore_kaslr, max, n);
+	return hm_kcore_bytes(a->kern.kcore, link + a->kern.kcore_kaslr, max, n);
 }
 
 /* Decode from bytes[0 .. end - lo) the instructions from lo on, stopping
@@ -178,13 +178,13 @@ static int poked_insn(hm_attr *a, struct binent *b, uint64_t lo, uint64_t hi, ui
 	uint64_t end;
 	size_t i;
 
-	if (b != a->vmlinux)
+	if (b != a->bin.vmlinux)
 		return -ESRCH;
 	/* The last poke that wrote any byte of the site: one that wrote only
 	 * part of it leaves bytes of which no record says what they are. */
-	for (i = a->npokes; i-- > 0;)
-		if (a->pokes[i].link < hi && lo - a->pokes[i].link < a->pokes[i].len) {
-			k = &a->pokes[i];
+	for (i = a->kern.npokes; i-- > 0;)
+		if (a->kern.pokes[i].link < hi && lo - a->kern.pokes[i].link < a->kern.pokes[i].len) {
+			k = &a->kern.pokes[i];
 			break;
 		}
 	if (!k)
@@ -201,34 +201,34 @@ int attr_text_poke(hm_attr *a, const hm_perf_text_poke *t)
 
 	/* Kernel-image pokes only: a module's, a BPF program's or an ftrace
 	 * trampoline's bytes are no vmlinux link address. */
-	if (!a->vmlinux || !a->kaslr_known || !t->new_len)
+	if (!a->bin.vmlinux || !a->kern.kaslr_known || !t->new_len)
 		return 0;
-	if (a->npokes == a->pokes_cap) {
-		size_t cap = a->pokes_cap ? a->pokes_cap * 2 : 16;
-		struct poke *v = realloc(a->pokes, cap * sizeof(*v));
+	if (a->kern.npokes == a->kern.pokes_cap) {
+		size_t cap = a->kern.pokes_cap ? a->kern.pokes_cap * 2 : 16;
+		struct poke *v = realloc(a->kern.pokes, cap * sizeof(*v));
 
 		if (!v)
 			return -ENOMEM;
-		a->pokes = v;
-		a->pokes_cap = cap;
+		a->kern.pokes = v;
+		a->kern.pokes_cap = cap;
 	}
-	k = &a->pokes[a->npokes];
-	k->link = t->addr - a->kaslr;
+	k = &a->kern.pokes[a->kern.npokes];
+	k->link = t->addr - a->kern.kaslr;
 	k->len = t->new_len;
 	k->bytes = malloc(t->new_len);
 	if (!k->bytes)
 		return -ENOMEM;
 	memcpy(k->bytes, t->new_bytes, t->new_len);
-	a->npokes++;
-	a->poke_gen++;
+	a->kern.npokes++;
+	a->kern.poke_gen++;
 	return 0;
 }
 
 void attr_pokes_free(hm_attr *a)
 {
-	for (size_t i = 0; i < a->npokes; i++)
-		free(a->pokes[i].bytes);
-	free(a->pokes);
+	for (size_t i = 0; i < a->kern.npokes; i++)
+		free(a->kern.pokes[i].bytes);
+	free(a->kern.pokes);
 }
 
 /* The instruction before a trapping IP pc (a breakpoint's, PEBS with

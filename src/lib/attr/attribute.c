@@ -28,18 +28,18 @@ int hm_attr_set_load_opts(hm_attr *a, const struct hm_load_opts *opts)
 		return -EINVAL;
 	if (o.cache_dir && !(dir = strdup(o.cache_dir)))
 		return -ENOMEM;
-	free(a->cache_dir);
-	a->cache_dir = dir;
-	a->load.cache = o.cache;
-	a->load.cache_write = o.cache_write;
-	a->load.cache_dir = dir;
-	a->load.no_debuginfo_lookup = o.no_debuginfo_lookup;
-	a->load.threads = o.threads;
-	a->load.debuginfo = NULL;
+	free(a->opt.cache_dir);
+	a->opt.cache_dir = dir;
+	a->opt.load.cache = o.cache;
+	a->opt.load.cache_write = o.cache_write;
+	a->opt.load.cache_dir = dir;
+	a->opt.load.no_debuginfo_lookup = o.no_debuginfo_lookup;
+	a->opt.load.threads = o.threads;
+	a->opt.load.debuginfo = NULL;
 	if (o.debuginfo) {
-		if (HM_OPTS_TAKE(&a->dio, o.debuginfo, hm_debuginfo_opts))
+		if (HM_OPTS_TAKE(&a->opt.dio, o.debuginfo, hm_debuginfo_opts))
 			return -EINVAL;
-		a->load.debuginfo = &a->dio;
+		a->opt.load.debuginfo = &a->opt.dio;
 	}
 	return 0;
 }
@@ -50,14 +50,14 @@ hm_attr *hm_attr_new(void)
 
 	if (!a)
 		return NULL;
-	a->cache = calloc(ATTR_CACHE, sizeof(*a->cache));
-	if (!a->cache) {
+	a->memo.cache = calloc(ATTR_CACHE, sizeof(*a->memo.cache));
+	if (!a->memo.cache) {
 		free(a);
 		errno = ENOMEM;
 		return NULL;
 	}
-	a->kernel.pid = UINT32_MAX;
-	a->load = (struct hm_load_opts){ .sz = sizeof(a->load), .variables = 1 };
+	a->maps.kernel.pid = UINT32_MAX;
+	a->opt.load = (struct hm_load_opts){ .sz = sizeof(a->opt.load), .variables = 1 };
 	return a;
 }
 
@@ -85,42 +85,42 @@ void hm_attr_free(hm_attr *a)
 	if (!a)
 		return;
 	attr_prefetch_stop(a);
-	free(a->cache_dir);
-	attr_allocs_free(a->allocs);
+	free(a->opt.cache_dir);
+	attr_allocs_free(a->strat.allocs);
 	attr_kmem_free(a);
-	for (i = 0; i < a->nbins; i++)
-		binent_free(a->bins[i]);
-	free(a->bins);
-	for (i = 0; i < a->nprocs; i++) {
-		free(a->procs[i].images);
-		free(a->procs[i].anon);
+	for (i = 0; i < a->bin.nbins; i++)
+		binent_free(a->bin.bins[i]);
+	free(a->bin.bins);
+	for (i = 0; i < a->maps.nprocs; i++) {
+		free(a->maps.procs[i].images);
+		free(a->maps.procs[i].anon);
 	}
-	free(a->procs);
-	free(a->kmods);
-	free(a->kernel.images);
-	free(a->objects);
-	free(a->cache);
-	free(a->recs);
-	free(a->ires);
+	free(a->maps.procs);
+	free(a->kern.kmods);
+	free(a->maps.kernel.images);
+	free(a->strat.objects);
+	free(a->memo.cache);
+	free(a->memo.recs);
+	free(a->memo.ires);
 	attr_insts_free(a);
 	attr_pokes_free(a);
-	hm_kcore_free(a->kcore);
-	hm_arena_free(&a->rec_arena);
-	hm_strtab_free(&a->strs);
-	free(a->sysroot);
+	hm_kcore_free(a->kern.kcore);
+	hm_arena_free(&a->memo.rec_arena);
+	hm_strtab_free(&a->memo.strs);
+	free(a->opt.sysroot);
 	free(a);
 }
 
 int hm_attr_set_sysroot(hm_attr *a, const char *dir)
 {
-	free(a->sysroot);
-	a->sysroot = strdup(dir);
-	return a->sysroot ? 0 : -ENOMEM;
+	free(a->opt.sysroot);
+	a->opt.sysroot = strdup(dir);
+	return a->opt.sysroot ? 0 : -ENOMEM;
 }
 
 unsigned hm_attr_line_size(const hm_attr *a)
 {
-	return a->line_size ? a->line_size : 64;
+	return a->opt.line_size ? a->opt.line_size : 64;
 }
 
 /* ---- binaries ---- */
@@ -130,8 +130,8 @@ static struct binent *binent_add(hm_attr *a, const char *path, hm_binary *bin, i
 {
 	struct binent *b = attr_binent_new(a, path, bin, status);
 
-	if (b && bin && !a->line_size)
-		a->line_size = hm_binary_cacheline_size(bin);
+	if (b && bin && !a->opt.line_size)
+		a->opt.line_size = hm_binary_cacheline_size(bin);
 	return b;
 }
 
@@ -155,9 +155,9 @@ int hm_attr_set_vmlinux(hm_attr *a, const char *path)
 
 	if (!bin)
 		return -errno;
-	a->vmlinux = binent_add(a, path, bin, BIN_OK);
-	if (!a->vmlinux)
+	a->bin.vmlinux = binent_add(a, path, bin, BIN_OK);
+	if (!a->bin.vmlinux)
 		return -ENOMEM;
-	a->vmlinux->user = 1;
+	a->bin.vmlinux->user = 1;
 	return 0;
 }

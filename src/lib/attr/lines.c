@@ -207,7 +207,7 @@ int hm_attr_code_label(hm_attr *a, const void *vb, uint64_t link, uint64_t ip, c
 
 	if (!f)
 		return snprintf(buf, len, "0x%" PRIx64, ip);
-	if (!a->lines_failed && hm_lines_lookup(a, b, link, where, sizeof(where)) < 0)
+	if (!a->strat.lines_failed && hm_lines_lookup(a, b, link, where, sizeof(where)) < 0)
 		where[0] = 0;
 	return snprintf(buf, len, "%s+0x%" PRIx64 "%s%s%s", f->name, link - f->addr,
 			where[0] ? " (" : "", where, where[0] ? ")" : "");

@@ -21,8 +21,8 @@
  * types have it, the kernel's last. */
 static const hm_types *types_with(const hm_attr *a, const char *name, hm_type_id *id)
 {
-	for (size_t i = 0; i <= a->nbins; i++) {
-		const struct binent *b = i < a->nbins ? a->bins[i] : a->vmlinux;
+	for (size_t i = 0; i <= a->bin.nbins; i++) {
+		const struct binent *b = i < a->bin.nbins ? a->bin.bins[i] : a->bin.vmlinux;
 
 		if (!b || !b->types)
 			continue;
