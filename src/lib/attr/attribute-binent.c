@@ -170,3 +170,17 @@ int attr_binent_scopes(struct binent *b)
 	b->scopes_err = hm_scopes_open(attr_binent_dwarf(b), &b->scopes);
 	return b->scopes_err;
 }
+
+const hm_types *hm_attr_types_with(const hm_attr *a, const char *name, hm_type_id *id)
+{
+	for (size_t i = 0; i <= a->bin.nbins; i++) {
+		const struct binent *b = i < a->bin.nbins ? a->bin.bins[i] : a->bin.vmlinux;
+
+		if (!b || !b->types)
+			continue;
+		*id = hm_types_find_struct(b->types, name);
+		if (*id != HM_TYPE_NONE)
+			return b->types;
+	}
+	return NULL;
+}
