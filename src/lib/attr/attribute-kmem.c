@@ -18,7 +18,7 @@
  * allocation of the object it touched, and a free may come after a later
  * sample.  Each object is an interval [alloc time, free time) (no free:
  * open to the end), and a timed sample names the newest object whose
- * interval holds its time.  The run (attribute-maps.c) holds timed samples
+ * interval holds its time.  The run (attribute-run.c) holds timed samples
  * at kernel addresses in its time queue until the round that may still
  * hold their allocations and frees has been read, so by then every kmem
  * event at or before the sample's time is known; events read early (later
