@@ -195,6 +195,10 @@ int hm_attr_set_cache_type(hm_attr *a, const char *spec);
 uint64_t hm_attr_kmem_samples(const hm_attr *a);
 /* The cacheline size of the first binary opened (64 if none). */
 unsigned hm_attr_line_size(const hm_attr *a);
+/* The type table holding struct `name` among those attribution loaded: the
+ * first binary's that has it, in the order they were added, the kernel's
+ * last; its id in *id.  NULL when none has it (or none was loaded). */
+const hm_types *hm_attr_types_with(const hm_attr *a, const char *name, hm_type_id *id);
 
 /* ---- the report: a whole perf.data through attribution into heat ---- */
 

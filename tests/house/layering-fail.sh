@@ -2,7 +2,10 @@
 # check-layering can fail: on a copy of the tree it passes once the command's
 # internal includes are taken out, then fails naming file:line for a planted
 # forbidden include, a planted cycle between folders, a planted internal
-# include in src/cli/ and a folder the table does not know.
+# include in src/cli/, a planted include of another folder's private header
+# and a folder the table does not know; on a copy of the build tree's
+# objects it passes, then fails naming object and symbol for a planted call
+# that closes a cycle between folders no include shows.
 . "$top_srcdir/tests/lib.sh"
 LAYERING=$TESTS_SRC/house/layering.sh
 
@@ -33,6 +36,7 @@ assert_exit 1 "planted violations" sh "$LAYERING" "$T/tree"
 cat "$T/err" >&2
 cat >"$T/want" <<EOF
 layering: $p1: perf includes layout/layout-int.h (layout), an arrow the layering table in HACKING.md does not allow
+layering: $p1: perf includes layout/layout-int.h, a private header of layout (not in the friends table of HACKING.md)
 layering: $p3: src/cli includes layout/layout-int.h, an internal header of the library (the command may include only hitmap/*.h, config.h and its own headers)
 layering: $p2: types includes hitmap/layout.h (layout), an arrow the layering table in HACKING.md does not allow
 layering: cycle between folders: layout -> types -> layout: $lt (hitmap/types.h), $p2 (hitmap/layout.h)
@@ -48,6 +52,40 @@ assert_exit 2 "an arrow to output" sh "$LAYERING" "$T/tree"
 grep -q '^layering: HACKING.md: the layering table has a cycle through ' "$T/err" ||
 	{ cat "$T/err" >&2; fail "an arrow to output: no table cycle reported"; }
 cp "$top_srcdir/HACKING.md" "$T/tree/HACKING.md"
+
+# The plants above out again: each is its file's last line.
+for f in src/lib/perf/datasrc.c src/lib/types/types.c src/cli/main.c; do
+	sed '$d' "$T/tree/$f" >"$T/x" && cat "$T/x" >"$T/tree/$f"
+done
+# Another folder's private header, not in the friends table.
+p4=$(plant '#include "layout/layout-int.h"' src/lib/check/lint.c)
+assert_exit 1 "a private header" sh "$LAYERING" "$T/tree"
+assert_eq "layering: $p4: check includes layout/layout-int.h, a private header of layout (not in the friends table of HACKING.md)" \
+	"$(cat "$T/err")" "private header message"
+sed '$d' "$T/tree/src/lib/check/lint.c" >"$T/x" && cat "$T/x" >"$T/tree/src/lib/check/lint.c"
+
+# The link graph: the build tree's objects pass; an object of types that
+# calls a function of layout (layout -> types is an arrow) closes a cycle
+# that only the symbols show.
+for d in "$top_builddir"/src/lib/*/; do
+	n=$(basename "$d")
+	mkdir -p "$T/build/src/lib/$n/.libs"
+	for o in "$d".libs/*.o; do
+		[ -f "$o" ] && cp "$o" "$T/build/src/lib/$n/.libs/"
+	done
+done
+ls "$T"/build/src/lib/layout/.libs/*.o >/dev/null 2>&1 || fail "no objects in $top_builddir/src/lib/layout/.libs"
+sh "$LAYERING" --objects "$T/build" "$T/tree" 2>"$T/err" ||
+	{ cat "$T/err" >&2; fail "the build tree's objects: check-layering failed"; }
+printf 'void hm_layout_free(void *l);\nvoid planted(void *l);\nvoid planted(void *l) { hm_layout_free(l); }\n' >"$T/planted.c"
+${CC:-cc} -c -o "$T/build/src/lib/types/.libs/planted.o" "$T/planted.c" || fail "compile the planted object"
+assert_exit 1 "planted call" sh "$LAYERING" --objects "$T/build" "$T/tree"
+cat "$T/err" >&2
+grep -qx "layering: link: src/lib/types/.libs/planted.o uses hm_layout_free (src/lib/layout/.libs/layout.o): types -> layout, an arrow the layering table in HACKING.md does not allow" "$T/err" ||
+	fail "planted call: no forbidden arrow reported"
+grep -q "^layering: link: cycle between folders: layout -> types -> layout: src/lib/layout/.libs/[a-z-]*\.o uses hm_[a-z_]* (src/lib/types/.libs/[a-z-]*\.o), src/lib/types/.libs/planted.o uses hm_layout_free (src/lib/layout/.libs/layout.o)$" "$T/err" ||
+	fail "planted call: no cycle reported"
+assert_eq 2 "$(wc -l <"$T/err" | tr -d ' ')" "planted call: two messages"
 
 # A folder the table does not know is an error of the table (exit 2).
 mkdir "$T/tree/src/lib/newstage"

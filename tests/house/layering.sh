@@ -1,12 +1,23 @@
 #!/bin/sh
 # check-layering: the folders under src/lib/ include each other only along the
 # arrows of HACKING.md's layering table, the folder graph has no cycle, and the
-# command (src/cli/) includes only the public headers.
+# command (src/cli/) includes only the public headers; no folder includes
+# another's private header (NAME-int.h) unless HACKING.md's friends table
+# lists that include; and, given the built objects, the folders call each
+# other only along the arrows too, without a cycle: the link graph (each
+# folder's objects' undefined symbols against the symbols the others'
+# objects define, by nm) is what the library really depends on, whatever
+# the includes say (a function declared in one folder's header and defined
+# in another's file).
 #
-#   tests/house/layering.sh [ROOT]     check the tree at ROOT (default: the
-#                                      checkout this script is in)
-#   tests/house/layering.sh --graph [ROOT]
+#   tests/house/layering.sh [--objects BUILDDIR] [ROOT]
+#                                      check the tree at ROOT (default: the
+#                                      checkout this script is in), and the
+#                                      objects under BUILDDIR/src/lib/ (as a
+#                                      test: $top_builddir's, when built)
+#   tests/house/layering.sh --graph [--objects BUILDDIR] [ROOT]
 #                                      print the derived folder graph instead
+#                                      (the link graph with --objects)
 #
 # The table between the `layering:begin` and `layering:end` markers in
 # ROOT/HACKING.md is the one source of truth: one row per folder, the public
@@ -20,13 +31,20 @@
 # malformed table.
 set -u
 mode=check
+objdir=
 if [ "${1:-}" = "--graph" ]; then mode=graph; shift; fi
-if [ $# -gt 1 ]; then echo "usage: layering.sh [--graph] [ROOT]" >&2; exit 2; fi
+if [ "${1:-}" = "--objects" ] && [ $# -ge 2 ]; then objdir=$2; shift 2; fi
+if [ $# -gt 1 ]; then echo "usage: layering.sh [--graph] [--objects BUILDDIR] [ROOT]" >&2; exit 2; fi
 if [ $# -eq 1 ]; then
 	root=$1
 else
 	root=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+	# Run as a test: the build tree's objects, once there are any.
+	[ -z "$objdir" ] && [ -n "${top_builddir:-}" ] &&
+		ls "$top_builddir"/src/lib/*/.libs/*.o >/dev/null 2>&1 && objdir=$top_builddir
 fi
+[ -z "$objdir" ] || objdir=$(cd "$objdir" 2>/dev/null && pwd) ||
+	{ echo "layering: cannot enter the build tree" >&2; exit 2; }
 cd "$root" 2>/dev/null || { echo "layering: cannot enter $root" >&2; exit 2; }
 [ -f HACKING.md ] || { echo "layering: $root/HACKING.md not found" >&2; exit 2; }
 
@@ -35,7 +53,22 @@ folders=$(for d in src/lib/*/; do [ -d "$d" ] && basename "$d"; done)
 files=$(find src/lib include/hitmap src/cli -type f \( -name '*.c' -o -name '*.h' \) | LC_ALL=C sort)
 pubs=$(cd include/hitmap && ls *.h 2>/dev/null)
 
-LC_ALL=C awk -v mode="$mode" -v folders="$folders" -v pubs="$pubs" '
+# The link graph's input: "SYM folder object name type" for every global
+# symbol of every object of a folder (libtool's PIC objects in .libs/, else
+# the plain ones), by nm.
+links=$(mktemp "${TMPDIR:-/tmp}/layering.XXXXXX") || exit 2
+trap 'rm -f "$links"' EXIT
+if [ -n "$objdir" ]; then
+	for d in $folders; do
+		objs=$(ls "$objdir/src/lib/$d/.libs/"*.o 2>/dev/null || ls "$objdir/src/lib/$d/"*.o 2>/dev/null)
+		for o in $objs; do
+			nm -P "$o" 2>/dev/null |
+				awk -v d="$d" -v o="${o#"$objdir"/}" 'NF >= 2 { print "SYM", d, o, $1, $2 }'
+		done
+	done >"$links"
+fi
+
+LC_ALL=C awk -v mode="$mode" -v folders="$folders" -v pubs="$pubs" -v links="$links" '
 function trim(s) { sub(/^[ \t`]+/, "", s); sub(/[ \t`]+$/, "", s); return s }
 function err(msg) { print "layering: " msg > "/dev/stderr"; bad = 1 }
 function tabfail(msg) { print "layering: HACKING.md:" FNR ": " msg > "/dev/stderr"; tabbad = 1; exit 2 }
@@ -51,6 +84,17 @@ BEGIN {
 
 # ---- the table ----
 FILENAME == "HACKING.md" {
+	if ($0 ~ /<!-- friends:begin -->/) { infr = 1; next }
+	if ($0 ~ /<!-- friends:end -->/) { infr = 0; next }
+	if (infr) {
+		# | file | private header it may include |
+		if ($0 !~ /^\|/) next
+		split($0, c, "|")
+		ff = trim(c[2]); fh = trim(c[3])
+		if (ff == "file" || ff ~ /^-+$/ || ff == "") next
+		friend[ff, fh] = FNR
+		next
+	}
 	if ($0 ~ /<!-- layering:begin -->/) { intab = 1; next }
 	if ($0 ~ /<!-- layering:end -->/) { intab = 0; seentab = 1; next }
 	if (!intab || $0 !~ /^\|/) next
@@ -102,6 +146,15 @@ FILENAME == "HACKING.md" {
 	}
 }
 
+# ---- the link graph: symbols of the objects ----
+FILENAME == links {
+	# SYM folder object name type
+	haslinks = 1
+	if ($5 == "U") { if (!(($2, $4) in und)) und[$2, $4] = $3 }
+	else if ($5 ~ /^[A-TV-Z]$/) { def[$4] = $2; dobj[$4] = $3 }
+	next
+}
+
 # ---- includes ----
 /^[ \t]*#[ \t]*include[ \t]*["<]/ {
 	line = $0
@@ -139,6 +192,11 @@ FILENAME == "HACKING.md" {
 		next
 	}
 	if (from == to) next
+	# A private header of another folder: only a listed friend.
+	if (t ~ /-int\.h$/) {
+		if ((FILENAME, t) in friend) usedfriend[FILENAME, t] = 1
+		else err(where ": " from " includes " t ", a private header of " to " (not in the friends table of HACKING.md)")
+	}
 	if (!((from, to) in edge)) { edge[from, to] = where; via[from, to] = t }
 	if (!((from, to) in may))
 		err(where ": " from " includes " t " (" to "), an arrow the layering table in HACKING.md does not allow")
@@ -146,13 +204,58 @@ FILENAME == "HACKING.md" {
 
 END {
 	if (tabbad || !closed) exit 2
+	for (k in friend) if (!(k in usedfriend)) {
+		split(k, fk, SUBSEP)
+		err("HACKING.md:" friend[k] ": friend " fk[1] " -> " fk[2] " is not an include of the tree (drop it)")
+	}
+	# The link graph: an undefined symbol of a folder that another defines.
+	for (k in und) {
+		split(k, uk, SUBSEP)
+		a = uk[1]; s = uk[2]
+		if (!(s in def) || def[s] == a) continue
+		b = def[s]
+		if ((a, b) in ledge && lsym[a, b] < s) continue
+		ledge[a, b] = und[k] " uses " s " (" dobj[s] ")"
+		lsym[a, b] = s
+	}
 	if (mode == "graph") {
 		for (i = 1; i <= nf; i++) {
 			s = ""
-			for (j = 1; j <= nf; j++) if ((F[i], F[j]) in edge) s = s " " F[j]
+			for (j = 1; j <= nf; j++)
+				if (haslinks ? ((F[i], F[j]) in ledge) : ((F[i], F[j]) in edge)) s = s " " F[j]
 			print F[i] " ->" s
 		}
 		exit 0
+	}
+	for (i = 1; i <= nf; i++) for (j = 1; j <= nf; j++)
+		if ((F[i], F[j]) in ledge && !((F[i], F[j]) in may))
+			err("link: " ledge[F[i], F[j]] ": " F[i] " -> " F[j] ", an arrow the layering table in HACKING.md does not allow")
+	# Cycles of the link graph, as below for the includes.
+	for (i = 1; i <= nf; i++) {
+		a = F[i]
+		if (a in lcycle) continue
+		delete prev; delete seen
+		qh = 1; qt = 0; Q[++qt] = a; found = 0
+		while (qh <= qt && !found) {
+			x = Q[qh++]
+			for (j = 1; j <= nf; j++) {
+				y = F[j]
+				if (!((x, y) in ledge) || (y in seen)) continue
+				seen[y] = 1; prev[y] = x
+				if (y == a) { found = 1; break }
+				Q[++qt] = y
+			}
+		}
+		if (!found) continue
+		path = a; steps = ""; y = a
+		do {
+			x = prev[y]
+			path = x " -> " path
+			steps = ledge[x, y] (steps == "" ? "" : ", " steps)
+			lcycle[x] = 1
+			y = x
+		} while (y != a)
+		err("link: cycle between folders: " path ": " steps)
 	}
 	# Cycles among the folders actually included, whatever the table says:
 	# for each folder in a cycle, the shortest way back to it, with the
@@ -187,4 +290,4 @@ END {
 	}
 	exit bad
 }
-' HACKING.md $files
+' HACKING.md $files "$links"

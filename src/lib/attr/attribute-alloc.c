@@ -180,13 +180,13 @@ int attr_alloc_sample(hm_attr *a, const hm_perf_event *ev, const hm_sample *s)
 	const char *name = ev->name + sizeof(ALLOC_PREFIX) - 1;
 	const char *suffix = strstr(name, "__");
 	size_t n = suffix ? (size_t)(suffix - name) : strlen(name), k;
-	struct attr_allocs *t = a->allocs;
+	struct attr_allocs *t = a->strat.allocs;
 	struct alloc_thread *th;
 	struct alloc_call *c;
 	uint64_t di = 0, si = 0, dx = 0, ax = 0;
 	int ret = suffix && strcmp(suffix, "__return") == 0, f = -1;
 
-	if (!t && !(t = a->allocs = calloc(1, sizeof(*t))))
+	if (!t && !(t = a->strat.allocs = calloc(1, sizeof(*t))))
 		return -ENOMEM;
 	t->samples++;
 	for (k = 0; k < AF_NR; k++)
@@ -261,7 +261,7 @@ static int cmp_base(const void *pa, const void *pb)
 
 int hm_attr_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out)
 {
-	struct attr_allocs *t = a->allocs;
+	struct attr_allocs *t = a->strat.allocs;
 	const struct alloc_ent *hit = NULL;
 	size_t lo = 0, hi, i;
 
@@ -312,5 +312,5 @@ int hm_attr_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out)
 
 uint64_t hm_attr_alloc_samples(const hm_attr *a)
 {
-	return a->allocs ? a->allocs->samples : 0;
+	return a->strat.allocs ? a->strat.allocs->samples : 0;
 }

@@ -1,6 +1,17 @@
-/* Internal: the attribution context, shared by attribute.c (addresses to
- * fields), attribute-maps.c (processes and mappings, the record loop) and
- * lines.c (code locations). */
+/* Internal: the attribution context, shared by the files of attr/.
+ *
+ * attribute.c is the driver: it makes an hm_attr and frees everything its
+ * parts made.  The parts below it call only parts further down, never the
+ * driver: attribute-profile.c (a profile from a perf.data) runs
+ * attribute-run.c (the sample run, its batch and memo tables; the time
+ * queue of attribute-order.c), which asks attribute-resolve.c (the address
+ * path: explicit objects, globals, kmem) and the strategies by instruction
+ * (attribute-insn.c: which bytes ran, attribute-text.c, then the operand
+ * typed; attribute-seg.c: TLS and per-cpu), allocations (attribute-alloc.c)
+ * and kmem (attribute-kmem.c); all of them stand on the process mappings
+ * (attribute-maps.c), the binaries (attribute-binent.c), field paths
+ * (attribute-describe.c), records by name (attribute-records.c) and code
+ * locations (lines.c). */
 #ifndef HM_ATTRIBUTE_INT_H
 #define HM_ATTRIBUTE_INT_H
 #include <pthread.h>
@@ -150,52 +161,66 @@ struct kmod {
 	uint64_t start, end;
 };
 
+/* The attribution, its state grouped by the part that owns it. */
 struct hm_attr {
-	struct binent **bins;
-	size_t nbins, bins_cap;
-	struct binent *vmlinux;
-	struct kmod *kmods;	/* from the recording's kernel-mode file maps */
-	size_t nkmods, kmods_cap;
-	hm_perf_reader *reader;	/* during hm_attr_run(): its build-id table */
-	uint64_t kaslr;
-	unsigned kaslr_known : 1, warned_kaslr : 1, kernel_seen : 1, lines_failed : 1;
-	unsigned kaddr_resolved : 1;	/* a kernel address was resolved since the
-					 * last kmem event (attribute-kmem.c) */
-	unsigned answer_timed : 1;	/* the last hm_attr_resolve() looked up a
-					 * kmem object by the sample's time: its
-					 * answer is not memoised by address */
-	unsigned line_size;
-	uint32_t gen;		/* bumped by every record that changes mappings */
-	struct proc *procs;	/* sorted by pid */
-	size_t nprocs, procs_cap;
-	size_t last_proc;
-	struct proc kernel;
-	struct xobject *objects;
-	size_t nobjects, objects_cap;
-	struct cache_slot *cache;
-	const struct cached **recs;	/* open addressing, nrecs_slots */
-	size_t nrecs, nrecs_slots;
-	hm_arena rec_arena;
-	hm_strtab strs;
-	char *sysroot;		/* NULL: MMAP names as they are */
-	struct hm_load_opts load;	/* variables, plus hm_attr_set_load_opts() */
-	struct hm_debuginfo_opts dio;	/* load.debuginfo points here when set */
-	char *cache_dir;	/* load.cache_dir, owned */
-	struct insn_res **ires;	/* open addressing, ires_slots; in rec_arena */
-	size_t nires, ires_slots;
-	struct attr_inst **insts;	/* instances by object name (attribute-objects.c) */
-	size_t ninsts, inst_slots;
-	struct attr_allocs *allocs;	/* attribute-alloc.c; NULL until one is seen */
-	struct attr_kmem *kmem;		/* attribute-kmem.c; NULL until needed */
-	struct poke *pokes;	/* the kernel's TEXT_POKE records, in file order */
-	size_t npokes, pokes_cap;
-	uint32_t poke_gen;	/* bumped by each: patch-site answers are redone */
-	struct hm_kcore *kcore;	/* perf record --kcore's copy, or NULL */
-	uint64_t kcore_kaslr;	/* its run-time minus link address */
-	unsigned kcore_ok : 1;	/* checked against the vmlinux */
-	unsigned kaslr_from_kcore : 1;	/* kaslr is the copy's: no kernel map yet */
-	struct attr_prefetch *prefetch;	/* attribute-prefetch.c, during a run */
-	unsigned prefetch_tried : 1;
+	struct {			/* options (attribute.c) */
+		unsigned line_size;
+		char *sysroot;		/* NULL: MMAP names as they are */
+		struct hm_load_opts load;	/* variables, plus hm_attr_set_load_opts() */
+		struct hm_debuginfo_opts dio;	/* load.debuginfo points here when set */
+		char *cache_dir;	/* load.cache_dir, owned */
+	} opt;
+	struct {			/* the binaries (attribute-binent.c) */
+		struct binent **bins;
+		size_t nbins, bins_cap;
+		struct binent *vmlinux;
+	} bin;
+	struct {			/* processes and their mappings (attribute-maps.c) */
+		hm_perf_reader *reader;	/* during hm_attr_run(): its build-id table */
+		uint32_t gen;		/* bumped by every record that changes mappings */
+		struct proc *procs;	/* sorted by pid */
+		size_t nprocs, procs_cap;
+		size_t last_proc;
+		struct proc kernel;
+	} maps;
+	struct {			/* the kernel: modules, KASLR, the text that ran */
+		struct kmod *kmods;	/* from the recording's kernel-mode file maps */
+		size_t nkmods, kmods_cap;
+		uint64_t kaslr;
+		unsigned kaslr_known : 1, warned_kaslr : 1, kernel_seen : 1;
+		unsigned kaddr_resolved : 1;	/* a kernel address was resolved since
+						 * the last kmem event (attribute-kmem.c) */
+		struct poke *pokes;	/* the kernel's TEXT_POKE records, in file order */
+		size_t npokes, pokes_cap;
+		uint32_t poke_gen;	/* bumped by each: patch-site answers are redone */
+		struct hm_kcore *kcore;	/* perf record --kcore's copy, or NULL */
+		uint64_t kcore_kaslr;	/* its run-time minus link address */
+		unsigned kcore_ok : 1;	/* checked against the vmlinux */
+		unsigned kaslr_from_kcore : 1;	/* kaslr is the copy's: no kernel map yet */
+	} kern;
+	struct {			/* answers kept (attribute-resolve.c, -insn.c) */
+		struct cache_slot *cache;
+		const struct cached **recs;	/* open addressing, nrecs_slots */
+		size_t nrecs, nrecs_slots;
+		hm_arena rec_arena;
+		hm_strtab strs;
+		unsigned answer_timed : 1;	/* the last hm_attr_resolve() looked up
+						 * a kmem object by the sample's time:
+						 * its answer is not memoised by address */
+		struct insn_res **ires;	/* open addressing, ires_slots; in rec_arena */
+		size_t nires, ires_slots;
+	} memo;
+	struct {			/* the strategies' own state */
+		struct xobject *objects;	/* explicit objects (attribute-objects.c) */
+		size_t nobjects, objects_cap;
+		struct attr_inst **insts;	/* instances by object name (attribute-objects.c) */
+		size_t ninsts, inst_slots;
+		struct attr_allocs *allocs;	/* attribute-alloc.c; NULL until one is seen */
+		struct attr_kmem *kmem;		/* attribute-kmem.c; NULL until needed */
+		struct attr_prefetch *prefetch;	/* attribute-prefetch.c, during a run */
+		unsigned prefetch_tried : 1;
+		unsigned lines_failed : 1;	/* lines.c */
+	} strat;
 };
 
 /* attribute-prefetch.c: the thread that builds the vmlinux's scopes ahead
@@ -253,43 +278,65 @@ struct poke {
 	uint8_t *bytes;
 };
 
-/* attribute-insn.c: remember a TEXT_POKE record (0 or -ENOMEM); free them. */
+/* attribute-text.c: remember a TEXT_POKE record (0 or -ENOMEM); free them. */
 int attr_text_poke(hm_attr *a, const hm_perf_text_poke *t);
 void attr_pokes_free(hm_attr *a);
-/* attribute-insn.c: check the kcore copy against the vmlinux, once a run
+/* attribute-text.c: check the kcore copy against the vmlinux, once a run
  * starts (0, or -ESRCH with an error that says why). */
 int attr_kcore_check(hm_attr *a);
+/* attribute-text.c: which bytes ran at link pc of b (trap: the IP is after
+ * the access): the instruction that made the access decoded into r->insn
+ * from a TEXT_POKE's bytes, the kcore copy's or the file's, r->access_pc
+ * and where the bytes came from set.  1 when decoded, else 0 and r->bucket
+ * says why (HM_UNATTR_NO_INSN, HM_UNATTR_PATCHED). */
+int attr_text_insn(hm_attr *a, struct binent *b, uint64_t pc, int trap, struct insn_res *r);
 
-/* attribute.c: read the PT_LOAD segments of b->bin. */
+/* Whether x is a kernel address (the upper half). */
+static inline int attr_is_kernel_addr(uint64_t x)
+{
+	return x >> 63;
+}
+
+/* attribute-binent.c: read the PT_LOAD segments of b->bin. */
 int attr_binent_phdrs(struct binent *b);
 /* A new entry of a->bins (path copied; bin, NULL unless status is BIN_OK,
  * owned by it, and closed when this fails).  NULL when out of memory. */
 struct binent *attr_binent_new(hm_attr *a, const char *path, hm_binary *bin, int status);
 
-/* attribute.c: load b's types and variables, once (0 or negative errno). */
+/* attribute-binent.c: load b's types and variables, once (0 or negative
+ * errno); open its instruction decoder, once (0 or negative errno). */
 int attr_binent_types(struct binent *b);
+int attr_binent_insn(struct binent *b);
 /* Where b's DWARF and function symbols are: its debug file when one was
  * found (after attr_binent_types()), else the binary itself. */
 static inline hm_binary *attr_binent_dwarf(const struct binent *b)
 {
 	return b->dbg ? b->dbg : b->bin;
 }
-/* attribute.c: the deepest field of type id at byte off: its offset and size,
+/* attribute-describe.c: the deepest field of type id at byte off: its offset and size,
  * and its path interned in strs (NULL: out of memory). */
 void attr_describe(const hm_types *t, hm_type_id id, uint64_t off, uint64_t *foff,
 		   uint64_t *fsize, const char **path, hm_strtab *strs);
 
-/* attribute.c: the variable of b whose extent holds link address x, and
- * the attribution of x inside v (a global's, bias 0). */
+/* attribute-binent.c: the variable of b whose extent holds link address x;
+ * attribute-describe.c: the attribution of x inside v (a global's, bias 0),
+ * and an attribution c of a binary loaded at bias into out (1 attributed, 0
+ * not, -ENOMEM). */
 const struct var_ref *attr_var_at(const struct binent *b, uint64_t x);
 void attr_describe_var(hm_attr *a, struct binent *b, const hm_variable *v, uint64_t x,
 		       struct cached *c);
+int attr_cached_fill(const struct cached *c, uint64_t bias, hm_attribution *out);
 
-/* attribute-insn.c: the record `name` of size `size` (0: any) in b's types:
+/* attribute-objects.c: the explicit object (hm_attr_add_object()) holding
+ * addr, or NULL; the attribution of addr in it (1, or -ENOMEM). */
+const struct xobject *attr_object_at(const hm_attr *a, uint64_t addr);
+int attr_object_resolve(hm_attr *a, const struct xobject *o, uint64_t addr, hm_attribution *out);
+
+/* attribute-records.c: the record `name` of size `size` (0: any) in b's types:
  * HM_ATTR_INSN and *id, or the bucket that says why not. */
 enum hm_attr_bucket attr_find_record(struct binent *b, const char *name, uint64_t size,
 				     hm_type_id *id);
-/* attribute-insn.c: open b's scope index (its DWARF file's), once: 0 or
+/* attribute-binent.c: open b's scope index (its DWARF file's), once: 0 or
  * a negative errno. */
 int attr_binent_scopes(struct binent *b);
 /* attribute-seg.c: a %fs- or %gs-relative access (r->insn, decoded), or
@@ -309,9 +356,10 @@ const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t p
  * answer: a reason bucket), -ENOMEM. */
 int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 		      hm_attribution *out);
-void attr_insn_free(struct binent *b);
 
-/* attribute-maps.c */
+/* attribute-maps.c: a process (created when asked and missing: NULL when
+ * out of memory), its image holding addr, the bucket of an address in no
+ * image (stack, heap, no map). */
 struct proc *attr_proc(hm_attr *a, uint32_t pid, int create);
 const struct image *proc_image_at(const struct proc *p, uint64_t addr);
 enum hm_attr_bucket proc_anon_bucket(const struct proc *p, uint64_t addr);

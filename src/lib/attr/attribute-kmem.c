@@ -18,7 +18,7 @@
  * allocation of the object it touched, and a free may come after a later
  * sample.  Each object is an interval [alloc time, free time) (no free:
  * open to the end), and a timed sample names the newest object whose
- * interval holds its time.  The run (attribute-maps.c) holds timed samples
+ * interval holds its time.  The run (attribute-run.c) holds timed samples
  * at kernel addresses in its time queue until the round that may still
  * hold their allocations and frees has been read, so by then every kmem
  * event at or before the sample's time is known; events read early (later
@@ -132,14 +132,14 @@ struct attr_kmem {
 
 static struct attr_kmem *kmem_of(hm_attr *a)
 {
-	if (!a->kmem)
-		a->kmem = calloc(1, sizeof(*a->kmem));
-	return a->kmem;
+	if (!a->strat.kmem)
+		a->strat.kmem = calloc(1, sizeof(*a->strat.kmem));
+	return a->strat.kmem;
 }
 
 void attr_kmem_free(hm_attr *a)
 {
-	struct attr_kmem *k = a->kmem;
+	struct attr_kmem *k = a->strat.kmem;
 
 	if (!k)
 		return;
@@ -153,7 +153,7 @@ void attr_kmem_free(hm_attr *a)
 	free(k->user);
 	hm_types_free(k->btf);
 	free(k);
-	a->kmem = NULL;
+	a->strat.kmem = NULL;
 }
 
 int attr_kmem_event(const hm_perf_event *ev)
@@ -364,7 +364,7 @@ static int end_object(struct attr_kmem *k, uint64_t ptr, uint64_t t, int has_t)
 
 void attr_kmem_prune(hm_attr *a, uint64_t upto)
 {
-	struct attr_kmem *k = a->kmem;
+	struct attr_kmem *k = a->strat.kmem;
 	size_t i, n = 0;
 
 	if (!k)
@@ -416,7 +416,7 @@ static int note_named(struct attr_kmem *k, size_t obj)
 static int bad(hm_attr *a, const hm_perf_event *ev, const hm_sample *s, const char *what)
 {
 	return hm_fail(EBADMSG, "%s: %s sample at offset 0x%" PRIx64 ": %s",
-		       a->reader ? hm_perf_reader_name(a->reader) : "perf.data",
+		       a->maps.reader ? hm_perf_reader_name(a->maps.reader) : "perf.data",
 		       ev->name ? ev->name : ev->tp->name, s->offset, what);
 }
 
@@ -454,9 +454,9 @@ int attr_kmem_sample(hm_attr *a, const hm_perf_info *info, const hm_perf_event *
 		return rc;
 	/* A new object or an ended one changes what kernel addresses resolve
 	 * to: memoised answers are redone, when there are any. */
-	if (a->kaddr_resolved) {
-		a->gen++;
-		a->kaddr_resolved = 0;
+	if (a->kern.kaddr_resolved) {
+		a->maps.gen++;
+		a->kern.kaddr_resolved = 0;
 	}
 	if (kind == KEV_CACHE_FREE || kind == KEV_KFREE) {
 		return ptr ? end_object(k, ptr, s->time, has_t) : 0;
@@ -472,7 +472,7 @@ int attr_kmem_sample(hm_attr *a, const hm_perf_info *info, const hm_perf_event *
 
 		if (f && hm_perf_tp_str(info, s, f, &name, &len))
 			return bad(a, ev, s, "its cache name lies outside the raw data");
-		if (f && !(o.cache = hm_strtab_intern_n(&a->strs, name, len)))
+		if (f && !(o.cache = hm_strtab_intern_n(&a->memo.strs, name, len)))
 			return -ENOMEM;
 	}
 	if (!ptr || !o.size || o.req > o.size || ptr + o.size < ptr)
@@ -492,9 +492,9 @@ int attr_kmem_sample(hm_attr *a, const hm_perf_info *info, const hm_perf_event *
 
 static const hm_types *kernel_types(hm_attr *a)
 {
-	if (a->vmlinux && !attr_binent_types(a->vmlinux) && a->vmlinux->types)
-		return a->vmlinux->types;
-	return a->kmem ? a->kmem->btf : NULL;
+	if (a->bin.vmlinux && !attr_binent_types(a->bin.vmlinux) && a->bin.vmlinux->types)
+		return a->bin.vmlinux->types;
+	return a->strat.kmem ? a->strat.kmem->btf : NULL;
 }
 
 static hm_type_id struct_named(const hm_types *t, const char *name)
@@ -507,7 +507,7 @@ static hm_type_id struct_named(const hm_types *t, const char *name)
 
 static const struct ktype *cache_type(hm_attr *a, const char *cache)
 {
-	struct attr_kmem *k = a->kmem;
+	struct attr_kmem *k = a->strat.kmem;
 	const hm_types *t = kernel_types(a);
 	struct ktype *kt;
 	size_t i;
@@ -550,10 +550,10 @@ int attr_kmem_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribut
 	const char *path;
 	uint64_t size, foff, fsize;
 
-	if (!a->kmem ||
-	    (i = find(a->kmem, addr, !!(s->has & HM_HAS_TIME), s->time)) == NO_OBJ)
+	if (!a->strat.kmem ||
+	    (i = find(a->strat.kmem, addr, !!(s->has & HM_HAS_TIME), s->time)) == NO_OBJ)
 		return -ENOENT;
-	o = &a->kmem->v[i];
+	o = &a->strat.kmem->v[i];
 	memset(out, 0, sizeof(*out));
 	out->bucket = HM_UNATTR_KMEM_UNTYPED;
 	if (!o->cache)
@@ -572,25 +572,25 @@ int attr_kmem_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribut
 		return 0;
 	}
 	ty = hm_types_get(t, kt->id);
-	attr_describe(t, kt->id, addr - o->base, &foff, &fsize, &path, &a->strs);
+	attr_describe(t, kt->id, addr - o->base, &foff, &fsize, &path, &a->memo.strs);
 	snprintf(obj, sizeof(obj), "%s@0x%" PRIx64, ty->name, o->base);
 	out->bucket = HM_ATTR_KMEM;
-	out->sname = hm_strtab_intern(&a->strs, ty->name);
+	out->sname = hm_strtab_intern(&a->memo.strs, ty->name);
 	out->kind = HM_PROFILE_STRUCT;
 	out->ssize = size;
-	out->object = hm_strtab_intern(&a->strs, obj);
+	out->object = hm_strtab_intern(&a->memo.strs, obj);
 	out->obj_base = o->base;
 	out->path = path;
 	out->foff = foff;
 	out->fsize = fsize;
-	if (!out->sname || !out->object || !out->path || note_named(a->kmem, i))
+	if (!out->sname || !out->object || !out->path || note_named(a->strat.kmem, i))
 		return -ENOMEM;
 	return 1;
 }
 
 int attr_kmem_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out)
 {
-	struct attr_kmem *k = a->kmem;
+	struct attr_kmem *k = a->strat.kmem;
 	const struct kobj *o;
 	size_t i = NO_OBJ, j;
 
@@ -606,9 +606,9 @@ int attr_kmem_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out)
 	out->base = o->base;
 	out->size = o->size;
 	out->site = o->site;
-	if (a->vmlinux) {
-		out->site_bin = a->vmlinux;
-		out->site_link = o->site - a->kaslr;
+	if (a->bin.vmlinux) {
+		out->site_bin = a->bin.vmlinux;
+		out->site_link = o->site - a->kern.kaslr;
 	}
 	out->function = o->func == KEV_KMALLOC ? "kmalloc" : "kmem_cache_alloc";
 	out->cache = o->cache;
@@ -663,8 +663,8 @@ int hm_attr_set_cache_type(hm_attr *a, const char *spec)
 			       spec, name);
 	if (hm_grow((void **)&k->user, &k->ucap, k->nuser + 1, sizeof(*k->user)))
 		return -ENOMEM;
-	k->user[k->nuser].cache = hm_strtab_intern_n(&a->strs, spec, (size_t)(eq - spec));
-	k->user[k->nuser].type = hm_strtab_intern(&a->strs, name);
+	k->user[k->nuser].cache = hm_strtab_intern_n(&a->memo.strs, spec, (size_t)(eq - spec));
+	k->user[k->nuser].type = hm_strtab_intern(&a->memo.strs, name);
 	if (!k->user[k->nuser].cache || !k->user[k->nuser].type)
 		return -ENOMEM;
 	k->nuser++;
@@ -674,5 +674,5 @@ int hm_attr_set_cache_type(hm_attr *a, const char *spec)
 
 uint64_t hm_attr_kmem_samples(const hm_attr *a)
 {
-	return a->kmem ? a->kmem->samples : 0;
+	return a->strat.kmem ? a->strat.kmem->samples : 0;
 }

@@ -7,18 +7,24 @@
  * only when the outer type's layout has a member of the inner type at
  * exactly that offset.  Inside another instance without such a member, the
  * row keeps its own type and is marked as in an unknown container: what
- * holds it is not known, and no guess is made. */
+ * holds it is not known, and no guess is made.
+ *
+ * And explicit objects: a type the user places at an address
+ * (hm_attr_add_object()) names the samples inside it. */
 #include "config.h"
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "attr/attribute-int.h"
+#include "base/diag.h"
 #include "heat/heat-int.h"
 
 #define LIFT_DEPTH 8	/* containers of containers followed */
 
 struct attr_inst {
-	const char *object;	/* "TYPE@0xBASE", interned in a->strs: noted by
+	const char *object;	/* "TYPE@0xBASE", interned in a->memo.strs: noted by
 				 * pointer (every sample's path), looked up by
 				 * name (the heat keeps its own copy) */
 	const char *sname;
@@ -34,23 +40,23 @@ static size_t inst_hash(const char *object)
 
 static int inst_grow(hm_attr *a)
 {
-	size_t n = a->inst_slots ? a->inst_slots * 2 : 256, i;
+	size_t n = a->strat.inst_slots ? a->strat.inst_slots * 2 : 256, i;
 	struct attr_inst **v = calloc(n, sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
-	for (i = 0; i < a->inst_slots; i++) {
+	for (i = 0; i < a->strat.inst_slots; i++) {
 		size_t j;
 
-		if (!a->insts[i])
+		if (!a->strat.insts[i])
 			continue;
-		for (j = inst_hash(a->insts[i]->object) & (n - 1); v[j]; j = (j + 1) & (n - 1))
+		for (j = inst_hash(a->strat.insts[i]->object) & (n - 1); v[j]; j = (j + 1) & (n - 1))
 			;
-		v[j] = a->insts[i];
+		v[j] = a->strat.insts[i];
 	}
-	free(a->insts);
-	a->insts = v;
-	a->inst_slots = n;
+	free(a->strat.insts);
+	a->strat.insts = v;
+	a->strat.inst_slots = n;
 	return 0;
 }
 
@@ -58,12 +64,12 @@ static struct attr_inst *inst_find(const hm_attr *a, const char *object)
 {
 	size_t j;
 
-	if (!a->inst_slots)
+	if (!a->strat.inst_slots)
 		return NULL;
-	for (j = inst_hash(object) & (a->inst_slots - 1); a->insts[j];
-	     j = (j + 1) & (a->inst_slots - 1))
-		if (a->insts[j]->object == object)
-			return a->insts[j];
+	for (j = inst_hash(object) & (a->strat.inst_slots - 1); a->strat.insts[j];
+	     j = (j + 1) & (a->strat.inst_slots - 1))
+		if (a->strat.insts[j]->object == object)
+			return a->strat.insts[j];
 	return NULL;
 }
 
@@ -94,17 +100,17 @@ int attr_inst_note(hm_attr *a, const char *object, const char *sname, const hm_t
 
 	if (inst_find(a, object))
 		return 0;
-	if (2 * (a->ninsts + 1) > a->inst_slots && inst_grow(a))
+	if (2 * (a->strat.ninsts + 1) > a->strat.inst_slots && inst_grow(a))
 		return -ENOMEM;
-	x = hm_arena_alloc(&a->rec_arena, sizeof(*x));
+	x = hm_arena_alloc(&a->memo.rec_arena, sizeof(*x));
 	if (!x)
 		return -ENOMEM;
 	*x = (struct attr_inst){ object, sname, t, id, base, size };
-	for (j = inst_hash(object) & (a->inst_slots - 1); a->insts[j];
-	     j = (j + 1) & (a->inst_slots - 1))
+	for (j = inst_hash(object) & (a->strat.inst_slots - 1); a->strat.insts[j];
+	     j = (j + 1) & (a->strat.inst_slots - 1))
 		;
-	a->insts[j] = x;
-	a->ninsts++;
+	a->strat.insts[j] = x;
+	a->strat.ninsts++;
 	return 0;
 }
 
@@ -212,20 +218,20 @@ int attr_lift_containers(hm_attr *a, hm_heat *h)
 	size_t n = 0, i;
 	int err = 0;
 
-	if (a->ninsts < 2)
+	if (a->strat.ninsts < 2)
 		return 0;
-	v = malloc(a->ninsts * sizeof(*v));
-	names = malloc(a->ninsts * sizeof(*names));
+	v = malloc(a->strat.ninsts * sizeof(*v));
+	names = malloc(a->strat.ninsts * sizeof(*names));
 	if (!v || !names) {
 		free(v);
 		free(names);
 		return -ENOMEM;
 	}
-	for (i = 0; i < a->inst_slots; i++)
-		if (a->insts[i]) {
-			v[n++] = a->insts[i];
-			if (a->insts[i]->size > maxsize)
-				maxsize = a->insts[i]->size;
+	for (i = 0; i < a->strat.inst_slots; i++)
+		if (a->strat.insts[i]) {
+			v[n++] = a->strat.insts[i];
+			if (a->strat.insts[i]->size > maxsize)
+				maxsize = a->strat.insts[i]->size;
 		}
 	memcpy(names, v, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), by_base);
@@ -244,7 +250,7 @@ int attr_lift_containers(hm_attr *a, hm_heat *h)
 					break;
 				hm_sbuf_puts(&sb, r->path[0] ? "." : "");
 				hm_sbuf_puts(&sb, r->path);
-				p = sb.err ? NULL : hm_strtab_intern(&a->strs, sb.p ? sb.p : "");
+				p = sb.err ? NULL : hm_strtab_intern(&a->memo.strs, sb.p ? sb.p : "");
 				if (!p) {
 					err = -ENOMEM;
 					break;
@@ -269,7 +275,99 @@ int attr_lift_containers(hm_attr *a, hm_heat *h)
 
 void attr_insts_free(hm_attr *a)
 {
-	free(a->insts);	/* the entries are in rec_arena */
-	a->insts = NULL;
-	a->ninsts = a->inst_slots = 0;
+	free(a->strat.insts);	/* the entries are in rec_arena */
+	a->strat.insts = NULL;
+	a->strat.ninsts = a->strat.inst_slots = 0;
+}
+
+/* ---- explicit objects (hm_attr_add_object()) ---- */
+
+static int find_type(hm_attr *a, const char *name, struct binent **where, hm_type_id *id)
+{
+	const char *sim[4] = { 0 };
+	size_t i, nsim = 0;
+
+	for (i = 0; i < a->bin.nbins; i++) {
+		struct binent *b = a->bin.bins[i];
+
+		if (!b->user || attr_binent_types(b))
+			continue;
+		*id = hm_types_find_struct(b->types, name);
+		if (*id) {
+			*where = b;
+			return 0;
+		}
+		if (!nsim)
+			nsim = hm_types_similar(b->types, name, sim, 3);
+	}
+	if (nsim)
+		return hm_fail(ENOENT, "no struct '%s' in the binaries (did you mean '%s'?)",
+			       name, sim[0]);
+	return hm_fail(ENOENT, "no struct '%s' in the binaries given", name);
+}
+
+int hm_attr_add_object(hm_attr *a, const char *spec)
+{
+	const char *at = strrchr(spec, '@');
+	char name[256], *end;
+	struct binent *b = NULL;
+	hm_type_id id;
+	uint64_t addr;
+	size_t n;
+	int err;
+
+	if (!at || at == spec || !at[1])
+		return hm_fail(EINVAL, "object '%s': expected TYPE@ADDR", spec);
+	n = (size_t)(at - spec);
+	if (!strncmp(spec, "struct ", 7)) {
+		spec += 7;
+		n -= 7;
+	}
+	if (n >= sizeof(name) || !n)
+		return hm_fail(EINVAL, "object '%s': bad type name", spec);
+	memcpy(name, spec, n);
+	name[n] = 0;
+	errno = 0;
+	addr = strtoull(at + 1, &end, 0);
+	if (errno || *end)
+		return hm_fail(EINVAL, "object '%s': bad address '%s'", spec, at + 1);
+	err = find_type(a, name, &b, &id);
+	if (err)
+		return err;
+	if (hm_grow((void **)&a->strat.objects, &a->strat.objects_cap, a->strat.nobjects + 1,
+		    sizeof(*a->strat.objects)))
+		return -ENOMEM;
+	a->strat.objects[a->strat.nobjects++] = (struct xobject){ .bin = b, .type = id, .addr = addr,
+						      .size = hm_types_sizeof(b->types, id),
+						      .name = hm_strtab_intern(&a->memo.strs, name) };
+	return 0;
+}
+
+const struct xobject *attr_object_at(const hm_attr *a, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < a->strat.nobjects; i++)
+		if (addr - a->strat.objects[i].addr < a->strat.objects[i].size)
+			return &a->strat.objects[i];
+	return NULL;
+}
+
+int attr_object_resolve(hm_attr *a, const struct xobject *o, uint64_t addr, hm_attribution *out)
+{
+	struct cached c = { 0 };
+	char obj[300];
+
+	snprintf(obj, sizeof(obj), "%s@0x%" PRIx64, o->name, o->addr);
+	c.bucket = HM_ATTR_OBJECT;
+	c.sname = o->name;
+	c.kind = HM_PROFILE_STRUCT;
+	c.ssize = o->size;
+	c.object = hm_strtab_intern(&a->memo.strs, obj);
+	c.obj_base = o->addr;
+	attr_describe(o->bin->types, o->type, addr - o->addr, &c.foff, &c.fsize, &c.path,
+		      &a->memo.strs);
+	if (!c.object || !c.path)
+		return -ENOMEM;
+	return attr_cached_fill(&c, 0, out);
 }

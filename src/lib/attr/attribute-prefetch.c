@@ -119,12 +119,13 @@ void attr_prefetch_start(hm_attr *a, struct binent *b)
 	const char *name;
 	struct stat st;
 
-	if (a->prefetch || a->prefetch_tried || b != a->vmlinux || !b->scopes || !a->reader)
+	if (a->strat.prefetch || a->strat.prefetch_tried || b != a->bin.vmlinux || !b->scopes ||
+	    !a->maps.reader)
 		return;
-	a->prefetch_tried = 1;
-	name = hm_perf_reader_path(a->reader);
+	a->strat.prefetch_tried = 1;
+	name = hm_perf_reader_path(a->maps.reader);
 	/* a file or a perf.data directory, read again; never a pipe */
-	if (!may_thread(&a->load) || !name || stat(name, &st) ||
+	if (!may_thread(&a->opt.load) || !name || stat(name, &st) ||
 	    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
 		return;
 	p = calloc(1, sizeof(*p));
@@ -133,7 +134,7 @@ void attr_prefetch_start(hm_attr *a, struct binent *b)
 		return;
 	}
 	p->scopes = b->scopes;
-	p->kaslr = a->kaslr;
+	p->kaslr = a->kern.kaslr;
 	p->kernel_lo = 1ull << 63;
 	atomic_init(&p->stop, 0);
 	if (pthread_create(&p->thread, NULL, pf_main, p)) {
@@ -141,7 +142,7 @@ void attr_prefetch_start(hm_attr *a, struct binent *b)
 		free(p);
 		return;
 	}
-	a->prefetch = p;
+	a->strat.prefetch = p;
 }
 
 /* The scopes need no types: opened and prefetched before the vmlinux's
@@ -156,8 +157,8 @@ void attr_prefetch_early(hm_attr *a, struct binent *b)
 	hm_scopes *s = NULL;
 	int err;
 
-	if (a->prefetch || a->prefetch_tried || b != a->vmlinux || b->scopes ||
-	    b->scopes_err || b->types || b->types_err || !a->reader || !may_thread(&a->load))
+	if (a->strat.prefetch || a->strat.prefetch_tried || b != a->bin.vmlinux || b->scopes ||
+	    b->scopes_err || b->types || b->types_err || !a->maps.reader || !may_thread(&a->opt.load))
 		return;
 	if (!b->dbg && !hm_binary_section(b->bin, ".debug_info", NULL))
 		return;
@@ -174,7 +175,7 @@ void attr_prefetch_early(hm_attr *a, struct binent *b)
 
 void attr_prefetch_stop(hm_attr *a)
 {
-	struct attr_prefetch *p = a->prefetch;
+	struct attr_prefetch *p = a->strat.prefetch;
 
 	if (!p)
 		return;
@@ -182,5 +183,5 @@ void attr_prefetch_stop(hm_attr *a)
 	pthread_join(p->thread, NULL);
 	free(p->path);
 	free(p);
-	a->prefetch = NULL;
+	a->strat.prefetch = NULL;
 }

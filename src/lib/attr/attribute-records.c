@@ -70,3 +70,33 @@ void attr_records_free(struct binent *b)
 	b->recs = NULL;
 	b->nrecs = 0;
 }
+
+/* The record named `name` of size `size` in b's types: 0 and *id, or the
+ * bucket that says why not. */
+enum hm_attr_bucket attr_find_record(struct binent *b, const char *name, uint64_t size,
+				     hm_type_id *id)
+{
+	size_t seen = attr_records_named(b, name, id);
+
+	if (!*id) {
+		/* An anonymous record known by its typedef's name
+		 * (pthread_mutex_t): the typedef must lead to it. */
+		hm_type_id td = hm_types_find_typedef(b->types, name);
+		const hm_type *ty;
+
+		*id = td ? hm_types_resolve(b->types, td) : HM_TYPE_NONE;
+		ty = *id ? hm_types_get(b->types, *id) : NULL;
+		if (!ty || !hm_kind_is_record(ty->kind) || ty->name) {
+			*id = HM_TYPE_NONE;
+			return HM_UNATTR_UNTYPED;
+		}
+		seen = 1;
+	}
+	/* Two different definitions of one name: which one this pointer
+	 * means is not known here. */
+	if (seen > 1)
+		return HM_UNATTR_AMBIGUOUS;
+	if (size && hm_types_sizeof(b->types, *id) != size)
+		return HM_UNATTR_AMBIGUOUS;
+	return HM_ATTR_INSN;
+}

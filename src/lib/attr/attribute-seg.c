@@ -141,8 +141,8 @@ static struct binent *defining_file(hm_attr *a, const struct binent *b, const ch
 {
 	size_t i;
 
-	for (i = 0; i < a->nbins; i++) {
-		struct binent *o = a->bins[i];
+	for (i = 0; i < a->bin.nbins; i++) {
+		struct binent *o = a->bin.bins[i];
 		const hm_symbol *s;
 
 		if (o == b || o->status != BIN_OK || attr_binent_types(o))
@@ -199,8 +199,8 @@ static int tls_var(hm_attr *a, struct binent *b, struct insn_res *r, const char 
 		return 1;
 	snprintf(obj, sizeof(obj), "tls:%s", name);
 	r->named = 1;
-	r->var = hm_strtab_intern(&a->strs, name);
-	r->object = hm_strtab_intern(&a->strs, obj);
+	r->var = hm_strtab_intern(&a->memo.strs, name);
+	r->object = hm_strtab_intern(&a->memo.strs, obj);
 	r->var_kind = HM_VLOC_ADDR;
 	r->var_reg = -1;
 	r->var_off = (int64_t)r->seg_off;
@@ -211,7 +211,7 @@ static int tls_var(hm_attr *a, struct binent *b, struct insn_res *r, const char 
 		return 1;
 	}
 	if (!gv.ptr_depth && gv.record) {
-		r->sname = hm_strtab_intern(&a->strs, gv.record);
+		r->sname = hm_strtab_intern(&a->memo.strs, gv.record);
 		if (!r->sname) {
 			r->bucket = HM_NR_BUCKETS;
 			return 1;
@@ -226,7 +226,7 @@ static int tls_var(hm_attr *a, struct binent *b, struct insn_res *r, const char 
 			return 1;
 		}
 		attr_describe(tb->types, r->type, (uint64_t)off, &r->foff, &r->fsize, &r->path,
-			      &a->strs);
+			      &a->memo.strs);
 		r->bucket = r->path ? HM_ATTR_TLS : HM_NR_BUCKETS;
 		return 1;
 	}
@@ -238,7 +238,7 @@ static int tls_var(hm_attr *a, struct binent *b, struct insn_res *r, const char 
 	r->sname = r->var;
 	r->kind = HM_PROFILE_VARIABLE;
 	r->ssize = size ? size : r->insn.mem.size;
-	r->path = hm_strtab_intern(&a->strs, "");
+	r->path = hm_strtab_intern(&a->memo.strs, "");
 	r->foff = 0;
 	r->fsize = r->ssize;
 	r->bucket = r->path ? HM_ATTR_TLS : HM_NR_BUCKETS;
@@ -300,7 +300,7 @@ static int percpu_var(hm_attr *a, struct binent *b, struct insn_res *r, uint64_t
 	}
 	snprintf(obj, sizeof(obj), "per-cpu:%s", c.object);
 	r->named = 1;
-	r->object = hm_strtab_intern(&a->strs, obj);
+	r->object = hm_strtab_intern(&a->memo.strs, obj);
 	r->var = var->name;
 	r->var_kind = HM_VLOC_ADDR;
 	r->var_reg = -1;

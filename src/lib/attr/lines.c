@@ -9,6 +9,7 @@
  * reading to know which code is where. */
 #include "config.h"
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,4 +196,19 @@ int hm_lines_lookup(hm_attr *a, const struct binent *cb, uint64_t link, char *bu
 	else if ((slash = strrchr(name, '/')))
 		name = slash + 1;
 	return snprintf(buf, len, "%s:%u", name, f.best.line);
+}
+
+int hm_attr_code_label(hm_attr *a, const void *vb, uint64_t link, uint64_t ip, char *buf,
+		       size_t len)
+{
+	const struct binent *b = vb;
+	const hm_symbol *f = b ? hm_binary_func_at(attr_binent_dwarf(b), link) : NULL;
+	char where[300] = "";
+
+	if (!f)
+		return snprintf(buf, len, "0x%" PRIx64, ip);
+	if (!a->strat.lines_failed && hm_lines_lookup(a, b, link, where, sizeof(where)) < 0)
+		where[0] = 0;
+	return snprintf(buf, len, "%s+0x%" PRIx64 "%s%s%s", f->name, link - f->addr,
+			where[0] ? " (" : "", where, where[0] ? ")" : "");
 }

@@ -1397,7 +1397,7 @@ int hm_types_load_btf_file(const char *path, const struct hm_load_opts *opts,
 		base = SYS_BTF "vmlinux";	/* a loaded module's BTF is split on the kernel's */
 	err = base ? hm_btf_load_split_path(base, path, t, &o) : hm_btf_load_path(path, t, &o);
 	if (!err)
-		err = hm_types_check_chains(t, path);	/* load.c */
+		err = hm_types_check_chains(t, path);	/* types-check.c */
 	if (err) {
 		hm_types_free(t);
 		return err;

@@ -508,7 +508,7 @@ int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
 
 /* ---- the watchpoint coherence model ----
  *
- * Accesses arrive in time order (attribute-maps.c) and are modelled per
+ * Accesses arrive in time order (attribute-order.c) and are modelled per
  * line as they come, so only the ones still waiting are kept.  A write seen
  * by both a W and an RW breakpoint on the same field produces two samples
  * from one instruction, a few microseconds apart: the RW sample next to a

@@ -14,106 +14,6 @@
 #include "types/types-int.h"
 #include "base/opts.h"
 
-/* The struct/union/class a member holds by value (through typedefs,
- * qualifiers and arrays), or 0. */
-static hm_type_id held_record(const hm_types *t, hm_type_id id)
-{
-	const hm_type *ty;
-
-	for (unsigned hop = 0; hop < 256 && (ty = hm_types_get(t, id)); hop++) {
-		if (hm_kind_is_record(ty->kind))
-			return id;
-		if (ty->kind != HM_KIND_TYPEDEF && ty->kind != HM_KIND_CONST &&
-		    ty->kind != HM_KIND_VOLATILE && ty->kind != HM_KIND_RESTRICT &&
-		    ty->kind != HM_KIND_ATOMIC && ty->kind != HM_KIND_ARRAY)
-			return 0;
-		id = ty->target;
-	}
-	return 0;
-}
-
-/* No struct holds itself by value, however deep: corrupt debug info that
- * says so would send every recursive walk (alignment, layout, printing)
- * round the cycle.  Depth-first with an explicit stack: nesting depth is
- * input-controlled. */
-static int check_nesting(const hm_types *t, const char *name)
-{
-	struct frame { hm_type_id id; uint32_t next; } *st;
-	size_t n = t->types.n, sp = 0;
-	unsigned char *state;	/* 0 unseen, 1 on the stack, 2 done */
-	int rc = 0;
-
-	state = calloc(n ? n : 1, 1);
-	st = malloc((n ? n : 1) * sizeof(*st));
-	if (!state || !st) {
-		free(state);
-		free(st);
-		return -ENOMEM;
-	}
-	for (size_t r = 1; r < n && !rc; r++) {
-		if (state[r] || !hm_kind_is_record(t->types.v[r].kind))
-			continue;
-		state[r] = 1;
-		st[sp++] = (struct frame){ (hm_type_id)r, 0 };
-		while (sp && !rc) {
-			struct frame *f = &st[sp - 1];
-			const hm_type *ty = &t->types.v[f->id];
-			const hm_member *m = hm_types_members(t, ty);
-			hm_type_id c;
-
-			if (f->next >= ty->nr) {
-				state[f->id] = 2;
-				sp--;
-				continue;
-			}
-			if (m[f->next++].flags & HM_MEMBER_STATIC)
-				continue;
-			c = held_record(t, m[f->next - 1].type);
-			if (!c || c >= n || state[c] == 2)
-				continue;
-			if (state[c] == 1)
-				rc = hm_fail(EBADMSG, "%s: corrupt debug info: '%s' holds itself "
-					     "(a cycle of members)", name,
-					     t->types.v[c].name ? t->types.v[c].name : "(anonymous)");
-			else {
-				state[c] = 1;
-				st[sp++] = (struct frame){ c, 0 };
-			}
-		}
-	}
-	free(state);
-	free(st);
-	return rc;
-}
-
-/* Chains of typedefs, qualifiers, pointers and arrays must end: corrupt
- * debug info can close one into a cycle (no C type is its own pointer or
- * element), which every consumer walking it would have to guard against.
- * No real chain comes near 256 links.  Then the nesting (check_nesting). */
-int hm_types_check_chains(const hm_types *t, const char *name)
-{
-	for (size_t i = 1; i < t->types.n; i++) {
-		const hm_type *ty = NULL;
-		hm_type_id id = (hm_type_id)i;
-		unsigned hop;
-
-		for (hop = 0; hop < 256 && (ty = hm_types_get(t, id)); hop++) {
-			if (ty->kind != HM_KIND_TYPEDEF && ty->kind != HM_KIND_CONST &&
-			    ty->kind != HM_KIND_VOLATILE && ty->kind != HM_KIND_RESTRICT &&
-			    ty->kind != HM_KIND_ATOMIC && ty->kind != HM_KIND_POINTER &&
-			    ty->kind != HM_KIND_ARRAY && ty->kind != HM_KIND_REFERENCE &&
-			    ty->kind != HM_KIND_RVALUE_REFERENCE)
-				break;
-			id = ty->target;
-		}
-		if (hop == 256)
-			return hm_fail(EBADMSG, "%s: corrupt debug info: type chain through '%s' "
-				       "does not end (a cycle)", name,
-				       ty->name ? ty->name : "(anonymous)");
-	}
-	return check_nesting(t, name);
-}
-
 /* In `only` mode the walk stops at the units that define the names asked
  * for; a type they hold by value (a member, a C++ base class) may there be
  * only declared, its definition in a unit not read -- a base class whose key
@@ -134,7 +34,7 @@ static int undefined_held(const hm_types *t, const char ***names, size_t *n)
 			continue;
 		m = hm_types_members(t, ty);
 		for (uint32_t k = 0; k < ty->nr; k++) {
-			hm_type_id h = (m[k].flags & HM_MEMBER_STATIC) ? 0 : held_record(t, m[k].type);
+			hm_type_id h = (m[k].flags & HM_MEMBER_STATIC) ? 0 : hm_types_held_record(t, m[k].type);
 			const hm_type *d = h ? hm_types_get(t, h) : NULL;
 			const char **v;
 			size_t j;

@@ -208,15 +208,16 @@ int hm_attr_explain(FILE *out, hm_attr *a, const char *where)
 	size_t i;
 	int err;
 
-	for (i = 0; i < a->nbins && !b; i++)
-		if (a->bins[i]->user && a->bins[i]->status == BIN_OK && a->bins[i] != a->vmlinux)
-			b = a->bins[i];
+	for (i = 0; i < a->bin.nbins && !b; i++)
+		if (a->bin.bins[i]->user && a->bin.bins[i]->status == BIN_OK &&
+		    a->bin.bins[i] != a->bin.vmlinux)
+			b = a->bin.bins[i];
 	if (!b)
-		b = a->vmlinux;
+		b = a->bin.vmlinux;
 	if (!b)
 		return hm_fail(EINVAL, "explain '%s': no binary given", where);
 	/* the kcore copy, if any, only once it is known to be this kernel's */
-	if (b == a->vmlinux && (err = attr_kcore_check(a)))
+	if (b == a->bin.vmlinux && (err = attr_kcore_check(a)))
 		return err;
 	attr_binent_types(b);	/* a stripped file's symbols are its debug file's */
 	err = parse_where(attr_binent_dwarf(b), where, &pc);

@@ -9,29 +9,12 @@
 #include <string.h>
 #include "hitmap/attribute.h"
 #include "hitmap/output.h"
-#include "attr/attribute-int.h"
 #include "base/opts.h"
 #include "output/output-html.h"
 
 /* Structs drawn below the lines: the most sampled first, at most this many
  * (a report names the few structs that matter; the rest are in the JSON). */
 #define REPORT_STRUCTS 64
-
-/* The type the attribution used for struct `name`: the first binary whose
- * types have it, the kernel's last. */
-static const hm_types *types_with(const hm_attr *a, const char *name, hm_type_id *id)
-{
-	for (size_t i = 0; i <= a->nbins; i++) {
-		const struct binent *b = i < a->nbins ? a->bins[i] : a->vmlinux;
-
-		if (!b || !b->types)
-			continue;
-		*id = hm_types_find_struct(b->types, name);
-		if (*id != HM_TYPE_NONE)
-			return b->types;
-	}
-	return NULL;
-}
 
 static int struct_layouts(hm_json *j, const hm_attr *a, const hm_profile *p)
 {
@@ -46,7 +29,7 @@ static int struct_layouts(hm_json *j, const hm_attr *a, const hm_profile *p)
 		hm_type_id id;
 		hm_layout *l;
 
-		if (ps->kind != HM_PROFILE_STRUCT || !(t = types_with(a, ps->name, &id)))
+		if (ps->kind != HM_PROFILE_STRUCT || !(t = hm_attr_types_with(a, ps->name, &id)))
 			continue;
 		if (!(l = hm_layout_new(t, id, &lo))) {
 			if (errno == ENOMEM)

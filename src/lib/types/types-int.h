@@ -117,9 +117,13 @@ int hm_types_split_name(const char *q, const char **last, size_t *scope_len);
 /* Interned string (NULL in, NULL out; NULL on ENOMEM with s != NULL). */
 const char *hm_types_intern(hm_types *t, const char *s);
 
-/* After loading (load.c): -EBADMSG, reported as "NAME: corrupt debug info:
- * ...", when a typedef/qualifier/pointer/array chain is a cycle. */
+/* types-check.c, after loading (every loader): -EBADMSG, reported as
+ * "NAME: corrupt debug info: ...", when a typedef/qualifier/pointer/array
+ * chain is a cycle or a struct holds itself by value. */
 int hm_types_check_chains(const hm_types *t, const char *name);
+/* The struct/union/class a member of type id holds by value (through
+ * typedefs, qualifiers and arrays), or 0. */
+hm_type_id hm_types_held_record(const hm_types *t, hm_type_id id);
 
 /* ---- memoised folds over nesting ----
  *
