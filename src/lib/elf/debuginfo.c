@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include "hitmap/debuginfo.h"
@@ -246,10 +247,15 @@ static int file_crc(const char *path, uint32_t *crc)
 	unsigned char buf[1 << 16];
 	uLong c = crc32(0L, Z_NULL, 0);
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
 
 	if (fd < 0)
 		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {	/* a FIFO is never read */
+		close(fd);
+		return -1;
+	}
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		c = crc32(c, buf, (uInt)n);
 	close(fd);
