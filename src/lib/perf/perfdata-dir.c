@@ -210,7 +210,7 @@ int hm_pr_dir_open(hm_perf_reader *r, int dfd, const char *path)
 	if (!r->has_dir_format || r->dir_version == 0) {
 		free(present);
 		/* perf reads one file here (perf record --kcore's directory) */
-		if (count && r->info.truncated)
+		if (count && (r->info.truncated || r->info.features_cut_at))
 			return hm_fail(EBADMSG, "%s/%s: a stream beside %s, which perf did not "
 				       "finish writing: no DIR_FORMAT feature says how to read "
 				       "them", path, first, r->name);
