@@ -208,6 +208,9 @@ typedef struct hm_report_stats {
 	uint64_t datasrc_samples, watch_samples, addr_samples;
 	unsigned cpu_from_tid : 1;	/* samples had no CPU: threads stand in */
 	unsigned assumed_writes : 1;	/* rw watchpoints alone: accesses taken as writes */
+	/* NULL, or the cut of a truncated input (set by the caller, from
+	 * hm_perf_info): the JSON report's "truncated" object */
+	const hm_profile_truncation *truncated;
 } hm_report_stats;
 
 /* Read every record of r, attribute every sample, count into h, then finish h.

@@ -46,6 +46,7 @@ struct ccli {
 	const char *btf_base;
 	const char *html;	/* diff --html FILE */
 	const char *source_root;	/* --source-root: SARIF paths from there */
+	int allow_partial;	/* check --allow-partial: a truncated profile is used */
 	/* loaded */
 	hm_ruleset *rs;
 	hm_profile *prof;

@@ -1,6 +1,7 @@
 /* hitmap suggest: placement proposals for contended struct members. */
 #include "config.h"
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@ struct sopts {
 	const char *rules[MAX_FILES], *binaries[MAX_FILES], *objects[MAX_FILES];
 	size_t nrules, nbinaries, nobjects;
 	int lint, json, patch, layout_only, style_set, no_cache;
+	int allow_partial;	/* --allow-partial: a truncated profile is used */
 	unsigned jobs;
 	const char *source_root;
 	size_t proposal;
@@ -129,6 +131,18 @@ static int profile_from_perf(struct srun *r)
 	return err;
 }
 
+/* A profile made from a cut recording counts only part of it: refused
+ * unless --allow-partial says the part will do. */
+static int refuse_partial(const char *file, const hm_profile *p)
+{
+	const hm_profile_truncation *t = p->truncated;
+
+	cli_error("%s: made from a truncated recording (%s cut at offset %" PRIu64 ", %"
+		  PRIu64 " samples kept): give --allow-partial to use it", file, t->what,
+		  t->offset, t->samples_kept);
+	return HM_EXIT_INPUT;
+}
+
 static int load_evidence_files(struct srun *r)
 {
 	struct sopts *o = &r->o;
@@ -136,6 +150,8 @@ static int load_evidence_files(struct srun *r)
 
 	if (o->profile && (err = hm_profile_load(o->profile, &r->prof)))
 		return err;
+	if (o->profile && r->prof->truncated && !o->allow_partial)
+		return refuse_partial(o->profile, r->prof) ? -EBADMSG : 0;
 	if (o->input && (err = profile_from_perf(r)))
 		return err;
 	if (o->nrules) {
@@ -479,6 +495,9 @@ static const struct cli_choice styles[] = {
 static const struct cli_option options[] = {
 	OPT_GROUP("evidence (one or more; the strongest available is used per struct):\n"),
 	OPT_STRING(0, "profile", A(profile), "P", "a profile from `hitmap report --save-profile`"),
+	OPT_FLAG(0, "allow-partial", A(allow_partial),
+		 "use a profile made from a truncated recording (its \"truncated\" "
+		 "object): refused otherwise"),
 	OPT_STRING('i', "input", A(input), "FILE",
 		   "a perf.data, attributed as `hitmap report` does with BINARY and the "
 		   "three options below"),

@@ -1304,7 +1304,8 @@ struct file_buf {
 
 static int read_whole(const char *path, struct file_buf *f)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO (--btf-base FIFO) opens at once, and is refused */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	int err;
 
@@ -1317,7 +1318,8 @@ static int read_whole(const char *path, struct file_buf *f)
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return hm_fail(EBADMSG, "%s: not a regular file", path);
+		return hm_fail(EBADMSG, "%s: %snot a regular file", path,
+			       S_ISFIFO(st.st_mode) ? "a FIFO, " : "");
 	}
 	if (st.st_size > 0 && strncmp(path, "/sys/", 5))
 		f->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
