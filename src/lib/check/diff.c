@@ -781,8 +781,68 @@ static int counted(const hm_finding *x)
 	return x->severity > HM_SEV_NOTE && strcmp(x->kind, "absent") && strcmp(x->kind, "pass");
 }
 
-/* Findings of `now` that `before` lacks become errors (the rule's own
- * severity for `warn` rules); those that vanished become notes. */
+static int same_rule(const hm_finding *x, const hm_finding *y)
+{
+	return x->rule_line == y->rule_line && x->rule_col == y->rule_col &&
+	       !strcmp(x->rule_file ? x->rule_file : "", y->rule_file ? y->rule_file : "");
+}
+
+/* One violation of a rule, whatever else it lists: an `alone` finding
+ * names its subject first and then the neighbours of the moment, which
+ * change with any layout change and are not a new violation. */
+static int same_violation(const hm_finding *x, const hm_finding *y)
+{
+	if (!strcmp(x->kind, "alone") && !strcmp(y->kind, "alone"))
+		return same_rule(x, y) && !strcmp(x->object ? x->object : "",
+						   y->object ? y->object : "") &&
+		       x->nr_members && y->nr_members && !strcmp(x->members[0], y->members[0]);
+	return same_finding(x, y);
+}
+
+static int rule_of(const hm_finding *x, const char *object)
+{
+	return counted(x) && x->object && !strcmp(x->object, object);
+}
+
+/* Index of the first finding of `f` (for `object`) from the rule of *x,
+ * or SIZE_MAX. */
+static size_t first_of_rule(const hm_findings *f, const hm_finding *x, const char *object)
+{
+	size_t i, n = hm_findings_count(f);
+
+	for (i = 0; i < n; i++)
+		if (rule_of(hm_findings_get(f, i), object) && same_rule(hm_findings_get(f, i), x))
+			return i;
+	return SIZE_MAX;
+}
+
+static int in_set(const hm_findings *f, const hm_finding *x, const char *object)
+{
+	size_t i, n = hm_findings_count(f);
+
+	for (i = 0; i < n; i++)
+		if (rule_of(hm_findings_get(f, i), object) &&
+		    same_violation(x, hm_findings_get(f, i)))
+			return 1;
+	return 0;
+}
+
+static int regression(struct dctx *d, hm_finding x)
+{
+	unsigned m;
+
+	for (m = 0; m < x.nr_members; m++)
+		mark(d, x.members[m]);
+	x.detail = NULL;
+	note_error(d);
+	return hm_findings_addf(d->out, &x, "regression: %s", x.message);
+}
+
+/* One verdict per rule: broken only in `now` (regressed: errors, the
+ * rule's own severity for `warn` rules), broken only in `before` (fixed: a
+ * note), broken in both with a violation `before` lacked (regressed), or
+ * with the same ones (still failing: a note).  A rule is never reported
+ * both fixed and regressed. */
 static int rule_changes(struct dctx *d, const hm_findings *before, const hm_findings *now,
 			const char *object)
 {
@@ -790,30 +850,41 @@ static int rule_changes(struct dctx *d, const hm_findings *before, const hm_find
 	int e;
 
 	for (i = 0; i < nn; i++) {
-		hm_finding x = *hm_findings_get(now, i);
-		unsigned m;
+		const hm_finding *x = hm_findings_get(now, i);
+		size_t j, nnew = 0;
 
-		if (!counted(&x) || !x.object || strcmp(x.object, object))
+		if (!rule_of(x, object) || first_of_rule(now, x, object) != i)
 			continue;
-		for (k = 0; k < nb && !same_finding(&x, hm_findings_get(before, k)); k++)
-			;
-		if (k < nb)
+		if (first_of_rule(before, x, object) == SIZE_MAX) {
+			for (j = i; j < nn; j++)
+				if (rule_of(hm_findings_get(now, j), object) &&
+				    same_rule(hm_findings_get(now, j), x) &&
+				    (e = regression(d, *hm_findings_get(now, j))))
+					return e;
 			continue;
-		for (m = 0; m < x.nr_members; m++)
-			mark(d, x.members[m]);
-		x.detail = NULL;
-		note_error(d);
-		if ((e = hm_findings_addf(d->out, &x, "regression: %s", x.message)))
-			return e;
+		}
+		for (j = i; j < nn; j++) {
+			const hm_finding *y = hm_findings_get(now, j);
+
+			if (!rule_of(y, object) || !same_rule(y, x) || in_set(before, y, object))
+				continue;
+			nnew++;
+			if ((e = regression(d, *y)))
+				return e;
+		}
+		if (!nnew) {
+			hm_finding z = *x;
+
+			z.severity = HM_SEV_NOTE;
+			z.detail = NULL;
+			if ((e = hm_findings_addf(d->out, &z, "still failing: %s", x->message)))
+				return e;
+		}
 	}
 	for (k = 0; k < nb; k++) {
 		hm_finding x = *hm_findings_get(before, k);
 
-		if (!counted(&x) || !x.object || strcmp(x.object, object))
-			continue;
-		for (i = 0; i < nn && !same_finding(&x, hm_findings_get(now, i)); i++)
-			;
-		if (i < nn)
+		if (!rule_of(&x, object) || first_of_rule(now, &x, object) != SIZE_MAX)
 			continue;
 		x.severity = HM_SEV_NOTE;
 		x.detail = NULL;
@@ -1197,7 +1268,17 @@ static int diff_struct(struct dctx *d, const hm_types *ot, hm_type_id oid, const
 		d->first_error = best;
 	}
 	if (!e && d->first_error != SIZE_MAX) {
-		char *sbs = side_by_side(&a, &b, d->marks, d->nm, d->old_name, d->new_name);
+		/* the table shows the members of that error, not of the others */
+		const hm_finding *w = hm_findings_get(d->out, d->first_error);
+		const char *const *mk = (const char *const *)d->marks;
+		size_t nmk = d->nm;
+		char *sbs;
+
+		if (w->nr_members) {
+			mk = w->members;
+			nmk = w->nr_members;
+		}
+		sbs = side_by_side(&a, &b, mk, nmk, d->old_name, d->new_name);
 
 		if (sbs)
 			e = hm_findings_set_detail(d->out, d->first_error, sbs);
