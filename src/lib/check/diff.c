@@ -3,6 +3,7 @@
  * pairs are evaluated on both sides; only what the change broke is an error. */
 #include "config.h"
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,7 +258,86 @@ struct dctx {
 	int inherited;
 	size_t q_lines, q_straddle, q_moved, q_pairs[2];
 	hm_strtab *strs;
+	/* anonymous structs by the typedef naming them: one id each */
+	struct { const char *name; hm_type_id nid; } *td;
+	size_t ntd, ctd;
+	/* how hot a struct is likely to be: how many members of the new
+	 * build's structs point to it (sorted by name, for bsearch) */
+	struct fan { const char *name; size_t n; } *fan;
+	size_t nfan;
 };
+
+static int fan_cmp(const void *pa, const void *pb)
+{
+	return strcmp(((const struct fan *)pa)->name, ((const struct fan *)pb)->name);
+}
+
+/* The record a type is or points to, through typedefs and qualifiers. */
+static const hm_type *strip(const hm_types *t, hm_type_id id, int *ptr)
+{
+	const hm_type *ty = hm_types_get(t, id);
+	unsigned hop = 0;
+
+	while (ty && hop++ < 64) {
+		if (ty->kind == HM_KIND_POINTER && !*ptr)
+			*ptr = 1;
+		else if (ty->kind != HM_KIND_TYPEDEF && ty->kind != HM_KIND_CONST &&
+			 ty->kind != HM_KIND_VOLATILE)
+			break;
+		ty = hm_types_get(t, ty->target);
+	}
+	return ty;
+}
+
+/* Count the members pointing to each named struct: mm_struct, file, sock
+ * are reached from hundreds of places, a driver's private struct from a
+ * few.  Without a profile, that is what ranks one error above another. */
+static int fan_in(struct dctx *d, const hm_types *t)
+{
+	size_t i, n = hm_types_count(t), cap = 0, k;
+
+	for (i = 1; i <= n; i++) {
+		const hm_type *ty = hm_types_get(t, (hm_type_id)i);
+		const hm_member *m;
+
+		if (!ty || !hm_kind_is_record(ty->kind) || ty->declaration)
+			continue;
+		m = hm_types_members(t, ty);
+		for (k = 0; m && k < ty->nr; k++) {
+			int ptr = 0;
+			const hm_type *r = strip(t, m[k].type, &ptr);
+
+			if (!ptr || !r || !hm_kind_is_record(r->kind) || !r->name)
+				continue;
+			if (hm_grow((void **)&d->fan, &cap, d->nfan + 1, sizeof(*d->fan)))
+				return -ENOMEM;
+			d->fan[d->nfan].name = r->name;
+			d->fan[d->nfan++].n = 1;
+		}
+	}
+	if (d->nfan > 1)
+		qsort(d->fan, d->nfan, sizeof(*d->fan), fan_cmp);
+	for (i = k = 0; i < d->nfan; i++) {
+		if (k && !strcmp(d->fan[k - 1].name, d->fan[i].name))
+			d->fan[k - 1].n++;
+		else
+			d->fan[k++] = d->fan[i];
+	}
+	d->nfan = k;
+	return 0;
+}
+
+/* An error's weight for a struct: 1 for a struct nothing points to,
+ * growing with the log of how many members point to it. */
+static double hotness(const struct dctx *d, const char *name)
+{
+	struct fan key = { .name = name }, *f;
+
+	if (!name || !d->nfan)
+		return 1.0;
+	f = bsearch(&key, d->fan, d->nfan, sizeof(*d->fan), fan_cmp);
+	return f ? 1.0 + log2(1.0 + (double)f->n) : 1.0;
+}
 
 /* A contention-prone pair newly sharing a line, keyed by the struct that
  * declares both members and their paths in it. */
@@ -330,6 +410,7 @@ static int ep_add(struct dctx *d, const struct side *b, uint32_t fa, uint32_t fb
 	} else {
 		p.type = hm_strtab_intern(d->strs, ty->name);
 	}
+	p.score *= hotness(d, p.type);
 	snprintf(where, sizeof(where), "%s%s%s", hm_layout_name(b->l), pl ? "." : "",
 		 pl ? b->f[e].path : "");
 	p.a = hm_strtab_intern(d->strs, b->f[fa].path + pl);
@@ -417,7 +498,7 @@ static int hot_pair(struct dctx *d, const struct side *a, const struct side *b, 
 	fi.members[1] = y->path;
 	fi.line_first = x->line_first > y->line_first ? x->line_first : y->line_first;
 	fi.line_last = fi.line_first;
-	fi.score = 10.0 * (b->hot[i].weight + b->hot[j].weight);
+	fi.score = 10.0 * (b->hot[i].weight + b->hot[j].weight) * hotness(d, hm_layout_name(b->l));
 	mark(d, x->path);
 	mark(d, y->path);
 	note_error(d);
@@ -834,6 +915,8 @@ static int regression(struct dctx *d, hm_finding x)
 	for (m = 0; m < x.nr_members; m++)
 		mark(d, x.members[m]);
 	x.detail = NULL;
+	/* a rule the user gave outranks what lint infers */
+	x.score += 1e6;
 	note_error(d);
 	return hm_findings_addf(d->out, &x, "regression: %s", x.message);
 }
@@ -896,20 +979,43 @@ static int rule_changes(struct dctx *d, const hm_findings *before, const hm_find
 
 /* ---- root causes ---- */
 
-/* The named struct a member holds (through typedefs, qualifiers, arrays). */
-static hm_type_id held_record(const hm_types *t, hm_type_id id)
+/* The struct a member holds (through typedefs, qualifiers, arrays), and
+ * its name: its tag, or for an anonymous struct the typedef that names it
+ * (rwlock_t), so that a change of rwlock_t is one root cause rather than
+ * one per struct embedding it. */
+static hm_type_id held_record(const hm_types *t, hm_type_id id, const char **name)
 {
 	const hm_type *ty;
+	const char *td = NULL;
 	unsigned hop = 0;
 
 	for (ty = hm_types_get(t, id);
 	     ty && hop < 256 && (ty->kind == HM_KIND_TYPEDEF || ty->kind == HM_KIND_CONST ||
 				 ty->kind == HM_KIND_VOLATILE || ty->kind == HM_KIND_ARRAY);
 	     id = ty->target, ty = hm_types_get(t, id), hop++)
-		;
-	if (ty && hm_kind_is_record(ty->kind) && !ty->declaration && ty->name)
+		if (ty->kind == HM_KIND_TYPEDEF && ty->name)
+			td = ty->name;
+	if (ty && hm_kind_is_record(ty->kind) && !ty->declaration && (ty->name || td)) {
+		*name = ty->name ? ty->name : td;
 		return id;
+	}
 	return HM_TYPE_NONE;
+}
+
+/* One type id per name for the anonymous structs named by a typedef: a
+ * vmlinux holds one copy of rwlock_t's struct per unit. */
+static hm_type_id canon_nid(struct dctx *d, const char *name, hm_type_id nid)
+{
+	size_t i;
+
+	for (i = 0; i < d->ntd; i++)
+		if (d->td[i].name == name)
+			return d->td[i].nid;
+	if (!hm_grow((void **)&d->td, &d->ctd, d->ntd + 1, sizeof(*d->td))) {
+		d->td[d->ntd].name = name;
+		d->td[d->ntd++].nid = nid;
+	}
+	return nid;
 }
 
 static void why_add(hm_sbuf *w, size_t *n, const char *fmt, ...)
@@ -945,6 +1051,7 @@ static int record_change(struct dctx *d, const struct side *a, const struct side
 
 	for (k = 0; k < b->n; k++) {
 		const hm_field *y = &b->f[k], *x;
+		const char *nn = NULL, *on = NULL;
 		hm_type_id rn, ro;
 
 		if (!hmc_is_unit(y, b->f))
@@ -964,17 +1071,18 @@ static int record_change(struct dctx *d, const struct side *a, const struct side
 		if (x->size == y->size)
 			continue;
 		changed = 1;
-		rn = held_record(b->t, y->type);
-		ro = held_record(a->t, x->type);
-		if (rn != HM_TYPE_NONE && ro != HM_TYPE_NONE &&
-		    !strcmp(hm_types_get(b->t, rn)->name, hm_types_get(a->t, ro)->name) &&
+		rn = held_record(b->t, y->type, &nn);
+		ro = held_record(a->t, x->type, &on);
+		if (rn != HM_TYPE_NONE && ro != HM_TYPE_NONE && !strcmp(nn, on) &&
 		    hm_types_get(b->t, rn)->size != hm_types_get(a->t, ro)->size) {
 			struct dep dp = { .nid = rn, .osize = hm_types_get(a->t, ro)->size,
 					  .nsize = hm_types_get(b->t, rn)->size,
-					  .type = hm_strtab_intern(d->strs, hm_types_get(b->t, rn)->name) };
+					  .type = hm_strtab_intern(d->strs, nn) };
 
 			if (!dp.type || hm_grow((void **)&di.deps, &cap, di.ndeps + 1, sizeof(dp)))
 				goto nomem;
+			if (!hm_types_get(b->t, rn)->name)
+				dp.nid = canon_nid(d, dp.type, rn);
 			di.deps[di.ndeps++] = dp;
 		} else {
 			why_add(&w, &di.nwhy, "%s %llu -> %llu", y->path,
@@ -1427,7 +1535,7 @@ static int diff_run(const hm_types *old_t, const hm_types *new_t,
 
 	d.strs = &strs;
 
-	if (!otc || !ntc) {
+	if (!otc || !ntc || fan_in(&d, new_t)) {
 		e = -ENOMEM;
 		goto out;
 	}
@@ -1508,6 +1616,8 @@ out:
 		free(d.di[i].why);
 	}
 	free(d.di);
+	free(d.td);
+	free(d.fan);
 	free(d.ep);
 	hm_strtab_free(&strs);
 	free(p.oids);
