@@ -35,6 +35,7 @@ struct ccli {
 	int pair_lines, assume_aligned, lint, verbose, no_groups, no_lint, no_cache, strict;
 	int explain;
 	unsigned limit;
+	int all;	/* diff: every finding, not the reviewer's first view */
 	unsigned jobs;
 	enum hm_severity fail_on;
 	enum hm_findings_format fmt;

@@ -942,6 +942,7 @@ static void infer_record(struct btf *b, uint32_t id, unsigned depth)
 		hm_member *m = &b->t->members.v[b->t->types.v[tid].first + i];
 		uint32_t a = align_of(b, type, depth + 1), c;
 		uint64_t mend;
+		int mc = 0;
 
 		if (m->flags & HM_MEMBER_BITFIELD) {
 			/* the byte after its last bit */
@@ -958,8 +959,12 @@ static void infer_record(struct btf *b, uint32_t id, unsigned depth)
 			m->alignment = explain_gap(b, end, m->offset, a);
 		} else if ((c = carried_align(b, type))) {
 			m->alignment = c;
+			/* pahole -F btf shows a named struct's alignment only
+			 * when its own holes or tail need it, not for what a
+			 * member carries */
+			mc = !!b->t->types.v[tid].name;
 		}
-		if (m->alignment)
+		if (m->alignment && !mc)
 			user = 1;
 		if (mend > end)
 			end = mend;
