@@ -92,8 +92,9 @@ static void print_track(FILE *out, struct binent *b, const struct insn_res *r)
 			", tracked through\n", base, v->abs, v->off);
 		break;
 	case HM_TV_MEM:
-		fprintf(out, "  base register: %%%s = the 8 bytes at 0x%" PRIx64 " %+" PRId64
-			" (a GOT slot), tracked through\n", base, v->abs, v->off);
+		/* a GOT slot only when its relocation says so (the TLS path) */
+		fprintf(out, "  base register: %%%s = the 8 bytes loaded from 0x%" PRIx64 " %+" PRId64
+			", tracked through\n", base, v->abs, v->off);
 		break;
 	case HM_TV_TP:
 		fprintf(out, "  base register: %%%s = the thread pointer (%%fs:0) %+" PRId64
