@@ -204,6 +204,9 @@ static void deref(struct walk *w, const struct hm_insn *in, struct hm_tval *v)
 		forget(v);
 		return;
 	}
+	v->stride = 0;	/* the pointer loaded, not the element's address */
+	v->off = 0;
+	v->untyped = 0;
 	step(v, in->pc);
 }
 
@@ -362,8 +365,10 @@ static void apply(struct walk *w, const struct hm_insn *in)
 			p.abs = at;
 			p.at = in->pc;
 			type_it(w, &p);
-			if (p.kind == HM_TV_VAR && add_multiple(&p, &v, &v))
+			if (p.kind == HM_TV_VAR && add_multiple(&p, &v, &p)) {
+				v = p;
 				step(&v, in->pc);
+			}
 			else
 				forget(&v);
 		} else {

@@ -203,10 +203,14 @@ enum hm_tval_kind {
 struct hm_tvar {
 	const char *name, *func, *record;
 	uint64_t record_size;
-	int loc_kind, loc_reg;	/* its location, as the typing function spells it */
+	int loc_kind, loc_reg;	/* its location, as the typing function spells it;
+				 * HM_TVAR_LOADED: a pointer loaded from memory at pc,
+				 * name spelling the path it was loaded along */
 	int64_t loc_off;
 	uint64_t pc;		/* where it held the value */
 };
+
+#define HM_TVAR_LOADED 16
 
 #define HM_TRACK_STEPS 8
 

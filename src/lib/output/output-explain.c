@@ -175,6 +175,9 @@ static void explain_one(FILE *out, hm_attr *a, struct binent *b, uint64_t pc, in
 		fprintf(out, "  variable: %s, %s 0x%" PRIx64 "\n", r->object,
 			r->insn.mem.seg == HM_SEG_GS || r->bucket == HM_ATTR_PERCPU
 			? "at per-cpu offset" : "at TLS image offset", r->seg_off);
+	else if (r->var && r->var_kind == HM_TVAR_LOADED)
+		fprintf(out, "  variable: %s%s%s, a pointer loaded from memory at 0x%" PRIx64 "\n",
+			r->func ? r->func : "", r->func ? ":" : "", r->var, r->var_pc);
 	else if (r->var)
 		fprintf(out, "  variable: %s%s%s, %s %s%s%+" PRId64 " at 0x%" PRIx64 "\n",
 			r->func ? r->func : "", r->func ? ":" : "", r->var,
