@@ -13,6 +13,7 @@
 # left unnamed but those of the fields each fixture lists.
 . "$top_srcdir/tests/lib.sh"
 require perf linux-perf
+require taskset util-linux
 ASRC="$top_srcdir/tests/attr"
 
 # expect PROG CC: the fields whose samples may stay unnamed, each for a
@@ -38,7 +39,10 @@ for prog in flows tasks chains; do
 		require $cc $cc
 		bin="$T/$prog-$cc"
 		build_fixture "$ASRC/$prog.c" "$bin" $cc 5 -O2 -pthread
-		if ! perf record -q -d -c 1 -e page-faults -o "$T/pf.data" -- "$bin" \
+		# One CPU, one ring buffer: the file's records in time order.
+		# Across buffers the exec's mappings can come after samples
+		# of the program (hitmap reads records in file order).
+		if ! taskset -c 0 perf record -q -d -c 1 -e page-faults -o "$T/pf.data" -- "$bin" \
 			>"$T/out" 2>"$T/rec.err"; then
 			grep -qi "not supported\|permission" "$T/rec.err" &&
 				skip "the kernel refuses the page-faults event: $(head -1 "$T/rec.err")"
