@@ -67,6 +67,9 @@ enum hm_attr_bucket {
 					 * time (kmem tracepoints), typed by its cache */
 	HM_UNATTR_KMEM_UNTYPED,		/* in a live kernel object whose cache names no type
 					 * that fits it (kmalloc, or no evidence) */
+	HM_UNATTR_WIDE,			/* an access wider than its field, at an address that
+					 * may lie inside it (a page fault on its second
+					 * page): which field is not known */
 	HM_NR_BUCKETS
 };
 
@@ -74,7 +77,8 @@ enum hm_attr_bucket {
  * "no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux",
  * "instruction", "no-insn", "no-mem-operand", "no-variable",
  * "untyped-pointer", "offset-outside-type", "ambiguous-type", "tls",
- * "per-cpu", "unknown-index", "patched-text", "kmem-cache", "kmem-untyped". */
+ * "per-cpu", "unknown-index", "patched-text", "kmem-cache", "kmem-untyped",
+ * "wide-access". */
 const char *hm_attr_bucket_name(enum hm_attr_bucket b);
 
 /* 1 for the buckets whose samples are named: a global, an object, by the
