@@ -520,6 +520,9 @@ int dw_read_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *d, int wan
 			break;
 		case DW_AT_type:
 			d->has_type = form_ref(ld, a, &d->type_off) == 0;
+			if (!d->has_type && !why[0])
+				snprintf(why, sizeof(why), "DW_AT_type: a reference that "
+					 "cannot be read");
 			if (d->has_type && !why[0]) {
 				Dwarf_Half form = 0;
 

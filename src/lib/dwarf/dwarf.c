@@ -345,7 +345,7 @@ static int add_member(struct loader *ld, Dwarf_Die die, int tag, const uint64_t 
 		return dw_bad_die(ld, die, "a member without DW_AT_type");
 	m.name = hm_types_intern(ld->t, d.name);
 	m.type = ref_type(ld, &d);
-	if (!m.type && !ld->err && tag != DW_TAG_variable)
+	if (!m.type && !ld->err && tag != DW_TAG_variable && ld->depth <= MAX_DEPTH)
 		/* no member is void: its type DIE is none this reader knows */
 		return dw_bad_die(ld, die, "a member whose DW_AT_type names no type");
 	m.offset = d.member_loc;
@@ -987,8 +987,15 @@ const char *dw_die_name(struct loader *ld, Dwarf_Die die)
 	if (ld->x3)	/* names may be split indexes: the slow, sure way */
 		return dw_read_attrs(ld, die, &d, 0) ? NULL : d.name;
 	rc = dwarf_diename(die, &name, &e);
-	if (rc == DW_DLV_ERROR)
+	if (rc == DW_DLV_ERROR) {
+		/* a name that is there but unreadable (a string offset past
+		 * .debug_str): the DIE would read as anonymous, and vanish */
+		char why[200];
+
+		snprintf(why, sizeof(why), "DW_AT_name: %s", e ? dwarf_errmsg(e) : "unreadable");
 		hm_dwarf_free_error(ld->dbg, e);
+		dw_bad_die(ld, die, why);
+	}
 	return rc == DW_DLV_OK ? name : NULL;
 }
 
