@@ -13,8 +13,6 @@ if [ "$HITMAP" = "$top_builddir/hitmap" ] && [ -x "$top_builddir/.libs/hitmap" ]
 	export LD_LIBRARY_PATH
 fi
 : "${CC:=gcc}"
-# ../shared beside the checkout; .ci/run points other trees at it.
-SHARED="${HITMAP_SHARED:-$top_srcdir/../shared}"
 TESTS_SRC="$top_srcdir/tests"
 
 # No test asks a debuginfod server it did not start itself (a login shell on
