@@ -918,6 +918,15 @@ static uint32_t carried_align(const struct btf *b, uint32_t type)
 	return ty ? ty->alignment : 0;
 }
 
+/* A member whose type is an anonymous struct or union, printed inline. */
+static int is_inline_anon(const struct btf *b, uint32_t type)
+{
+	uint32_t r = held_record(b, type);
+	const hm_type *ty = r ? hm_types_get(b->t, b->map[r]) : NULL;
+
+	return ty && !ty->name && r == type;
+}
+
 static void infer_record(struct btf *b, uint32_t id, unsigned depth)
 {
 	hm_type_id tid = b->map[id];
@@ -958,11 +967,14 @@ static void infer_record(struct btf *b, uint32_t id, unsigned depth)
 		} else if (!is_union && m->offset > round_up(end, a)) {
 			m->alignment = explain_gap(b, end, m->offset, a);
 		} else if ((c = carried_align(b, type))) {
-			m->alignment = c;
-			/* pahole -F btf shows a named struct's alignment only
-			 * when its own holes or tail need it, not for what a
-			 * member carries */
+			/* pahole -F btf prints an inline anonymous struct's
+			 * alignment once, at its brace (gcc's DWARF has it on
+			 * the member too), and shows a named struct's own only
+			 * when its holes or tail need it */
+			if (!is_inline_anon(b, type))
+				m->alignment = c;
 			mc = !!b->t->types.v[tid].name;
+			user |= !mc;
 		}
 		if (m->alignment && !mc)
 			user = 1;
