@@ -140,6 +140,11 @@ static int binent_insn(struct binent *b)
 	return 0;
 }
 
+int attr_binent_insn(struct binent *b)
+{
+	return binent_insn(b);
+}
+
 int attr_binent_scopes(struct binent *b)
 {
 	if (b->scopes || b->scopes_err)

@@ -151,6 +151,8 @@ struct kmod {
 };
 
 struct hm_attr {
+	hm_regs_note_fn regs_note;	/* hm_attr_set_regs_notes() */
+	void *regs_note_ctx;
 	struct binent **bins;
 	size_t nbins, bins_cap;
 	struct binent *vmlinux;
@@ -310,6 +312,17 @@ const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t p
 int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 		      hm_attribution *out);
 void attr_insn_free(struct binent *b);
+/* attribute-insn.c: b's instruction decoder, opened once: 0 or a negative
+ * errno. */
+int attr_binent_insn(struct binent *b);
+
+/* attribute-regs.c: a sample with registers and no data address gets the
+ * address its registers give (s->addr, HM_HAS_ADDR, s->regs_rule and
+ * s->regs_access set), or, when they give none, only s->regs_rule (the
+ * reason, enum hm_regs_why).  0 or -ENOMEM. */
+int attr_regs_addr(hm_attr *a, const hm_perf_info *info, hm_sample *s);
+/* The bucket of a reason the registers gave no address. */
+enum hm_attr_bucket attr_regs_bucket(int why);
 
 /* attribute-maps.c */
 struct proc *attr_proc(hm_attr *a, uint32_t pid, int create);

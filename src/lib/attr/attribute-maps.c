@@ -16,6 +16,7 @@
 #include <elf.h>
 #include <gelf.h>
 #include "attr/attribute-int.h"
+#include "insn/insn.h"
 #include "elf/kcore.h"
 #include "base/diag.h"
 #include "heat/heat-int.h"
@@ -917,6 +918,12 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 		return attr_alloc_sample(a, ev, s);
 	if (ev && ev->tp && attr_kmem_event(ev))
 		return attr_kmem_sample(a, info, ev, s);
+	/* Registers that gave no address: the reason's bucket. */
+	if (!addr && s->regs_rule > HM_RW_AT_IP) {
+		st->samples++;
+		st->buckets[attr_regs_bucket(s->regs_rule)]++;
+		return 0;
+	}
 
 	e = hint && hint->valid && hint->addr == addr && hint->pid == s->pid
 		    ? hint : fast_slot(&run->fast, addr, s->pid);
@@ -957,6 +964,11 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 			int trap = sev && (sev->type == PERF_TYPE_BREAKPOINT ||
 					   (sev->precise_ip == 1 && sev->type != PERF_TYPE_SOFTWARE));
 
+			/* An address from registers: the instruction the
+			 * rule chose (attribute-regs.c). */
+			if (s->regs_rule)
+				trap = s->regs_rule == HM_RW_PREV;
+
 			r = resolve_ip_slow(a, s, addr, h, has_ds, trap, e, x);
 			if (r < 0)
 				return r;
@@ -973,6 +985,7 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 		st->watch_samples++;
 	else
 		st->addr_samples++;
+	st->regs_samples += s->regs_rule != 0;
 	if (!row)
 		return 0;
 	acc.addr = addr;
@@ -994,6 +1007,8 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 	acc.bp_w = is_bp && ev->bp_type == HW_BREAKPOINT_W;
 	acc.bp_rw = is_bp && ev->bp_type != HW_BREAKPOINT_W;
 	acc.mapped = e->mapped;
+	acc.regs = s->regs_rule != 0;
+	acc.regs_w = (s->regs_access & HM_ACC_WRITE) != 0;
 	return heat_count(h, row, &acc);
 }
 
@@ -1329,6 +1344,14 @@ static int run_sample(hm_attr *a, const hm_perf_info *info, hm_heat *h, hm_repor
 			return err;
 		return attr_kmem_event(ev) ? attr_kmem_sample(a, info, ev, &now)
 					   : attr_alloc_sample(a, ev, &now);
+	}
+	/* Registers and no data address: the address they give, now, while
+	 * the registers are the reader's (attribute-regs.c). */
+	if (s->nr_regs_user || s->nr_regs_intr) {
+		int err = attr_regs_addr(a, info, &run->smp[run->nbatch]);
+
+		if (err)
+			return err;
 	}
 	if (needs_order(run, info, &run->smp[run->nbatch]))
 		return order_sample(a, info, h, st, run, &run->smp[run->nbatch]);
