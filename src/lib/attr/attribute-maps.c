@@ -922,7 +922,7 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 	if (!addr && s->regs_rule > HM_RW_AT_IP) {
 		st->samples++;
 		st->buckets[attr_regs_bucket(s->regs_rule)]++;
-		return 0;
+		return (s->has & HM_HAS_CPU) ? heat_cpu_sample(h, s->cpu) : 0;
 	}
 
 	e = hint && hint->valid && hint->addr == addr && hint->pid == s->pid
@@ -986,6 +986,8 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 	else
 		st->addr_samples++;
 	st->regs_samples += s->regs_rule != 0;
+	if ((s->has & HM_HAS_CPU) && heat_cpu_sample(h, s->cpu))
+		return -ENOMEM;
 	if (!row)
 		return 0;
 	acc.addr = addr;
