@@ -321,6 +321,8 @@ int attr_binent_insn(struct binent *b);
  * s->regs_access set), or, when they give none, only s->regs_rule (the
  * reason, enum hm_regs_why).  0 or -ENOMEM. */
 int attr_regs_addr(hm_attr *a, const hm_perf_info *info, hm_sample *s);
+/* Whether such a sample waits for its IP's mapping (its registers kept). */
+int attr_regs_waits(hm_attr *a, const hm_sample *s);
 /* The bucket of a reason the registers gave no address. */
 enum hm_attr_bucket attr_regs_bucket(int why);
 

@@ -918,6 +918,9 @@ static int sample(hm_attr *a, const hm_perf_info *info, const hm_sample *s, uint
 		return attr_alloc_sample(a, ev, s);
 	if (ev && ev->tp && attr_kmem_event(ev))
 		return attr_kmem_sample(a, info, ev, s);
+	/* Registers whose IP is not mapped yet wait like an address. */
+	if (!addr && may_wait && attr_regs_waits(a, s))
+		return pend(run, s);
 	/* Registers that gave no address: the reason's bucket. */
 	if (!addr && s->regs_rule > HM_RW_AT_IP) {
 		st->samples++;
@@ -1107,9 +1110,13 @@ static int flush_pending(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_st
 
 	run->later.n = 0;
 	for (i = 0; i < n && !err; i++) {
-		const hm_sample *s = &run->later.v[i];
+		hm_sample *s = &run->later.v[i];
+		uint64_t addr;
 
-		uint64_t addr = sample_addr(info, s);
+		if (!s->regs_rule && (s->nr_regs_user || s->nr_regs_intr) &&
+		    (err = attr_regs_addr(a, info, s)))
+			break;
+		addr = sample_addr(info, s);
 
 		err = sample(a, info, s, addr, h, st, run, 0, NULL, fast_hash(s->ip, s->pid),
 			     NULL, ipx_hash(addr, s->ip, s->pid));

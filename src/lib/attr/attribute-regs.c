@@ -4,6 +4,7 @@
 #include "config.h"
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <string.h>
 #include "hitmap/attribute.h"
 #include "attr/attribute-int.h"
 #include "insn/insn.h"
@@ -64,6 +65,34 @@ static void note(hm_attr *a, const hm_sample *s, const struct hm_regs_rule *r)
 	a->regs_note(a->regs_note_ctx, &n);
 }
 
+/* The IP is in no mapping yet (its MMAP2 later in the file): the sample
+ * waits like an address does, with a copy of its registers, which are the
+ * reader's until the next record. */
+static int keep_regs(hm_attr *a, hm_sample *s)
+{
+	uint64_t *v;
+
+	if (s->nr_regs_user && s->regs_user) {
+		if (!(v = hm_arena_alloc(&a->rec_arena, s->nr_regs_user * sizeof(*v))))
+			return -ENOMEM;
+		memcpy(v, s->regs_user, s->nr_regs_user * sizeof(*v));
+		s->regs_user = v;
+	}
+	if (s->nr_regs_intr && s->regs_intr) {
+		if (!(v = hm_arena_alloc(&a->rec_arena, s->nr_regs_intr * sizeof(*v))))
+			return -ENOMEM;
+		memcpy(v, s->regs_intr, s->nr_regs_intr * sizeof(*v));
+		s->regs_intr = v;
+	}
+	return 0;
+}
+
+int attr_regs_waits(hm_attr *a, const hm_sample *s)
+{
+	return !s->regs_rule && (s->nr_regs_user || s->nr_regs_intr) && !s->addr &&
+	       !(s->has & HM_HAS_DATA_SRC) && !hm_attr_mapped(a, s, s->ip);
+}
+
 int attr_regs_addr(hm_attr *a, const hm_perf_info *info, hm_sample *s)
 {
 	const hm_perf_event *ev = s->attr < info->nr_events ? &info->events[s->attr] : NULL;
@@ -78,8 +107,11 @@ int attr_regs_addr(hm_attr *a, const hm_perf_info *info, hm_sample *s)
 		return 0;
 	kernel = s->cpumode == PERF_RECORD_MISC_KERNEL;
 	have = sample_regs(ev, s, kernel, regs);
-	if (!have || hm_attr_ip(a, s, (const void **)&b, &link) || b->status != BIN_OK ||
-	    attr_binent_insn(b))
+	if (!have)
+		return 0;
+	if (hm_attr_ip(a, s, (const void **)&b, &link))
+		return keep_regs(a, s);
+	if (b->status != BIN_OK || attr_binent_insn(b))
 		return 0;
 	err = hm_insn_regs_rule(b->insn, link, kernel, &r);
 	if (err)
