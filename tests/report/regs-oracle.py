@@ -9,7 +9,8 @@ Then compare, sample by sample, with `hitmap report --regs-log` (keyed by
 thread and time), and name each address's field from what the program
 printed ("object NAME ADDR SIZE", "field NAME OFF SIZE").
 
-usage: regs-oracle.py OBJDUMP PERFSCRIPT REGSLOG PROGOUT PROGNAME
+usage: regs-oracle.py OBJDUMP PERFSCRIPT REGSLOG PROGOUT PROGNAME NM
+(NM: `nm -S` of the program: a function is known only with a size)
 prints: "agree N", "disagree N", "fields NAME=COUNT ...", "offfield N"
 and one line per disagreement (at most 10).
 """
@@ -94,6 +95,9 @@ def is_jump(mnem):
     return mnem.startswith('j')
 
 
+SIZED = {}
+
+
 def rule(funcs, where, pc):
     """('previous'|'at-ip', insn) or (bucket, None)."""
     f = where.get(pc)
@@ -106,6 +110,9 @@ def rule(funcs, where, pc):
     # objdump's labels for PLT stubs and sections are no function symbols:
     # no function, no instruction known before pc
     if f.startswith('.') or '@plt' in f:
+        prev = None
+    # a symbol without a size is no function: nothing known before pc
+    if f not in SIZED or not SIZED[f][0] < pc < SIZED[f][0] + SIZED[f][1]:
         prev = None
     targets = set()
     for a, mnem, ops in ins:
@@ -146,7 +153,11 @@ def next_addr(funcs, where, insn):
 
 
 def main():
-    objdump, script, log, progout, prog = sys.argv[1:6]
+    objdump, script, log, progout, prog, nm = sys.argv[1:7]
+    for line in open(nm):
+        w = line.split()
+        if len(w) == 4 and w[2] in 'tTwW':
+            SIZED[w[3]] = (int(w[0], 16), int(w[1], 16))
     funcs, where = parse_objdump(objdump)
     syms = {name: ins[0][0] for name, ins in funcs.items() if ins}
     objects, fields = [], []

@@ -58,6 +58,7 @@ for cc in gcc clang; do
 	bin="$T/regs-$cc"
 	build_fixture "$RSRC/regs-share.c" "$bin" $cc 5 -O2 -pthread
 	objdump -d "$bin" >"$T/$cc.dis" || fail "objdump -d $bin"
+	nm -S "$bin" >"$T/$cc.nm" || fail "nm -S $bin"
 done
 # Three recordings of each mode, the compilers taking turns: 12 in all,
 # each compiler's build recorded in every mode.
@@ -69,14 +70,14 @@ for mode in false padded true one; do
 			[ $((nrec % 2)) = 0 ] && cc=clang
 			bin="$T/regs-$cc"
 			d="$T/$cc-$mode-$run"
-			rec "$d.data" "$bin" $mode 300 >"$d.out" ||
+			rec "$d.data" "$bin" $mode 200 >"$d.out" ||
 				fail "perf record $cc $mode: $(cat "$T/rec.err")"
 			"$HITMAP" report -i "$d.data" --regs-log "$d.log" --json >"$d.json" 2>"$d.err" ||
 				{ cat "$d.err" >&2; fail "report $cc $mode"; }
 			perf script --ns -i "$d.data" -F tid,time,ip,sym,symoff,dso,uregs \
 				>"$d.script" 2>/dev/null || fail "perf script $d.data"
 			python3 "$RSRC/regs-oracle.py" "$T/$cc.dis" "$d.script" "$d.log" "$d.out" \
-				"regs-$cc" >"$d.oracle" || fail "oracle $cc $mode"
+				"regs-$cc" "$T/$cc.nm" >"$d.oracle" || fail "oracle $cc $mode"
 			agree=$(awk '$1 == "agree" { print $2 }' "$d.oracle")
 			for k in disagree missing offfield; do
 				n=$(awk -v k=$k '$1 == k { print $2 }' "$d.oracle")
@@ -107,11 +108,17 @@ for mode in false padded true one; do
 done
 echo "$total samples agree with the oracle, 0 disagree" >&2
 
-# --explain shows the rule at an IP: the instruction after a lock add means
-# the add (the previous instruction), its address from %rdi.
-"$HITMAP" report --binary "$T/regs-gcc" --explain bump_a+0x5 >"$T/explain" ||
+# --explain shows the rule at an IP: the instruction after bump_a's lock
+# add means the add (the previous instruction), its address from its base.
+after=$(awk '/<bump_a>:/ { f = 1 } f && /lock add/ { l = 1; next }
+	l && /^ *[0-9a-f]+:/ { sub(/:.*/, ""); gsub(/ /, ""); print; exit }' "$T/gcc.dis")
+base=$(awk '/<bump_a>:/ { f = 1 } f && /lock add/ { sub(/.*\(%/, ""); sub(/\).*/, ""); print; exit }' \
+	"$T/gcc.dis")
+[ -n "$after" ] && [ -n "$base" ] || fail "objdump shows no lock add in bump_a"
+"$HITMAP" report --binary "$T/regs-gcc" --explain "0x$after" >"$T/explain" ||
 	fail "report --explain"
 grep -q '^rule sampled-registers' "$T/explain" || fail "explain shows no sampled-register rule"
 grep -q '^  chosen: previous, .*lock' "$T/explain" || { cat "$T/explain" >&2; fail "explain: chosen"; }
-grep -q '^  registers used: %rdi' "$T/explain" || { cat "$T/explain" >&2; fail "explain: registers"; }
+grep -q "^  registers used: %$base\$" "$T/explain" ||
+	{ cat "$T/explain" >&2; fail "explain: registers, want %$base"; }
 exit 0
