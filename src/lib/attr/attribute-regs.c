@@ -89,7 +89,9 @@ static int keep_regs(hm_attr *a, hm_sample *s)
 
 int attr_regs_waits(hm_attr *a, const hm_sample *s)
 {
-	return !s->regs_rule && (s->nr_regs_user || s->nr_regs_intr) && !s->addr &&
+	int kernel = s->cpumode == PERF_RECORD_MISC_KERNEL;
+
+	return !s->regs_rule && (kernel ? s->nr_regs_intr : s->nr_regs_user) && !s->addr &&
 	       !(s->has & HM_HAS_DATA_SRC) && !hm_attr_mapped(a, s, s->ip);
 }
 
