@@ -10,6 +10,7 @@
 #include "attr/attribute-int.h"
 #include "dwarf/dwarf-scope.h"
 #include "insn/insn.h"
+#include "heat/heat-int.h"
 #include "base/diag.h"
 
 /* "0x401000", "401000" or "FUNC+0xOFF" / "FUNC" → a link address. */
@@ -264,6 +265,10 @@ static void explain_regs(FILE *out, struct binent *b, uint64_t pc, int kernel)
 			m->scale);
 	fprintf(out, " %s 0x%" PRIx64 ", from each sample's registers\n", m->disp < 0 ? "-" : "+",
 		m->disp < 0 ? -(uint64_t)m->disp : (uint64_t)m->disp);
+	fprintf(out, "  access: %s; verdicts from such accesses: %u ms windows in which "
+		"threads on two CPUs access a line and one writes\n",
+		m->access == (HM_ACC_READ | HM_ACC_WRITE) ? "read-modify-write"
+		: m->access & HM_ACC_WRITE ? "write" : "read", HEAT_WINDOW_NS / 1000000);
 }
 
 int hm_attr_explain(FILE *out, hm_attr *a, const char *where)
