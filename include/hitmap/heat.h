@@ -211,6 +211,9 @@ typedef struct hm_heat_access {
 	unsigned bp_w : 1;
 	unsigned bp_rw : 1;
 	unsigned mapped : 1;	/* perf would find a map for addr (c2c's nomap) */
+	/* An address from a timer sample's registers (hitmap(1), SAMPLED
+	 * REGISTERS); regs_w: the instruction writes it. */
+	unsigned regs : 1, regs_w : 1;
 	/* How the object was found ("global", "object", "instruction": the
 	 * attribution bucket's name), a static string kept as is; NULL:
 	 * not said.  Taken from the access that creates the row. */
