@@ -248,7 +248,8 @@ typedef void (*hm_regs_note_fn)(void *ctx, const hm_regs_note *n);
 /* Call fn for every such sample, in the order they are read (NULL: none). */
 void hm_attr_set_regs_notes(hm_attr *a, hm_regs_note_fn fn, void *ctx);
 
-/* "hitm", "watch" or "addr": what the samples could tell. */
+/* "hitm", "watch", "regs" (addresses from sampled registers) or "addr":
+ * what the samples could tell. */
 const char *hm_report_kind(const hm_report_stats *st);
 
 struct hm_report_opts {

@@ -9,7 +9,7 @@
  * schema 1 can add counters; a different "schema" is refused.
  *
  *   { "schema": "hitmap-profile/1",
- *     "source": { "input": "perf.data", "kind": "hitm" | "watch" | "addr",
+ *     "source": { "input": "perf.data", "kind": "hitm" | "watch" | "regs" | "addr",
  *                 "samples": N, "attributed": N,
  *                 "builds": [{ "file": "/usr/bin/x", "build_id": "ab12..." }] },
  *     "cacheline_size": 64,
@@ -127,7 +127,7 @@ typedef struct hm_profile_build {
 
 typedef struct hm_profile {
 	const char *input;	/* recorded source file name, may be NULL */
-	const char *kind;	/* "hitm", "watch", "addr" */
+	const char *kind;	/* "hitm", "watch", "regs", "addr" */
 	uint64_t samples, attributed;
 	uint32_t cacheline_size;
 	size_t nr_structs;

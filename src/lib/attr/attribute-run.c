@@ -957,5 +957,9 @@ const char *hm_report_kind(const hm_report_stats *st)
 		return "hitm";
 	if (st->watch_samples)
 		return "watch";
+	/* Addresses computed from timer samples' registers: a subset of
+	 * the accesses, with time, judged by their own rule (heat-verdict.c). */
+	if (st->regs_samples)
+		return "regs";
 	return "addr";
 }
