@@ -67,6 +67,9 @@ enum hm_attr_bucket {
 					 * time (kmem tracepoints), typed by its cache */
 	HM_UNATTR_KMEM_UNTYPED,		/* in a live kernel object whose cache names no type
 					 * that fits it (kmalloc, or no evidence) */
+	HM_UNATTR_WIDE,			/* an access wider than its field, at an address that
+					 * may lie inside it (a page fault on its second
+					 * page): which field is not known */
 	/* A timer sample's registers gave no data address (the rule is in
 	 * hitmap(1), SAMPLED REGISTERS; no-insn and no-mem-operand above
 	 * serve it too): */
@@ -85,8 +88,8 @@ enum hm_attr_bucket {
  * "instruction", "no-insn", "no-mem-operand", "no-variable",
  * "untyped-pointer", "offset-outside-type", "ambiguous-type", "tls",
  * "per-cpu", "unknown-index", "patched-text", "kmem-cache", "kmem-untyped",
- * "regs-clobbered", "segment-base-unknown", "branch-target", "irq-deferred",
- * "regs-missing". */
+ * "wide-access", "regs-clobbered", "segment-base-unknown", "branch-target",
+ * "irq-deferred", "regs-missing". */
 const char *hm_attr_bucket_name(enum hm_attr_bucket b);
 
 /* 1 for the buckets whose samples are named: a global, an object, by the
@@ -221,6 +224,9 @@ typedef struct hm_report_stats {
 	uint64_t regs_samples;		/* of addr_samples: addresses from sampled registers */
 	unsigned cpu_from_tid : 1;	/* samples had no CPU: threads stand in */
 	unsigned assumed_writes : 1;	/* rw watchpoints alone: accesses taken as writes */
+	/* NULL, or the cut of a truncated input (set by the caller, from
+	 * hm_perf_info): the JSON report's "truncated" object */
+	const hm_profile_truncation *truncated;
 } hm_report_stats;
 
 /* Read every record of r, attribute every sample, count into h, then finish h.

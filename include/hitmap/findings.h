@@ -94,6 +94,10 @@ struct hm_findings_meta {
 	const char *const *inputs;	/* analysed files, NULL-terminated */
 	const char *fail_on;		/* text shown in the summary; NULL = "error" */
 	unsigned has_rules : 1;		/* the counts below are meaningful */
+	/* text: what a reviewer reads first -- the summary, the errors and
+	 * warnings (at most `limit`, 40 if 0), side-by-side tables under the
+	 * first three only, no notes; the counts stay whole */
+	unsigned brief : 1;
 	size_t rules, rules_passed, rules_failed, rules_skipped;
 	size_t limit;			/* print at most this many findings besides the
 					 * summary ones (0: all); counts stay whole */

@@ -125,6 +125,16 @@ typedef struct hm_profile_build {
 	const char *build_id;
 } hm_profile_build;
 
+/* A profile made from a cut input ("truncated" in the JSON): its counts
+ * are those of the samples read before the cut, a part of the recording. */
+typedef struct hm_profile_truncation {
+	const char *what;	/* "data section", "feature section" */
+	uint64_t offset;	/* the file offset of the cut */
+	uint64_t samples_kept;	/* the samples read (all of them when the cut
+				 * is after the data section) */
+	const char *features_lost;	/* "BUILD_ID, CACHE", or NULL */
+} hm_profile_truncation;
+
 typedef struct hm_profile {
 	const char *input;	/* recorded source file name, may be NULL */
 	const char *kind;	/* "hitm", "watch", "regs", "addr" */
@@ -134,6 +144,9 @@ typedef struct hm_profile {
 	const hm_profile_struct *structs;	/* most samples first */
 	size_t nr_builds;
 	const hm_profile_build *builds;	/* by file name; "source": {"builds": [...]} */
+	/* NULL, or the cut of the input it was made from: check and suggest
+	 * refuse such a profile unless --allow-partial */
+	const hm_profile_truncation *truncated;
 } hm_profile;
 
 /* Read a profile.  0, or -ENOENT/-EACCES (cannot open), -EBADMSG (malformed:
@@ -150,6 +163,9 @@ void hm_profile_free(hm_profile *p);
 /* Record the binaries the samples came from (copied; replaces any).  0 or
  * -ENOMEM. */
 int hm_profile_set_builds(hm_profile *p, const hm_profile_build *b, size_t n);
+/* Mark the profile as made from a cut input (t copied; NULL clears).  0 or
+ * -ENOMEM. */
+int hm_profile_set_truncated(hm_profile *p, const hm_profile_truncation *t);
 
 /* Profiles from many hosts or runs, summed into one: counters (fields,
  * pairs, truly shared fields, the source's samples) add up keyed by struct

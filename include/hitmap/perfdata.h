@@ -191,7 +191,18 @@ typedef struct hm_perf_info {
 	size_t nr_tracepoints;
 	const hm_perf_tracepoint *tracepoints;
 	int tracing_big_endian;	/* the raw records' byte order */
+	/* hm_perf_reader_opts.keep_truncated, a file cut after its whole data
+	 * section (in the feature table or a feature's bytes, as perf script
+	 * still reads it): every sample is read, the features past the cut
+	 * are not: their bits here (a warning names them).  features_cut_at is
+	 * the file's size then, 0 when the feature section is whole. */
+	uint64_t features_lost[4];
+	uint64_t features_cut_at;
 } hm_perf_info;
+
+/* The names of the features whose bits are set ("BUILD_ID, CACHE", perf's
+ * HEADER_* names) into buf: its length, or the length needed. */
+size_t hm_perf_feature_names(const uint64_t bits[4], char *buf, size_t n);
 
 /* The field `name` of tp, or NULL. */
 const hm_perf_tp_field *hm_perf_tp_field_find(const hm_perf_tracepoint *tp, const char *name);

@@ -176,6 +176,13 @@ struct hm_suggest_opts {
 	 * hm_suggest_compiler_records_align() tells from the binary. */
 	unsigned records_struct_align : 1;
 	unsigned max_proposals;		/* 0 = 8 */
+	/* Pairs of member paths no proposal may leave on one line (the
+	 * `apart` rules): apart[2k] and apart[2k + 1].  Where the object
+	 * starts a line (assume_aligned, or a line-aligned struct), a proposal
+	 * that does is left out, with a note, and padding is added before a
+	 * member whose own two words are such a pair so that they straddle. */
+	const char *const *apart;
+	size_t nr_apart;
 };
 
 enum hm_edit_kind {

@@ -244,6 +244,10 @@ int ccli_finish(struct ccli *a, hm_findings *f, const struct hm_check_stats *st)
 		.command = a->cmd->name, .inputs = inputs,
 		.fail_on = hm_severity_name(a->fail_on), .limit = a->limit,
 		.source_root = a->source_root,
+		/* diff's default text when it is long (a whole kernel): the
+		 * summary and the errors */
+		.brief = !strcmp(a->cmd->name, "diff") && !a->all && !a->limit &&
+			 a->fmt == HM_FINDINGS_TEXT && hm_findings_count(f) > 100,
 	};
 
 	if (st && a->rs) {

@@ -35,6 +35,7 @@ struct ccli {
 	int pair_lines, assume_aligned, lint, verbose, no_groups, no_lint, no_cache, strict;
 	int explain;
 	unsigned limit;
+	int all;	/* diff: every finding, not the reviewer's first view */
 	unsigned jobs;
 	enum hm_severity fail_on;
 	enum hm_findings_format fmt;
@@ -46,6 +47,7 @@ struct ccli {
 	const char *btf_base;
 	const char *html;	/* diff --html FILE */
 	const char *source_root;	/* --source-root: SARIF paths from there */
+	int allow_partial;	/* check --allow-partial: a truncated profile is used */
 	/* loaded */
 	hm_ruleset *rs;
 	hm_profile *prof;

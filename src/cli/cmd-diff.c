@@ -87,6 +87,9 @@ static const struct cli_option options[] = {
 	CCLI_OPT_CONTENDED_TYPE,
 	CCLI_OPT_STRICT,
 	CCLI_OPT_LIMIT,
+	OPT_FLAG(0, "all", CCLI_A(all),
+		 "print every finding: past 100 findings the text shows only the summary "
+		 "and 40 errors, tables under the first three"),
 	OPT_FLAG(0, "no-lint", CCLI_A(no_lint),
 		 "contention-prone members newly sharing a line are not errors (only "
 		 "rules and the profile are)"),
@@ -111,7 +114,12 @@ const struct hm_cmd hm_cmd_diff = {
 	"struct that declares the two; the rest are notes: size and cacheline count,\n"
 	"member sizes, members moved, added or removed, pairs that newly share a line\n"
 	"or no longer do, straddling, alignment, cacheline-group spans.\n"
-	"Lines are counted from offset 0 in both builds, as pahole prints them.\n",
+	"Lines are counted from offset 0 in both builds, as pahole prints them.\n"
+	"Errors are ranked: rule regressions first, then contention-prone pairs by\n"
+	"how many members point to their struct (mm_struct before a driver's), by\n"
+	"the profile's evidence when one is given.  Past 100 findings (a whole\n"
+	"kernel), the text shows the summary and the first 40 errors, tables under\n"
+	"the first three; --all, --limit or --json give the rest.\n",
 	.options = options,
 	.epilog =
 	"exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error or\n"

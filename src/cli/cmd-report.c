@@ -161,6 +161,29 @@ static int profile_builds(hm_profile *p, hm_perf_reader *r)
 	return err;
 }
 
+/* A cut recording is reported as far as it goes: the output says where the
+ * cut was (the "truncated" object), and the exit status is 3. */
+static const hm_profile_truncation *truncation(hm_perf_reader *r, const hm_report_stats *st,
+					       hm_profile_truncation *t, char *lost, size_t n)
+{
+	const hm_perf_info *in = hm_perf_reader_info(r);
+
+	memset(t, 0, sizeof(*t));
+	t->samples_kept = st->samples;
+	if (in->truncated) {
+		t->what = "data section";
+		t->offset = in->truncated_at;
+	} else if (in->features_cut_at) {
+		t->what = "feature section";
+		t->offset = in->features_cut_at;
+		hm_perf_feature_names(in->features_lost, lost, n);
+		t->features_lost = lost;
+	} else {
+		return NULL;
+	}
+	return t;
+}
+
 static int output(hm_attr *a, hm_heat *h, const hm_report_stats *st,
 		  const struct report_args *ra, hm_perf_reader *r)
 {
@@ -177,7 +200,8 @@ static int output(hm_attr *a, hm_heat *h, const hm_report_stats *st,
 		p = hm_heat_profile(h, ra->input, hm_report_kind(st), st->samples, att);
 		if (!p)
 			return HM_EXIT_INPUT;
-		err = profile_builds(p, r) ?: hm_profile_save(p, ra->save);
+		err = profile_builds(p, r) ?: hm_profile_set_truncated(p, st->truncated) ?:
+		      hm_profile_save(p, ra->save);
 		hm_profile_free(p);
 		if (err)
 			return HM_EXIT_INPUT;
@@ -231,6 +255,8 @@ static int run(int argc, char **argv)
 	hm_attr *a = NULL;
 	hm_heat *h = NULL;
 	FILE *regs_log = NULL;
+	hm_profile_truncation cut;
+	char lost[1024];
 	int rc, err;
 
 	rc = parse_args(argc, argv, &ra);
@@ -301,8 +327,9 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	warn_silent_watch(r, &st, ra.input);
+	st.truncated = truncation(r, &st, &cut, lost, sizeof(lost));
 	rc = output(a, h, &st, &ra, r);
-	if (!rc && hm_perf_reader_info(r)->truncated)
+	if (!rc && st.truncated)
 		rc = HM_EXIT_INPUT;
 out:
 	if (regs_log)

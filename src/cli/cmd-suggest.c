@@ -1,6 +1,8 @@
 /* hitmap suggest: placement proposals for contended struct members. */
 #include "config.h"
 #include <errno.h>
+#include <inttypes.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,7 @@ struct sopts {
 	const char *rules[MAX_FILES], *binaries[MAX_FILES], *objects[MAX_FILES];
 	size_t nrules, nbinaries, nobjects;
 	int lint, json, patch, layout_only, style_set, no_cache;
+	int allow_partial;	/* --allow-partial: a truncated profile is used */
 	unsigned jobs;
 	const char *source_root;
 	size_t proposal;
@@ -49,6 +52,9 @@ struct srun {
 	hm_types *types;
 	hm_profile *prof;
 	hm_ruleset *rules;
+	/* a kernel's shipped rules (rules/linux, installed): which members
+	 * no proposal may leave on one line, which structs start a line */
+	hm_ruleset *krules;
 	hm_findings *lint;
 	hm_evidence **ev;	/* one per name */
 	hm_suggestion **sg;
@@ -129,6 +135,18 @@ static int profile_from_perf(struct srun *r)
 	return err;
 }
 
+/* A profile made from a cut recording counts only part of it: refused
+ * unless --allow-partial says the part will do. */
+static int refuse_partial(const char *file, const hm_profile *p)
+{
+	const hm_profile_truncation *t = p->truncated;
+
+	cli_error("%s: made from a truncated recording (%s cut at offset %" PRIu64 ", %"
+		  PRIu64 " samples kept): give --allow-partial to use it", file, t->what,
+		  t->offset, t->samples_kept);
+	return HM_EXIT_INPUT;
+}
+
 static int load_evidence_files(struct srun *r)
 {
 	struct sopts *o = &r->o;
@@ -136,6 +154,8 @@ static int load_evidence_files(struct srun *r)
 
 	if (o->profile && (err = hm_profile_load(o->profile, &r->prof)))
 		return err;
+	if (o->profile && r->prof->truncated && !o->allow_partial)
+		return refuse_partial(o->profile, r->prof) ? -EBADMSG : 0;
 	if (o->input && (err = profile_from_perf(r)))
 		return err;
 	if (o->nrules) {
@@ -266,6 +286,79 @@ static int check_names(struct srun *r)
 	return 0;
 }
 
+/* A kernel (the style says so) is judged with the shipped rules/linux as
+ * constraints too, when they are installed: `placement line-aligned`
+ * (SLAB_HWCACHE_ALIGN caches) and the `apart` pairs upstream asks for,
+ * such as mmap_lock's count and owner.  Not found: nothing is added. */
+static int load_kernel_rules(struct srun *r)
+{
+	char *dir;
+	struct stat st;
+	int err = 0;
+
+	if (r->o.so.style != HM_STYLE_KERNEL || !(dir = cli_rules_find("linux")))
+		return 0;
+	if (dir[0] == '/' && !stat(dir, &st) && S_ISDIR(st.st_mode)) {
+		if (!(r->krules = hm_ruleset_new()))
+			err = -ENOMEM;
+		else
+			err = cli_rules_load(r->krules, dir);
+	}
+	free(dir);
+	return err;
+}
+
+/* The `apart` pairs of both rule sets for struct `name`, flattened. */
+static const char **apart_pairs(const struct srun *r, const char *name, size_t *n)
+{
+	/* hard constraints for a kernel, whose rules quote upstream; for
+	 * another program a rule's pair weighs as evidence only */
+	const hm_ruleset *sets[2] = { r->o.so.style == HM_STYLE_KERNEL ? r->rules : NULL,
+				      r->krules };
+	const char **v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; sets[k] && i < hm_ruleset_count(sets[k]); i++) {
+			const hm_rule *ru = hm_ruleset_rule(sets[k], i);
+
+			if (ru->kind != HM_RULE_APART || ru->global || !ru->object ||
+			    strcmp(ru->object, name))
+				continue;
+			for (unsigned a = 0; a < ru->nr_args; a++)
+				for (unsigned b = a + 1; b < ru->nr_args; b++) {
+					if (2 * (*n + 1) > cap) {
+						const char **nv;
+
+						cap = cap ? 2 * cap : 16;
+						if (!(nv = realloc(v, cap * sizeof(*v)))) {
+							free(v);
+							*n = 0;
+							return NULL;
+						}
+						v = nv;
+					}
+					v[2 * *n] = ru->args[a];
+					v[2 * *n + 1] = ru->args[b];
+					(*n)++;
+				}
+		}
+	return v;
+}
+
+static int has_pair(const hm_evidence *ev, const char *a, const char *b)
+{
+	size_t n;
+	const hm_ev_pair *p = hm_evidence_pairs(ev, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if ((!strcmp(p[i].a, a) && !strcmp(p[i].b, b)) ||
+		    (!strcmp(p[i].a, b) && !strcmp(p[i].b, a)))
+			return 1;
+	return 0;
+}
+
 static int suggest_all(struct srun *r)
 {
 	struct sopts *o = &r->o;
@@ -286,8 +379,21 @@ static int suggest_all(struct srun *r)
 		/* `placement line-aligned` in a rule file: --assume-aligned for it */
 		struct hm_suggest_opts so = o->so;
 
-		so.assume_aligned |= hm_ruleset_line_aligned(r->rules, o->names[i]);
+		so.assume_aligned |= hm_ruleset_line_aligned(r->rules, o->names[i]) ||
+				     hm_ruleset_line_aligned(r->krules, o->names[i]);
+		so.apart = apart_pairs(r, o->names[i], &so.nr_apart);
+		/* what the rules keep apart is contention to remove as well, so
+		 * that the proposals (and their combinations) aim at it */
+		for (size_t k = 0; k < so.nr_apart && !err; k++)
+			if (!has_pair(r->ev[r->n], so.apart[2 * k], so.apart[2 * k + 1]))
+				err = hm_evidence_add_pair(r->ev[r->n], so.apart[2 * k],
+							   so.apart[2 * k + 1], 1);
+		if (err) {
+			free((void *)so.apart);
+			return cli_exit_for(err);
+		}
 		err = hm_suggest(r->types, id, r->ev[r->n], &so, &r->sg[r->n]);
+		free((void *)so.apart);
 		if (err) {
 			hm_evidence_free(r->ev[r->n]);
 			r->ev[r->n] = NULL;
@@ -418,6 +524,7 @@ static void srun_free(struct srun *r)
 	free(r->o.names);
 	hm_findings_free(r->lint);
 	hm_ruleset_free(r->rules);
+	hm_ruleset_free(r->krules);
 	hm_profile_free(r->prof);
 	hm_types_free(r->types);
 	hm_binary_close(r->bin);
@@ -451,6 +558,8 @@ static int run(int argc, char **argv)
 		goto out;
 	if (load_types(&r))
 		goto out;
+	if (load_kernel_rules(&r))
+		goto out;
 	if ((rc = check_names(&r)))
 		goto out;
 	rc = HM_EXIT_INPUT;
@@ -479,6 +588,9 @@ static const struct cli_choice styles[] = {
 static const struct cli_option options[] = {
 	OPT_GROUP("evidence (one or more; the strongest available is used per struct):\n"),
 	OPT_STRING(0, "profile", A(profile), "P", "a profile from `hitmap report --save-profile`"),
+	OPT_FLAG(0, "allow-partial", A(allow_partial),
+		 "use a profile made from a truncated recording (its \"truncated\" "
+		 "object): refused otherwise"),
 	OPT_STRING('i', "input", A(input), "FILE",
 		   "a perf.data, attributed as `hitmap report` does with BINARY and the "
 		   "three options below"),

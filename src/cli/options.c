@@ -262,6 +262,19 @@ static int apply(const struct hm_cmd *cmd, void *base, const struct cli_option *
 					int end = !*p;
 
 					*p = '\0';
+					/* -C 'struct mm_struct': C's spelling of the tag */
+					while (*tok == ' ')
+						tok++;
+					if (o->short_name == 'C')
+						for (const char *const *kw = (const char *const[]){
+							     "struct ", "union ", "class ", NULL };
+						     *kw; kw++)
+							if (!strncmp(tok, *kw, strlen(*kw))) {
+								tok += strlen(*kw);
+								while (*tok == ' ')
+									tok++;
+								break;
+							}
 					if (*tok) {
 						if ((rc = push(cmd, base, o, name, tok)))
 							return rc;

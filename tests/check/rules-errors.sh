@@ -22,6 +22,16 @@ assert_exit 3 "one error" "$HITMAP" check --rules "$T/one.rules" "$T/dir"
 assert_eq "$T/one.rules:2:5: error: 'apart' needs at least two members" \
 	"$(cat "$T/err")" "one error"
 
+# A file of comments or nothing checks nothing: an error naming the file,
+# not "0 rules" and exit 0.
+: >"$T/empty.rules"
+printf '# only a comment\n\n' >"$T/comments.rules"
+for f in empty comments; do
+	assert_exit 3 "$f rule file" "$HITMAP" check --rules "$T/$f.rules" "$T/dir"
+	assert_eq "$T/$f.rules:1:1: error: no rules in this file (only comments and blank lines)" \
+		"$(cat "$T/err")" "$f rule file"
+done
+
 # The same parser serves lint (contended-type lines) and diff.
 assert_exit 3 "lint with a bad rule file" "$HITMAP" lint --rules bad.rules "$T/dir"
 assert_exit 3 "diff with a bad rule file" "$HITMAP" diff --rules bad.rules "$T/dir" "$T/dir"

@@ -32,11 +32,15 @@ for a in "" -E; do
 	expect_err3 "elf-div0.o: corrupt DWARF" layout $a "$R/elf-div0.o"
 	# struct list_head holding itself by value: alignment and layout
 	# recursed round the cycle to their depth limits, 2^64 calls
-	expect_err3 "elf-nesting-cycle.o: corrupt debug info: 'list_head' holds itself" \
+	# its DW_AT_name of DIE 0x15c lies past .debug_str too, which the
+	# name check now refuses before the cycle is met
+	expect_err3 "elf-nesting-cycle.o: (corrupt debug info: 'list_head' holds itself|corrupt DWARF in CU at offset 0x0: DIE at offset 0x15c: DW_AT_name: )" \
 		layout $a "$R/elf-nesting-cycle.o"
 	# empty member list (was pointer arithmetic on NULL): loads fine
-	run_hm layout $a "$R/elf-nullofs.o"
-	[ "$rc" = 0 ] || { cat "$T/err" >&2; fail "elf-nullofs.o: exit $rc"; }
+	# (its DW_AT_name string offsets lie past .debug_str: refused by the
+	# name check, one line, no longer read as anonymous structs)
+	expect_err3 "elf-nullofs.o: corrupt DWARF in CU at offset 0x0: DIE at offset 0x33: DW_AT_name: " \
+		layout $a "$R/elf-nullofs.o"
 	# raw BTF whose typedefs form a cycle (was an endless loop in alignof),
 	# and nested anonymous members doubling at every level through a cycle
 	# (was 2^32 layout fields)
@@ -52,16 +56,19 @@ done
 # decl_file was named: hitmap reads .debug_line itself now.  The first
 # loads (its line table is intact as far as hitmap reads it), the second
 # stops at a broken abbreviation table.
-run_hm layout "$R/elf-srcfiles-overread.o"
-[ "$rc" = 0 ] || { cat "$T/err" >&2; fail "elf-srcfiles-overread.o: exit $rc"; }
-grep -q '^struct list {$' "$T/out" || fail "elf-srcfiles-overread.o: no struct list"
+# (a member's DW_AT_type there cannot be read: refused, one line, by the
+# reference check; the line table is read before, and leak-checked below)
+expect_err3 "elf-srcfiles-overread.o: corrupt DWARF in CU at offset 0x0: DIE at offset 0x339: DW_AT_type: " \
+	layout "$R/elf-srcfiles-overread.o"
 leak_check layout --json "$R/elf-srcfiles-overread.o"
 expect_err3 "elf-srcfiles-asan.o: corrupt DWARF in CU at offset 0x0" \
 	layout "$R/elf-srcfiles-asan.o"
 leak_check layout "$R/elf-srcfiles-asan.o"
 # A DW_AT_sibling that points at its own DIE: the walk went round it for
 # ever (the fuzzer's 10 s timeout; the command spun for minutes).
-expect_err3 "elf-sibling-loop.o: corrupt DWARF in CU at offset 0x0: the sibling of the DIE at 0x70 is at 0x70, not after it" \
+# (its DW_AT_name there is past .debug_str too: the name check may speak
+# first)
+expect_err3 "elf-sibling-loop.o: corrupt DWARF in CU at offset 0x0: (the sibling of the DIE at 0x70 is at 0x70, not after it|DIE at offset 0x70: DW_AT_name: )" \
 	layout "$R/elf-sibling-loop.o"
 # Anonymous members that overlap, nested deep without a cycle: the
 # printout (which expands anonymous members, and named ones with -E) would

@@ -10,7 +10,7 @@ const char *hm_attr_bucket_name(enum hm_attr_bucket b)
 		"no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux",
 		"instruction", "no-insn", "no-mem-operand", "no-variable", "untyped-pointer",
 		"offset-outside-type", "ambiguous-type", "tls", "per-cpu", "unknown-index",
-		"patched-text", "kmem-cache", "kmem-untyped",
+		"patched-text", "kmem-cache", "kmem-untyped", "wide-access",
 		"regs-clobbered", "segment-base-unknown", "branch-target", "irq-deferred",
 		"regs-missing",
 	};

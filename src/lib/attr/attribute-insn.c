@@ -51,6 +51,7 @@ static int ires_grow(hm_attr *a)
 struct typing {
 	hm_attr *a;
 	hm_scopes *s;
+	struct binent *b;
 };
 
 /* type_value()'s answers (hm_track_type_fn): no variable holds the value,
@@ -63,6 +64,11 @@ static int type_value(void *ctx, const struct hm_tval *v, struct hm_tvar *out, i
 	const struct hm_scope_var *vars;
 	int n, i, untyped = 0;
 
+	/* a load: what the memory it read is declared to hold */
+	if (v->kind == HM_TV_MEM || v->kind == HM_TV_DEREF) {
+		*delta = 0;
+		return attr_type_load(t->a, t->b, v, out);
+	}
 	n = hm_scopes_at(t->s, v->at, &vars);
 	for (i = 0; i < n; i++) {
 		const struct hm_scope_var *x = &vars[i];
@@ -243,7 +249,7 @@ static int seg_base(hm_attr *a, struct binent *b, const hm_symbol *f, struct ins
 static int operand_value(hm_attr *a, struct binent *b, uint64_t func, const struct insn_res *r,
 			 struct hm_tval *v, int *got)
 {
-	struct typing t = { a, b->scopes };
+	struct typing t = { a, b->scopes, b };
 	int other = r->insn.mem.index, err;
 	unsigned scale = r->insn.mem.scale;
 
@@ -419,6 +425,18 @@ const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t p
 	return r;
 }
 
+/* An access wider than the field its operand names (a 16- or 32-byte SSE
+ * or AVX move over two fields) whose sample address starts a page: a page
+ * fault on the access's second page reports that page's first byte, inside
+ * the access, not its start, so which field (and which instance) the
+ * address is in is not known.  Anywhere else the address is the access's
+ * start, the operand's field. */
+static int wide_unsure(const struct insn_res *r, uint64_t addr)
+{
+	return r->bucket == HM_ATTR_INSN && r->insn.mem.size && !(addr & 4095) &&
+	       (uint64_t)r->off + r->insn.mem.size > r->foff + r->fsize;
+}
+
 int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 		      hm_attribution *out)
 {
@@ -443,6 +461,10 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 	out->bucket = r->bucket;
 	if (r->bucket != HM_ATTR_INSN && r->bucket != HM_ATTR_TLS && r->bucket != HM_ATTR_PERCPU)
 		return 0;
+	if (wide_unsure(r, addr)) {
+		out->bucket = HM_UNATTR_WIDE;
+		return 0;
+	}
 	out->sname = r->sname;
 	out->kind = r->kind;
 	out->ssize = r->ssize;

@@ -326,6 +326,13 @@ void attr_describe(const hm_types *t, hm_type_id id, uint64_t off, uint64_t *fof
  * and an attribution c of a binary loaded at bias into out (1 attributed, 0
  * not, -ENOMEM). */
 const struct var_ref *attr_var_at(const struct binent *b, uint64_t x);
+/* attribute-deref.c: the typing function's answer (hm_track_type_fn) for a
+ * load, v HM_TV_MEM or HM_TV_DEREF: whether the memory it read (a global,
+ * a member of the record a typed pointer points to, an element of a
+ * pointer array) is declared a pointer to a named record. */
+struct hm_tval;
+struct hm_tvar;
+int attr_type_load(hm_attr *a, struct binent *b, const struct hm_tval *v, struct hm_tvar *out);
 void attr_describe_var(hm_attr *a, struct binent *b, const hm_variable *v, uint64_t x,
 		       struct cached *c);
 int attr_cached_fill(const struct cached *c, uint64_t bias, hm_attribution *out);

@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include "base/json.h"
+#include "base/diag.h"
 
 void hm_json_init(hm_json *j, FILE *out, int pretty)
 {
@@ -10,6 +11,8 @@ void hm_json_init(hm_json *j, FILE *out, int pretty)
 	j->pretty = pretty;
 	j->need_comma[0] = 0;
 	j->after_key = 0;
+	j->non_utf8 = 0;
+	j->first_non_utf8[0] = 0;
 }
 
 static void indent(hm_json *j)
@@ -62,34 +65,89 @@ void hm_json_end_object(hm_json *j) { close_(j, '}'); }
 void hm_json_begin_array(hm_json *j) { open(j, '['); }
 void hm_json_end_array(hm_json *j) { close_(j, ']'); }
 
-static void put_string(FILE *out, const char *s)
+/* Length of the valid UTF-8 sequence at s (NUL-terminated), 0 if invalid:
+ * no overlong forms, no surrogates, nothing past U+10FFFF. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned long cp;
+	size_t len, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* the NUL stops here too */
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/* The first string with bytes that are not UTF-8, for the warning: its
+ * bytes >= 0x80 and controls as \xNN, cut to fit. */
+static void note_first(hm_json *j, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0, cap = sizeof(j->first_non_utf8);
+
+	for (; *p && o + 5 < cap; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			o += (size_t)snprintf(j->first_non_utf8 + o, cap - o, "\\x%02x", *p);
+		else
+			j->first_non_utf8[o++] = (char)*p;
+	j->first_non_utf8[o] = 0;
+}
+
+static void put_string(hm_json *j, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	FILE *out = j->out;
+	int bad = 0;
 
 	fputc('"', out);
-	for (; *p; p++) {
+	while (*p) {
+		size_t n;
+
 		switch (*p) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\r': fputs("\\r", out); break;
-		default:
-			/* Bytes >= 0x80 pass through; names from binaries are ASCII in
-			 * practice and escaping UTF-8 would only hurt readability. */
-			if (*p < 0x20)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
+		case '"': fputs("\\\"", out); p++; continue;
+		case '\\': fputs("\\\\", out); p++; continue;
+		case '\n': fputs("\\n", out); p++; continue;
+		case '\t': fputs("\\t", out); p++; continue;
+		case '\r': fputs("\\r", out); p++; continue;
 		}
+		if (*p < 0x20) {
+			fprintf(out, "\\u%04x", *p++);
+			continue;
+		}
+		/* UTF-8 passes through; a byte that is not (a file or DWARF
+		 * name in another encoding, or corrupt) is escaped reversibly */
+		if ((n = utf8_len(p))) {
+			fwrite(p, 1, n, out);
+			p += n;
+			continue;
+		}
+		fprintf(out, "\\udc%02x", *p++);
+		bad = 1;
 	}
 	fputc('"', out);
+	if (bad && !j->non_utf8++)
+		note_first(j, s);
 }
 
 void hm_json_key(hm_json *j, const char *key)
 {
 	prefix(j);
-	put_string(j->out, key);
+	put_string(j, key);
 	fputs(j->pretty ? ": " : ":", j->out);
 	j->after_key = 1;
 }
@@ -98,7 +156,7 @@ void hm_json_string(hm_json *j, const char *s)
 {
 	prefix(j);
 	if (s)
-		put_string(j->out, s);
+		put_string(j, s);
 	else
 		fputs("null", j->out);
 }
@@ -145,4 +203,9 @@ void hm_json_finish(hm_json *j)
 {
 	fputc('\n', j->out);
 	fflush(j->out);
+	if (j->non_utf8)
+		hm_diag(HM_DIAG_WARNING, "%s: %lu string%s of the JSON output hold bytes that "
+			"are not UTF-8: each such byte written as the escape \\udcXX (XX the "
+			"byte), which hitmap reads back as the byte", j->first_non_utf8,
+			j->non_utf8, j->non_utf8 == 1 ? "" : "s");
 }

@@ -13,6 +13,12 @@ typedef struct hm_json {
 	int pretty;
 	unsigned char need_comma[HM_JSON_MAX_DEPTH];
 	unsigned char after_key;
+	/* bytes of strings that were not UTF-8, each written as the escape
+	 * \udcXX (XX the byte, as Python's surrogateescape): the JSON stays
+	 * valid, hitmap's reader turns the escape back into the byte, and
+	 * hm_json_finish() warns once */
+	unsigned long non_utf8;
+	char first_non_utf8[96];	/* the first such string, bytes as \xNN */
 } hm_json;
 
 void hm_json_init(hm_json *j, FILE *out, int pretty);
@@ -32,7 +38,8 @@ void hm_json_kstr(hm_json *j, const char *key, const char *s);
 void hm_json_kint(hm_json *j, const char *key, int64_t v);
 void hm_json_kuint(hm_json *j, const char *key, uint64_t v);
 void hm_json_kbool(hm_json *j, const char *key, int v);
-/* Finish the document with a newline. */
+/* Finish the document with a newline (and the warning about bytes that
+ * were not UTF-8, if any). */
 void hm_json_finish(hm_json *j);
 
 #endif

@@ -150,6 +150,12 @@ static int parse_escape(struct jp *p, char *out, size_t *o)
 		if (cp < 0)
 			return jp_error(p, p->pos, "invalid \\u escape");
 		p->pos += 6;
+		/* \udc80-\udcff: a byte that was not UTF-8, as hitmap's
+		 * writer escapes it (base/json.c): the byte itself again */
+		if (cp >= 0xdc80 && cp <= 0xdcff) {
+			out[(*o)++] = (char)(cp & 0xff);
+			return 0;
+		}
 		if (cp >= 0xdc00 && cp <= 0xdfff)
 			return jp_error(p, p->pos - 6, "unpaired surrogate in \\u escape");
 		if (cp >= 0xd800 && cp <= 0xdbff) {

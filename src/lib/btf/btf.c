@@ -942,6 +942,7 @@ static void infer_record(struct btf *b, uint32_t id, unsigned depth)
 		hm_member *m = &b->t->members.v[b->t->types.v[tid].first + i];
 		uint32_t a = align_of(b, type, depth + 1), c;
 		uint64_t mend;
+		int mc = 0;
 
 		if (m->flags & HM_MEMBER_BITFIELD) {
 			/* the byte after its last bit */
@@ -958,8 +959,12 @@ static void infer_record(struct btf *b, uint32_t id, unsigned depth)
 			m->alignment = explain_gap(b, end, m->offset, a);
 		} else if ((c = carried_align(b, type))) {
 			m->alignment = c;
+			/* pahole -F btf shows a named struct's alignment only
+			 * when its own holes or tail need it, not for what a
+			 * member carries */
+			mc = !!b->t->types.v[tid].name;
 		}
-		if (m->alignment)
+		if (m->alignment && !mc)
 			user = 1;
 		if (mend > end)
 			end = mend;
@@ -1304,7 +1309,8 @@ struct file_buf {
 
 static int read_whole(const char *path, struct file_buf *f)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO (--btf-base FIFO) opens at once, and is refused */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	int err;
 
@@ -1317,7 +1323,8 @@ static int read_whole(const char *path, struct file_buf *f)
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return hm_fail(EBADMSG, "%s: not a regular file", path);
+		return hm_fail(EBADMSG, "%s: %snot a regular file", path,
+			       S_ISFIFO(st.st_mode) ? "a FIFO, " : "");
 	}
 	if (st.st_size > 0 && strncmp(path, "/sys/", 5))
 		f->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);

@@ -3,6 +3,7 @@
  * pairs are evaluated on both sides; only what the change broke is an error. */
 #include "config.h"
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,7 +258,86 @@ struct dctx {
 	int inherited;
 	size_t q_lines, q_straddle, q_moved, q_pairs[2];
 	hm_strtab *strs;
+	/* anonymous structs by the typedef naming them: one id each */
+	struct { const char *name; hm_type_id nid; } *td;
+	size_t ntd, ctd;
+	/* how hot a struct is likely to be: how many members of the new
+	 * build's structs point to it (sorted by name, for bsearch) */
+	struct fan { const char *name; size_t n; } *fan;
+	size_t nfan;
 };
+
+static int fan_cmp(const void *pa, const void *pb)
+{
+	return strcmp(((const struct fan *)pa)->name, ((const struct fan *)pb)->name);
+}
+
+/* The record a type is or points to, through typedefs and qualifiers. */
+static const hm_type *strip(const hm_types *t, hm_type_id id, int *ptr)
+{
+	const hm_type *ty = hm_types_get(t, id);
+	unsigned hop = 0;
+
+	while (ty && hop++ < 64) {
+		if (ty->kind == HM_KIND_POINTER && !*ptr)
+			*ptr = 1;
+		else if (ty->kind != HM_KIND_TYPEDEF && ty->kind != HM_KIND_CONST &&
+			 ty->kind != HM_KIND_VOLATILE)
+			break;
+		ty = hm_types_get(t, ty->target);
+	}
+	return ty;
+}
+
+/* Count the members pointing to each named struct: mm_struct, file, sock
+ * are reached from hundreds of places, a driver's private struct from a
+ * few.  Without a profile, that is what ranks one error above another. */
+static int fan_in(struct dctx *d, const hm_types *t)
+{
+	size_t i, n = hm_types_count(t), cap = 0, k;
+
+	for (i = 1; i <= n; i++) {
+		const hm_type *ty = hm_types_get(t, (hm_type_id)i);
+		const hm_member *m;
+
+		if (!ty || !hm_kind_is_record(ty->kind) || ty->declaration)
+			continue;
+		m = hm_types_members(t, ty);
+		for (k = 0; m && k < ty->nr; k++) {
+			int ptr = 0;
+			const hm_type *r = strip(t, m[k].type, &ptr);
+
+			if (!ptr || !r || !hm_kind_is_record(r->kind) || !r->name)
+				continue;
+			if (hm_grow((void **)&d->fan, &cap, d->nfan + 1, sizeof(*d->fan)))
+				return -ENOMEM;
+			d->fan[d->nfan].name = r->name;
+			d->fan[d->nfan++].n = 1;
+		}
+	}
+	if (d->nfan > 1)
+		qsort(d->fan, d->nfan, sizeof(*d->fan), fan_cmp);
+	for (i = k = 0; i < d->nfan; i++) {
+		if (k && !strcmp(d->fan[k - 1].name, d->fan[i].name))
+			d->fan[k - 1].n++;
+		else
+			d->fan[k++] = d->fan[i];
+	}
+	d->nfan = k;
+	return 0;
+}
+
+/* An error's weight for a struct: 1 for a struct nothing points to,
+ * growing with the log of how many members point to it. */
+static double hotness(const struct dctx *d, const char *name)
+{
+	struct fan key = { .name = name }, *f;
+
+	if (!name || !d->nfan)
+		return 1.0;
+	f = bsearch(&key, d->fan, d->nfan, sizeof(*d->fan), fan_cmp);
+	return f ? 1.0 + log2(1.0 + (double)f->n) : 1.0;
+}
 
 /* A contention-prone pair newly sharing a line, keyed by the struct that
  * declares both members and their paths in it. */
@@ -330,6 +410,7 @@ static int ep_add(struct dctx *d, const struct side *b, uint32_t fa, uint32_t fb
 	} else {
 		p.type = hm_strtab_intern(d->strs, ty->name);
 	}
+	p.score *= hotness(d, p.type);
 	snprintf(where, sizeof(where), "%s%s%s", hm_layout_name(b->l), pl ? "." : "",
 		 pl ? b->f[e].path : "");
 	p.a = hm_strtab_intern(d->strs, b->f[fa].path + pl);
@@ -417,7 +498,7 @@ static int hot_pair(struct dctx *d, const struct side *a, const struct side *b, 
 	fi.members[1] = y->path;
 	fi.line_first = x->line_first > y->line_first ? x->line_first : y->line_first;
 	fi.line_last = fi.line_first;
-	fi.score = 10.0 * (b->hot[i].weight + b->hot[j].weight);
+	fi.score = 10.0 * (b->hot[i].weight + b->hot[j].weight) * hotness(d, hm_layout_name(b->l));
 	mark(d, x->path);
 	mark(d, y->path);
 	note_error(d);
@@ -781,8 +862,70 @@ static int counted(const hm_finding *x)
 	return x->severity > HM_SEV_NOTE && strcmp(x->kind, "absent") && strcmp(x->kind, "pass");
 }
 
-/* Findings of `now` that `before` lacks become errors (the rule's own
- * severity for `warn` rules); those that vanished become notes. */
+static int same_rule(const hm_finding *x, const hm_finding *y)
+{
+	return x->rule_line == y->rule_line && x->rule_col == y->rule_col &&
+	       !strcmp(x->rule_file ? x->rule_file : "", y->rule_file ? y->rule_file : "");
+}
+
+/* One violation of a rule, whatever else it lists: an `alone` finding
+ * names its subject first and then the neighbours of the moment, which
+ * change with any layout change and are not a new violation. */
+static int same_violation(const hm_finding *x, const hm_finding *y)
+{
+	if (!strcmp(x->kind, "alone") && !strcmp(y->kind, "alone"))
+		return same_rule(x, y) && !strcmp(x->object ? x->object : "",
+						   y->object ? y->object : "") &&
+		       x->nr_members && y->nr_members && !strcmp(x->members[0], y->members[0]);
+	return same_finding(x, y);
+}
+
+static int rule_of(const hm_finding *x, const char *object)
+{
+	return counted(x) && x->object && !strcmp(x->object, object);
+}
+
+/* Index of the first finding of `f` (for `object`) from the rule of *x,
+ * or SIZE_MAX. */
+static size_t first_of_rule(const hm_findings *f, const hm_finding *x, const char *object)
+{
+	size_t i, n = hm_findings_count(f);
+
+	for (i = 0; i < n; i++)
+		if (rule_of(hm_findings_get(f, i), object) && same_rule(hm_findings_get(f, i), x))
+			return i;
+	return SIZE_MAX;
+}
+
+static int in_set(const hm_findings *f, const hm_finding *x, const char *object)
+{
+	size_t i, n = hm_findings_count(f);
+
+	for (i = 0; i < n; i++)
+		if (rule_of(hm_findings_get(f, i), object) &&
+		    same_violation(x, hm_findings_get(f, i)))
+			return 1;
+	return 0;
+}
+
+static int regression(struct dctx *d, hm_finding x)
+{
+	unsigned m;
+
+	for (m = 0; m < x.nr_members; m++)
+		mark(d, x.members[m]);
+	x.detail = NULL;
+	/* a rule the user gave outranks what lint infers */
+	x.score += 1e6;
+	note_error(d);
+	return hm_findings_addf(d->out, &x, "regression: %s", x.message);
+}
+
+/* One verdict per rule: broken only in `now` (regressed: errors, the
+ * rule's own severity for `warn` rules), broken only in `before` (fixed: a
+ * note), broken in both with a violation `before` lacked (regressed), or
+ * with the same ones (still failing: a note).  A rule is never reported
+ * both fixed and regressed. */
 static int rule_changes(struct dctx *d, const hm_findings *before, const hm_findings *now,
 			const char *object)
 {
@@ -790,30 +933,41 @@ static int rule_changes(struct dctx *d, const hm_findings *before, const hm_find
 	int e;
 
 	for (i = 0; i < nn; i++) {
-		hm_finding x = *hm_findings_get(now, i);
-		unsigned m;
+		const hm_finding *x = hm_findings_get(now, i);
+		size_t j, nnew = 0;
 
-		if (!counted(&x) || !x.object || strcmp(x.object, object))
+		if (!rule_of(x, object) || first_of_rule(now, x, object) != i)
 			continue;
-		for (k = 0; k < nb && !same_finding(&x, hm_findings_get(before, k)); k++)
-			;
-		if (k < nb)
+		if (first_of_rule(before, x, object) == SIZE_MAX) {
+			for (j = i; j < nn; j++)
+				if (rule_of(hm_findings_get(now, j), object) &&
+				    same_rule(hm_findings_get(now, j), x) &&
+				    (e = regression(d, *hm_findings_get(now, j))))
+					return e;
 			continue;
-		for (m = 0; m < x.nr_members; m++)
-			mark(d, x.members[m]);
-		x.detail = NULL;
-		note_error(d);
-		if ((e = hm_findings_addf(d->out, &x, "regression: %s", x.message)))
-			return e;
+		}
+		for (j = i; j < nn; j++) {
+			const hm_finding *y = hm_findings_get(now, j);
+
+			if (!rule_of(y, object) || !same_rule(y, x) || in_set(before, y, object))
+				continue;
+			nnew++;
+			if ((e = regression(d, *y)))
+				return e;
+		}
+		if (!nnew) {
+			hm_finding z = *x;
+
+			z.severity = HM_SEV_NOTE;
+			z.detail = NULL;
+			if ((e = hm_findings_addf(d->out, &z, "still failing: %s", x->message)))
+				return e;
+		}
 	}
 	for (k = 0; k < nb; k++) {
 		hm_finding x = *hm_findings_get(before, k);
 
-		if (!counted(&x) || !x.object || strcmp(x.object, object))
-			continue;
-		for (i = 0; i < nn && !same_finding(&x, hm_findings_get(now, i)); i++)
-			;
-		if (i < nn)
+		if (!rule_of(&x, object) || first_of_rule(now, &x, object) != SIZE_MAX)
 			continue;
 		x.severity = HM_SEV_NOTE;
 		x.detail = NULL;
@@ -825,20 +979,43 @@ static int rule_changes(struct dctx *d, const hm_findings *before, const hm_find
 
 /* ---- root causes ---- */
 
-/* The named struct a member holds (through typedefs, qualifiers, arrays). */
-static hm_type_id held_record(const hm_types *t, hm_type_id id)
+/* The struct a member holds (through typedefs, qualifiers, arrays), and
+ * its name: its tag, or for an anonymous struct the typedef that names it
+ * (rwlock_t), so that a change of rwlock_t is one root cause rather than
+ * one per struct embedding it. */
+static hm_type_id held_record(const hm_types *t, hm_type_id id, const char **name)
 {
 	const hm_type *ty;
+	const char *td = NULL;
 	unsigned hop = 0;
 
 	for (ty = hm_types_get(t, id);
 	     ty && hop < 256 && (ty->kind == HM_KIND_TYPEDEF || ty->kind == HM_KIND_CONST ||
 				 ty->kind == HM_KIND_VOLATILE || ty->kind == HM_KIND_ARRAY);
 	     id = ty->target, ty = hm_types_get(t, id), hop++)
-		;
-	if (ty && hm_kind_is_record(ty->kind) && !ty->declaration && ty->name)
+		if (ty->kind == HM_KIND_TYPEDEF && ty->name)
+			td = ty->name;
+	if (ty && hm_kind_is_record(ty->kind) && !ty->declaration && (ty->name || td)) {
+		*name = ty->name ? ty->name : td;
 		return id;
+	}
 	return HM_TYPE_NONE;
+}
+
+/* One type id per name for the anonymous structs named by a typedef: a
+ * vmlinux holds one copy of rwlock_t's struct per unit. */
+static hm_type_id canon_nid(struct dctx *d, const char *name, hm_type_id nid)
+{
+	size_t i;
+
+	for (i = 0; i < d->ntd; i++)
+		if (d->td[i].name == name)
+			return d->td[i].nid;
+	if (!hm_grow((void **)&d->td, &d->ctd, d->ntd + 1, sizeof(*d->td))) {
+		d->td[d->ntd].name = name;
+		d->td[d->ntd++].nid = nid;
+	}
+	return nid;
 }
 
 static void why_add(hm_sbuf *w, size_t *n, const char *fmt, ...)
@@ -874,6 +1051,7 @@ static int record_change(struct dctx *d, const struct side *a, const struct side
 
 	for (k = 0; k < b->n; k++) {
 		const hm_field *y = &b->f[k], *x;
+		const char *nn = NULL, *on = NULL;
 		hm_type_id rn, ro;
 
 		if (!hmc_is_unit(y, b->f))
@@ -893,17 +1071,18 @@ static int record_change(struct dctx *d, const struct side *a, const struct side
 		if (x->size == y->size)
 			continue;
 		changed = 1;
-		rn = held_record(b->t, y->type);
-		ro = held_record(a->t, x->type);
-		if (rn != HM_TYPE_NONE && ro != HM_TYPE_NONE &&
-		    !strcmp(hm_types_get(b->t, rn)->name, hm_types_get(a->t, ro)->name) &&
+		rn = held_record(b->t, y->type, &nn);
+		ro = held_record(a->t, x->type, &on);
+		if (rn != HM_TYPE_NONE && ro != HM_TYPE_NONE && !strcmp(nn, on) &&
 		    hm_types_get(b->t, rn)->size != hm_types_get(a->t, ro)->size) {
 			struct dep dp = { .nid = rn, .osize = hm_types_get(a->t, ro)->size,
 					  .nsize = hm_types_get(b->t, rn)->size,
-					  .type = hm_strtab_intern(d->strs, hm_types_get(b->t, rn)->name) };
+					  .type = hm_strtab_intern(d->strs, nn) };
 
 			if (!dp.type || hm_grow((void **)&di.deps, &cap, di.ndeps + 1, sizeof(dp)))
 				goto nomem;
+			if (!hm_types_get(b->t, rn)->name)
+				dp.nid = canon_nid(d, dp.type, rn);
 			di.deps[di.ndeps++] = dp;
 		} else {
 			why_add(&w, &di.nwhy, "%s %llu -> %llu", y->path,
@@ -1197,7 +1376,17 @@ static int diff_struct(struct dctx *d, const hm_types *ot, hm_type_id oid, const
 		d->first_error = best;
 	}
 	if (!e && d->first_error != SIZE_MAX) {
-		char *sbs = side_by_side(&a, &b, d->marks, d->nm, d->old_name, d->new_name);
+		/* the table shows the members of that error, not of the others */
+		const hm_finding *w = hm_findings_get(d->out, d->first_error);
+		const char *const *mk = (const char *const *)d->marks;
+		size_t nmk = d->nm;
+		char *sbs;
+
+		if (w->nr_members) {
+			mk = w->members;
+			nmk = w->nr_members;
+		}
+		sbs = side_by_side(&a, &b, mk, nmk, d->old_name, d->new_name);
 
 		if (sbs)
 			e = hm_findings_set_detail(d->out, d->first_error, sbs);
@@ -1346,7 +1535,7 @@ static int diff_run(const hm_types *old_t, const hm_types *new_t,
 
 	d.strs = &strs;
 
-	if (!otc || !ntc) {
+	if (!otc || !ntc || fan_in(&d, new_t)) {
 		e = -ENOMEM;
 		goto out;
 	}
@@ -1427,6 +1616,8 @@ out:
 		free(d.di[i].why);
 	}
 	free(d.di);
+	free(d.td);
+	free(d.fan);
 	free(d.ep);
 	hm_strtab_free(&strs);
 	free(p.oids);

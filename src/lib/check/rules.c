@@ -675,7 +675,7 @@ int hm_ruleset_parse(hm_ruleset *rs, const char *name, const char *text, size_t 
 {
 	struct parser p = { .rs = rs, .file = name };
 	struct tok t[MAX_TOKENS];
-	size_t pos = 0, before;
+	size_t pos = 0, before, directives = 0;
 	int r;
 
 	while (pos < len) {
@@ -708,6 +708,7 @@ int hm_ruleset_parse(hm_ruleset *rs, const char *name, const char *text, size_t 
 		}
 		if (!n)
 			continue;
+		directives++;
 		before = rs->n;
 		r = p.block ? line_in_block(&p, t, n) : line_at_top(&p, t, n);
 		if (r < 0)
@@ -717,6 +718,11 @@ int hm_ruleset_parse(hm_ruleset *rs, const char *name, const char *text, size_t 
 	if (p.block) {
 		p.line = p.block_line;
 		perr(&p, p.block_col, "block of '%s' is not closed (missing '}')", p.block);
+	}
+	/* a file of comments checks nothing: a wrong file, not "0 rules" */
+	if (!directives && !p.errors) {
+		p.line = 1;
+		perr(&p, 1, "no rules in this file (only comments and blank lines)");
 	}
 	r = p.errors ? -EBADMSG : 0;
 out:

@@ -347,8 +347,85 @@ static void x3_attr(struct loader *ld, Dwarf_Attribute a, Dwarf_Half at, uint64_
 	/* DW_FORM_addrx3 (low_pc and the like): nothing the loader reads */
 }
 
+/* The class of a form (DWARF 5, 7.5.5), for the check that an attribute's
+ * form fits it: a flipped form byte in .debug_abbrev reads the DIE's bytes
+ * as something else. */
+enum form_class { FC_OTHER, FC_STRING, FC_CONST, FC_REF, FC_FLAG, FC_EXPR };
+
+static enum form_class form_class(Dwarf_Half form)
+{
+	switch (form) {
+	case DW_FORM_string: case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_strx:
+	case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3: case DW_FORM_strx4:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_str_index: case DW_FORM_GNU_strp_alt:
+		return FC_STRING;
+	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: case DW_FORM_data8:
+	case DW_FORM_data16: case DW_FORM_sdata: case DW_FORM_udata:
+	case DW_FORM_implicit_const:
+		return FC_CONST;
+	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
+	case DW_FORM_ref_udata: case DW_FORM_ref_addr: case DW_FORM_ref_sig8:
+	case DW_FORM_ref_sup4: case DW_FORM_ref_sup8: case DW_FORM_GNU_ref_alt:
+		return FC_REF;
+	case DW_FORM_flag: case DW_FORM_flag_present:
+		return FC_FLAG;
+	case DW_FORM_exprloc: case DW_FORM_block: case DW_FORM_block1: case DW_FORM_block2:
+	case DW_FORM_block4: case DW_FORM_sec_offset:
+		return FC_EXPR;
+	}
+	return FC_OTHER;
+}
+
+/* Whether the form of attribute `at` is one DWARF allows it; attributes
+ * the loader does not read pass. */
+static int form_fits(Dwarf_Half at, enum form_class c)
+{
+	switch (at) {
+	case DW_AT_name:
+		return c == FC_STRING;
+	case DW_AT_byte_size: case DW_AT_bit_size: case DW_AT_data_bit_offset:
+	case DW_AT_alignment: case DW_AT_data_member_location:
+		return c == FC_CONST || c == FC_EXPR || c == FC_REF;
+	case DW_AT_decl_file: case DW_AT_decl_line: case DW_AT_encoding:
+	case DW_AT_accessibility:
+		return c == FC_CONST;
+	case DW_AT_type: case DW_AT_containing_type: case DW_AT_specification:
+	case DW_AT_import:
+		return c == FC_REF;
+	case DW_AT_declaration: case DW_AT_external: case DW_AT_artificial:
+		return c == FC_FLAG;
+	}
+	return 1;
+}
+
+static const char *at_name(Dwarf_Half at)
+{
+	const char *n = NULL;
+
+	return dwarf_get_AT_name(at, &n) == DW_DLV_OK && n ? n : "attribute";
+}
+
+/* A reference by a unit-relative form (DW_FORM_ref1 ... ref_udata) must
+ * land inside the unit of the DIE that holds it. */
+static int ref_in_unit(struct loader *ld, Dwarf_Die die, Dwarf_Half form, uint64_t off)
+{
+	Dwarf_Off start = 0, len = 0;
+	Dwarf_Error e = NULL;
+
+	if (form != DW_FORM_ref1 && form != DW_FORM_ref2 && form != DW_FORM_ref4 &&
+	    form != DW_FORM_ref8 && form != DW_FORM_ref_udata)
+		return 1;
+	if (dwarf_die_CU_offset_range(die, &start, &len, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(ld->dbg, e);
+		return 1;
+	}
+	off &= ~ALT_BIT;
+	return off >= start && off - start < len;
+}
+
 int dw_read_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *d, int want_loc)
 {
+	char why[200] = "";
 	Dwarf_Attribute *list = NULL;
 	Dwarf_Signed n = 0;
 	Dwarf_Error e = NULL;
@@ -381,12 +458,33 @@ int dw_read_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *d, int wan
 			dwarf_dealloc_attribute(a);
 			continue;
 		}
+		/* DW_AT_* of DWARF 5 (up to DW_AT_loclists_base) and the
+		 * vendors' range: another code is a flipped .debug_abbrev byte,
+		 * and the attribute it stood for (a name) would be lost */
+		if (!why[0] && !(at >= 0x01 && at <= 0x8c) && !(at >= 0x2000 && at <= 0x3fff))
+			snprintf(why, sizeof(why), "unknown attribute 0x%x", at);
+		if (!why[0]) {
+			Dwarf_Half form = 0;
+
+			if (dwarf_whatform(a, &form, &e) != DW_DLV_OK) {
+				hm_dwarf_free_error(ld->dbg, e), e = NULL;
+			} else if (!(ld->x3 && at == DW_AT_name) &&
+				   !form_fits(at, form_class(form))) {
+				snprintf(why, sizeof(why), "form 0x%x does not fit %s", form,
+					 at_name(at));
+			}
+		}
 		switch (at) {
 		case DW_AT_name:
-			if (dwarf_formstring(a, &s, &e) == DW_DLV_OK)
+			if (dwarf_formstring(a, &s, &e) == DW_DLV_OK) {
 				d->name = s;
-			else
+			} else {
+				/* a string offset outside .debug_str, say */
+				if (!why[0] && !ld->x3)
+					snprintf(why, sizeof(why), "DW_AT_name: %s",
+						 e ? dwarf_errmsg(e) : "no string");
 				hm_dwarf_free_error(ld->dbg, e), e = NULL;
+			}
 			break;
 		case DW_AT_comp_dir:
 		case DW_AT_dwo_name:
@@ -422,6 +520,19 @@ int dw_read_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *d, int wan
 			break;
 		case DW_AT_type:
 			d->has_type = form_ref(ld, a, &d->type_off) == 0;
+			if (!d->has_type && !why[0])
+				snprintf(why, sizeof(why), "DW_AT_type: a reference that "
+					 "cannot be read");
+			if (d->has_type && !why[0]) {
+				Dwarf_Half form = 0;
+
+				if (dwarf_whatform(a, &form, &e) != DW_DLV_OK)
+					hm_dwarf_free_error(ld->dbg, e), e = NULL;
+				else if (!ref_in_unit(ld, die, form, d->type_off))
+					snprintf(why, sizeof(why), "DW_AT_type: reference to "
+						 "offset 0x%llx, outside the unit",
+						 (unsigned long long)(d->type_off & ~ALT_BIT));
+			}
 			break;
 		case DW_AT_containing_type:
 			d->has_containing = form_ref(ld, a, &d->containing_off) == 0;
@@ -490,6 +601,8 @@ int dw_read_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *d, int wan
 		dwarf_dealloc_attribute(a);
 	}
 	dwarf_dealloc(ld->dbg, list, DW_DLA_LIST);
+	if (why[0])
+		return dw_bad_die(ld, die, why);
 	/* Layout works in bits (value * 8, int64): bound what no real type has
 	 * (1 TiB) so corrupt sizes and offsets cannot overflow downstream. */
 	if (d->byte_size >> 40 || d->bit_size >> 43 || d->data_bit_offset >> 43 ||

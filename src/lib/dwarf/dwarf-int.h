@@ -136,6 +136,11 @@ struct unit_ctx {
 int dw_set_err(struct loader *ld, int err);
 /* Report corrupt DWARF once (the first error wins); returns -EBADMSG and frees e. */
 int dw_bad(struct loader *ld, Dwarf_Error e, const char *what);
+/* dw_bad() naming the DIE's offset: "DIE at offset 0x..: what". */
+int dw_bad_die(struct loader *ld, Dwarf_Die die, const char *what);
+/* Whether a DIE of a tag that never has children (base type, pointer,
+ * typedef, qualifier, member) says it has: a corrupt abbreviation. */
+int dw_leaf_with_children(Dwarf_Die die, Dwarf_Half tag);
 int dw_map_get(struct loader *ld, uint64_t off, uint32_t *id);
 int dw_map_put(struct loader *ld, uint64_t off, uint32_t id);
 /* Only a hint: the slot dw_map_get(ld, off) will read first. */

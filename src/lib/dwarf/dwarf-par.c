@@ -212,6 +212,10 @@ static void scan_children(struct worker *wk, Dwarf_Die parent, unsigned level)
 			dw_bad(w, e, "entry");
 			break;
 		}
+		if (dw_leaf_with_children(c, tag)) {
+			dw_bad_die(w, c, "a DIE that has no children says it has");
+			break;
+		}
 		if (tag == DW_TAG_variable && w->opts->variables && level == 0)
 			scan_variable(wk, c, off);
 		else if (tag == DW_TAG_imported_unit)

@@ -37,6 +37,70 @@ int dw_bad(struct loader *ld, Dwarf_Error e, const char *what)
 	return -EBADMSG;
 }
 
+int dw_bad_die(struct loader *ld, Dwarf_Die die, const char *what)
+{
+	Dwarf_Off off = 0;
+	Dwarf_Error e = NULL;
+	char buf[300];
+
+	if (dwarf_dieoffset(die, &off, &e) != DW_DLV_OK) {
+		hm_dwarf_free_error(ld->dbg, e);
+		return dw_bad(ld, NULL, what);
+	}
+	snprintf(buf, sizeof(buf), "DIE at offset 0x%llx: %s", (unsigned long long)off, what);
+	return dw_bad(ld, NULL, buf);
+}
+
+/* Whether tag is a DWARF tag at all: 0x01-0x4b, or the vendors' range.  A
+ * flipped byte of .debug_abbrev gives others, and a DIE read under a tag
+ * that is none must not just be skipped (a member would vanish). */
+static int known_tag(Dwarf_Half tag)
+{
+	return (tag >= 0x01 && tag <= 0x4b) || tag >= 0x4080;
+}
+
+/* Whether a DW_AT_type may point at a DIE of this tag. */
+static int type_tag(Dwarf_Half tag)
+{
+	switch (tag) {
+	case DW_TAG_array_type: case DW_TAG_class_type: case DW_TAG_enumeration_type:
+	case DW_TAG_pointer_type: case DW_TAG_reference_type: case DW_TAG_string_type:
+	case DW_TAG_structure_type: case DW_TAG_subroutine_type: case DW_TAG_typedef:
+	case DW_TAG_union_type: case DW_TAG_ptr_to_member_type: case DW_TAG_set_type:
+	case DW_TAG_subrange_type: case DW_TAG_base_type: case DW_TAG_const_type:
+	case DW_TAG_file_type: case DW_TAG_packed_type: case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type: case DW_TAG_interface_type:
+	case DW_TAG_unspecified_type: case DW_TAG_shared_type:
+	/* not DW_TAG_subrange_type: an array's dimension, no member's type in
+	 * C or C++ (it would read as void) */
+	case DW_TAG_rvalue_reference_type: case DW_TAG_coarray_type:
+	case DW_TAG_generic_subrange: case DW_TAG_dynamic_type: case DW_TAG_atomic_type:
+	case DW_TAG_immutable_type:
+		return 1;
+	}
+	return tag >= 0x4080;	/* a vendor's: not known to be wrong */
+}
+
+/* A DIE of a tag that never has children (a base type, a pointer, a
+ * typedef, a qualifier) whose abbreviation says it has: the DIEs after it
+ * would be read as its children, and vanish. */
+int dw_leaf_with_children(Dwarf_Die die, Dwarf_Half tag)
+{
+	Dwarf_Half kids = 0;
+
+	switch (tag) {
+	case DW_TAG_base_type: case DW_TAG_pointer_type: case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type: case DW_TAG_const_type:
+	case DW_TAG_volatile_type: case DW_TAG_restrict_type: case DW_TAG_atomic_type:
+	case DW_TAG_typedef: case DW_TAG_ptr_to_member_type:
+	case DW_TAG_unspecified_type: case DW_TAG_member:
+		break;
+	default:
+		return 0;
+	}
+	return dwarf_die_abbrev_children_flag(die, &kids) == DW_DLV_OK && kids;
+}
+
 /* ---- offset map ---- */
 
 static struct offslot *map_slot(struct loader *ld, uint64_t off)
@@ -256,15 +320,34 @@ static void member_bits(struct loader *ld, const struct die_attrs *d, hm_member 
 	m->bit_offset = abs_bit - m->offset * 8;
 }
 
-static int add_member(struct loader *ld, Dwarf_Die die, int tag)
+/* A member that ends past the end of its struct (a flipped offset or
+ * size): the layout would be wrong, not just odd. */
+static int past_end(struct loader *ld, const hm_member *m, uint64_t size)
+{
+	uint64_t end;
+
+	if (m->flags & (HM_MEMBER_STATIC | HM_MEMBER_VIRTUAL_BASE | HM_MEMBER_INHERITANCE))
+		return 0;
+	if (m->flags & HM_MEMBER_BITFIELD)
+		return m->offset * 8 + m->bit_offset + m->bit_size > size * 8;
+	end = m->offset + hm_types_sizeof(ld->t, m->type);
+	return end > size;
+}
+
+static int add_member(struct loader *ld, Dwarf_Die die, int tag, const uint64_t *size)
 {
 	struct die_attrs d;
 	hm_member m = { 0 };
 
 	if (dw_read_attrs(ld, die, &d, 0))
 		return ld->err;
+	if (!d.has_type && tag != DW_TAG_variable)
+		return dw_bad_die(ld, die, "a member without DW_AT_type");
 	m.name = hm_types_intern(ld->t, d.name);
 	m.type = ref_type(ld, &d);
+	if (!m.type && !ld->err && tag != DW_TAG_variable && ld->depth <= MAX_DEPTH)
+		/* no member is void: its type DIE is none this reader knows */
+		return dw_bad_die(ld, die, "a member whose DW_AT_type names no type");
 	m.offset = d.member_loc;
 	m.alignment = d.alignment;
 	m.decl_line = d.decl_line;
@@ -291,14 +374,54 @@ static int add_member(struct loader *ld, Dwarf_Die die, int tag)
 		m.flags |= HM_MEMBER_PRIVATE;
 	if (!(m.flags & (HM_MEMBER_STATIC | HM_MEMBER_INHERITANCE)))
 		member_bits(ld, &d, &m);
+	if (!ld->err && size && past_end(ld, &m, *size)) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "member %s ends past its struct's size (%llu bytes)",
+			 m.name ? m.name : "(anonymous)", (unsigned long long)*size);
+		return dw_bad_die(ld, die, why);
+	}
 	if (hm_vec_push(ld->smembers, m) < 0)
 		return dw_set_err(ld, -ENOMEM);
 	return 0;
 }
 
-/* Read a struct's member DIEs onto the scratch stack (from `base` up). */
-static void read_members(struct loader *ld, Dwarf_Die die)
+/* The bits [*lo, *hi) a data member takes; 0 for others (static, bases,
+ * sizeless). */
+static int member_bits_span(struct loader *ld, const hm_member *m, uint64_t *lo, uint64_t *hi)
 {
+	if (m->flags & (HM_MEMBER_STATIC | HM_MEMBER_VIRTUAL_BASE | HM_MEMBER_INHERITANCE))
+		return 0;
+	if (m->flags & HM_MEMBER_BITFIELD) {
+		*lo = m->offset * 8 + m->bit_offset;
+		*hi = *lo + m->bit_size;
+	} else {
+		*lo = m->offset * 8;
+		*hi = *lo + hm_types_sizeof(ld->t, m->type) * 8;
+	}
+	return *hi > *lo;
+}
+
+/* Whether the member just read (C: in declaration order, at increasing
+ * offsets) starts inside the one before it: a flipped offset. */
+static int overlaps(struct loader *ld, size_t base)
+{
+	uint64_t lo, hi, plo, phi;
+	size_t n = ld->smembers.n;
+
+	if (n < base + 2 || !member_bits_span(ld, &ld->smembers.v[n - 1], &lo, &hi))
+		return 0;
+	for (size_t i = n - 1; i-- > base;)
+		if (member_bits_span(ld, &ld->smembers.v[i], &plo, &phi))
+			return lo < phi;
+	return 0;
+}
+
+/* Read a struct's member DIEs onto the scratch stack (from `base` up);
+ * size: the struct's, when it has one, to check the members against. */
+static void read_members(struct loader *ld, Dwarf_Die die, const uint64_t *size, int kind)
+{
+	size_t base = ld->smembers.n;
 	Dwarf_Die c;
 
 	for (c = dw_first_child(ld, die); c && !ld->err; c = dw_next_sibling(ld, c)) {
@@ -309,8 +432,27 @@ static void read_members(struct loader *ld, Dwarf_Die die)
 			dw_bad(ld, e, "tag");
 			break;
 		}
+		if (!known_tag(tag)) {
+			char why[64];
+
+			snprintf(why, sizeof(why), "unknown tag 0x%x", tag);
+			dw_bad_die(ld, c, why);
+			break;
+		}
+		if (tag == DW_TAG_member || tag == DW_TAG_inheritance) {
+			Dwarf_Half kids = 0;
+
+			/* a member has no children: a flag that says so swallows
+			 * the members after it */
+			if (dwarf_die_abbrev_children_flag(c, &kids) == DW_DLV_OK && kids) {
+				dw_bad_die(ld, c, "a DIE that has no children says it has");
+				break;
+			}
+		}
 		if (tag == DW_TAG_member || tag == DW_TAG_inheritance || tag == DW_TAG_variable)
-			add_member(ld, c, tag);
+			add_member(ld, c, tag, size);
+		if (!ld->err && kind == HM_KIND_STRUCT && !ld->cplusplus && overlaps(ld, base))
+			dw_bad_die(ld, c, "member overlaps the member before it");
 	}
 	if (c)
 		dwarf_dealloc_die(c);
@@ -345,7 +487,7 @@ static hm_type_id convert_anon(struct loader *ld, Dwarf_Die die, uint64_t off, h
 
 	if (dw_map_put(ld, off, IN_PROGRESS))
 		return 0;
-	read_members(ld, die);
+	read_members(ld, die, ty->declaration || !ty->size ? NULL : &ty->size, ty->kind);
 	if (ld->err)
 		return 0;
 	ty->nr = ld->smembers.n - base;
@@ -402,7 +544,7 @@ static hm_type_id convert_struct(struct loader *ld, Dwarf_Die die, uint64_t off,
 		dw_set_err(ld, -ENOMEM);
 		return 0;
 	}
-	read_members(ld, die);
+	read_members(ld, die, ty.declaration || !d->has_byte_size ? NULL : &ty.size, kind);
 	if (ld->err || store_members(ld, id, base))
 		return 0;
 	return id;
@@ -498,6 +640,8 @@ static hm_type_id convert_array(struct loader *ld, Dwarf_Die die, uint64_t off,
 	hm_type_id id;
 	Dwarf_Die c;
 
+	if (!d->has_type)	/* an array of nothing: its DW_AT_type was lost */
+		return dw_bad_die(ld, die, "an array without DW_AT_type"), 0;
 	ty.target = ref_type(ld, d);
 	for (c = dw_first_child(ld, die); c && !ld->err; c = dw_next_sibling(ld, c)) {
 		struct die_attrs sd;
@@ -731,6 +875,19 @@ hm_type_id dw_convert_off(struct loader *ld, uint64_t off)
 		dw_bad(ld, e, "tag");
 		return 0;
 	}
+	if (dw_leaf_with_children(die, tag)) {
+		dw_bad_die(ld, die, "a DIE that has no children says it has");
+		dwarf_dealloc_die(die);
+		return 0;
+	}
+	if (!type_tag(tag)) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "a DW_AT_type points here, at tag 0x%x, no type", tag);
+		dw_bad_die(ld, die, why);
+		dwarf_dealloc_die(die);
+		return 0;
+	}
 	ld->depth++;
 	id = dw_convert_die(ld, die, off, tag);
 	ld->depth--;
@@ -830,8 +987,15 @@ const char *dw_die_name(struct loader *ld, Dwarf_Die die)
 	if (ld->x3)	/* names may be split indexes: the slow, sure way */
 		return dw_read_attrs(ld, die, &d, 0) ? NULL : d.name;
 	rc = dwarf_diename(die, &name, &e);
-	if (rc == DW_DLV_ERROR)
+	if (rc == DW_DLV_ERROR) {
+		/* a name that is there but unreadable (a string offset past
+		 * .debug_str): the DIE would read as anonymous, and vanish */
+		char why[200];
+
+		snprintf(why, sizeof(why), "DW_AT_name: %s", e ? dwarf_errmsg(e) : "unreadable");
 		hm_dwarf_free_error(ld->dbg, e);
+		dw_bad_die(ld, die, why);
+	}
 	return rc == DW_DLV_OK ? name : NULL;
 }
 
@@ -1018,6 +1182,10 @@ void dw_walk_children(struct loader *ld, Dwarf_Die parent, unsigned level)
 		if (dwarf_tag(c, &tag, &e) != DW_DLV_OK ||
 		    dwarf_dieoffset(c, &off, &e) != DW_DLV_OK) {
 			dw_bad(ld, e, "entry");
+			break;
+		}
+		if (dw_leaf_with_children(c, tag)) {
+			dw_bad_die(ld, c, "a DIE that has no children says it has");
 			break;
 		}
 		if (ld->in_alt)

@@ -240,7 +240,17 @@ static hm_binary *open_image(hm_binary *bin)
 	elf_version(EV_CURRENT);
 	bin->elf = elf_memory((char *)bin->image, bin->image_size);
 	if (!bin->elf || elf_kind(bin->elf) != ELF_K_ELF) {
-		hm_fail(EBADMSG, "%s: not an ELF file", bin->path);
+		const unsigned char *m = bin->image;
+
+		/* a BTF file too short for its header is not taken for BTF:
+		 * say so rather than only that it is no ELF */
+		if (bin->image_size >= 2 && ((m[0] == 0x9f && m[1] == 0xeb) ||
+					     (m[0] == 0xeb && m[1] == 0x9f)))
+			hm_fail(EBADMSG, "%s: BTF magic at offset 0x0, but %zu bytes are too "
+				"short to be BTF (its header is 24 bytes)", bin->path,
+				bin->image_size);
+		else
+			hm_fail(EBADMSG, "%s: not an ELF file", bin->path);
 		goto bad;
 	}
 	if (!gelf_getehdr(bin->elf, &bin->ehdr) ||

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include "hitmap/debuginfo.h"
@@ -246,10 +247,15 @@ static int file_crc(const char *path, uint32_t *crc)
 	unsigned char buf[1 << 16];
 	uLong c = crc32(0L, Z_NULL, 0);
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
 
 	if (fd < 0)
 		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {	/* a FIFO is never read */
+		close(fd);
+		return -1;
+	}
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		c = crc32(c, buf, (uInt)n);
 	close(fd);
@@ -260,8 +266,10 @@ static int file_crc(const char *path, uint32_t *crc)
 }
 
 /* .gnu_debuglink: the name, NUL, padding to 4, then the CRC in the file's
- * byte order. */
-static int read_debuglink(const hm_binary *bin, char *name, size_t n, uint32_t *crc)
+ * byte order.  0; -1 when there is none; or -2 and *why when there is one
+ * that cannot be used. */
+static int read_debuglink(const hm_binary *bin, char *name, size_t n, uint32_t *crc,
+			  const char **why)
 {
 	size_t size, len, off;
 	const unsigned char *s = hm_binary_section(bin, ".gnu_debuglink", &size);
@@ -271,8 +279,14 @@ static int read_debuglink(const hm_binary *bin, char *name, size_t n, uint32_t *
 		return -1;
 	len = strnlen((const char *)s, size);
 	off = (len + 4) & ~(size_t)3;
-	if (!len || len == size || off + 4 > size || len >= n || memchr(s, '/', len))
-		return -1;
+	*why = !len ? "its name is empty" :
+	       len == size ? "its name has no NUL" :
+	       off + 4 > size ? "no room for its CRC after the name" :
+	       len >= n ? "its name is too long" :
+	       memchr(s, '/', len) ? "its name holds a '/' (a file name, not a path, is "
+				     "looked for)" : NULL;
+	if (*why)
+		return -2;
 	memcpy(name, s, len);
 	name[len] = 0;
 	c = s + off;
@@ -290,9 +304,18 @@ static char *find_debuglink(hm_binary *bin, const struct hm_debuginfo_opts *o,
 	char *real = NULL;
 	size_t nd;
 	uint32_t want;
+	const char *why = NULL;
 
-	if (read_debuglink(bin, name, sizeof(name), &want))
+	if (read_debuglink(bin, name, sizeof(name), &want, &why) < 0) {
+		/* there is one, refused: say so, and why (not "no .gnu_debuglink") */
+		if (why) {
+			char what[160];
+
+			snprintf(what, sizeof(what), "its .gnu_debuglink (refused: %s)", why);
+			tried_add(t, what);
+		}
 		return NULL;
+	}
 	/* the binary's folder, absolute: debug dirs mirror absolute paths */
 	if ((real = realpath(p, NULL)))
 		p = real;

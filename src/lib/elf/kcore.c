@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "elf/kcore.h"
 #include "base/diag.h"
+#include "base/util.h"
 
 struct seg {
 	uint64_t vaddr, size;	/* file bytes only */
@@ -131,13 +132,13 @@ static int parse_kallsyms(hm_kcore *k, const char *path, size_t len);
 
 static int read_kallsyms(hm_kcore *k, const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = hm_fopen_regular(path);	/* a FIFO is refused, not waited on */
 	size_t len = 0, cap = 0;
 	int err;
 
 	if (!f) {
 		err = -errno;
-		hm_diag(HM_DIAG_ERROR, "%s: %s", path, strerror(errno));
+		hm_diag(HM_DIAG_ERROR, "%s: %s", path, hm_open_error(errno));
 		return err;
 	}
 	for (;;) {
@@ -238,10 +239,16 @@ int hm_kcore_open(const char *dir, hm_kcore **out)
 		err = -ENOENT;
 		goto out;
 	}
-	fd = open(k->path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO swapped in after the check still opens at once */
+	fd = open(k->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0 || fstat(fd, &st)) {
 		err = -errno;
 		hm_diag(HM_DIAG_ERROR, "%s: %s", k->path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		hm_diag(HM_DIAG_ERROR, "%s: not a regular file", k->path);
+		err = -EINVAL;
 		goto out;
 	}
 	if (!st.st_size) {

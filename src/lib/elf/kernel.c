@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include "hitmap/debuginfo.h"
 #include "base/diag.h"
+#include "base/util.h"
 
 static const char *or_empty(const char *root)
 {
@@ -28,7 +29,7 @@ char *hm_kernel_build_id(const char *root)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/sys/kernel/notes", or_empty(root));
-	if (!(f = fopen(path, "rb")))
+	if (!(f = hm_fopen_regular(path)))
 		return NULL;
 	n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);

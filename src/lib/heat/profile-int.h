@@ -21,6 +21,9 @@ struct hm_json;
 /* One field's counters as members of the JSON object being written: the
  * profile, the report and layout --json spell them alike. */
 void hm_profile_json_counts(struct hm_json *j, const hm_heat_counts *c);
+/* The "truncated" object (its key written by the caller): the profile and
+ * the report --json spell it alike. */
+void hm_profile_json_truncation(struct hm_json *j, const hm_profile_truncation *t);
 
 /* heat-member.c: whether profile path f is `path` or inside it
  * ("slots[3].hits" is in "slots"; "" is the whole object). */

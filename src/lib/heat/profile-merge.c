@@ -529,6 +529,13 @@ int hm_profile_merge(const hm_profile *const *in, const char *const *names, size
 	free(inp.p);
 	if (!err)
 		err = merge_builds(&m, p);
+	/* a sum with a part of a recording in it is partial too: the first
+	 * cut is kept, so that check and suggest still refuse the sum */
+	for (i = 0; !err && i < n; i++)
+		if (in[i]->truncated) {
+			err = hm_profile_set_truncated(p, in[i]->truncated);
+			break;
+		}
 	if (!err && !(r = malloc((t + 1) * sizeof(*r))))
 		err = -ENOMEM;
 	for (i = 0; !err && i < n; i++)

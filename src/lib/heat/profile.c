@@ -134,6 +134,17 @@ static void save_struct(hm_json *j, const hm_profile_struct *s)
 	hm_json_end_object(j);
 }
 
+void hm_profile_json_truncation(struct hm_json *j, const hm_profile_truncation *t)
+{
+	hm_json_begin_object(j);
+	hm_json_kstr(j, "what", t->what);
+	hm_json_kuint(j, "offset", t->offset);
+	hm_json_kuint(j, "samples_kept", t->samples_kept);
+	if (t->features_lost)
+		hm_json_kstr(j, "features_lost", t->features_lost);
+	hm_json_end_object(j);
+}
+
 int hm_profile_write(const hm_profile *p, FILE *out)
 {
 	hm_json j;
@@ -160,6 +171,10 @@ int hm_profile_write(const hm_profile *p, FILE *out)
 		hm_json_end_array(&j);
 	}
 	hm_json_end_object(&j);
+	if (p->truncated) {
+		hm_json_key(&j, "truncated");
+		hm_profile_json_truncation(&j, p->truncated);
+	}
 	hm_json_kuint(&j, "cacheline_size", p->cacheline_size);
 	hm_json_key(&j, "structs");
 	hm_json_begin_array(&j);
@@ -450,6 +465,26 @@ static int load_build(const struct loader *ld, const hm_jp_value *o, hm_profile_
 	return 0;
 }
 
+static int load_truncation(const struct loader *ld, const hm_jp_value *root, hm_profile *p)
+{
+	const hm_jp_value *o;
+	hm_profile_truncation *t;
+	int err = member(ld, root, "truncated", HM_JP_OBJECT, &o);
+
+	if (err < 0 || !o)
+		return err < 0 ? err : 0;
+	if (!(t = hm_arena_alloc(ld->arena, sizeof(*t))))
+		return -ENOMEM;
+	memset(t, 0, sizeof(*t));
+	if ((err = get_str(ld, o, "what", 1, &t->what)) ||
+	    (err = get_u64(ld, o, "offset", &t->offset)) ||
+	    (err = get_u64(ld, o, "samples_kept", &t->samples_kept)) ||
+	    (err = get_str(ld, o, "features_lost", 0, &t->features_lost)))
+		return err;
+	p->truncated = t;
+	return 0;
+}
+
 static int load_root(const struct loader *ld, const hm_jp_value *root, hm_profile *p)
 {
 	const hm_jp_value *schema, *src;
@@ -473,7 +508,8 @@ static int load_root(const struct loader *ld, const hm_jp_value *root, hm_profil
 		    (err = LOAD_ARRAY(ld, src, "builds", hm_profile_build, load_build,
 				      &p->builds, &p->nr_builds))))
 		return err;
-	if ((err = get_u64(ld, root, "cacheline_size", &ls)))
+	if ((err = load_truncation(ld, root, p)) ||
+	    (err = get_u64(ld, root, "cacheline_size", &ls)))
 		return err;
 	if (ls > UINT32_MAX || (ls & (ls - 1)))
 		return bad(ld, hm_jp_get(root, "cacheline_size"), "%s",
@@ -562,6 +598,27 @@ int hm_profile_set_builds(hm_profile *p, const hm_profile_build *b, size_t n)
 	}
 	p->builds = v;
 	p->nr_builds = n;
+	return 0;
+}
+
+int hm_profile_set_truncated(hm_profile *p, const hm_profile_truncation *t)
+{
+	hm_arena *a = hm_profile_arena(p);
+	hm_profile_truncation *c;
+
+	if (!t) {
+		p->truncated = NULL;
+		return 0;
+	}
+	if (!(c = hm_arena_alloc(a, sizeof(*c))))
+		return -ENOMEM;
+	*c = *t;
+	c->what = hm_arena_strndup(a, t->what, strlen(t->what));
+	c->features_lost = t->features_lost ?
+			   hm_arena_strndup(a, t->features_lost, strlen(t->features_lost)) : NULL;
+	if (!c->what || (t->features_lost && !c->features_lost))
+		return -ENOMEM;
+	p->truncated = c;
 	return 0;
 }
 

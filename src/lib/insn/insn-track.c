@@ -161,6 +161,55 @@ static int add_multiple(struct hm_tval *x, const struct hm_tval *y, struct hm_tv
 	return 0;
 }
 
+/* The pointer loaded at pc from the memory operand of in, when its address
+ * is a typed pointer or a global's (an index scaled into it allowed), typed
+ * by what that memory is declared to hold: a VAR, or forgotten. */
+static void deref(struct walk *w, const struct hm_insn *in, struct hm_tval *v)
+{
+	const struct hm_insn_mem *m = &in->mem;
+	struct hm_tval b, ix, mul;
+
+	forget(&b);
+	if (m->seg || m->base == HM_REG_IP || m->index == HM_REG_IP) {
+		forget(v);
+		return;
+	}
+	if (m->base >= 0)
+		b = read_reg(w, m->base, in->pc);
+	else {
+		b.kind = HM_TV_ADDR;	/* an absolute address: g(,%rX,8) */
+		b.abs = (uint64_t)m->disp;
+		b.off = -m->disp;
+	}
+	if (b.kind != HM_TV_VAR && b.kind != HM_TV_ADDR) {
+		forget(v);
+		return;
+	}
+	if (m->index >= 0) {
+		ix = read_reg(w, m->index, in->pc);
+		forget(&mul);
+		mul.stride = cap(hm_tval_factor(&ix) * m->scale);
+		if (!add_multiple(&b, &mul, &b)) {
+			forget(v);
+			return;
+		}
+	}
+	*v = b;
+	v->from = (int8_t)b.kind;
+	v->kind = HM_TV_DEREF;
+	v->off = wadd(b.off, m->disp);
+	v->at = in->pc;
+	type_it(w, v);
+	if (v->kind != HM_TV_VAR) {
+		forget(v);
+		return;
+	}
+	v->stride = 0;	/* the pointer loaded, not the element's address */
+	v->off = 0;
+	v->untyped = 0;
+	step(v, in->pc);
+}
+
 /* The CFA-relative address of a memory operand into the frame, or 0 with
  * *ok clear. */
 static int64_t frame_addr(const struct walk *w, const struct hm_insn *in, int *ok)
@@ -306,6 +355,22 @@ static void apply(struct walk *w, const struct hm_insn *in)
 			v.kind = HM_TV_PCPU;	/* add %gs:this_cpu_off, %reg */
 			v.abs = at;
 			step(&v, in->pc);
+		} else if (!is_base(&v) && !in->mem.seg && hm_insn_mem_const(&in->mem, &at)) {
+			/* add g(%rip),%reg: a global pointer plus a scaled
+			 * index (slots[i]) */
+			struct hm_tval p;
+
+			forget(&p);
+			p.kind = HM_TV_MEM;
+			p.abs = at;
+			p.at = in->pc;
+			type_it(w, &p);
+			if (p.kind == HM_TV_VAR && add_multiple(&p, &v, &p)) {
+				v = p;
+				step(&v, in->pc);
+			}
+			else
+				forget(&v);
 		} else {
 			forget(&v);
 		}
@@ -340,6 +405,13 @@ static void apply(struct walk *w, const struct hm_insn *in)
 				v.kind = HM_TV_PCPU;
 			if (v.kind == HM_TV_TP)
 				v.abs = 0;
+			/* a global declared a pointer to a record */
+			if (v.kind == HM_TV_MEM) {
+				v.at = in->pc;
+				type_it(w, &v);
+				if (v.kind != HM_TV_VAR)
+					v.at = 0;
+			}
 			if (v.kind != HM_TV_UNKNOWN)
 				step(&v, in->pc);
 		} else if (ok) {
@@ -363,6 +435,8 @@ static void apply(struct walk *w, const struct hm_insn *in)
 				v.untyped |= untyped;
 			}
 			step(&v, in->pc);
+		} else {
+			deref(w, in, &v);
 		}
 		st[in->dst] = v;
 		return;

@@ -174,7 +174,11 @@ void insn_walks_free(struct insn_walks *ws);
  * forgets its register.  Whenever a value is first read from a
  * register or a stack slot, the caller's typing function is asked whether a
  * variable holds it there: from then on the value is "that variable + a
- * constant", whatever registers and slots it moves through. */
+ * constant", whatever registers and slots it moves through.  A load through
+ * a typed pointer (mov off(%rX),%rY with %rX a typed variable, an element
+ * of a pointer array) or from a global (mov g(%rip),%rY, add g(%rip),%rY)
+ * is typed by what the memory is declared to hold, so pointers followed
+ * through struct fields and globals stay typed, hop after hop. */
 enum hm_tval_kind {
 	HM_TV_UNKNOWN = 0,
 	HM_TV_REG,		/* register reg as it was at pc at, + off */
@@ -191,6 +195,12 @@ enum hm_tval_kind {
 				 * (this_cpu_off), + off */
 	HM_TV_TLSGET,		/* what a call returned whose first argument was the
 				 * link address abs (__tls_get_addr(&got_pair)), + off */
+	HM_TV_DEREF,		/* the 8 bytes loaded at pc at from a pointer: kind
+				 * from says which (VAR: var's pointee + off, an
+				 * unknown multiple of stride added; ADDR: the link
+				 * address abs + off, + a multiple of stride); only
+				 * ever asked of the typing function, which makes it
+				 * a VAR or leaves it unknown */
 };
 
 /* A variable holding a pointer to a record, as the typing function names
@@ -198,10 +208,14 @@ enum hm_tval_kind {
 struct hm_tvar {
 	const char *name, *func, *record;
 	uint64_t record_size;
-	int loc_kind, loc_reg;	/* its location, as the typing function spells it */
+	int loc_kind, loc_reg;	/* its location, as the typing function spells it;
+				 * HM_TVAR_LOADED: a pointer loaded from memory at pc,
+				 * name spelling the path it was loaded along */
 	int64_t loc_off;
 	uint64_t pc;		/* where it held the value */
 };
+
+#define HM_TVAR_LOADED 16
 
 #define HM_TRACK_STEPS 8
 
@@ -209,6 +223,7 @@ struct hm_tval {
 	enum hm_tval_kind kind;
 	int8_t reg;		/* REG */
 	int8_t slot_base;	/* SLOT: the load's base register */
+	int8_t from;		/* DEREF: the pointer's kind, VAR or ADDR */
 	unsigned fb_known : 1;	/* SLOT: fb_off is rbp's value then, CFA-relative */
 	unsigned untyped : 1;	/* a variable held it, of no pointer-to-record type */
 	int64_t off;
@@ -230,9 +245,12 @@ uint64_t hm_tval_factor(const struct hm_tval *v);
 uint64_t hm_gcd(uint64_t a, uint64_t b);
 
 /* The typing function: whether a variable of a pointer-to-record type holds
- * value v (HM_TV_REG or HM_TV_SLOT, read at v->at) there.  1: *var filled,
- * and the value is the variable's pointer + *delta; 2: a variable holds it,
- * of another type; 0: none.  Its answer for a value must not change over
+ * value v (HM_TV_REG or HM_TV_SLOT, read at v->at) there; for HM_TV_MEM (a
+ * load from a link address) and HM_TV_DEREF (a load through a typed
+ * pointer or from a global), whether the memory loaded from is declared a
+ * pointer to a record (a global, a member, an array's element).  1: *var
+ * filled, and the value is the variable's pointer + *delta; 2: a variable
+ * holds it, of another type; 0: none.  Its answer for a value must not change over
  * the context's life, whatever ctx is passed: walks are kept per typing
  * function and continued (see hm_insn_track()). */
 typedef int (*hm_track_type_fn)(void *ctx, const struct hm_tval *v, struct hm_tvar *var,

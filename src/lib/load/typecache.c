@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libelf.h>
+#include <dirent.h>
 #include <limits.h>
 #include <link.h>
 #include <stdio.h>
@@ -500,6 +501,84 @@ static int write_file(const char *path, struct cache_hdr *h, const void *const *
 	return 0;
 }
 
+/* The cache's size limit: HITMAP_CACHE_MAX_MB (MiB), default 1024.  A
+ * machine that reads many builds would otherwise fill its disk. */
+static uint64_t cache_limit(void)
+{
+	const char *e = getenv("HITMAP_CACHE_MAX_MB");
+	char *end;
+	unsigned long long mb;
+
+	if (!e || !*e)
+		return 1024ull << 20;
+	mb = strtoull(e, &end, 10);
+	return *end || mb > (1ull << 40) ? 1024ull << 20 : mb << 20;
+}
+
+struct centry {
+	char name[80];
+	off_t size;
+	struct timespec mtime;
+};
+
+static int older(const void *a, const void *b)
+{
+	const struct centry *x = a, *y = b;
+
+	if (x->mtime.tv_sec != y->mtime.tv_sec)
+		return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
+	if (x->mtime.tv_nsec != y->mtime.tv_nsec)
+		return x->mtime.tv_nsec < y->mtime.tv_nsec ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Keep dir's BUILD-ID.types files under the limit: the oldest (by the time
+ * they were written or last read) go first, never `keep`, the one just
+ * written.  Best effort: a file another process removed is skipped. */
+static void cache_prune(const char *dir, const char *keep)
+{
+	DIR *d = opendir(dir);
+	struct centry *v = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t total = 0, limit = cache_limit();
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		struct stat st;
+
+		if (len < 7 || len >= sizeof(v->name) || strcmp(de->d_name + len - 6, ".types") ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+			continue;
+		if (n == cap) {
+			struct centry *nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
+
+			if (!nv)
+				break;
+			v = nv;
+		}
+		memcpy(v[n].name, de->d_name, len + 1);
+		v[n].size = st.st_size;
+		v[n].mtime = st.st_mtim;
+		total += (uint64_t)st.st_size;
+		n++;
+	}
+	if (total > limit && n) {
+		qsort(v, n, sizeof(*v), older);
+		for (size_t i = 0; i < n && total > limit; i++) {
+			if (!strcmp(v[i].name, keep) || unlinkat(dirfd(d), v[i].name, 0))
+				continue;
+			total -= (uint64_t)v[i].size;
+			hm_diag(HM_DIAG_DEBUG, "%s/%s: type cache entry evicted (the cache is over "
+				"its %llu MiB)", dir, v[i].name, (unsigned long long)(limit >> 20));
+		}
+	}
+	closedir(d);
+	free(v);
+}
+
 int hm_typecache_write(hm_binary *bin, const char *dir, const hm_types *t)
 {
 	struct strmap m = { 0 };
@@ -543,6 +622,8 @@ out:
 			path, strerror(-err));
 	else
 		hm_diag(HM_DIAG_DEBUG, "%s: type cache %s written", hm_binary_path(bin), path);
+	if (!err)
+		cache_prune(dir, strrchr(path, '/') + 1);
 	free(types);
 	free(members);
 	free(enums);
@@ -783,6 +864,8 @@ int hm_typecache_read(hm_binary *bin, const char *dir, hm_types **out)
 	}
 	t = hm_types_new();
 	why = t ? read_file(fd, bin, t) : "out of memory";
+	if (!why)	/* used: the newest entry for the size limit's eviction */
+		(void)futimens(fd, NULL);
 	close(fd);
 	if (why) {
 		hm_diag(HM_DIAG_DEBUG, "%s: type cache %s ignored: %s", hm_binary_path(bin),

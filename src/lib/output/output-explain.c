@@ -94,8 +94,9 @@ static void print_track(FILE *out, struct binent *b, const struct insn_res *r)
 			", tracked through\n", base, v->abs, v->off);
 		break;
 	case HM_TV_MEM:
-		fprintf(out, "  base register: %%%s = the 8 bytes at 0x%" PRIx64 " %+" PRId64
-			" (a GOT slot), tracked through\n", base, v->abs, v->off);
+		/* a GOT slot only when its relocation says so (the TLS path) */
+		fprintf(out, "  base register: %%%s = the 8 bytes loaded from 0x%" PRIx64 " %+" PRId64
+			", tracked through\n", base, v->abs, v->off);
 		break;
 	case HM_TV_TP:
 		fprintf(out, "  base register: %%%s = the thread pointer (%%fs:0) %+" PRId64
@@ -176,6 +177,9 @@ static void explain_one(FILE *out, hm_attr *a, struct binent *b, uint64_t pc, in
 		fprintf(out, "  variable: %s, %s 0x%" PRIx64 "\n", r->object,
 			r->insn.mem.seg == HM_SEG_GS || r->bucket == HM_ATTR_PERCPU
 			? "at per-cpu offset" : "at TLS image offset", r->seg_off);
+	else if (r->var && r->var_kind == HM_TVAR_LOADED)
+		fprintf(out, "  variable: %s%s%s, a pointer loaded from memory at 0x%" PRIx64 "\n",
+			r->func ? r->func : "", r->func ? ":" : "", r->var, r->var_pc);
 	else if (r->var)
 		fprintf(out, "  variable: %s%s%s, %s %s%s%+" PRId64 " at 0x%" PRIx64 "\n",
 			r->func ? r->func : "", r->func ? ":" : "", r->var,

@@ -49,14 +49,17 @@ static void print_text(const hm_findings *f, FILE *out, const struct hm_findings
 	size_t i, n = hm_findings_count(f), c[3] = { 0, 0, 0 };
 	const char *cmd;
 
-	size_t shown = 0, hidden = 0;
+	size_t shown = 0, hidden = 0, tables = 0;
+	int brief = m && m->brief;
+	size_t limit = m ? (m->limit ? m->limit : brief ? 40 : 0) : 0;
 
 	for (i = 0; i < n; i++) {
 		const hm_finding *x = hm_findings_get(f, i);
 		const char *d = x->detail, *nl;
 
 		c[x->severity] += !x->summary;
-		if (!x->summary && m && m->limit && shown++ >= m->limit) {
+		if (!x->summary && ((brief && x->severity == HM_SEV_NOTE) ||
+				    (limit && shown++ >= limit))) {
 			hidden++;
 			continue;
 		}
@@ -72,6 +75,8 @@ static void print_text(const hm_findings *f, FILE *out, const struct hm_findings
 			d = nl ? nl + 1 : NULL;
 		}
 		d = x->detail;
+		if (brief && d && tables++ >= 3)
+			d = NULL;
 		while (d && *d) {
 			nl = strchr(d, '\n');
 			fprintf(out, "  %.*s\n", (int)(nl ? nl - d : (int)strlen(d)), d);
@@ -79,7 +84,10 @@ static void print_text(const hm_findings *f, FILE *out, const struct hm_findings
 		}
 	}
 	cmd = m && m->command ? m->command : "check";
-	if (hidden)
+	if (hidden && brief)
+		fprintf(out, "... %zu more %s not shown (--all shows everything)\n", hidden,
+			plural(hidden, "finding", "findings"));
+	else if (hidden)
 		fprintf(out, "... %zu more %s not shown (limit %zu)\n", hidden,
 			plural(hidden, "finding", "findings"), m->limit);
 	if (m && m->has_rules)

@@ -744,7 +744,10 @@ static uint64_t member_fp(const struct pctx *c, const hm_member *m, uint64_t siz
 		sb_printf(o, ":%u", m->bit_size);
 	if (conf->member_packed)
 		sb_puts(o, " __attribute__((__packed__))");
-	if (m->alignment) {
+	/* an inline anonymous struct printed its own alignment at its brace:
+	 * once is how pahole prints it */
+	if (m->alignment && !(is_inline && !T(c, skip_quals(c, m->type))->name &&
+			      T(c, skip_quals(c, m->type))->alignment == m->alignment)) {
 		size_t before = o->len;
 
 		sb_printf(o, " __attribute__((__aligned__(%u)))", m->alignment);
@@ -1215,7 +1218,10 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 			sb_printf(o, "%s:\n\n", access);
 		}
 		members++;
-		if (pos->alignment) {
+		/* printed once, by the inline anonymous struct: not forced */
+		if (pos->alignment && !(!T(c, skip_quals(c, pos->type))->name &&
+					hm_kind_is_record(T(c, skip_quals(c, pos->type))->kind) &&
+					T(c, skip_quals(c, pos->type))->alignment == pos->alignment)) {
 			uint64_t fh = lasth ? lasth->hole : h.pre_hole;
 
 			if (fh) {

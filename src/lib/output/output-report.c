@@ -878,6 +878,10 @@ int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stat
 	hm_json_kuint(&j, "lost", st->lost);
 	hm_json_kbool(&j, "cpu_from_tid", st->cpu_from_tid);
 	hm_json_kbool(&j, "assumed_writes", st->assumed_writes);
+	if (st->truncated) {
+		hm_json_key(&j, "truncated");
+		hm_profile_json_truncation(&j, st->truncated);
+	}
 	hm_json_key(&j, "buckets");
 	hm_json_begin_object(&j);
 	for (b = 0; b < HM_NR_BUCKETS; b++)

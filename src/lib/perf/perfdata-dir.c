@@ -175,11 +175,12 @@ static int open_stream(hm_perf_reader *r, int dfd, const char *path, size_t n,
 	if (!(in->name = malloc(len)))
 		return -ENOMEM;
 	snprintf(in->name, len, "%s/%s", path, base);
-	in->fd = openat(dfd, base, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO named data.N opens at once, and is refused */
+	in->fd = openat(dfd, base, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (in->fd < 0 || fstat(in->fd, &st) || !S_ISREG(st.st_mode)) {
 		e = in->fd < 0 ? errno : EINVAL;
 		return hm_fail(e, "%s: cannot read the stream: %s", in->name,
-			       in->fd < 0 ? strerror(e) : "not a regular file");
+			       in->fd < 0 ? strerror(e) : hm_pr_file_kind(st.st_mode));
 	}
 	in->file_size = (uint64_t)st.st_size;
 	/* a whole perf.data file where a raw stream belongs: refused, never
@@ -209,7 +210,7 @@ int hm_pr_dir_open(hm_perf_reader *r, int dfd, const char *path)
 	if (!r->has_dir_format || r->dir_version == 0) {
 		free(present);
 		/* perf reads one file here (perf record --kcore's directory) */
-		if (count && r->info.truncated)
+		if (count && (r->info.truncated || r->info.features_cut_at))
 			return hm_fail(EBADMSG, "%s/%s: a stream beside %s, which perf did not "
 				       "finish writing: no DIR_FORMAT feature says how to read "
 				       "them", path, first, r->name);

@@ -5,6 +5,7 @@
  * error, not a crash). */
 #include "config.h"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "perf/perfdata-rd.h"
@@ -20,14 +21,25 @@ struct fcur {
 
 static const char *feat_name(int id)
 {
+	/* perf's HEADER_* names */
 	static const char *const names[] = {
+		[HM_FEAT_TRACING_DATA] = "TRACING_DATA", [HM_FEAT_BUILD_ID] = "BUILD_ID",
 		[HM_FEAT_HOSTNAME] = "HOSTNAME", [HM_FEAT_OSRELEASE] = "OSRELEASE",
 		[HM_FEAT_VERSION] = "VERSION", [HM_FEAT_ARCH] = "ARCH",
 		[HM_FEAT_NRCPUS] = "NRCPUS", [HM_FEAT_CPUDESC] = "CPUDESC",
-		[HM_FEAT_CPUID] = "CPUID", [HM_FEAT_EVENT_DESC] = "EVENT_DESC",
+		[HM_FEAT_CPUID] = "CPUID", [HM_FEAT_TOTAL_MEM] = "TOTAL_MEM",
+		[HM_FEAT_CMDLINE] = "CMDLINE", [HM_FEAT_EVENT_DESC] = "EVENT_DESC",
+		[HM_FEAT_CPU_TOPOLOGY] = "CPU_TOPOLOGY",
+		[HM_FEAT_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
+		[HM_FEAT_BRANCH_STACK] = "BRANCH_STACK",
+		[HM_FEAT_PMU_MAPPINGS] = "PMU_MAPPINGS", [HM_FEAT_GROUP_DESC] = "GROUP_DESC",
+		[HM_FEAT_AUXTRACE] = "AUXTRACE", [HM_FEAT_STAT] = "STAT",
 		[HM_FEAT_CACHE] = "CACHE", [HM_FEAT_SAMPLE_TIME] = "SAMPLE_TIME",
-		[HM_FEAT_BUILD_ID] = "BUILD_ID", [HM_FEAT_TRACING_DATA] = "TRACING_DATA",
-		[HM_FEAT_DIR_FORMAT] = "DIR_FORMAT",
+		[HM_FEAT_MEM_TOPOLOGY] = "MEM_TOPOLOGY", [HM_FEAT_CLOCKID] = "CLOCKID",
+		[HM_FEAT_DIR_FORMAT] = "DIR_FORMAT", [HM_FEAT_BPF_PROG_INFO] = "BPF_PROG_INFO",
+		[HM_FEAT_BPF_BTF] = "BPF_BTF", [HM_FEAT_COMPRESSED] = "COMPRESSED",
+		[28] = "CPU_PMU_CAPS", [29] = "CLOCK_DATA", [30] = "HYBRID_TOPOLOGY",
+		[31] = "PMU_CAPS",
 	};
 
 	if (id >= 0 && id < (int)(sizeof(names) / sizeof(names[0])) && names[id])
@@ -254,6 +266,51 @@ static int wanted(int id)
 	return 0;
 }
 
+/* A feature past the end of a file cut after its data section: lost, the
+ * rest read (keep_truncated).  Its bit is noted for the warning and the
+ * truncation marker of the output. */
+static void lose(hm_perf_reader *r, int bit)
+{
+	r->info.features_lost[bit / 64] |= 1ull << (bit % 64);
+	r->info.features_cut_at = r->file_size;
+}
+
+size_t hm_perf_feature_names(const uint64_t bits[4], char *buf, size_t n)
+{
+	size_t len = 0;
+
+	if (n)
+		buf[0] = 0;
+	for (int bit = 0; bit < 256; bit++) {
+		const char *name = feat_name(bit);
+		char num[24];
+		int k;
+
+		if (!(bits[bit / 64] & (1ull << (bit % 64))))
+			continue;
+		if (!strcmp(name, "feature")) {
+			snprintf(num, sizeof(num), "feature %d", bit);
+			name = num;
+		}
+		k = snprintf(len < n ? buf + len : NULL, len < n ? n - len : 0, "%s%s",
+			     len ? ", " : "", name);
+		if (k > 0)
+			len += (size_t)k;
+	}
+	return len;
+}
+
+/* The warning naming the features a cut took. */
+static void warn_lost(hm_perf_reader *r)
+{
+	char list[1024];
+
+	hm_perf_feature_names(r->info.features_lost, list, sizeof(list));
+	hm_diag(HM_DIAG_WARNING, "%s: truncated at offset 0x%" PRIx64 " in the feature "
+		"section, after the whole data section: every sample is read; features "
+		"lost: %s", r->name, r->info.features_cut_at, list);
+}
+
 /* File mode: the table of {offset, size} at table_off, one per set bit. */
 int hm_pr_read_features(hm_perf_reader *r, uint64_t table_off)
 {
@@ -267,16 +324,27 @@ int hm_pr_read_features(hm_perf_reader *r, uint64_t table_off)
 		if (!(r->info.features[bit / 64] & (1ull << (bit % 64))))
 			continue;
 		at = table_off + 16ull * n++;
+		/* cut in the table: this feature and the ones after it lost */
+		if (r->keep_truncated && (at > r->file_size || r->file_size - at < 16)) {
+			lose(r, bit);
+			continue;
+		}
 		err = hm_pr_pread(r, ent, 16, at, "feature table");
 		if (err)
 			return err;
 		memcpy(v, ent, 16);
 		off = r->swap ? __builtin_bswap64(v[0]) : v[0];
 		size = r->swap ? __builtin_bswap64(v[1]) : v[1];
-		if (off > r->file_size || size > r->file_size - off)
+		if (off > r->file_size || size > r->file_size - off) {
+			/* its bytes after the cut (they follow the table) */
+			if (r->keep_truncated && off >= table_off) {
+				lose(r, bit);
+				continue;
+			}
 			return hm_fail(EBADMSG, "%s: feature %d (offset 0x%" PRIx64 ", size 0x%"
 				       PRIx64 ") past end of file at offset 0x%" PRIx64,
 				       r->name, bit, off, size, at);
+		}
 		if (!wanted(bit))
 			continue;
 		if (size > FEAT_MAX)
@@ -291,5 +359,7 @@ int hm_pr_read_features(hm_perf_reader *r, uint64_t table_off)
 			err = hm_pr_feature(r, bit, buf, size, off);
 		free(buf);
 	}
+	if (!err && r->info.features_cut_at)
+		warn_lost(r);
 	return err;
 }

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/perf_event.h>
 #include "hitmap/perfdata.h"
 #include "base/diag.h"
@@ -136,6 +137,9 @@ struct hm_perf_reader {
 };
 
 int hm_pr_pread(hm_perf_reader *r, void *dst, size_t n, uint64_t off, const char *what);
+/* What a file that is no regular one is, for a message ("a FIFO, not a
+ * regular file"). */
+const char *hm_pr_file_kind(mode_t mode);
 int hm_pr_attr_decode(hm_perf_reader *r, const unsigned char *p, size_t len,
 		      struct perf_event_attr *a, uint64_t off);
 int hm_pr_add_event(hm_perf_reader *r, const struct perf_event_attr *a,

@@ -9,6 +9,7 @@
 #include "config.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -504,9 +505,11 @@ static int open_file_mode(hm_perf_reader *r, const unsigned char *h)
 	uint64_t end;
 	int err, i;
 
-	if (hsize < 104 && hsize != 72)
-		return hm_fail(EBADMSG, "%s: bad header size %" PRIu64 " at offset 0x8",
-			       r->name, hsize);
+	/* as perf: its header is 104 bytes, 72 before adds_features; a size
+	 * past that would put the sections' offsets in doubt */
+	if (hsize != 104 && hsize != 72)
+		return hm_fail(EBADMSG, "%s: bad header size %" PRIu64 " at offset 0x8 (a "
+			       "perf.data header is 104 bytes, or 72 in old files)", r->name, hsize);
 	for (i = 0; i < 4; i++)
 		r->info.features[i] = hsize >= 104 ? h64(r, h + 72 + 8 * i) : 0;
 	/* A cut copy (the data runs past the end) or a killed perf (data size
@@ -572,8 +575,9 @@ static int reader_start(hm_perf_reader *r)
 		return 0;
 	}
 	if (r->pipe)
-		return hm_fail(EBADMSG, "%s: standard input is not a perf.data pipe stream "
-			       "(header size %" PRIu64 ", want 16) at offset 0x8", r->name, hsize);
+		return hm_fail(EBADMSG, "%s: %s is not a perf.data pipe stream (header size %"
+			       PRIu64 ", want 16) at offset 0x8", r->name,
+			       strcmp(r->name, "<stdin>") ? "the pipe" : "standard input", hsize);
 	err = hm_pr_pread(r, h + 16, 88, 16, "header");
 	if (err)
 		return err;
@@ -616,6 +620,33 @@ static hm_perf_reader *finish_open(hm_perf_reader *r, int in_dir)
 		return NULL;
 	}
 	return r;
+}
+
+const char *hm_pr_file_kind(mode_t mode)
+{
+	return S_ISFIFO(mode) ? "a FIFO, not a regular file" :
+	       S_ISDIR(mode) ? "a directory, not a regular file" :
+	       S_ISCHR(mode) || S_ISBLK(mode) ? "a device, not a regular file" :
+	       S_ISSOCK(mode) ? "a socket, not a regular file" : "not a regular file";
+}
+
+/* Wait for a FIFO opened with O_NONBLOCK to have a writer's bytes (or a
+ * writer that came and went), then make its reads blocking. */
+static int wait_writer(int fd, const char *path)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int k;
+
+	while ((k = poll(&p, 1, -1)) < 0 && errno == EINTR)
+		;
+	if (k < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		int e = errno;
+
+		hm_fail(e, "%s: %s", path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	return 0;
 }
 
 static hm_perf_reader *open_fd(int fd, const char *name, int keep_truncated, int in_dir)
@@ -665,11 +696,12 @@ static hm_perf_reader *open_dir(int dfd, const char *path, int keep)
 		return NULL;
 	}
 	snprintf(name, n, "%s/data", path);
-	fd = openat(dfd, "data", O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO named data opens at once, and is refused */
+	fd = openat(dfd, "data", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		e = fd < 0 ? errno : EINVAL;
 		hm_fail(e, "%s: a directory without a perf.data file 'data': %s", path,
-			fd < 0 ? strerror(e) : "not a regular file");
+			fd < 0 ? strerror(e) : hm_pr_file_kind(st.st_mode));
 		goto out;
 	}
 	r = open_fd(fd, name, keep, 1);
@@ -714,7 +746,9 @@ hm_perf_reader *hm_perf_reader_open_opts(const char *path, const struct hm_perf_
 		r = open_fd(0, "<stdin>", keep, 0);
 		return r;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: the type is checked before anything is read, and a
+	 * FIFO does not block the open */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		int e = errno;
 
@@ -722,12 +756,30 @@ hm_perf_reader *hm_perf_reader_open_opts(const char *path, const struct hm_perf_
 		errno = e;
 		return NULL;
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
-		return open_dir(fd, path, keep);
-	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+	if (fstat(fd, &st)) {
+		int e = errno;
+
 		close(fd);
-		hm_fail(EINVAL, "%s: not a regular file", path);
+		hm_fail(e, "%s: %s", path, strerror(e));
+		errno = e;
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode))
+		return open_dir(fd, path, keep);
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		close(fd);
+		hm_fail(EINVAL, "%s: not a regular file or a pipe: %s", path,
+			hm_pr_file_kind(st.st_mode));
 		errno = EINVAL;
+		return NULL;
+	}
+	/* a named pipe is read as perf does: blocking reads, after a writer
+	 * has come (perf record -o FIFO) */
+	if (S_ISFIFO(st.st_mode) && wait_writer(fd, path)) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
 		return NULL;
 	}
 	r = open_fd(fd, path, keep, 0);

@@ -6,12 +6,82 @@
 #include "hitmap/suggest.h"
 #include "suggest/suggest-int.h"
 
+static int apart_refs(const struct sg_ctx *c, size_t k, struct sg_ref *a, struct sg_ref *b)
+{
+	return c->opts.apart[2 * k] && c->opts.apart[2 * k + 1] &&
+	       !sg_resolve(c, c->opts.apart[2 * k], a) && !sg_resolve(c, c->opts.apart[2 * k + 1], b);
+}
+
+static int shares(const struct sg_ctx *c, const struct sg_var *v, const struct sg_ref *a,
+		  const struct sg_ref *b)
+{
+	struct sg_range ra = { .off = v->pos[a->ent] + a->inner, .size = a->size };
+	struct sg_range rb = { .off = v->pos[b->ent] + b->inner, .size = b->size };
+
+	return sg_share_frac(c, v, &ra, 1, &rb, 1) > 0;
+}
+
+size_t sg_breaks_apart(const struct sg_ctx *c, const struct sg_var *v)
+{
+	struct sg_ref a, b;
+
+	/* where the object starts is unknown: almost any two members can
+	 * share a line at some start, and the pair weighs as contention */
+	if (!v->st.base_known)
+		return SIZE_MAX;
+	for (size_t k = 0; k < c->opts.nr_apart; k++)
+		if (apart_refs(c, k, &a, &b) && shares(c, v, &a, &b))
+			return k;
+	return SIZE_MAX;
+}
+
+/* Two words of one member kept apart (mmap_lock's count and owner, which
+ * include/linux/mm_types.h wants on two lines): when the object starts a
+ * line, the least padding before that member that puts a line boundary
+ * between them, as upstream's fix placed it.  v is computed. */
+static void straddle_fix(struct sg_ctx *c, struct sg_var *v)
+{
+	struct sg_ref a, b;
+
+	if (!v->st.base_known)
+		return;
+	for (size_t k = 0; k < c->opts.nr_apart; k++) {
+		uint64_t al, o, lo, hi;
+		int i;
+
+		if (!apart_refs(c, k, &a, &b) || a.ent != b.ent || !shares(c, v, &a, &b))
+			continue;
+		i = sg_slot_of(v, a.ent);
+		al = c->ents[a.ent].align ? c->ents[a.ent].align : 1;
+		if (i <= 0 || v->s[i - 1].ent < 0 || c->ents[a.ent].attr >= c->L)
+			continue;
+		lo = a.inner < b.inner ? a.inner + a.size : b.inner + b.size;
+		hi = a.inner < b.inner ? b.inner : a.inner;
+		o = v->pos[a.ent];
+		for (uint64_t p = al; p < c->L; p += al)
+			/* a boundary in (o + p + lo - 1, o + p + hi] */
+			if ((o + p + lo - 1) / c->L != (o + p + hi) / c->L) {
+				if (sg_op_pad(c, v, v->s[i - 1].ent, p) && sg_var_compute(c, v) >= 0) {
+					sg_title_add(v, "pad %llu bytes before %s so that %s and %s "
+						     "straddle a line", (unsigned long long)p,
+						     c->ents[a.ent].name, c->opts.apart[2 * k],
+						     c->opts.apart[2 * k + 1]);
+					if (!shares(c, c->today, &a, &b) || !shares(c, v, &a, &b))
+						v->repairs++;
+				}
+				break;
+			}
+	}
+}
+
 static int keep(struct sg_ctx *c, struct sg_var *v)
 {
 	if (!v || !v->nedits || c->nvars >= SG_MAX_VARIANTS)
 		return 0;
 	if (sg_var_compute(c, v) < 0)
 		return 0;
+	if (c->opts.nr_apart)
+		straddle_fix(c, v);
 	sg_var_score(c, v);
 	c->vars[c->nvars++] = v;
 	return 1;
@@ -84,8 +154,8 @@ static void cand_moves(struct sg_ctx *c, int x)
 			keep(c, v);
 		}
 	}
-	/* next to what it is read with */
-	if (!c->ents[x].read_mostly)
+	/* next to what it is read with: a claim only measured loads back */
+	if (!c->ents[x].read_mostly || hm_evidence_kind(c->ev) != HM_EVIDENCE_PROFILE)
 		return;
 	for (size_t m = 0; m < c->nents && !c->refused; m++) {
 		if ((int)m == x || !c->ents[m].read_mostly)
@@ -386,6 +456,89 @@ static void cand_combined(struct sg_ctx *c, size_t nsingle)
 		keep(c, cur);
 }
 
+static size_t n_broken(const struct sg_ctx *c, const struct sg_var *v)
+{
+	struct sg_ref a, b;
+	size_t n = 0;
+
+	if (!v->st.base_known)
+		return 0;
+	for (size_t k = 0; k < c->opts.nr_apart; k++)
+		n += apart_refs(c, k, &a, &b) && shares(c, v, &a, &b);
+	return n;
+}
+
+/* Proposals that leave a pair the rules keep apart on one line are left
+ * out; so that some remain, each single proposal is completed by the
+ * others that part those pairs (fewest left on one line, then the least
+ * contention), up to three more steps. */
+static void cand_apart(struct sg_ctx *c, size_t nsingle)
+{
+	size_t tries = nsingle < 24 ? nsingle : 24;
+
+	for (size_t i = 0; i < tries && !c->refused; i++) {
+		const struct sg_var *cur = c->vars[i];
+		char title[200], *p;
+		size_t nb = n_broken(c, cur);
+
+		snprintf(title, sizeof(title), "%s", cur->title);
+		if ((p = strstr(title, ", pad ")))
+			*p = 0;
+		for (int round = 0; round < 3 && nb && !c->refused; round++) {
+			struct sg_var *best = NULL;
+			size_t bnb = nb, bj = 0;
+
+			for (size_t j = 0; j < nsingle; j++) {
+				/* from today: every move so far and this one, then the
+				 * padding straddle_fix finds for them, once */
+				struct sg_var *v = j != i ? sg_var_clone(c, c->today) : NULL;
+				int ok = !!v;
+				size_t vnb;
+
+				for (size_t e = 0; ok && e < cur->nedits; e++)
+					if (cur->edits[e].kind != HM_EDIT_PAD)
+						ok = sg_replay_edit(c, v, &cur->edits[e]);
+				for (size_t e = 0; ok && e < c->vars[j]->nedits; e++)
+					if (c->vars[j]->edits[e].kind != HM_EDIT_PAD)
+						ok = sg_replay_edit(c, v, &c->vars[j]->edits[e]);
+				if (!ok || sg_var_compute(c, v) < 0)
+					continue;
+				v->title[0] = 0;
+				straddle_fix(c, v);
+				sg_var_score(c, v);
+				vnb = n_broken(c, v);
+				if (vnb < bnb || (best && vnb == bnb &&
+						  v->st.remaining < best->st.remaining - 1e-9)) {
+					best = v;
+					bnb = vnb;
+					bj = j;
+				}
+			}
+			if (!best)
+				break;
+			{
+				char pad[200], part[200];
+
+				snprintf(pad, sizeof(pad), "%s", best->title);
+				snprintf(part, sizeof(part), "%s", c->vars[bj]->title);
+				if ((p = strstr(part, ", pad ")))
+					*p = 0;
+				title_cat(title, sizeof(title), "; ");
+				title_cat(title, sizeof(title), part);
+				best->title[0] = 0;
+				title_cat(best->title, sizeof(best->title), title);
+				if (pad[0])
+					title_cat(best->title, sizeof(best->title), ", ");
+				title_cat(best->title, sizeof(best->title), pad);
+			}
+			cur = best;
+			nb = bnb;
+		}
+		if (!nb && cur != c->vars[i] && c->nvars < SG_MAX_VARIANTS)
+			c->vars[c->nvars++] = (struct sg_var *)cur;
+	}
+}
+
 /* Apply an edit recorded on another variant.  1 when it changed v. */
 int sg_replay_edit(struct sg_ctx *c, struct sg_var *v, const hm_edit *e)
 {
@@ -451,10 +604,21 @@ void sg_candidates(struct sg_ctx *c, hm_suggestion *s)
 	}
 	cand_groups(c);
 	cand_per_line(c);
+	if (c->opts.nr_apart && c->nvars < SG_MAX_VARIANTS) {
+		/* the repair alone: today's layout, the padding added */
+		struct sg_var *v = sg_var_clone(c, c->today);
+
+		if (v && sg_var_compute(c, v) >= 0) {
+			straddle_fix(c, v);
+			keep(c, v);
+		}
+	}
 	nsingle = c->nvars;
 	c->var_budget = SG_VAR_BUDGET;
 	if (s->nshared + c->ngroups > 1)
 		cand_combined(c, nsingle);
+	if (c->opts.nr_apart)
+		cand_apart(c, nsingle);
 }
 
 /* ---- idioms in use ---- */

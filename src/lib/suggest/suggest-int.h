@@ -55,6 +55,7 @@ struct sg_var {
 	uint32_t inner_align;
 	uint64_t base_off;	/* its offset in the outermost struct */
 	size_t order;		/* generation order, the last tie-breaker */
+	unsigned repairs;	/* `apart` pairs broken today it parts */
 	char title[200];
 };
 
@@ -182,6 +183,9 @@ int sg_shares_before(const struct sg_ctx *c, const struct sg_var *v, int x);
 
 /* suggest-cand.c: every proposal tried, into c->vars. */
 void sg_candidates(struct sg_ctx *c, hm_suggestion *s);
+int sg_resolve(const struct sg_ctx *c, const char *path, struct sg_ref *r);
+/* The first opts.apart pair v leaves on one line at some start, or SIZE_MAX. */
+size_t sg_breaks_apart(const struct sg_ctx *c, const struct sg_var *v);
 
 struct hm_suggestion;
 typedef struct hm_suggestion hm_suggestion;

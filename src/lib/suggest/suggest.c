@@ -335,18 +335,32 @@ static size_t rank_unique(struct sg_ctx *c, struct sg_var **v, size_t nv)
 }
 
 /* Drop what does not help, breaks a constraint, or repeats a better one. */
+int sg_resolve(const struct sg_ctx *c, const char *path, struct sg_ref *r)
+{
+	return resolve(c, path, r);
+}
+
 static int select_vars(struct sg_ctx *c, hm_suggestion *s)
 {
 	struct sg_var **out = hm_arena_alloc(&c->arena, (c->nvars + 1) * sizeof(*out));
-	size_t n = 0, over = 0;
+	size_t n = 0, over = 0, apart = 0, first = SIZE_MAX;
 
 	if (!out)
 		return -ENOMEM;
 	for (size_t i = 0; i < c->nvars; i++) {
 		struct sg_var *v = c->vars[i];
+		size_t k;
 
-		if (v->st.remaining + 1e-9 >= c->today->st.remaining)
+		/* no less contention: kept only when it repairs a broken
+		 * `apart` pair (mmap_lock's count and owner on one line) */
+		if (v->st.remaining + 1e-9 >= c->today->st.remaining &&
+		    (!v->repairs || v->st.remaining > c->today->st.remaining + 1e-9))
 			continue;
+		if ((k = sg_breaks_apart(c, v)) != SIZE_MAX) {
+			if (!apart++)
+				first = k;
+			continue;
+		}
 		if ((c->opts.keep_size && v->growth != 0) ||
 		    (v->growth > 0 && (uint64_t)v->growth > c->opts.max_growth))
 			out[over++] = v;
@@ -355,6 +369,10 @@ static int select_vars(struct sg_ctx *c, hm_suggestion *s)
 	}
 	c->nvars = rank_unique(c, c->vars, n);
 	over = rank_unique(c, out, over);
+	if (apart && note(s, "%zu proposal%s left out: they leave %s and %s on one line, which "
+			  "the rules keep apart", apart, apart == 1 ? "" : "s",
+			  c->opts.apart[2 * first], c->opts.apart[2 * first + 1]))
+		return -ENOMEM;
 	if (over && (c->opts.keep_size ?
 		     note(s, "%zu proposal%s left out: they change sizeof", over,
 			  over == 1 ? "" : "s") :

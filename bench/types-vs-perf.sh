@@ -1,0 +1,56 @@
+#!/bin/sh
+# bench/types-vs-perf.sh: hitmap report beside perf 6.12's data-type
+# profiling (perf report -s type,typeoff) on the same page-fault recordings
+# of the attribution fixtures (tests/attr/{flows,tasks,chains}.c, gcc and
+# clang -O2, two threads), judged sample by sample against the truth each
+# program prints (offsetof, object addresses) by tests/attr/judge.py.
+# One line per recording and tool:
+#   types-RECORDING-TOOL right R wrong W unnamed U
+# then one line per recording:
+#   types-RECORDING hitmap-right R perf-right P PASS|MISS
+# PASS: hitmap names at least as many samples right as perf and none wrong.
+# perf 6.12 comes from bench/perf612.sh (PERF612 overrides); it reads the
+# program alone (--symfs) and an empty build-id cache, else it crashes on
+# the C library's samples.  HITMAP overrides ./hitmap; -v shows the wrong
+# and unnamed samples by instruction.
+set -u
+HITMAP=${HITMAP:-./hitmap}
+here=$(cd "$(dirname "$0")" && pwd)
+src=$here/../tests/attr
+verbose=
+[ "${1:-}" = -v ] && verbose=-v
+command -v perf >/dev/null 2>&1 || { echo "perf not installed (linux-perf)" >&2; exit 77; }
+PERF612=${PERF612:-$(sh "$here/perf612.sh" 2>/dev/null | tail -n 1)}
+[ -x "$PERF612" ] || { echo "perf 6.12 not available (bench/perf612.sh)" >&2; exit 77; }
+out=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-types.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+
+status=0
+for prog in flows tasks chains; do
+	for cc in gcc clang; do
+		command -v $cc >/dev/null 2>&1 || { echo "types-$prog-$cc: no $cc" >&2; continue; }
+		name=$prog-$cc
+		bin=$out/bin/$name
+		mkdir -p "$out/bin" "$out/symfs$out/bin" "$out/buildid-$name"
+		$cc -g -O2 -pthread -o "$bin" "$src/$prog.c" || exit 1
+		cp "$bin" "$out/symfs$bin"
+		perf record -q -d -c 1 -e page-faults -o "$out/$name.data" -- "$bin" \
+			>"$out/$name.out" 2>"$out/$name.rec" || { cat "$out/$name.rec" >&2; exit 1; }
+		perf script -i "$out/$name.data" -F addr,ip,sym,symoff,dso >"$out/$name.script" 2>/dev/null
+		$HITMAP report -i "$out/$name.data" --json --top 100000 >"$out/$name.json" \
+			2>"$out/$name.hm.err" || { cat "$out/$name.hm.err" >&2; exit 1; }
+		"$PERF612" --buildid-dir "$out/buildid-$name" report -i "$out/$name.data" --stdio -n \
+			-s dso,symoff,type,typeoff --symfs "$out/symfs" >"$out/$name.perf" \
+			2>"$out/$name.perf.err" || { cat "$out/$name.perf.err" >&2; exit 1; }
+		python3 "$src/judge.py" --out "$out/$name.out" --script "$out/$name.script" \
+			--bin "$bin" --hitmap "$out/$name.json" --perf "$out/$name.perf" $verbose \
+			>"$out/$name.judge" || exit 1
+		sed -n "s/^\(hitmap\|perf\) /types-$name-\1 /p; /^  /p" "$out/$name.judge"
+		awk -v n="types-$name" '$1 == "hitmap" { hr = $3; hw = $5 } $1 == "perf" { pr = $3 }
+			END { printf "%s hitmap-right %d perf-right %d %s\n", n, hr, pr,
+				(hr >= pr && hw == 0) ? "PASS" : "MISS" }' "$out/$name.judge" |
+			tee "$out/$name.line"
+		grep -q MISS "$out/$name.line" && status=1
+	done
+done
+exit $status
