@@ -70,6 +70,16 @@ enum hm_attr_bucket {
 	HM_UNATTR_WIDE,			/* an access wider than its field, at an address that
 					 * may lie inside it (a page fault on its second
 					 * page): which field is not known */
+	/* A timer sample's registers gave no data address (the rule is in
+	 * hitmap(1), SAMPLED REGISTERS; no-insn and no-mem-operand above
+	 * serve it too): */
+	HM_UNATTR_REGS_CLOBBERED,	/* the previous instruction wrote its own base or
+					 * index, the one at the IP touches no memory */
+	HM_UNATTR_SEG_BASE,		/* a %fs/%gs operand: no segment base is sampled */
+	HM_UNATTR_BRANCH_TARGET,	/* the IP is a branch target (or follows a jump,
+					 * call or ret) and touches no memory itself */
+	HM_UNATTR_IRQ_DEFERRED,		/* a kernel sample deferred to an irq-enable point */
+	HM_UNATTR_REGS_MISSING,		/* a register the operand uses was not sampled */
 	HM_NR_BUCKETS
 };
 
@@ -78,7 +88,8 @@ enum hm_attr_bucket {
  * "instruction", "no-insn", "no-mem-operand", "no-variable",
  * "untyped-pointer", "offset-outside-type", "ambiguous-type", "tls",
  * "per-cpu", "unknown-index", "patched-text", "kmem-cache", "kmem-untyped",
- * "wide-access". */
+ * "wide-access", "regs-clobbered", "segment-base-unknown", "branch-target",
+ * "irq-deferred", "regs-missing". */
 const char *hm_attr_bucket_name(enum hm_attr_bucket b);
 
 /* 1 for the buckets whose samples are named: a global, an object, by the
@@ -210,6 +221,7 @@ typedef struct hm_report_stats {
 	uint64_t records, samples, lost;
 	uint64_t buckets[HM_NR_BUCKETS];
 	uint64_t datasrc_samples, watch_samples, addr_samples;
+	uint64_t regs_samples;		/* of addr_samples: addresses from sampled registers */
 	unsigned cpu_from_tid : 1;	/* samples had no CPU: threads stand in */
 	unsigned assumed_writes : 1;	/* rw watchpoints alone: accesses taken as writes */
 	/* NULL, or the cut of a truncated input (set by the caller, from
@@ -228,7 +240,22 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st);
  * -ENOENT (no such symbol), -EIO. */
 int hm_attr_explain(FILE *out, hm_attr *a, const char *where);
 
-/* "hitm", "watch" or "addr": what the samples could tell. */
+/* A sample whose data address was asked of its registers (hitmap(1),
+ * SAMPLED REGISTERS): which instruction the rule chose and the address it
+ * computed, or the reason it gave none. */
+typedef struct hm_regs_note {
+	uint64_t time, ip;
+	uint32_t cpu, tid;
+	const char *rule;	/* "previous", "at-ip", or the bucket's name */
+	uint64_t pc;		/* the instruction chosen, a link address; 0: none */
+	uint64_t addr;		/* the computed data address; 0: none */
+} hm_regs_note;
+typedef void (*hm_regs_note_fn)(void *ctx, const hm_regs_note *n);
+/* Call fn for every such sample, in the order they are read (NULL: none). */
+void hm_attr_set_regs_notes(hm_attr *a, hm_regs_note_fn fn, void *ctx);
+
+/* "hitm", "watch", "regs" (addresses from sampled registers) or "addr":
+ * what the samples could tell. */
 const char *hm_report_kind(const hm_report_stats *st);
 
 struct hm_report_opts {

@@ -9,7 +9,7 @@
  * schema 1 can add counters; a different "schema" is refused.
  *
  *   { "schema": "hitmap-profile/1",
- *     "source": { "input": "perf.data", "kind": "hitm" | "watch" | "addr",
+ *     "source": { "input": "perf.data", "kind": "hitm" | "watch" | "regs" | "addr",
  *                 "samples": N, "attributed": N,
  *                 "builds": [{ "file": "/usr/bin/x", "build_id": "ab12..." }] },
  *     "cacheline_size": 64,
@@ -137,7 +137,7 @@ typedef struct hm_profile_truncation {
 
 typedef struct hm_profile {
 	const char *input;	/* recorded source file name, may be NULL */
-	const char *kind;	/* "hitm", "watch", "addr" */
+	const char *kind;	/* "hitm", "watch", "regs", "addr" */
 	uint64_t samples, attributed;
 	uint32_t cacheline_size;
 	size_t nr_structs;
@@ -227,6 +227,9 @@ typedef struct hm_heat_access {
 	unsigned bp_w : 1;
 	unsigned bp_rw : 1;
 	unsigned mapped : 1;	/* perf would find a map for addr (c2c's nomap) */
+	/* An address from a timer sample's registers (hitmap(1), SAMPLED
+	 * REGISTERS); regs_w: the instruction writes it. */
+	unsigned regs : 1, regs_w : 1;
 	/* How the object was found ("global", "object", "instruction": the
 	 * attribution bucket's name), a static string kept as is; NULL:
 	 * not said.  Taken from the access that creates the row. */

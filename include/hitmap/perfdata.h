@@ -42,6 +42,7 @@ enum hm_sample_has {
 	HM_HAS_DATA_SRC = 1u << 6, HM_HAS_WEIGHT = 1u << 7, HM_HAS_PHYS_ADDR = 1u << 8,
 	HM_HAS_ID = 1u << 9, HM_HAS_CALLCHAIN = 1u << 10,
 	HM_HAS_REGS_USER = 1u << 11, HM_HAS_RAW = 1u << 12,
+	HM_HAS_REGS_INTR = 1u << 13,
 };
 
 typedef struct hm_sample {
@@ -61,6 +62,13 @@ typedef struct hm_sample {
 	 * from the lowest; nr 0 when the sample has none (a kernel thread) */
 	uint32_t nr_regs_user;
 	const uint64_t *regs_user;
+	/* REGS_INTR (the interrupted registers: a kernel IP's are the
+	 * kernel's), the same way by the event's sample_regs_intr */
+	uint32_t nr_regs_intr;
+	const uint64_t *regs_intr;
+	/* Set by attribution, 0 from the reader: how addr was computed from
+	 * the sampled registers (its rule, the operand's access kind) */
+	uint8_t regs_rule, regs_access;
 	/* RAW (a tracepoint's record, in the recording machine's byte
 	 * order): points into the reader (valid until next) */
 	uint32_t raw_size;
@@ -128,6 +136,7 @@ typedef struct hm_perf_event {
 	size_t nr_ids;		/* sample ids selecting this event */
 	const uint64_t *ids;
 	uint64_t sample_regs_user;	/* which registers REGS_USER holds */
+	uint64_t sample_regs_intr;	/* which registers REGS_INTR holds */
 	/* A tracepoint event (type PERF_TYPE_TRACEPOINT): its format from the
 	 * file's TRACING_DATA (the one whose id is config), or NULL. */
 	const struct hm_perf_tracepoint *tp;

@@ -1,6 +1,7 @@
 /* hitmap report: perf.data memory samples named by struct field. */
 #include "config.h"
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 #include "options.h"
 
 struct report_args {
-	const char *input, *vmlinux, *save, *sysroot, *explain, *html;
+	const char *input, *vmlinux, *save, *sysroot, *explain, *html, *regs_log;
 	const char **binaries, **objects;
 	size_t nbin, nobj;
 	const char *cache_types[32];	/* --type-of-cache CACHE=TYPE */
@@ -239,6 +240,13 @@ static void warn_silent_watch(hm_perf_reader *r, const hm_report_stats *st, cons
 		bp == 1 ? "" : "s");
 }
 
+/* --regs-log: one line per sample asked of its registers */
+static void log_regs(void *ctx, const hm_regs_note *n)
+{
+	fprintf(ctx, "%" PRIu64 " %" PRIu32 " %" PRIu32 " %#" PRIx64 " %s %#" PRIx64 " %#" PRIx64 "\n",
+		n->time, n->cpu, n->tid, n->ip, n->rule, n->pc, n->addr);
+}
+
 static int run(int argc, char **argv)
 {
 	struct report_args ra = { 0 };
@@ -246,6 +254,7 @@ static int run(int argc, char **argv)
 	hm_perf_reader *r = NULL;
 	hm_attr *a = NULL;
 	hm_heat *h = NULL;
+	FILE *regs_log = NULL;
 	hm_profile_truncation cut;
 	char lost[1024];
 	int rc, err;
@@ -294,7 +303,25 @@ static int run(int argc, char **argv)
 		rc = HM_EXIT_INPUT;
 		goto out;
 	}
+	if (ra.regs_log && !(regs_log = fopen(ra.regs_log, "w"))) {
+		cli_error("cannot write '%s': %s", ra.regs_log, strerror(errno));
+		rc = HM_EXIT_INPUT;
+		goto out;
+	}
+	if (regs_log)
+		hm_attr_set_regs_notes(a, log_regs, regs_log);
 	err = hm_attr_run(a, r, h, &st);
+	if (regs_log) {
+		int bad = ferror(regs_log);
+
+		bad |= fclose(regs_log);
+		regs_log = NULL;
+		if (bad && !err) {
+			cli_error("cannot write '%s'", ra.regs_log);
+			rc = HM_EXIT_INPUT;
+			goto out;
+		}
+	}
 	if (err) {
 		rc = HM_EXIT_INPUT;
 		goto out;
@@ -305,6 +332,8 @@ static int run(int argc, char **argv)
 	if (!rc && st.truncated)
 		rc = HM_EXIT_INPUT;
 out:
+	if (regs_log)
+		fclose(regs_log);
 	hm_heat_free(h);
 	hm_perf_reader_close(r);
 	hm_attr_free(a);
@@ -344,6 +373,11 @@ static const struct cli_option options[] = {
 	OPT_STRING(0, "save-profile", A(save), "OUT",
 		   "write the per-field heat as a profile for check and suggest "
 		   "(\"schema\": \"hitmap-profile/1\")"),
+	OPT_STRING(0, "regs-log", A(regs_log), "FILE",
+		   "write one line per sample whose data address comes from its "
+		   "registers: TIME CPU TID IP RULE PC ADDR (RULE previous or at-ip, PC "
+		   "the instruction chosen, a link address; else the bucket, PC and "
+		   "ADDR 0)"),
 	OPT_STRING(0, "explain", A(explain), "IP",
 		   "show how the instruction at IP (hex link address or FUNC+OFF in the "
 		   "first --binary) is attributed, and read no perf.data"),

@@ -11,6 +11,8 @@ const char *hm_attr_bucket_name(enum hm_attr_bucket b)
 		"instruction", "no-insn", "no-mem-operand", "no-variable", "untyped-pointer",
 		"offset-outside-type", "ambiguous-type", "tls", "per-cpu", "unknown-index",
 		"patched-text", "kmem-cache", "kmem-untyped", "wide-access",
+		"regs-clobbered", "segment-base-unknown", "branch-target", "irq-deferred",
+		"regs-missing",
 	};
 
 	return b < HM_NR_BUCKETS ? names[b] : "?";

@@ -4,7 +4,8 @@
  * parts made.  The parts below it call only parts further down, never the
  * driver: attribute-profile.c (a profile from a perf.data) runs
  * attribute-run.c (the sample run, its batch and memo tables; the time
- * queue of attribute-order.c), which asks attribute-resolve.c (the address
+ * queue of attribute-order.c; a timer sample's address from its registers,
+ * attribute-regs.c), which asks attribute-resolve.c (the address
  * path: explicit objects, globals, kmem) and the strategies by instruction
  * (attribute-insn.c: which bytes ran, attribute-text.c, then the operand
  * typed; attribute-seg.c: TLS and per-cpu), allocations (attribute-alloc.c)
@@ -169,6 +170,8 @@ struct hm_attr {
 		struct hm_load_opts load;	/* variables, plus hm_attr_set_load_opts() */
 		struct hm_debuginfo_opts dio;	/* load.debuginfo points here when set */
 		char *cache_dir;	/* load.cache_dir, owned */
+		hm_regs_note_fn regs_note;	/* hm_attr_set_regs_notes() */
+		void *regs_note_ctx;
 	} opt;
 	struct {			/* the binaries (attribute-binent.c) */
 		struct binent **bins;
@@ -363,6 +366,16 @@ const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t p
  * answer: a reason bucket), -ENOMEM. */
 int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 		      hm_attribution *out);
+
+/* attribute-regs.c: a sample with registers and no data address gets the
+ * address its registers give (s->addr, HM_HAS_ADDR, s->regs_rule and
+ * s->regs_access set), or, when they give none, only s->regs_rule (the
+ * reason, enum hm_regs_why).  0 or -ENOMEM. */
+int attr_regs_addr(hm_attr *a, const hm_perf_info *info, hm_sample *s);
+/* Whether such a sample waits for its IP's mapping (its registers kept). */
+int attr_regs_waits(hm_attr *a, const hm_sample *s);
+/* The bucket of a reason the registers gave no address. */
+enum hm_attr_bucket attr_regs_bucket(int why);
 
 /* attribute-maps.c: a process (created when asked and missing: NULL when
  * out of memory), its image holding addr, the bucket of an address in no

@@ -506,6 +506,10 @@ static int sample_by_ip(struct run *run, const struct sample_ctx *c, const struc
 		int trap = sev && (sev->type == PERF_TYPE_BREAKPOINT ||
 				   (sev->precise_ip == 1 && sev->type != PERF_TYPE_SOFTWARE));
 
+		/* An address from registers: the instruction the rule
+		 * chose (attribute-regs.c). */
+		if (s->regs_rule)
+			trap = s->regs_rule == HM_RW_PREV;
 		r = resolve_ip_slow(run, c, trap, e, x);
 		if (r < 0)
 			return r;
@@ -534,6 +538,10 @@ static int sample_count(struct run *run, const struct sample_ctx *c, const struc
 		st->watch_samples++;
 	else
 		st->addr_samples++;
+	st->regs_samples += s->regs_rule != 0;
+	/* Every CPU's samples: what a line's share of them is measured by. */
+	if ((s->has & HM_HAS_CPU) && heat_cpu_sample(run->h, s->cpu))
+		return -ENOMEM;
 	if (!row)
 		return 0;
 	acc.addr = c->addr;
@@ -555,6 +563,8 @@ static int sample_count(struct run *run, const struct sample_ctx *c, const struc
 	acc.bp_w = c->is_bp && c->ev->bp_type == HW_BREAKPOINT_W;
 	acc.bp_rw = c->is_bp && c->ev->bp_type != HW_BREAKPOINT_W;
 	acc.mapped = e->mapped;
+	acc.regs = s->regs_rule != 0;
+	acc.regs_w = (s->regs_access & HM_ACC_WRITE) != 0;
 	return heat_count(run->h, row, &acc);
 }
 
@@ -581,6 +591,15 @@ static int sample(struct run *run, struct sample_ctx *c)
 		return attr_alloc_sample(run->a, c->ev, s);
 	if (c->ev && c->ev->tp && attr_kmem_event(c->ev))
 		return attr_kmem_sample(run->a, run->info, c->ev, s);
+	/* Registers whose IP is not mapped yet wait like an address. */
+	if (!c->addr && c->may_wait && attr_regs_waits(run->a, s))
+		return pend(run, s);
+	/* Registers that gave no address: the reason's bucket. */
+	if (!c->addr && s->regs_rule > HM_RW_AT_IP) {
+		run->st->samples++;
+		run->st->buckets[attr_regs_bucket(s->regs_rule)]++;
+		return (s->has & HM_HAS_CPU) ? heat_cpu_sample(run->h, s->cpu) : 0;
+	}
 
 	r = sample_by_addr(run, c, &e);
 	if (r)
@@ -693,15 +712,17 @@ static int flush_pending(struct run *run)
 
 	run->later.n = 0;
 	for (i = 0; i < n && !err; i++) {
-		const hm_sample *s = &run->later.v[i];
-		uint64_t addr = sample_data_addr(run->info, s);
-		struct sample_ctx c = {
-			.s = s,
-			.addr = addr,
-			.iph = fast_hash(s->ip, s->pid),
-			.xh = ipx_hash(addr, s->ip, s->pid),
-		};
+		hm_sample *s = &run->later.v[i];
+		struct sample_ctx c = { .s = s };
 
+		/* Registers that waited for their IP's mapping: their
+		 * address now (attribute-regs.c). */
+		if (!s->regs_rule && (s->nr_regs_user || s->nr_regs_intr) &&
+		    (err = attr_regs_addr(run->a, run->info, s)))
+			break;
+		c.addr = sample_data_addr(run->info, s);
+		c.iph = fast_hash(s->ip, s->pid);
+		c.xh = ipx_hash(c.addr, s->ip, s->pid);
 		err = sample(run, &c);
 	}
 	return err;
@@ -826,6 +847,14 @@ static int run_sample(struct run *run)
 		return attr_kmem_event(ev) ? attr_kmem_sample(run->a, info, ev, &now)
 					   : attr_alloc_sample(run->a, ev, &now);
 	}
+	/* Registers and no data address: the address they give, now, while
+	 * the registers are the reader's (attribute-regs.c). */
+	if (s->nr_regs_user || s->nr_regs_intr) {
+		int err = attr_regs_addr(run->a, info, &run->smp[run->nbatch]);
+
+		if (err)
+			return err;
+	}
 	if (needs_order(run, &run->smp[run->nbatch]))
 		return order_sample(run, &run->smp[run->nbatch]);
 	/* File order, counted in place (no copy). */
@@ -928,5 +957,9 @@ const char *hm_report_kind(const hm_report_stats *st)
 		return "hitm";
 	if (st->watch_samples)
 		return "watch";
+	/* Addresses computed from timer samples' registers: a subset of
+	 * the accesses, with time, judged by their own rule (heat-verdict.c). */
+	if (st->regs_samples)
+		return "regs";
 	return "addr";
 }

@@ -118,6 +118,12 @@ int hm_attr_set_sysroot(hm_attr *a, const char *dir)
 	return a->opt.sysroot ? 0 : -ENOMEM;
 }
 
+void hm_attr_set_regs_notes(hm_attr *a, hm_regs_note_fn fn, void *ctx)
+{
+	a->opt.regs_note = fn;
+	a->opt.regs_note_ctx = ctx;
+}
+
 unsigned hm_attr_line_size(const hm_attr *a)
 {
 	return a->opt.line_size ? a->opt.line_size : 64;

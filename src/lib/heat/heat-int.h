@@ -77,7 +77,15 @@ enum heat_rule {
 	HEAT_RULE_NO_PART,	/* above the floor, but no part has enough transfers */
 	HEAT_RULE_PARTS,	/* above the floor, with a false and/or true part */
 	HEAT_RULE_UNSEEN_WRITER,	/* HITMs above the floor, writers not sampled */
+	/* sampled registers (heat_line_verdict_regs()) */
+	HEAT_RULE_NO_OVERLAP,	/* no window in which two threads on two CPUs meet */
+	HEAT_RULE_FEW_WINDOWS,	/* fewer shared windows than the floor */
+	HEAT_RULE_NO_PART_WINDOWS,	/* no false or true part with enough windows */
+	HEAT_RULE_PARTS_WINDOWS,	/* a false and/or true part above the floor */
 };
+
+/* What a line's verdict rests on. */
+enum heat_ev_kind { HEAT_EV_HITM = 0, HEAT_EV_WATCH, HEAT_EV_REGS };
 
 /* Evidence behind a line's verdict. */
 struct heat_evidence {
@@ -87,6 +95,20 @@ struct heat_evidence {
 	uint32_t actors;		/* significant actors on the line */
 	uint32_t groups;		/* groups of fields with the same actors */
 	enum heat_rule rule;
+	enum heat_ev_kind kind;
+	/* HEAT_EV_REGS: transfers, fs_ and ts_transfers count shared
+	 * windows; the cost, per CPU of the line's accesses: its samples on
+	 * the line, of all its samples */
+	uint32_t ncost;
+	struct heat_cost { uint32_t cpu; uint64_t line, all; } *cost;
+};
+
+/* A sampled-register access, by time window (HEAT_WINDOW_NS). */
+struct heat_rwin {
+	uint64_t win;
+	uint32_t cpu, tid;
+	uint32_t n;		/* accesses of that window, cpu, tid and kind */
+	uint8_t w;
 };
 
 /* A transfer's cause in watch mode: the row whose write made the line
@@ -129,6 +151,8 @@ struct heat_row {
 	unsigned in_fs : 1, in_ts : 1;	/* verdict: in the false / true sharing part */
 	unsigned container_unknown : 1;	/* its instance lies inside another one
 					 * whose layout does not embed its type */
+	struct heat_rwin *rw;	/* sampled-register accesses by window */
+	uint32_t nrw, crw;
 };
 
 struct heat_watch;
@@ -204,6 +228,9 @@ struct hm_heat {
 	size_t wtid_n, wtid_size;
 	const hm_perf_info *winfo;	/* events, to know which fields can see w */
 	unsigned seen_datasrc : 1, seen_watch : 1, seen_addr : 1, assumed_writes : 1;
+	unsigned seen_regs : 1;
+	uint64_t *cpu_samples;		/* every sample by CPU, for the cost */
+	uint32_t ncpu_samples;
 	unsigned finished : 1;
 };
 
@@ -242,6 +269,12 @@ int heat_actors_add(struct heat_actors *s, uint32_t id, int write);
 /* The line's verdict, its evidence and its parts, from its finished rows
  * (heat-verdict.c).  watch: the counts are watchpoint data.  0 or -ENOMEM. */
 int heat_line_verdict(struct heat_line *l, int watch);
+/* The same from sampled-register accesses (HEAT_EV_REGS). */
+int heat_line_verdict_regs(struct heat_line *l, const hm_heat *h);
+/* Count a sample of cpu for the cost shown with sampled-register
+ * verdicts.  0 or -ENOMEM. */
+int heat_cpu_sample(hm_heat *h, uint32_t cpu);
+#define HEAT_WINDOW_NS 1000000	/* sampled registers: accesses meet in 1 ms windows */
 /* Evidence floors (hitmap-report(1), VERDICTS). */
 #define HEAT_MIN_TRANSFERS 5	/* transfers for any sharing verdict */
 #define HEAT_MIN_RATE 0.01	/* transfers per access, 95 % lower bound */

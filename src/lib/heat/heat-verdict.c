@@ -78,6 +78,16 @@ const char *heat_rule_text(enum heat_rule r)
 		"each part 5 or more transfers and 10 % of the line's",
 		"HITM transfers above the floor, but one CPU or no store sampled: "
 		"the writers went unsampled",
+		"sampled registers: no 1 ms window in which two threads on two CPUs "
+		"access the line and one writes",
+		"sampled registers: fewer than 5 shared 1 ms windows (two threads on two "
+		"CPUs, one writing)",
+		"sampled registers: no false or true sharing part with 5 shared windows "
+		"and 10 % of the line's",
+		"sampled registers: 5 or more shared 1 ms windows (two threads on two CPUs "
+		"access the line, one writes); false sharing: they access fields of "
+		"different groups, true sharing: fields of one shared group; each part 5 "
+		"or more windows and 10 % of the line's",
 	};
 
 	return texts[r];
@@ -163,6 +173,7 @@ int heat_line_verdict(struct heat_line *l, int watch)
 	int err = 0;
 
 	memset(e, 0, sizeof(*e));
+	e->kind = watch ? HEAT_EV_WATCH : HEAT_EV_HITM;
 	for (r = l->rows; r; r = r->next) {
 		e->accesses += row_accesses(r, watch);
 		e->transfers += row_transfers(r, watch);
@@ -302,6 +313,209 @@ int heat_line_verdict(struct heat_line *l, int watch)
 	}
 	e->rule = HEAT_RULE_PARTS;
 out:
+	free(g);
+	free(line_acts.v);
+	return err;
+}
+
+/* ---- verdicts from sampled registers ----
+ *
+ * Timer samples see a subset of the accesses, each with its time, CPU and
+ * thread.  Actors are threads (a thread moving between CPUs stays one
+ * actor); fields are grouped by their actors as above.  Time is cut in
+ * windows of HEAT_WINDOW_NS: a window is shared when two accesses in it
+ * come from different threads on different CPUs and one of them writes.
+ * A shared window pairing fields of two groups counts for false sharing,
+ * one pairing fields of one shared group (the same bytes, or a lock and
+ * what it guards) for true sharing.  Shared windows stand for transfers
+ * in the floors: fewer than HEAT_MIN_TRANSFERS is insufficient evidence,
+ * none at all is no sharing (the threads never met on the line). */
+
+struct rev {
+	uint64_t win;
+	const struct heat_row *row;
+	uint32_t cpu, tid, n;
+	uint8_t w;
+};
+
+static int rev_cmp(const void *x, const void *y)
+{
+	const struct rev *a = x, *b = y;
+
+	return a->win < b->win ? -1 : a->win > b->win;
+}
+
+static int add_cost(struct heat_evidence *e, uint32_t cpu, uint64_t n)
+{
+	uint32_t i;
+	struct heat_cost *v;
+
+	for (i = 0; i < e->ncost; i++)
+		if (e->cost[i].cpu == cpu) {
+			e->cost[i].line += n;
+			return 0;
+		}
+	v = realloc(e->cost, (e->ncost + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	e->cost = v;
+	for (i = e->ncost; i > 0 && v[i - 1].cpu > cpu; i--)
+		v[i] = v[i - 1];
+	v[i] = (struct heat_cost){ cpu, n, 0 };
+	e->ncost++;
+	return 0;
+}
+
+int heat_line_verdict_regs(struct heat_line *l, const hm_heat *h)
+{
+	struct heat_evidence *e = &l->ev;
+	struct heat_actors line_acts = { 0 };
+	struct group *g = NULL;
+	struct rev *ev = NULL;
+	struct heat_row *r, *q;
+	uint32_t ng = 0, nwritten = 0, i;
+	size_t nev = 0, k, j, a, b;
+	int err = 0;
+
+	free(e->cost);
+	memset(e, 0, sizeof(*e));
+	e->kind = HEAT_EV_REGS;
+	for (r = l->rows; r; r = r->next) {
+		e->accesses += row_accesses(r, 1);
+		nev += r->nrw;
+		r->group = 0;
+		r->in_fs = r->in_ts = 0;
+	}
+	e->lo = 0;
+	e->hi = 1;
+	for (r = l->rows; r; r = r->next) {
+		uint64_t acc = row_accesses(r, 1);
+		struct group *gr;
+
+		if (!r->sname || !acc || acc * 100 < e->accesses)
+			continue;
+		for (q = l->rows; q != r; q = q->next)
+			if (q->group && same_actors(q, r, 1))
+				break;
+		if (q != r) {
+			r->group = q->group;
+		} else {
+			struct group *n = realloc(g, (ng + 1) * sizeof(*n));
+
+			if (!n) {
+				err = -ENOMEM;
+				goto out;
+			}
+			g = n;
+			g[ng] = (struct group){ 0 };
+			r->group = ++ng;
+		}
+		gr = &g[r->group - 1];
+		gr->actors = 0;
+		for (i = 0; i < r->acts.n; i++) {
+			const struct heat_actor *x = &r->acts.v[i];
+
+			if (!actor_counts(r, x, 1))
+				continue;
+			gr->actors++;
+			if (x->w)
+				gr->written = 1;
+			if (heat_actors_add(&line_acts, x->id, 0)) {
+				err = -ENOMEM;
+				goto out;
+			}
+		}
+	}
+	for (i = 0; i < ng; i++) {
+		g[i].shared = g[i].actors >= 2 && g[i].written;
+		nwritten += g[i].written;
+	}
+	e->actors = line_acts.n;
+	e->groups = ng;
+
+	/* the accesses by window, and the cost */
+	ev = nev ? malloc(nev * sizeof(*ev)) : NULL;
+	if (nev && !ev) {
+		err = -ENOMEM;
+		goto out;
+	}
+	nev = 0;
+	for (r = l->rows; r; r = r->next)
+		for (i = 0; i < r->nrw; i++) {
+			const struct heat_rwin *x = &r->rw[i];
+
+			if ((err = add_cost(e, x->cpu, x->n)))
+				goto out;
+			if (r->group)
+				ev[nev++] = (struct rev){ x->win, r, x->cpu, x->tid, x->n, x->w };
+		}
+	for (i = 0; i < e->ncost; i++)
+		e->cost[i].all = e->cost[i].cpu < h->ncpu_samples ? h->cpu_samples[e->cost[i].cpu] : 0;
+	qsort(ev, nev, sizeof(*ev), rev_cmp);
+	for (k = 0; k < nev; k = j) {
+		int shared = 0, fs = 0, ts = 0;
+
+		for (j = k; j < nev && ev[j].win == ev[k].win; j++)
+			;
+		for (a = k; a < j; a++)
+			for (b = a + 1; b < j; b++) {
+				const struct rev *x = &ev[a], *y = &ev[b];
+
+				if (x->cpu == y->cpu || x->tid == y->tid || !(x->w || y->w))
+					continue;
+				shared = 1;
+				if (x->row->group != y->row->group) {
+					fs = 1;
+					((struct heat_row *)x->row)->in_fs = 1;
+					((struct heat_row *)y->row)->in_fs = 1;
+				} else if (g[x->row->group - 1].shared) {
+					ts = 1;
+					((struct heat_row *)x->row)->in_ts = 1;
+					((struct heat_row *)y->row)->in_ts = 1;
+				}
+			}
+		e->transfers += shared;
+		e->fs_transfers += fs;
+		e->ts_transfers += ts;
+	}
+
+	if (e->actors < 2) {
+		l->verdict = HEAT_PRIVATE;
+		e->rule = HEAT_RULE_ONE_ACTOR;
+	} else if (!nwritten) {
+		l->verdict = HEAT_READ_SHARED;
+		e->rule = HEAT_RULE_NO_WRITES;
+	} else if (!e->transfers) {
+		l->verdict = HEAT_PRIVATE;
+		e->rule = HEAT_RULE_NO_OVERLAP;
+	} else if (e->transfers < HEAT_MIN_TRANSFERS) {
+		l->verdict = HEAT_INSUFFICIENT;
+		e->rule = HEAT_RULE_FEW_WINDOWS;
+	} else if (part_passes(e->fs_transfers, e->transfers)) {
+		l->verdict = part_passes(e->ts_transfers, e->transfers) ? HEAT_MIXED
+									: HEAT_FALSE_SHARING;
+		e->rule = HEAT_RULE_PARTS_WINDOWS;
+	} else if (part_passes(e->ts_transfers, e->transfers)) {
+		l->verdict = HEAT_TRUE_SHARING;
+		e->rule = HEAT_RULE_PARTS_WINDOWS;
+	} else {
+		l->verdict = HEAT_INSUFFICIENT;
+		e->rule = HEAT_RULE_NO_PART_WINDOWS;
+	}
+	/* the parts name fields only when they pass; the false sharing
+	 * part leaves out a shared group (the lock stays with the true part) */
+	for (r = l->rows; r; r = r->next) {
+		if (!part_passes(e->fs_transfers, e->transfers) ||
+		    (r->group && g[r->group - 1].shared && l->verdict == HEAT_MIXED))
+			r->in_fs = 0;
+		if (!part_passes(e->ts_transfers, e->transfers))
+			r->in_ts = 0;
+		if (l->verdict != HEAT_FALSE_SHARING && l->verdict != HEAT_TRUE_SHARING &&
+		    l->verdict != HEAT_MIXED)
+			r->in_fs = r->in_ts = 0;
+	}
+out:
+	free(ev);
 	free(g);
 	free(line_acts.v);
 	return err;

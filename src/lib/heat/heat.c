@@ -155,6 +155,7 @@ static void rows_free(hm_heat *h);
 
 static void row_free(struct heat_row *r)
 {
+	free(r->rw);
 	free(r->cpus.w);
 	free(r->tids.v);
 	if (!r->acts.inl)
@@ -175,7 +176,9 @@ void hm_heat_free(hm_heat *h)
 		free(h->lines[i]->tids.v);
 		free(h->lines[i]->holders.w);
 		free(h->lines[i]->xp);
+		free(h->lines[i]->ev.cost);
 	}
+	free(h->cpu_samples);
 	free(h->lines);
 	free(h->rtab);
 	free(h->ltab);
@@ -472,6 +475,57 @@ int hm_heat_add(hm_heat *h, const hm_heat_access *a)
 	return heat_count(h, r, a);
 }
 
+int heat_cpu_sample(hm_heat *h, uint32_t cpu)
+{
+	if (cpu >= h->ncpu_samples) {
+		uint32_t n = cpu < 64 ? 64 : cpu + 1;
+		uint64_t *v;
+
+		if (cpu >= 1u << 20)	/* no machine has that many: no cost */
+			return 0;
+		v = realloc(h->cpu_samples, n * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		memset(v + h->ncpu_samples, 0, (n - h->ncpu_samples) * sizeof(*v));
+		h->cpu_samples = v;
+		h->ncpu_samples = n;
+	}
+	h->cpu_samples[cpu]++;
+	return 0;
+}
+
+/* A sampled-register access: its kind, its thread as the actor, and its
+ * time window (consecutive accesses of one window, CPU, thread and kind
+ * are one entry). */
+static int regs_add(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
+{
+	uint64_t win = a->time / HEAT_WINDOW_NS;
+	struct heat_rwin *x = r->nrw ? &r->rw[r->nrw - 1] : NULL;
+
+	h->seen_regs = 1;
+	if (a->regs_w)
+		r->c.writes++;
+	else
+		r->c.reads++;
+	if (heat_actors_add(&r->acts, a->tid, a->regs_w))
+		return -ENOMEM;
+	if (x && x->win == win && x->cpu == a->cpu && x->tid == a->tid && x->w == a->regs_w) {
+		x->n++;
+		return 0;
+	}
+	if (r->nrw == r->crw) {
+		uint32_t c = r->crw ? 2 * r->crw : 16;
+		struct heat_rwin *v = realloc(r->rw, c * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		r->rw = v;
+		r->crw = c;
+	}
+	r->rw[r->nrw++] = (struct heat_rwin){ win, a->cpu, a->tid, 1, a->regs_w };
+	return 0;
+}
+
 int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
 {
 	if (heat_cpuset_add(&r->cpus, a->cpu))
@@ -483,6 +537,8 @@ int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
 		h->seen_watch = 1;
 		return watch_add(h, r, a);
 	}
+	if (a->regs && regs_add(h, r, a))
+		return -ENOMEM;
 	r->nsamples++;
 	if (r->nips && r->ips[0].ip == a->ip && r->ips[0].bin == a->ip_bin)
 		r->ips[0].n++;
@@ -857,6 +913,16 @@ static int row_fold(hm_heat *h, struct heat_line *l, struct heat_row *d, struct 
 			} else {
 				j++;
 			}
+	if (s->nrw) {
+		struct heat_rwin *v = realloc(d->rw, (d->nrw + s->nrw) * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		memcpy(v + d->nrw, s->rw, s->nrw * sizeof(*v));
+		d->rw = v;
+		d->nrw += s->nrw;
+		d->crw = d->nrw;
+	}
 	if (l->last_wrow == s)
 		l->last_wrow = d;
 	rtab_unlink(h, s);
@@ -888,7 +954,7 @@ static int finish_line(hm_heat *h, struct heat_line *l)
 {
 	struct heat_row *r;
 	uint32_t i;
-	int know_writes = h->seen_datasrc || h->seen_watch;
+	int know_writes = h->seen_datasrc || h->seen_watch || h->seen_regs;
 
 	for (r = l->rows; r; r = r->next) {
 		r->c.samples += r->nsamples;
@@ -911,6 +977,8 @@ static int finish_line(hm_heat *h, struct heat_line *l)
 		l->ev.rule = HEAT_RULE_NO_KIND;
 		return 0;
 	}
+	if (!h->seen_datasrc && !h->seen_watch)
+		return heat_line_verdict_regs(l, h);
 	return heat_line_verdict(l, !h->seen_datasrc);
 }
 

@@ -129,6 +129,16 @@ static void reg_bits(const cs_regs r, uint8_t n, uint32_t *bits)
 	}
 }
 
+static int in_group(const cs_insn *ci, unsigned g)
+{
+	uint8_t i;
+
+	for (i = 0; i < ci->detail->groups_count; i++)
+		if (ci->detail->groups[i] == g)
+			return 1;
+	return 0;
+}
+
 /* What tracking needs of the few instructions it models. */
 static void classify(const cs_insn *ci, struct hm_insn *o)
 {
@@ -138,6 +148,14 @@ static void classify(const cs_insn *ci, struct hm_insn *o)
 
 	o->op = HM_OP_OTHER;
 	o->dst = o->src = HM_REG_NONE;
+	o->irq_on = ci->id == X86_INS_STI || ci->id == X86_INS_POPF || ci->id == X86_INS_POPFQ;
+	if (in_group(ci, X86_GRP_JUMP)) {
+		o->jump = 1;
+		o->cond = ci->id != X86_INS_JMP && ci->id != X86_INS_LJMP;
+		if (x->op_count == 1 && op[0].type == X86_OP_IMM)
+			o->imm = op[0].imm;
+		return;
+	}
 	switch (ci->id) {
 	case X86_INS_CALL:
 		o->op = HM_OP_CALL;

@@ -44,6 +44,7 @@ struct hm_insn_ctx {
 	uint32_t *slot;
 	size_t fn_slots;
 	struct insn_walks *walks;	/* insn-track.c's */
+	struct insn_regs *regs;		/* insn-addr.c's */
 };
 
 hm_insn_ctx *hm_insn_ctx_new(const hm_binary *bin, const hm_binary *syms)
@@ -121,12 +122,23 @@ void hm_insn_ctx_free(hm_insn_ctx *c)
 	free(c->fns);
 	free(c->slot);
 	insn_walks_free(c->walks);
+	insn_regs_free(c->regs);
 	free(c);
 }
 
 struct insn_walks **insn_ctx_walks(hm_insn_ctx *c)
 {
 	return &c->walks;
+}
+
+struct insn_regs **insn_ctx_regs(hm_insn_ctx *c)
+{
+	return &c->regs;
+}
+
+const hm_binary *insn_ctx_syms(const hm_insn_ctx *c)
+{
+	return c->syms;
 }
 
 int hm_insn_mem_const(const struct hm_insn_mem *m, uint64_t *at)

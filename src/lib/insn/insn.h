@@ -74,11 +74,16 @@ struct hm_insn {
 	uint8_t len;
 	unsigned id;		/* the decoder's mnemonic id */
 	unsigned has_mem : 1, lock : 1;
+	/* control flow, for which instruction a timer sample means
+	 * (insn-addr.c): a jump (target in imm when direct, else 0),
+	 * conditional (it may fall through); an instruction after which
+	 * interrupts are enabled again (sti, popf) */
+	unsigned jump : 1, cond : 1, irq_on : 1;
 	struct hm_insn_mem mem;
 	uint32_t regs_read, regs_written;	/* bit N: DWARF register N */
 	enum hm_insn_op op;
 	int8_t dst, src;	/* for op */
-	int64_t imm;		/* ADD_IMM: the constant; CALL: the direct target, or 0 */
+	int64_t imm;		/* ADD_IMM: the constant; CALL, jump: the direct target, or 0 */
 	/* Last, and only from hm_insn_decode*() and hm_insn_prev(): the
 	 * memo behind register tracking keeps the fields above alone
 	 * (HM_INSN_CORE), a fifth of the whole, for the hundreds of
@@ -260,5 +265,77 @@ typedef int (*hm_track_type_fn)(void *ctx, const struct hm_tval *v, struct hm_tv
  * only about reads no earlier walk of that function has asked about. */
 int hm_insn_track(hm_insn_ctx *c, uint64_t func, uint64_t pc, int reg, hm_track_type_fn type,
 		  void *ctx, struct hm_tval *out);
+
+
+/* ---- a timer sample's data address from its registers (insn-addr.c) ----
+ *
+ * A timer interrupt is taken at an instruction boundary: the IP is the
+ * next instruction to run and the previous one retired last (the stall the
+ * sample measures is usually its).  The rule, per IP, from the bytes alone:
+ *  1. the previous instruction, when it is known to be the one that ran
+ *     last (the IP is no target of a direct jump of its function nor the
+ *     function's entry, and the instruction before it falls through: no
+ *     jmp, ret or call), has a memory operand without a segment override
+ *     and wrote neither its base nor its index register: its address from
+ *     the sampled (post-execution) registers is exact;
+ *  2. else the instruction at the IP, when it has a memory operand without
+ *     a segment override: it has not run, its address from the same
+ *     registers is exact;
+ *  3. else no address, for the first reason met: the previous instruction
+ *     wrote its base or index (regs-clobbered), a %fs/%gs operand
+ *     (segment-base-unknown: no segment base is sampled), the IP is a
+ *     branch target or follows a jump, call or ret (branch-target), no
+ *     memory operand (no-mem-operand).
+ * A kernel IP right after an instruction that enables interrupts (sti,
+ * popf) or a call of an irq-enable function, or inside such a function, is
+ * where samples of an irqs-off section are deferred to: irq-deferred. */
+enum hm_regs_why {
+	HM_RW_PREV = 1,		/* the previous instruction's operand */
+	HM_RW_AT_IP,		/* the operand of the instruction at the IP */
+	HM_RW_NO_INSN,		/* no instruction at the IP */
+	HM_RW_CLOBBERED,
+	HM_RW_SEGMENT,
+	HM_RW_BRANCH_TARGET,
+	HM_RW_NO_MEMOP,
+	HM_RW_IRQ_DEFERRED,
+	HM_RW_NO_REGS,		/* a register the operand uses was not sampled */
+};
+
+/* Which instruction a sample at pc means (memoised per pc). */
+struct hm_regs_rule {
+	uint8_t why;		/* enum hm_regs_why */
+	uint8_t passed;		/* why the previous instruction was not taken
+				 * (HM_RW_*), 0 when it was */
+	uint64_t pc;		/* the instruction chosen (PREV, AT_IP) */
+	uint64_t prev;		/* the instruction before pc, 0 when unknown */
+	struct hm_insn_mem mem;	/* its memory operand */
+};
+
+/* The rule at pc (a link address; kernel: the binary is a kernel's).
+ * 0, or -ENOMEM. */
+int hm_insn_regs_rule(hm_insn_ctx *c, uint64_t pc, int kernel, struct hm_regs_rule *out);
+
+/* "previous", "at-ip", "no-insn", "regs-clobbered", "segment-base-unknown",
+ * "branch-target", "no-mem-operand", "irq-deferred", "regs-missing" */
+const char *hm_regs_why_name(int why);
+
+/* perf's sampled registers (the bit order of sample_regs_user /
+ * sample_regs_intr, enum perf_event_x86_regs) into regs[] by DWARF number;
+ * returns the mask of DWARF registers filled. */
+uint32_t hm_insn_regs_from_perf(uint64_t mask, const uint64_t *v, unsigned n,
+				uint64_t regs[HM_NR_REGS]);
+
+/* The effective address of m from regs (have: their mask) with the code
+ * loaded bias bytes above its link addresses: 0 and *addr, or
+ * -ENOENT when a register it needs is not in have. */
+int hm_insn_regs_ea(const struct hm_insn_mem *m, uint64_t bias, const uint64_t *regs,
+		    uint32_t have, uint64_t *addr);
+
+/* The memo behind hm_insn_regs_rule(), owned by the context. */
+struct insn_regs;
+struct insn_regs **insn_ctx_regs(hm_insn_ctx *c);
+/* Where the context's function symbols come from. */
+const hm_binary *insn_ctx_syms(const hm_insn_ctx *c);
+void insn_regs_free(struct insn_regs *m);
 
 #endif

@@ -9,6 +9,8 @@
 #include "hitmap/attribute.h"
 #include "attr/attribute-int.h"
 #include "dwarf/dwarf-scope.h"
+#include "insn/insn.h"
+#include "heat/heat-int.h"
 #include "base/diag.h"
 
 /* "0x401000", "401000" or "FUNC+0xOFF" / "FUNC" → a link address. */
@@ -205,6 +207,74 @@ static void explain_one(FILE *out, hm_attr *a, struct binent *b, uint64_t pc, in
 		fprintf(out, "  unattributed: %s\n", hm_attr_bucket_name(r->bucket));
 }
 
+/* The sampled-register rule at pc: which instruction a timer sample there
+ * means, why, and how its address comes from the registers. */
+static void explain_regs(FILE *out, struct binent *b, uint64_t pc, int kernel)
+{
+	static const char *const why[] = {
+		[HM_RW_PREV] = "the previous instruction retired last and wrote neither "
+			       "its base nor its index: its address from the sampled "
+			       "registers is exact",
+		[HM_RW_AT_IP] = "the instruction at the IP has not run: its address from "
+				"the sampled registers is exact",
+		[HM_RW_NO_INSN] = "no instruction at the IP",
+		[HM_RW_CLOBBERED] = "the previous instruction wrote its own base or index",
+		[HM_RW_SEGMENT] = "a %fs/%gs operand: no segment base is sampled",
+		[HM_RW_BRANCH_TARGET] = "the IP is a branch target or follows a jump, call or "
+					"ret: the instruction that ran last is not known",
+		[HM_RW_NO_MEMOP] = "no memory operand",
+		[HM_RW_IRQ_DEFERRED] = "a kernel sample deferred to an irq-enable point",
+		[HM_RW_NO_REGS] = "a register the operand uses was not sampled",
+	};
+	struct hm_regs_rule r;
+	struct hm_insn in;
+	const struct hm_insn_mem *m = &r.mem;
+
+	fprintf(out, "rule sampled-registers: the IP is the next instruction to run (timer "
+		"interrupt)\n");
+	if (attr_binent_insn(b) || hm_insn_regs_rule(b->insn, pc, kernel, &r)) {
+		fprintf(out, "  no instruction decoder\n");
+		return;
+	}
+	if (r.prev && !hm_insn_decode(b->insn, r.prev, &in))
+		fprintf(out, "  previous instruction: 0x%" PRIx64 ": %s\n", in.pc, in.text);
+	else
+		fprintf(out, "  previous instruction: unknown\n");
+	if (r.passed)
+		fprintf(out, "  previous not taken: %s (%s)\n", hm_regs_why_name(r.passed),
+			why[r.passed]);
+	if (r.why != HM_RW_PREV && r.why != HM_RW_AT_IP) {
+		fprintf(out, "  unattributed: %s (%s)\n",
+			hm_attr_bucket_name(attr_regs_bucket(r.why)), why[r.why]);
+		return;
+	}
+	if (!hm_insn_decode(b->insn, r.pc, &in))
+		fprintf(out, "  chosen: %s, 0x%" PRIx64 ": %s\n", hm_regs_why_name(r.why), in.pc,
+			in.text);
+	fprintf(out, "  why: %s\n", why[r.why]);
+	if (m->base == HM_REG_IP) {
+		fprintf(out, "  registers used: none (RIP-relative)\n");
+		fprintf(out, "  address = 0x%" PRIx64 " + the load bias\n", m->abs);
+		return;
+	}
+	fprintf(out, "  registers used:%s%s%s%s%s\n", m->base >= 0 ? " %" : "",
+		m->base >= 0 ? hm_insn_reg_name(m->base) : "", m->index >= 0 ? " %" : "",
+		m->index >= 0 ? hm_insn_reg_name(m->index) : "",
+		m->base < 0 && m->index < 0 ? " none" : "");
+	fprintf(out, "  address = ");
+	if (m->base >= 0)
+		fprintf(out, "%%%s", hm_insn_reg_name(m->base));
+	if (m->index >= 0)
+		fprintf(out, "%s%%%s*%u", m->base >= 0 ? " + " : "", hm_insn_reg_name(m->index),
+			m->scale);
+	fprintf(out, " %s 0x%" PRIx64 ", from each sample's registers\n", m->disp < 0 ? "-" : "+",
+		m->disp < 0 ? -(uint64_t)m->disp : (uint64_t)m->disp);
+	fprintf(out, "  access: %s; verdicts from such accesses: %u ms windows in which "
+		"threads on two CPUs access a line and one writes\n",
+		m->access == (HM_ACC_READ | HM_ACC_WRITE) ? "read-modify-write"
+		: m->access & HM_ACC_WRITE ? "write" : "read", HEAT_WINDOW_NS / 1000000);
+}
+
 int hm_attr_explain(FILE *out, hm_attr *a, const char *where)
 {
 	struct binent *b = NULL;
@@ -236,5 +306,6 @@ int hm_attr_explain(FILE *out, hm_attr *a, const char *where)
 	}
 	explain_one(out, a, b, pc, 0);
 	explain_one(out, a, b, pc, 1);
+	explain_regs(out, b, pc, b == a->bin.vmlinux || !b->user);
 	return ferror(out) ? -EIO : 0;
 }

@@ -164,13 +164,20 @@ static const char *verdict_label(const struct heat_line *l, char *buf, size_t le
 {
 	if (l->verdict != HEAT_INSUFFICIENT)
 		return heat_verdict_name(l->verdict);
-	snprintf(buf, len, "%s (%" PRIu64 " %s)", heat_verdict_name(l->verdict), l->ev.transfers,
-		 l->ev.transfers == 1 ? "transfer" : "transfers");
+	if (l->ev.kind == HEAT_EV_REGS)
+		snprintf(buf, len, "%s (%" PRIu64 " shared %s)", heat_verdict_name(l->verdict),
+			 l->ev.transfers, l->ev.transfers == 1 ? "window" : "windows");
+	else
+		snprintf(buf, len, "%s (%" PRIu64 " %s)", heat_verdict_name(l->verdict),
+			 l->ev.transfers, l->ev.transfers == 1 ? "transfer" : "transfers");
 	return buf;
 }
 
 static const char *const rule_ids[] = { "no-kind", "one-actor", "no-writes", "below-rate",
-					"few-transfers", "no-part", "parts", "unseen-writer" };
+					"few-transfers", "no-part", "parts", "unseen-writer",
+					"no-overlap", "few-windows", "no-part-windows",
+					"parts-windows" };
+static const char *const ev_kinds[] = { "hitm", "watchpoints", "sampled-registers" };
 
 /* Who the verdict's actors are: threads for watchpoints, else CPUs (or the
  * threads standing in for them). */
@@ -201,6 +208,43 @@ static void part_names(const struct heat_line *l, int ts, char *buf, size_t len)
 	}
 }
 
+/* Sampled registers: shared windows, the parts, and the cost per CPU. */
+static void evidence_regs(const struct heat_line *l, char *buf, size_t len)
+{
+	const struct heat_evidence *e = &l->ev;
+	char names[300];
+	size_t o;
+	uint32_t i;
+	int w;
+
+	w = snprintf(buf, len, "sampled registers: %" PRIu64 " shared %u ms windows in %" PRIu64
+		     " accesses; %u %s in %u %s", e->transfers, HEAT_WINDOW_NS / 1000000,
+		     e->accesses, e->actors, e->actors == 1 ? "thread" : "threads", e->groups,
+		     e->groups == 1 ? "group" : "groups");
+	if (w < 0 || (size_t)w >= len)
+		return;
+	o = (size_t)w;
+	for (i = 0; i < 2; i++) {
+		if (!(i ? l->verdict == HEAT_TRUE_SHARING || l->verdict == HEAT_MIXED
+			: l->verdict == HEAT_FALSE_SHARING || l->verdict == HEAT_MIXED))
+			continue;
+		part_names(l, (int)i, names, sizeof(names));
+		w = snprintf(buf + o, len - o, "; %s sharing (%" PRIu64 " windows): %s",
+			     i ? "true" : "false", i ? e->ts_transfers : e->fs_transfers, names);
+		if (w < 0 || (size_t)w >= len - o)
+			return;
+		o += (size_t)w;
+	}
+	for (i = 0; i < e->ncost; i++) {
+		w = snprintf(buf + o, len - o, "%sCPU %u %.3g %%", i ? ", " : "; cost: ",
+			     e->cost[i].cpu, e->cost[i].all ? 100.0 * (double)e->cost[i].line /
+							     (double)e->cost[i].all : 0.0);
+		if (w < 0 || (size_t)w >= len - o)
+			return;
+		o += (size_t)w;
+	}
+}
+
 static void evidence(const struct heat_line *l, const hm_report_stats *st, char *buf,
 		     size_t len)
 {
@@ -214,6 +258,10 @@ static void evidence(const struct heat_line *l, const hm_report_stats *st, char 
 	if (l->verdict == HEAT_UNKNOWN) {
 		snprintf(buf, len, "samples carry no load/store kind; %s %s",
 			 st->cpu_from_tid ? "threads" : "CPUs", cpus);
+		return;
+	}
+	if (e->kind == HEAT_EV_REGS) {
+		evidence_regs(l, buf, len);
 		return;
 	}
 	w = snprintf(buf, len, "%" PRIu64 " %s in %" PRIu64 " accesses (%.3g %%, 95 %% bounds "
@@ -715,16 +763,33 @@ static void json_verdict(hm_json *j, const struct heat_line *l, const hm_report_
 	hm_json_key(j, "min_part");
 	hm_json_double(j, HEAT_MIN_PART);
 	hm_json_end_object(j);
+	hm_json_kstr(j, "evidence_kind", ev_kinds[e->kind]);
 	hm_json_key(j, "verdict_evidence");
 	hm_json_begin_object(j);
-	hm_json_kstr(j, "unit", data_kind(st) == DK_WATCH ? "transfers" : "hitm+peer");
+	hm_json_kstr(j, "unit", e->kind == HEAT_EV_REGS ? "windows"
+				: data_kind(st) == DK_WATCH ? "transfers" : "hitm+peer");
+	if (e->kind == HEAT_EV_REGS) {
+		uint32_t i;
+
+		hm_json_kuint(j, "window_ns", HEAT_WINDOW_NS);
+		hm_json_key(j, "cost");
+		hm_json_begin_array(j);
+		for (i = 0; i < e->ncost; i++) {
+			hm_json_begin_object(j);
+			hm_json_kuint(j, "cpu", e->cost[i].cpu);
+			hm_json_kuint(j, "line_samples", e->cost[i].line);
+			hm_json_kuint(j, "cpu_samples", e->cost[i].all);
+			hm_json_end_object(j);
+		}
+		hm_json_end_array(j);
+	}
 	hm_json_kuint(j, "transfers", e->transfers);
 	hm_json_kuint(j, "accesses", e->accesses);
 	hm_json_key(j, "rate_low");
 	hm_json_double(j, e->lo);
 	hm_json_key(j, "rate_high");
 	hm_json_double(j, e->hi);
-	hm_json_kstr(j, "actor", actor_name(st, 0));
+	hm_json_kstr(j, "actor", e->kind == HEAT_EV_REGS ? "thread" : actor_name(st, 0));
 	hm_json_kuint(j, "actors", e->actors);
 	hm_json_kuint(j, "groups", e->groups);
 	for (part = 0; part < 2; part++) {

@@ -118,6 +118,7 @@ struct hm_perf_reader {
 	uint64_t *cc;		/* callchain in host order (swapped files) */
 	size_t cc_cap;
 	uint64_t regs[64];	/* REGS_USER in host order (swapped, unaligned) */
+	uint64_t iregs[64];	/* REGS_INTR likewise */
 	hm_perf_build_id *bids;
 	size_t nr_bids, cap_bids;
 	struct pr_zstd *z;

@@ -111,7 +111,9 @@ static int callchain(struct cur *c, hm_sample *s)
 	return skip(c, nr * 8);
 }
 
-static int user_regs(struct cur *c, unsigned nr, hm_sample *s)
+/* A register block (REGS_USER, REGS_INTR): nr u64 in host order, in place
+ * when aligned and unswapped, else copied into buf. */
+static int regs_block(struct cur *c, unsigned nr, uint64_t *buf, const uint64_t **out)
 {
 	hm_perf_reader *r = c->r;
 	unsigned i;
@@ -119,18 +121,27 @@ static int user_regs(struct cur *c, unsigned nr, hm_sample *s)
 	if ((uint64_t)(c->end - c->p) < 8ull * nr)
 		return truncated(c, 8ull * nr);
 	if (!r->swap && !((uintptr_t)c->p & 7)) {
-		s->regs_user = (const uint64_t *)(const void *)c->p;
+		*out = (const uint64_t *)(const void *)c->p;
 	} else {
 		for (i = 0; i < nr; i++) {
-			memcpy(&r->regs[i], c->p + 8 * i, 8);
+			memcpy(&buf[i], c->p + 8 * i, 8);
 			if (r->swap)
-				r->regs[i] = __builtin_bswap64(r->regs[i]);
+				buf[i] = __builtin_bswap64(buf[i]);
 		}
-		s->regs_user = r->regs;
+		*out = buf;
 	}
+	return skip(c, 8ull * nr);
+}
+
+static int user_regs(struct cur *c, unsigned nr, hm_sample *s)
+{
+	int err = regs_block(c, nr, c->r->regs, &s->regs_user);
+
+	if (err)
+		return err;
 	s->nr_regs_user = nr;
 	s->has |= HM_HAS_REGS_USER;
-	return skip(c, 8ull * nr);
+	return 0;
 }
 
 /* The fields after PERIOD that hitmap does not keep, in the kernel's order,
@@ -275,6 +286,8 @@ static inline void sample_decode(const struct pr_event *e, uint32_t ev, hm_sampl
 	s->offset = off;
 	s->nr_callchain = 0;
 	s->callchain = NULL;
+	s->nr_regs_user = s->nr_regs_intr = 0;
+	s->regs_rule = s->regs_access = 0;
 }
 
 static int parse_sample(hm_perf_reader *r, hm_perf_record *rec, const unsigned char *p,
@@ -376,8 +389,12 @@ static int parse_sample(hm_perf_reader *r, hm_perf_record *rec, const unsigned c
 	if (st & PERF_SAMPLE_REGS_INTR) {
 		if ((err = get64(&c, &v)))
 			return err;
-		if (v && (err = skip(&c, 8ull * e->regs_intr)))
+		if (v && (err = regs_block(&c, e->regs_intr, c.r->iregs, &s->regs_intr)))
 			return err;
+		if (v) {
+			s->nr_regs_intr = e->regs_intr;
+			s->has |= HM_HAS_REGS_INTR;
+		}
 	}
 	if (st & PERF_SAMPLE_PHYS_ADDR) {
 		if ((err = get64(&c, &s->phys_addr)))

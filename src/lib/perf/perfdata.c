@@ -396,6 +396,7 @@ void hm_pr_sync_events(hm_perf_reader *r)
 		p->nr_ids = r->ev[i].nr_ids;
 		p->ids = r->ev[i].ids;
 		p->sample_regs_user = a->sample_regs_user;
+		p->sample_regs_intr = a->sample_regs_intr;
 		for (size_t k = 0; a->type == PERF_TYPE_TRACEPOINT && k < r->info.nr_tracepoints; k++)
 			if (r->info.tracepoints[k].id == a->config)
 				p->tp = &r->info.tracepoints[k];
