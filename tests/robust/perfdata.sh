@@ -30,15 +30,26 @@ FEAT=$(get64 "$REAL" 72)
 SIZE=$(wc -c <"$REAL")
 
 # 1. Every cut is a truncated file: its header promises more (data.size, the
-#    feature sections after the data).  A cut before the data section or
-#    in the features after it is refused; one inside the data section is
-#    read up to the cut: one warning line naming the offset, the report of
-#    what was read, and still exit 3 (tests/perf/truncated.sh counts the
-#    samples against perf).
-off=0 n=0 nkept=0
+#    feature sections after the data).  A cut before the data section is
+#    refused; one inside the data section is read up to the cut: one warning
+#    line naming the offset, the report of what was read, and still exit 3
+#    (tests/perf/truncated.sh counts the samples against perf); one in the
+#    features after it reads every sample, as perf does, with one warning
+#    naming the offset and the features lost, and still exit 3
+#    (tests/perf/salvage.sh counts the samples against perf).
+off=0 n=0 nkept=0 nfeat=0
 while [ $off -lt "$SIZE" ]; do
 	head -c $off "$REAL" >"$T/cut.data"
-	if [ $off -ge "$DOFF" ] && [ $off -lt $((DOFF + DSIZE)) ]; then
+	if [ $off -ge $((DOFF + DSIZE)) ]; then
+		run_hm report -i "$T/cut.data"
+		[ "$rc" = 3 ] || { cat "$T/err" >&2; fail "cut at $off: exit $rc, want 3"; }
+		grep -q "^warning: $T/cut.data: truncated at offset 0x[0-9a-f]* in the feature section, after the whole data section: every sample is read; features lost: [A-Z_, ]*\$" "$T/err" &&
+			[ "$(grep -c '^warning: ' "$T/err")" = 1 ] &&
+			! grep -qv '^\(warning\|note\): ' "$T/err" ||
+			{ cat "$T/err" >&2; fail "cut at $off: want one warning line (and notes)"; }
+		grep -q "^hitmap report: $T/cut.data\$" "$T/out" || fail "cut at $off: no report"
+		nfeat=$((nfeat + 1))
+	elif [ $off -ge "$DOFF" ]; then
 		run_hm report -i "$T/cut.data"
 		[ "$rc" = 3 ] || { cat "$T/err" >&2; fail "cut at $off: exit $rc, want 3"; }
 		grep -q "^warning: $T/cut.data: truncated at offset 0x[0-9a-f]*: [0-9]* of $DSIZE bytes of the data section read; the samples before it are reported\$" "$T/err" &&
@@ -52,7 +63,7 @@ while [ $off -lt "$SIZE" ]; do
 	fi
 	off=$((off + 64)) n=$((n + 1))
 done
-echo "file mode: $n cuts, $nkept inside the data section read up to the cut, the rest refused"
+echo "file mode: $n cuts, $nkept inside the data section read up to the cut, $nfeat in the features read whole, the rest refused"
 
 # 2. Pipe mode: the stream has no length, so a cut between two records reads
 #    as a shorter recording; a cut inside a record must be refused.  Record
@@ -144,11 +155,17 @@ fi
 
 # 6. Features that lie.  The section table follows the data, one {offset,
 #    size} per bit set in adds_features, lowest bit first: the first entry's
-#    size runs past the end of the file; HOSTNAME's (bit 3) string length
-#    runs past its section.
+#    size runs past the end of the file, which reads as a file cut in that
+#    feature: every sample is reported, with one warning naming the feature
+#    lost, and exit 3; HOSTNAME's (bit 3) string length runs past its
+#    section.
 TAB=$((DOFF + DSIZE))
 f=$(bad feat-eof); put64 "$f" $((TAB + 8)) 1099511627776
-expect_err3 "past end of file" report -i "$f"
+run_hm report -i "$f"
+[ "$rc" = 3 ] && [ "$(grep -c '^warning: ' "$T/err")" = 1 ] &&
+	grep -q "^warning: $f: truncated at offset 0x[0-9a-f]* in the feature section, after the whole data section: every sample is read; features lost: BUILD_ID\$" "$T/err" &&
+	grep -q "^hitmap report: $f\$" "$T/out" ||
+	{ cat "$T/err" >&2; fail "feature past the end of the file: want its samples, one warning, exit 3"; }
 if [ $((FEAT & 8)) != 0 ]; then
 	idx=$(( (FEAT & 1) + ((FEAT >> 1) & 1) + ((FEAT >> 2) & 1) ))
 	H=$(get64 "$REAL" $((TAB + 16 * idx)))
