@@ -1,5 +1,6 @@
 #include "config.h"
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -318,4 +319,14 @@ int cli_write_html(const char *path, int (*write)(FILE *f, void *ctx), void *ctx
 		return HM_EXIT_INPUT;
 	}
 	return HM_EXIT_OK;
+}
+
+int cli_refuse_partial(const char *file, const hm_profile *p)
+{
+	const hm_profile_truncation *t = p->truncated;
+
+	cli_error("%s: made from a truncated recording (%s cut at offset %" PRIu64 ", %"
+		  PRIu64 " samples kept): give --allow-partial to use it", file, t->what,
+		  t->offset, t->samples_kept);
+	return HM_EXIT_INPUT;
 }

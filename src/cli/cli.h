@@ -4,8 +4,8 @@
 #define HM_CLI_H
 #include <stddef.h>
 #include <stdint.h>
+#include "hitmap/heat.h"
 #include "hitmap/rules.h"
-#include "hitmap/types.h"
 #include "hitmap/types.h"
 
 enum {
@@ -111,6 +111,11 @@ int cli_write_html(const char *path, int (*write)(FILE *f, void *ctx), void *ctx
  * written — unless no_cache (--no-cache) or HITMAP_NO_CACHE (set to anything
  * but "" or "0") turns it off.  The caller adds `only` and the rest. */
 void cli_load_opts(struct hm_load_opts *o, int no_cache);
+
+/* A profile made from a cut recording (p->truncated set) counts only part
+ * of it: say so, naming FILE and the cut, and give --allow-partial as the
+ * way to use it anyway.  Returns HM_EXIT_INPUT. */
+int cli_refuse_partial(const char *file, const hm_profile *p);
 
 /* Whether colour may be used on stdout (a tty, and NO_COLOR unset). */
 int cli_color(void);

@@ -47,18 +47,6 @@ static int list_rules(void)
 	return HM_EXIT_OK;
 }
 
-/* A profile made from a cut recording counts only part of it: refused
- * unless --allow-partial says the part will do. */
-static int refuse_partial(const char *file, const hm_profile *p)
-{
-	const hm_profile_truncation *t = p->truncated;
-
-	cli_error("%s: made from a truncated recording (%s cut at offset %" PRIu64 ", %"
-		  PRIu64 " samples kept): give --allow-partial to use it", file, t->what,
-		  t->offset, t->samples_kept);
-	return HM_EXIT_INPUT;
-}
-
 static int run(int argc, char **argv)
 {
 	struct ccli a = { .cmd = &hm_cmd_check, .accept = CCLI_RULES | CCLI_PROFILE |
@@ -80,7 +68,7 @@ static int run(int argc, char **argv)
 	/* Without lint only the named structs are needed: much faster on a kernel. */
 	rc = ccli_load_inputs(&a, a.lint && !a.nnames);
 	if (!rc && a.prof && a.prof->truncated && !a.allow_partial)
-		rc = refuse_partial(a.profile, a.prof);
+		rc = cli_refuse_partial(a.profile, a.prof);
 	if (!rc)
 		rc = ccli_open(&a, a.files[0], &bin, &t);
 	if (rc)

@@ -135,18 +135,6 @@ static int profile_from_perf(struct srun *r)
 	return err;
 }
 
-/* A profile made from a cut recording counts only part of it: refused
- * unless --allow-partial says the part will do. */
-static int refuse_partial(const char *file, const hm_profile *p)
-{
-	const hm_profile_truncation *t = p->truncated;
-
-	cli_error("%s: made from a truncated recording (%s cut at offset %" PRIu64 ", %"
-		  PRIu64 " samples kept): give --allow-partial to use it", file, t->what,
-		  t->offset, t->samples_kept);
-	return HM_EXIT_INPUT;
-}
-
 static int load_evidence_files(struct srun *r)
 {
 	struct sopts *o = &r->o;
@@ -155,7 +143,7 @@ static int load_evidence_files(struct srun *r)
 	if (o->profile && (err = hm_profile_load(o->profile, &r->prof)))
 		return err;
 	if (o->profile && r->prof->truncated && !o->allow_partial)
-		return refuse_partial(o->profile, r->prof) ? -EBADMSG : 0;
+		return cli_refuse_partial(o->profile, r->prof) ? -EBADMSG : 0;
 	if (o->input && (err = profile_from_perf(r)))
 		return err;
 	if (o->nrules) {
