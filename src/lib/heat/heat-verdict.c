@@ -163,31 +163,26 @@ static int part_passes(uint64_t part, uint64_t all)
 	return part >= HEAT_MIN_TRANSFERS && (double)part >= HEAT_MIN_PART * (double)all;
 }
 
-int heat_line_verdict(struct heat_line *l, int watch)
+/* Group a line's fields by their actors, fields with the same actors being
+ * one group: each row's group number (0: too few of the line's accesses to
+ * count), each group's actors and whether it is written, the line's actors
+ * (ev.actors) and groups (ev.groups).  named: only rows that name a field
+ * count.  *gp grows with *ngp; the caller frees it and line_acts->v, also
+ * on an error (-ENOMEM). */
+static int group_fields(struct heat_line *l, int watch, int named, struct group **gp,
+			uint32_t *ngp, struct heat_actors *line_acts, uint32_t *nwritten)
 {
 	struct heat_evidence *e = &l->ev;
-	struct heat_actors line_acts = { 0 };
-	struct group *g = NULL;
+	struct group *g = *gp;
+	uint32_t ng = *ngp, i;
 	struct heat_row *r, *q;
-	uint32_t ng = 0, nwritten = 0, i;
 	int err = 0;
 
-	memset(e, 0, sizeof(*e));
-	e->kind = watch ? HEAT_EV_WATCH : HEAT_EV_HITM;
-	for (r = l->rows; r; r = r->next) {
-		e->accesses += row_accesses(r, watch);
-		e->transfers += row_transfers(r, watch);
-		r->group = 0;
-		r->in_fs = r->in_ts = 0;
-	}
-	wilson(e->transfers, e->accesses, &e->lo, &e->hi);
-
-	/* Groups: fields with the same actors. */
 	for (r = l->rows; r; r = r->next) {
 		uint64_t acc = row_accesses(r, watch);
 		struct group *gr;
 
-		if (!acc || acc * 100 < e->accesses)
+		if ((named && !r->sname) || !acc || acc * 100 < e->accesses)
 			continue;
 		for (q = l->rows; q != r; q = q->next)
 			if (q->group && same_actors(q, r, watch))
@@ -215,7 +210,7 @@ int heat_line_verdict(struct heat_line *l, int watch)
 			gr->actors++;
 			if (a->w)
 				gr->written = 1;
-			if (heat_actors_add(&line_acts, a->id, 0)) {
+			if (heat_actors_add(line_acts, a->id, 0)) {
 				err = -ENOMEM;
 				goto out;
 			}
@@ -223,10 +218,38 @@ int heat_line_verdict(struct heat_line *l, int watch)
 	}
 	for (i = 0; i < ng; i++) {
 		g[i].shared = g[i].actors >= 2 && g[i].written;
-		nwritten += g[i].written;
+		*nwritten += g[i].written;
 	}
-	e->actors = line_acts.n;
+	e->actors = line_acts->n;
 	e->groups = ng;
+out:
+	*gp = g;
+	*ngp = ng;
+	return err;
+}
+
+int heat_line_verdict(struct heat_line *l, int watch)
+{
+	struct heat_evidence *e = &l->ev;
+	struct heat_actors line_acts = { 0 };
+	struct group *g = NULL;
+	struct heat_row *r;
+	uint32_t ng = 0, nwritten = 0, i;
+	int err = 0;
+
+	memset(e, 0, sizeof(*e));
+	e->kind = watch ? HEAT_EV_WATCH : HEAT_EV_HITM;
+	for (r = l->rows; r; r = r->next) {
+		e->accesses += row_accesses(r, watch);
+		e->transfers += row_transfers(r, watch);
+		r->group = 0;
+		r->in_fs = r->in_ts = 0;
+	}
+	wilson(e->transfers, e->accesses, &e->lo, &e->hi);
+
+	/* Groups: fields with the same actors. */
+	if ((err = group_fields(l, watch, 0, &g, &ng, &line_acts, &nwritten)))
+		goto out;
 
 	/* A HITM says another cache held the line modified: with transfers
 	 * above the floor, one CPU or no sampled store means the writers went
@@ -372,7 +395,7 @@ int heat_line_verdict_regs(struct heat_line *l, const hm_heat *h)
 	struct heat_actors line_acts = { 0 };
 	struct group *g = NULL;
 	struct rev *ev = NULL;
-	struct heat_row *r, *q;
+	struct heat_row *r;
 	uint32_t ng = 0, nwritten = 0, i;
 	size_t nev = 0, k, j, a, b;
 	int err = 0;
@@ -388,50 +411,8 @@ int heat_line_verdict_regs(struct heat_line *l, const hm_heat *h)
 	}
 	e->lo = 0;
 	e->hi = 1;
-	for (r = l->rows; r; r = r->next) {
-		uint64_t acc = row_accesses(r, 1);
-		struct group *gr;
-
-		if (!r->sname || !acc || acc * 100 < e->accesses)
-			continue;
-		for (q = l->rows; q != r; q = q->next)
-			if (q->group && same_actors(q, r, 1))
-				break;
-		if (q != r) {
-			r->group = q->group;
-		} else {
-			struct group *n = realloc(g, (ng + 1) * sizeof(*n));
-
-			if (!n) {
-				err = -ENOMEM;
-				goto out;
-			}
-			g = n;
-			g[ng] = (struct group){ 0 };
-			r->group = ++ng;
-		}
-		gr = &g[r->group - 1];
-		gr->actors = 0;
-		for (i = 0; i < r->acts.n; i++) {
-			const struct heat_actor *x = &r->acts.v[i];
-
-			if (!actor_counts(r, x, 1))
-				continue;
-			gr->actors++;
-			if (x->w)
-				gr->written = 1;
-			if (heat_actors_add(&line_acts, x->id, 0)) {
-				err = -ENOMEM;
-				goto out;
-			}
-		}
-	}
-	for (i = 0; i < ng; i++) {
-		g[i].shared = g[i].actors >= 2 && g[i].written;
-		nwritten += g[i].written;
-	}
-	e->actors = line_acts.n;
-	e->groups = ng;
+	if ((err = group_fields(l, 1, 1, &g, &ng, &line_acts, &nwritten)))
+		goto out;
 
 	/* the accesses by window, and the cost */
 	ev = nev ? malloc(nev * sizeof(*ev)) : NULL;
