@@ -135,7 +135,8 @@ static const struct fn_targets *targets_of(hm_insn_ctx *c, struct insn_regs *m,
 		}
 		t->v[t->n++] = (uint64_t)in.imm;
 	}
-	qsort(t->v, t->n, sizeof(*t->v), cmp_u64);
+	if (t->n)	/* qsort may not be given NULL, even for no elements */
+		qsort(t->v, t->n, sizeof(*t->v), cmp_u64);
 	m->nfns++;
 	return t;
 }
