@@ -432,7 +432,8 @@ int heat_line_verdict_regs(struct heat_line *l, const hm_heat *h)
 		}
 	for (i = 0; i < e->ncost; i++)
 		e->cost[i].all = e->cost[i].cpu < h->ncpu_samples ? h->cpu_samples[e->cost[i].cpu] : 0;
-	qsort(ev, nev, sizeof(*ev), rev_cmp);
+	if (nev)	/* no array at all when no row has a window */
+		qsort(ev, nev, sizeof(*ev), rev_cmp);
 	for (k = 0; k < nev; k = j) {
 		int shared = 0, fs = 0, ts = 0;
 
