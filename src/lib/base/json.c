@@ -1,8 +1,10 @@
 #include "config.h"
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 #include "base/json.h"
 #include "base/diag.h"
+#include "base/util.h"
 
 void hm_json_init(hm_json *j, FILE *out, int pretty)
 {
@@ -65,34 +67,6 @@ void hm_json_end_object(hm_json *j) { close_(j, '}'); }
 void hm_json_begin_array(hm_json *j) { open(j, '['); }
 void hm_json_end_array(hm_json *j) { close_(j, ']'); }
 
-/* Length of the valid UTF-8 sequence at s (NUL-terminated), 0 if invalid:
- * no overlong forms, no surrogates, nothing past U+10FFFF. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned long cp;
-	size_t len, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)	/* the NUL stops here too */
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
 /* The first string with bytes that are not UTF-8, for the warning: its
  * bytes >= 0x80 and controls as \xNN, cut to fit. */
 static void note_first(hm_json *j, const char *s)
@@ -131,7 +105,7 @@ static void put_string(hm_json *j, const char *s)
 		}
 		/* UTF-8 passes through; a byte that is not (a file or DWARF
 		 * name in another encoding, or corrupt) is escaped reversibly */
-		if ((n = utf8_len(p))) {
+		if ((n = hm_utf8_len(p, strnlen((const char *)p, 4)))) {
 			fwrite(p, 1, n, out);
 			p += n;
 			continue;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "base/diag.h"
 #include "base/jsonparse.h"
+#include "base/util.h"
 
 struct jp {
 	const char *buf, *name;
@@ -109,35 +110,6 @@ static size_t put_utf8(char *out, unsigned long cp)
 	return 4;
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned long cp;
-	size_t len, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
 static int parse_escape(struct jp *p, char *out, size_t *o)
 {
 	char c = p->buf[p->pos + 1];
@@ -209,7 +181,7 @@ static int parse_string(struct jp *p, const char **str, size_t *len)
 				return p->err;
 			continue;
 		}
-		n = utf8_len((const unsigned char *)p->buf + p->pos, p->len - p->pos);
+		n = hm_utf8_len((const unsigned char *)p->buf + p->pos, p->len - p->pos);
 		if (!n)
 			return jp_error(p, p->pos, "invalid UTF-8 in string");
 		memcpy(out + o, p->buf + p->pos, n);

@@ -70,6 +70,10 @@ void hm_sbuf_puts(hm_sbuf *b, const char *s);
 void hm_sbuf_printf(hm_sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Edit distance, for "did you mean" suggestions.  Capped at `max`+1. */
+/* Length of the valid UTF-8 sequence at s, of at most n bytes, 0 if it is
+ * not one: no overlong forms, no surrogates, nothing past U+10FFFF. */
+size_t hm_utf8_len(const unsigned char *s, size_t n);
+
 unsigned hm_edit_distance(const char *a, const char *b, unsigned max);
 
 /* A declaration's file (as the debug info spells it) under a source tree:
