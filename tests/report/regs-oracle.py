@@ -233,4 +233,5 @@ def main():
         print(b)
 
 
-main()
+if __name__ == '__main__':
+    main()
