@@ -62,16 +62,18 @@ uint32_t hm_insn_regs_from_perf(uint64_t mask, const uint64_t *v, unsigned n,
 		8, 9, 10, 11, 12, 13, 14, 15,
 	};
 	uint32_t have = 0;
-	unsigned bit, k = 0;
+	unsigned bit, k;
 
-	for (bit = 0; bit < 64 && k < n; bit++) {
-		if (!((mask >> bit) & 1))
-			continue;
-		if (bit < 24 && dw[bit] >= 0) {
+	/* once per sample: visit the mask's set bits only, and none past
+	 * R15 (the XMM registers after it are no address's) */
+	for (k = 0; mask && k < n; mask &= mask - 1, k++) {
+		bit = (unsigned)__builtin_ctzll(mask);
+		if (bit >= 24)
+			break;
+		if (dw[bit] >= 0) {
 			regs[dw[bit]] = v[k];
 			have |= 1u << dw[bit];
 		}
-		k++;
 	}
 	return have;
 }
