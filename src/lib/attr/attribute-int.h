@@ -221,6 +221,7 @@ struct hm_attr {
 		struct attr_allocs *allocs;	/* attribute-alloc.c; NULL until one is seen */
 		struct attr_kmem *kmem;		/* attribute-kmem.c; NULL until needed */
 		struct attr_prefetch *prefetch;	/* attribute-prefetch.c, during a run */
+		struct attr_regs_tp *regs_tp;	/* attribute-regs.c; NULL until needed */
 		unsigned prefetch_tried : 1;
 		unsigned lines_failed : 1;	/* lines.c */
 	} strat;
@@ -376,6 +377,8 @@ int attr_regs_addr(hm_attr *a, const hm_perf_info *info, hm_sample *s);
 int attr_regs_waits(hm_attr *a, const hm_sample *s);
 /* The bucket of a reason the registers gave no address. */
 enum hm_attr_bucket attr_regs_bucket(int why);
+/* Free the threads' %fs bases attribute-regs.c learnt. */
+void attr_regs_free(hm_attr *a);
 
 /* attribute-maps.c: a process (created when asked and missing: NULL when
  * out of memory), its image holding addr, the bucket of an address in no

@@ -4,10 +4,12 @@
 #include "config.h"
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdlib.h>
 #include <string.h>
 #include "hitmap/attribute.h"
 #include "attr/attribute-int.h"
 #include "insn/insn.h"
+#include "base/util.h"
 
 enum hm_attr_bucket attr_regs_bucket(int why)
 {
@@ -27,6 +29,75 @@ enum hm_attr_bucket attr_regs_bucket(int why)
 	default:
 		return HM_UNATTR_REGS_MISSING;
 	}
+}
+
+/* The %fs base of each thread a sample showed it for: the register a load
+ * of %fs:0 (the thread pointer) filled.  Valid while the mappings and
+ * threads are those it was seen with (a.maps.gen): a new thread with the
+ * same id, an exec or a new mapping forget it. */
+struct tp_ent {
+	uint32_t pid, tid;
+	uint32_t gen;
+	uint64_t base;
+};
+
+struct attr_regs_tp {
+	struct tp_ent *v;
+	size_t n, cap, last;
+};
+
+void attr_regs_free(hm_attr *a)
+{
+	if (a->strat.regs_tp)
+		free(a->strat.regs_tp->v);
+	free(a->strat.regs_tp);
+	a->strat.regs_tp = NULL;
+}
+
+static struct tp_ent *tp_find(struct attr_regs_tp *t, const hm_sample *s)
+{
+	size_t i;
+
+	if (!t)
+		return NULL;
+	if (t->last < t->n && t->v[t->last].tid == s->tid && t->v[t->last].pid == s->pid)
+		return &t->v[t->last];
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].tid == s->tid && t->v[i].pid == s->pid) {
+			t->last = i;
+			return &t->v[i];
+		}
+	return NULL;
+}
+
+/* The %fs base of s's thread: 1 and *base when known. */
+static int tp_known(hm_attr *a, const hm_sample *s, uint64_t *base)
+{
+	const struct tp_ent *e = tp_find(a->strat.regs_tp, s);
+
+	if (!e || e->gen != a->maps.gen)
+		return 0;
+	*base = e->base;
+	return 1;
+}
+
+static int tp_learn(hm_attr *a, const hm_sample *s, uint64_t base)
+{
+	struct attr_regs_tp *t = a->strat.regs_tp;
+	struct tp_ent *e;
+
+	if (!t && !(t = a->strat.regs_tp = calloc(1, sizeof(*t))))
+		return -ENOMEM;
+	if (!(e = tp_find(t, s))) {
+		if (hm_grow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v)))
+			return -ENOMEM;
+		e = &t->v[t->n++];
+		e->pid = s->pid;
+		e->tid = s->tid;
+	}
+	e->gen = a->maps.gen;
+	e->base = base;
+	return 0;
 }
 
 /* The registers of s at its IP: the interrupted ones for a kernel IP
@@ -92,11 +163,11 @@ int attr_regs_waits(hm_attr *a, const hm_sample *s)
 int attr_regs_addr(hm_attr *a, const hm_perf_info *info, hm_sample *s)
 {
 	const hm_perf_event *ev = s->attr < info->nr_events ? &info->events[s->attr] : NULL;
-	uint64_t regs[HM_NR_REGS], link, addr;
+	uint64_t regs[HM_NR_REGS], link, addr, base = 0;
 	struct hm_regs_rule r;
 	struct binent *b;
 	uint32_t have;
-	int kernel, err;
+	int kernel, err, seg = 0;
 
 	if (!ev || ev->type == PERF_TYPE_BREAKPOINT || !(s->has & HM_HAS_IP) ||
 	    ((s->has & HM_HAS_ADDR) && s->addr) || (s->has & HM_HAS_DATA_SRC))
@@ -112,6 +183,19 @@ int attr_regs_addr(hm_attr *a, const hm_perf_info *info, hm_sample *s)
 	err = hm_insn_regs_rule(b->insn, link, kernel, &r);
 	if (err)
 		return err;
+	/* A load of %fs:0 shows the thread pointer; a %fs operand passed
+	 * over for its segment is taken where the thread's base is known
+	 * (the thread is then its instance: each has its own block). */
+	if (!kernel && r.tp_reg >= 0 && ((have >> r.tp_reg) & 1) &&
+	    (err = tp_learn(a, s, regs[r.tp_reg])))
+		return err;
+	if (!kernel && r.seg_why && tp_known(a, s, &base)) {
+		r.why = r.seg_why;
+		r.pc = r.seg_pc;
+		r.mem = r.seg_mem;
+		r.mem.seg = HM_SEG_NONE;
+		seg = 1;
+	}
 	s->regs_rule = r.why;
 	if (r.why != HM_RW_PREV && r.why != HM_RW_AT_IP) {
 		note(a, s, &r);
@@ -122,7 +206,7 @@ int attr_regs_addr(hm_attr *a, const hm_perf_info *info, hm_sample *s)
 		note(a, s, &r);
 		return 0;
 	}
-	s->addr = addr;
+	s->addr = seg ? addr + base : addr;
 	s->has |= HM_HAS_ADDR;
 	s->regs_access = r.mem.access;
 	note(a, s, &r);

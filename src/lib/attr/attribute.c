@@ -87,6 +87,7 @@ void hm_attr_free(hm_attr *a)
 	attr_prefetch_stop(a);
 	free(a->opt.cache_dir);
 	attr_allocs_free(a->strat.allocs);
+	attr_regs_free(a);
 	attr_kmem_free(a);
 	for (i = 0; i < a->bin.nbins; i++)
 		binent_free(a->bin.bins[i]);

@@ -174,6 +174,28 @@ static int usable(const struct hm_insn *in)
 	return in->has_mem && in->mem.seg == HM_SEG_NONE;
 }
 
+/* in, passed over for its segment, as the rule's %fs candidate: a user
+ * operand whose base and index still hold what it used (an instruction
+ * that wrote them is none), as rule why.  A load of %fs:0 into a register
+ * notes that register: it holds the thread pointer. */
+static void seg_candidate(struct hm_regs_rule *r, const struct hm_insn *in, int why)
+{
+	const struct hm_insn_mem *m = &in->mem;
+
+	if (!in->has_mem || m->seg != HM_SEG_FS || m->base == HM_REG_IP)
+		return;
+	if (why == HM_RW_PREV && m->base == HM_REG_NONE && m->index == HM_REG_NONE &&
+	    !m->disp && in->op == HM_OP_LOAD && in->dst >= 0 && in->dst < HM_REG_IP)
+		r->tp_reg = in->dst;
+	if (why == HM_RW_PREV &&
+	    ((m->base >= 0 && ((in->regs_written >> m->base) & 1)) ||
+	     (m->index >= 0 && ((in->regs_written >> m->index) & 1))))
+		return;
+	r->seg_why = (uint8_t)why;
+	r->seg_pc = in->pc;
+	r->seg_mem = *m;
+}
+
 static void choose(hm_insn_ctx *c, struct insn_regs *m, uint64_t pc, int kernel,
 		   struct hm_regs_rule *r)
 {
@@ -185,6 +207,8 @@ static void choose(hm_insn_ctx *c, struct insn_regs *m, uint64_t pc, int kernel,
 
 	memset(r, 0, sizeof(*r));
 	r->mem.base = r->mem.index = HM_REG_NONE;
+	r->seg_mem.base = r->seg_mem.index = HM_REG_NONE;
+	r->tp_reg = HM_REG_NONE;
 	have_at = !hm_insn_decode(c, pc, &at);
 	have_prev = !hm_insn_prev(c, pc, &prev);
 	if (have_prev)
@@ -211,12 +235,14 @@ static void choose(hm_insn_ctx *c, struct insn_regs *m, uint64_t pc, int kernel,
 		reason = HM_RW_BRANCH_TARGET;
 	else if (!prev.has_mem)
 		reason = HM_RW_NO_MEMOP;
-	else if (prev.mem.seg != HM_SEG_NONE)
-		reason = HM_RW_SEGMENT;
 	else if ((prev.mem.base >= 0 && prev.mem.base < HM_REG_IP &&
 		  ((prev.regs_written >> prev.mem.base) & 1)) ||
 		 (prev.mem.index >= 0 && ((prev.regs_written >> prev.mem.index) & 1)))
-		reason = HM_RW_CLOBBERED;
+		reason = prev.mem.seg != HM_SEG_NONE ? HM_RW_SEGMENT : HM_RW_CLOBBERED;
+	else if (prev.mem.seg != HM_SEG_NONE)
+		reason = HM_RW_SEGMENT;
+	if (reason == HM_RW_SEGMENT)
+		seg_candidate(r, &prev, HM_RW_PREV);
 	if (!reason) {
 		r->why = HM_RW_PREV;
 		r->pc = prev.pc;
@@ -232,6 +258,8 @@ static void choose(hm_insn_ctx *c, struct insn_regs *m, uint64_t pc, int kernel,
 		return;
 	}
 	/* 3. the first reason met */
+	if (at.has_mem && !r->seg_why)
+		seg_candidate(r, &at, HM_RW_AT_IP);
 	if (reason == HM_RW_NO_MEMOP && at.has_mem)
 		reason = HM_RW_SEGMENT;
 	r->why = (uint8_t)reason;

@@ -286,6 +286,11 @@ int hm_insn_track(hm_insn_ctx *c, uint64_t func, uint64_t pc, int reg, hm_track_
  *     (segment-base-unknown: no segment base is sampled), the IP is a
  *     branch target or follows a jump, call or ret (branch-target), no
  *     memory operand (no-mem-operand).
+ * A user %fs operand is no reason in a thread whose %fs base is known:
+ * its address is that base plus the registers' (rule 1 or 2 as above).
+ * The base is known from a sample of the thread right after a load of
+ * %fs:0, the thread pointer itself, until the recording's mappings or
+ * threads change.
  * A kernel IP right after an instruction that enables interrupts (sti,
  * popf) or a call of an irq-enable function, or inside such a function, is
  * where samples of an irqs-off section are deferred to: irq-deferred. */
@@ -309,6 +314,18 @@ struct hm_regs_rule {
 	uint64_t pc;		/* the instruction chosen (PREV, AT_IP) */
 	uint64_t prev;		/* the instruction before pc, 0 when unknown */
 	struct hm_insn_mem mem;	/* its memory operand */
+	/* A %fs operand passed over only for its segment: which rule it
+	 * would be (HM_RW_PREV, HM_RW_AT_IP; 0: none), its instruction and
+	 * operand.  Where the thread's %fs base is known it is taken, by
+	 * rule 1 before rule 2 (attribute-regs.c). */
+	uint8_t seg_why;
+	/* The previous instruction loaded %fs:0 into this register (else
+	 * HM_REG_NONE): after it, the register holds the thread pointer,
+	 * the %fs base (x86-64 TLS ABI: the TCB's first word points to
+	 * itself). */
+	int8_t tp_reg;
+	uint64_t seg_pc;
+	struct hm_insn_mem seg_mem;
 };
 
 /* The rule at pc (a link address; kernel: the binary is a kernel's).
