@@ -146,12 +146,15 @@ tally('hitmap', answers, ' instance %d' % instance)
 
 # perf 6.12: the answers of each instruction, one per sample
 per = defaultdict(Counter)
+parsed = 0
 for line in open(report):
     if line.startswith('#') or not line.strip():
         continue
-    m = re.match(r'^\s*[\d.]+%\s+(\d+)\s+(.*?)\s{2,}\[.\]\s+(\S+)\s+(.*)$', line)
+    # the dso column is left out when --dsos names one file
+    m = re.match(r'^\s*[\d.]+%\s+(\d+)\s+(?:(.*?)\s{2,})?\[.\]\s+(\S+)\s+(.*)$', line)
     if not m:
         continue
+    parsed += 1
     n, so, rest = int(m.group(1)), m.group(3), m.group(4)
     cols = re.split(r'\s{2,}', rest.strip())
     tm = re.match(r'^(.*) [+-](0x[0-9a-f]+|\d+) \((.*)\)$', cols[-1])
@@ -159,6 +162,8 @@ for line in open(report):
         per[so][None] += n
     else:
         per[so][(re.sub(r'^(struct|union|class) ', '', tm.group(1)), tm.group(3))] += n
+if not parsed:
+    sys.exit('regs-judge.py: no sample line in %s' % report)
 answers = []
 for tid, t, so, tr in judged:
     c = per.get(so)
