@@ -1,0 +1,84 @@
+#!/bin/sh
+# suggest --patch moves a member with what belongs to it (comments.c, the
+# head of Linux 6.1's mm_struct with its comments and #ifdefs; offsets in
+# its header comment).  With `apart mmap_lock page_table_lock` and
+# line-aligned objects:
+#  - mmap_lock to the top takes the comment above it along (golden:
+#    comments.diff);
+#  - mmap_lock to the end goes after lru_gen's #endif, not inside it;
+#  - page_table_lock to the top or the end takes the rest of its comment,
+#    which runs on for two lines;
+#  - with `apart membarrier_state mm_count`, membarrier_state to the end
+#    moves with its kerneldoc and the #ifdef CONFIG_MEMBARRIER around it,
+#    and the blank line above it (golden: comments-ifdef.diff);
+#  - with `apart map_count mm_count`, map_count to the end is refused: it
+#    shares #ifdef CONFIG_MMU with pgtables_bytes; the warning names
+#    mm_struct.map_count and its line, 55.
+# Each patch keeps every line of the source (sorted lines compared), applies,
+# rebuilds with gcc and clang, and `hitmap layout` of the rebuild equals the
+# predicted layout (oracle.sh).
+. "$top_srcdir/tests/lib.sh"
+. "$TESTS_SRC/suggest/oracle.sh"
+
+fixture comments.c
+printf 'struct mm_struct {\n\tapart mmap_lock page_table_lock\n}\n' >"$T/mm.rules"
+printf 'struct mm_struct {\n\tapart membarrier_state mm_count\n}\n' >"$T/mb.rules"
+printf 'struct mm_struct {\n\tapart map_count mm_count\n}\n' >"$T/mc.rules"
+cat >"$T/expected" <<'EOF2'
+#1 move mmap_lock to the top
+   cost: +0 bytes (sizeof 136 -> 136), cachelines 3 -> 3,
+   remaining contention: 0 of 1 today (0%)
+#2 move mmap_lock to the end
+   cost: +0 bytes (sizeof 136 -> 136), cachelines 3 -> 3,
+   remaining contention: 0 of 1 today (0%)
+#3 move page_table_lock to the top
+   cost: +8 bytes (sizeof 136 -> 144), cachelines 3 -> 3,
+   remaining contention: 0 of 1 today (0%)
+#4 move page_table_lock to the end
+   cost: +8 bytes (sizeof 136 -> 144), cachelines 3 -> 3,
+   remaining contention: 0 of 1 today (0%)
+#5 align mmap_lock
+   cost: +56 bytes (sizeof 136 -> 192), cachelines 3 -> 3,
+   remaining contention: 0 of 1 today (0%)
+EOF2
+sort "$T/src/tests/suggest/comments.c" >"$T/orig.sorted"
+# every line of the source is in the patched one, and nothing else
+same_lines() {
+	sort "$T/oracle-$1/tests/suggest/comments.c" >"$T/new.sorted"
+	cmp -s "$T/orig.sorted" "$T/new.sorted" ||
+		{ diff "$T/orig.sorted" "$T/new.sorted" >&2; fail "$2: lines lost or added"; }
+}
+for ccf in "gcc -g -gdwarf-5 -O2" "clang -g -gdwarf-4 -O0"; do
+	cc=${ccf%% *}
+	ev="--rules $T/mm.rules --assume-aligned"
+	suggest_built "$T/c-$cc" "$ccf" tests/suggest/comments.c $ev
+	for k in 1 2 3 4; do
+		oracle $k mm_struct "$T/src" tests/suggest/comments.c "$T/c-$cc" "$ccf" $ev
+		same_lines $k "proposal #$k ($cc)"
+	done
+	assert_files_eq "$TESTS_SRC/suggest/comments.diff" "$T/oracle-1.diff" "patch of #1 ($cc)"
+	grep -q '^+#endif /\* CONFIG_LRU_GEN \*/$' "$T/oracle-2.diff" && fail "mmap_lock inside #ifdef CONFIG_LRU_GEN ($cc)"
+	grep -A7 '^ #endif /\* CONFIG_LRU_GEN \*/$' "$T/oracle-2.diff" | grep -q '^+		struct rw_semaphore mmap_lock;$' ||
+		fail "mmap_lock not after lru_gen's #endif ($cc)"
+	for k in 3 4; do
+		grep -A2 '^+		spinlock_t page_table_lock; /\* Protects page tables and some$' "$T/oracle-$k.diff" |
+			sed -n 3p | grep -q '^+					     \*/$' || fail "page_table_lock's comment cut (#$k, $cc)"
+	done
+
+	ev="--rules $T/mb.rules --assume-aligned"
+	"$HITMAP" suggest $ev "$T/c-$cc" | grep -q '^#1 move membarrier_state to the end$' ||
+		fail "membarrier_state to the end is not #1 ($cc)"
+	oracle 1 mm_struct "$T/src" tests/suggest/comments.c "$T/c-$cc" "$ccf" $ev
+	same_lines 1 "membarrier_state to the end ($cc)"
+	assert_files_eq "$TESTS_SRC/suggest/comments-ifdef.diff" "$T/oracle-1.diff" \
+		"patch of membarrier_state to the end ($cc)"
+
+	ev="--rules $T/mc.rules --assume-aligned"
+	"$HITMAP" suggest $ev "$T/c-$cc" | grep -q '^#2 move map_count to the end$' ||
+		fail "map_count to the end is not #2 ($cc)"
+	assert_exit 0 "refused patch ($cc)" "$HITMAP" suggest $ev --patch --source-root "$T/src" \
+		--proposal 2 "$T/c-$cc"
+	grep -qx 'warning: tests/suggest/comments.c:55: moving mm_struct.map_count out of preprocessor conditionals it shares with other members is not safe to do blindly' \
+		"$T/err" || { cat "$T/err" >&2; fail "refusal does not name map_count and its line ($cc)"; }
+	grep -q '^struct mm_struct {$' "$T/out" || fail "layout not printed after the refusal ($cc)"
+done
