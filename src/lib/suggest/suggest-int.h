@@ -56,6 +56,9 @@ struct sg_var {
 	uint64_t base_off;	/* its offset in the outermost struct */
 	size_t order;		/* generation order, the last tie-breaker */
 	unsigned repairs;	/* `apart` pairs broken today it parts */
+	/* the last nfix edits, and the title from fix_at on, are what
+	 * straddle_fix() added: combinations leave them out and redo them */
+	size_t nfix, fix_at;
 	char title[200];
 };
 
