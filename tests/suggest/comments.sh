@@ -82,3 +82,19 @@ for ccf in "gcc -g -gdwarf-5 -O2" "clang -g -gdwarf-4 -O0"; do
 		"$T/err" || { cat "$T/err" >&2; fail "refusal does not name map_count and its line ($cc)"; }
 	grep -q '^struct mm_struct {$' "$T/out" || fail "layout not printed after the refusal ($cc)"
 done
+
+# In kernel style, mm_struct starts a line without --assume-aligned: Linux
+# 6.1 creates its slab cache with SLAB_HWCACHE_ALIGN at kernel/fork.c:3129
+# (proc_caches_init(): kmem_cache_create_usercopy("mm_struct", ...,
+# SLAB_HWCACHE_ALIGN|SLAB_PANIC|SLAB_ACCOUNT, ...)), and the 136-byte
+# objects are larger than half a line.  The proposals are those of
+# --assume-aligned; in the default style nothing pins the start.
+ev="--rules $T/mm.rules --style kernel"
+assert_exit 0 "kernel style" "$HITMAP" suggest $ev "$T/c-gcc"
+grep -qx 'note: mm_struct objects start a cacheline: their slab cache is created with SLAB_HWCACHE_ALIGN (kernel/fork.c:3129)' \
+	"$T/out" || { cat "$T/out" >&2; fail "kernel style: no SLAB_HWCACHE_ALIGN note"; }
+grep -v '^note: mm_struct objects start a cacheline' "$T/out" >"$T/kslab"
+assert_exit 0 "kernel style, aligned" "$HITMAP" suggest $ev --assume-aligned "$T/c-gcc"
+assert_files_eq "$T/out" "$T/kslab" "kernel style: SLAB_HWCACHE_ALIGN = --assume-aligned"
+assert_exit 0 "default style" "$HITMAP" suggest --rules "$T/mm.rules" "$T/c-gcc"
+grep -q '^  object start not pinned to a line' "$T/out" || fail "start pinned in the default style"

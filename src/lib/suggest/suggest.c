@@ -813,6 +813,7 @@ int hm_suggest(hm_types *t, hm_type_id id, const hm_evidence *ev,
 {
 	const hm_type *ty = hm_types_get(t, id);
 	struct sg_ctx c = { .t = t, .id = id, .ev = ev };
+	const char *where;
 	hm_suggestion *s;
 	int err;
 
@@ -830,6 +831,17 @@ int hm_suggest(hm_types *t, hm_type_id id, const hm_evidence *ev,
 	s->id = id;
 	s->name = c.name;
 	s->ev = ev;
+	/* a kernel object from a SLAB_HWCACHE_ALIGN cache starts a line, as
+	 * `placement line-aligned` or --assume-aligned would say */
+	if (c.opts.style == HM_STYLE_KERNEL && !c.opts.assume_aligned &&
+	    (where = sg_kslab_where(ty->name)) && hm_types_sizeof(t, id) > c.L / 2) {
+		c.opts.assume_aligned = 1;
+		if (note(s, "%s objects start a cacheline: their slab cache is created with "
+			 "SLAB_HWCACHE_ALIGN (%s)", c.name, where)) {
+			hm_suggestion_free(s);
+			return -ENOMEM;
+		}
+	}
 	if (ty->kind == HM_KIND_UNION)
 		s->why = "a union: its members share their bytes, nothing to move";
 	err = ty->kind == HM_KIND_UNION ? 0 : run(&c, s);
