@@ -98,3 +98,27 @@ assert_exit 0 "kernel style, aligned" "$HITMAP" suggest $ev --assume-aligned "$T
 assert_files_eq "$T/out" "$T/kslab" "kernel style: SLAB_HWCACHE_ALIGN = --assume-aligned"
 assert_exit 0 "default style" "$HITMAP" suggest --rules "$T/mm.rules" "$T/c-gcc"
 grep -q '^  object start not pinned to a line' "$T/out" || fail "start pinned in the default style"
+
+# Never trade one contended pair for another: with `apart mmlist pgd` (apart
+# today: pgd 16, mmlist 96), "move mmap_lock to the end" would part the
+# three locks but bring mmlist up to 56..71, on pgd's line 0; it is left
+# out with a note, and every proposal kept leaves mmlist and pgd apart
+# (offsets from each proposal's layout, lines of 64 bytes from 0).
+printf 'struct mm_struct {\n\tapart mmap_lock page_table_lock map_count\n\tapart mmlist pgd\n}\n' >"$T/tr.rules"
+ev="--rules $T/tr.rules --assume-aligned"
+assert_exit 0 "trade" "$HITMAP" suggest $ev "$T/c-gcc"
+grep -qx 'note: 1 proposal left out: they put mmlist and pgd, contended per the evidence, on one line' \
+	"$T/out" || { cat "$T/out" >&2; fail "no note for the traded pair"; }
+grep -q '^#[0-9]* move mmap_lock to the end$' "$T/out" && fail "a proposal that puts mmlist on pgd's line"
+n=$(grep -c '^#[0-9]' "$T/out")
+[ "$n" -gt 0 ] || fail "trade: no proposal"
+k=1
+while [ $k -le "$n" ]; do
+	"$HITMAP" suggest $ev --proposal $k --layout-only "$T/c-gcc" >"$T/l" || fail "--proposal $k"
+	m=$(sed -n 's|.* mmlist;  *\/\* *\([0-9]*\) .*|\1|p' "$T/l")
+	p=$(sed -n 's|.* pgd;  *\/\* *\([0-9]*\) .*|\1|p' "$T/l")
+	[ -n "$m" ] && [ -n "$p" ] || fail "proposal $k: no mmlist or pgd"
+	[ $(((m + 15) / 64)) -lt $((p / 64)) ] || [ $((m / 64)) -gt $(((p + 7) / 64)) ] ||
+		fail "proposal $k: mmlist $m and pgd $p on one line"
+	k=$((k + 1))
+done
