@@ -1,9 +1,12 @@
 /* patch: a proposal as a unified diff against the struct's declaring source.
  *
  * The edit works on whole lines: each member's declaration is the run of lines
- * from its DWARF decl_line to the `;` that ends it.  Anything the line model
- * cannot see through — a member name the text does not spell (a macro made
- * it), two declarations on one line, a move across #if blocks — refuses the
+ * from its DWARF decl_line to the `;` that ends it.  A member moves with what
+ * belongs to it: the comment block (kerneldoc) directly above it, a trailing
+ * comment that runs on past its line, and an `#ifdef` ... `#endif` that holds
+ * nothing else.  Anything the line model cannot see through — a member name
+ * the text does not spell (a macro made it), two declarations on one line, a
+ * move out of or into an #if block shared with other members — refuses the
  * patch rather than guess. */
 #include "config.h"
 #include <ctype.h>
@@ -24,6 +27,7 @@ struct src {
 	char *buf;		/* the file, NULs at line ends */
 	char **line;		/* 0-based */
 	char **code;		/* same lines, comments and strings blanked */
+	unsigned char *incom;	/* line starts inside a comment; n + 1 entries */
 	size_t n;
 	int last_nl;		/* file ends with a newline */
 	const char *rel;	/* path for the diff headers */
@@ -98,7 +102,8 @@ static int read_source(const char *path, struct src *s)
 	s->last_nl = !len || s->buf[len - 1] == '\n';
 	s->line = calloc(len + 2, sizeof(*s->line));
 	s->code = calloc(len + 2, sizeof(*s->code));
-	if (!s->line || !s->code)
+	s->incom = calloc(len + 2, 1);
+	if (!s->line || !s->code || !s->incom)
 		return -ENOMEM;
 	for (char *p = s->buf; p < s->buf + len;) {
 		char *e = strchr(p, '\n');
@@ -108,8 +113,9 @@ static int read_source(const char *path, struct src *s)
 			*e = 0;
 		if (!(s->code[s->n] = strdup(p)))
 			return -ENOMEM;
+		s->incom[s->n] = (unsigned char)inc;
 		blank_code(s->code[s->n], &inc);
-		s->n++;
+		s->incom[++s->n] = (unsigned char)inc;
 		if (!e)
 			break;
 		p = e + 1;
@@ -122,6 +128,7 @@ static void free_source(struct src *s)
 	for (size_t i = 0; i < s->n; i++)
 		free(s->code[i]);
 	free(s->code);
+	free(s->incom);
 	free(s->line);
 	free(s->buf);
 }
@@ -140,19 +147,24 @@ static int has_ident(const char *code, const char *name)
 	return 0;
 }
 
-/* Lines [*a, *b] of the declaration starting at line `first`, and where its
- * `;` is.  -1 when it is not one plain declaration of `name`. */
+/* The last line and the `;` of the declaration of `name` starting at line
+ * `first`.  -1 when it is not one plain declaration of `name`.  Preprocessor
+ * lines are allowed only inside the braces of the member's own type
+ * (`struct { ... #ifdef ... } lru_gen;`), which move with it. */
 static int decl_span(const struct ed *e, size_t first, const char *name, size_t *b,
 		     size_t *semi)
 {
 	int depth = 0, found = 0;
 
-	for (size_t l = first; l < e->body1 && l < first + 16; l++) {
+	for (size_t l = first; l < e->body1 && l < first + 64; l++) {
 		const char *c = e->s.code[l];
 
 		found |= has_ident(c, name);
-		if (c[strspn(c, " \t")] == '#')
+		if (c[strspn(c, " \t")] == '#') {
+			if (depth > 0)
+				continue;
 			return -1;
+		}
 		for (const char *p = c; *p; p++) {
 			if (*p == '(' || *p == '[' || *p == '{')
 				depth++;
@@ -172,6 +184,39 @@ static int decl_span(const struct ed *e, size_t first, const char *name, size_t 
 		}
 	}
 	return -1;
+}
+
+enum { PP_NONE, PP_IF, PP_ELSE, PP_ENDIF, PP_OTHER };
+
+static int pp_kind(const struct ed *e, size_t l)
+{
+	const char *c = e->s.code[l] + strspn(e->s.code[l], " \t");
+
+	if (*c != '#')
+		return PP_NONE;
+	c += 1 + strspn(c + 1, " \t");
+	if (!strncmp(c, "if", 2))
+		return PP_IF;
+	if (!strncmp(c, "endif", 5))
+		return PP_ENDIF;
+	if (!strncmp(c, "el", 2))
+		return PP_ELSE;
+	return PP_OTHER;
+}
+
+static int is_blank(const struct ed *e, size_t l)
+{
+	const char *t = e->s.line[l];
+
+	return !t[strspn(t, " \t\r")];
+}
+
+/* A line that holds a comment and nothing else. */
+static int comment_only(const struct ed *e, size_t l)
+{
+	const char *c = e->s.code[l];
+
+	return !c[strspn(c, " \t\r")] && !is_blank(e, l);
 }
 
 /* The #if nesting of every line relative to the struct's '{' line. */
@@ -235,9 +280,52 @@ static int nl_insert(struct ed *e, size_t at, long orig, char *text)
 	return 0;
 }
 
+/* A member's lines: its declaration a..b (the `;` at column semi of b), the
+ * trailing comment that runs on to t1, and the block c0..c1 that moves with
+ * it: the comment block directly above it and, when the member is alone in
+ * an `#if` ... `#endif`, those two lines (cond). */
 struct span {
-	size_t a, b, semi;
+	const char *name;
+	size_t a, b, semi, t1, c0, c1;
+	int cond;
 };
+
+/* The '{' line that opens the type of a member declared as `} name;`. */
+static long open_brace(const struct ed *e, size_t close)
+{
+	int depth = 0;
+
+	for (size_t l = close + 1; l-- > e->body0 + 1;) {
+		const char *c = e->s.code[l];
+
+		for (size_t k = strlen(c); k-- > 0;)
+			if (c[k] == '}')
+				depth++;
+			else if (c[k] == '{' && --depth == 0)
+				return (long)l;
+	}
+	return -1;
+}
+
+static void block_span(const struct ed *e, struct span *sp)
+{
+	sp->t1 = sp->b;
+	while (sp->t1 + 1 < e->body1 && e->s.incom[sp->t1 + 1])
+		sp->t1++;
+	sp->c0 = sp->a;
+	while (sp->c0 - 1 > e->body0 && comment_only(e, sp->c0 - 1))
+		sp->c0--;
+	/* the tail of the comment of the member above is not ours */
+	while (sp->c0 < sp->a && e->s.incom[sp->c0])
+		sp->c0++;
+	sp->c1 = sp->t1;
+	sp->cond = sp->c0 - 1 > e->body0 && sp->c1 + 1 < e->body1 &&
+		   pp_kind(e, sp->c0 - 1) == PP_IF && pp_kind(e, sp->c1 + 1) == PP_ENDIF;
+	if (sp->cond) {
+		sp->c0--;
+		sp->c1++;
+	}
+}
 
 static int member_span(struct ed *e, const hm_types *t, hm_type_id id, const char *name,
 		       struct span *sp)
@@ -246,15 +334,26 @@ static int member_span(struct ed *e, const hm_types *t, hm_type_id id, const cha
 	const hm_member *m = hm_types_members(t, ty);
 
 	for (uint32_t i = 0; i < ty->nr; i++) {
+		const char *c;
+
 		if (!m[i].name || strcmp(m[i].name, name))
 			continue;
+		sp->name = m[i].name;
 		sp->a = m[i].decl_line ? m[i].decl_line - 1 : 0;
+		/* `struct { ... } name;`: the compilers give the line of name */
+		if (m[i].decl_line && sp->a > e->body0 && sp->a < e->body1 &&
+		    *(c = e->s.code[sp->a] + strspn(e->s.code[sp->a], " \t")) == '}') {
+			long o = open_brace(e, sp->a);
+
+			sp->a = o > (long)e->body0 ? (size_t)o : 0;
+		}
 		if (!m[i].decl_line || sp->a <= e->body0 || sp->a >= e->body1 ||
 		    decl_span(e, sp->a, name, &sp->b, &sp->semi))
 			return refuse(ENOTSUP, "%s:%u: the declaration of %s.%s is not one plain "
 				       "declaration hitmap can edit (macro, several declarators "
 				       "or preprocessor lines)", e->s.rel, m[i].decl_line,
 				       e->sname, name);
+		block_span(e, sp);
 		return 0;
 	}
 	return refuse(ENOTSUP, "struct %s: no member %s in the debug info", e->sname, name);
@@ -299,26 +398,73 @@ static int edit_align(struct ed *e, const struct span *sp, const char *attr, int
 	return 0;
 }
 
+/* Where a member moved after `anchor` goes: after the anchor's block and
+ * the `#endif` lines that close conditionals it ends, so that the member
+ * lands outside them.  An original line index, or -1 when the anchor sits
+ * inside a conditional that goes on after it. */
+static long after_anchor(const struct ed *e, const struct span *anchor)
+{
+	size_t at = anchor->c1 + 1;
+
+	while (at < e->body1 && pp_depth(e, at) > 0 && pp_kind(e, at) == PP_ENDIF)
+		at++;
+	return pp_depth(e, at) == 0 ? (long)at : -1;
+}
+
 static int edit_move(struct ed *e, const struct span *sp, const struct span *anchor)
 {
-	size_t nlines = sp->b - sp->a + 1;
-	struct nl tmp[16];
-	long from = nl_find_any(e, sp->a), to;
+	size_t first = sp->c0, nlines;
+	struct nl *tmp;
+	long from, to, at = 0;
+	int lead;
 
-	if (from < 0 || nlines > 16)
+	if (pp_depth(e, sp->c0) != 0)
+		return refuse(ENOTSUP, "%s:%zu: moving %s.%s out of preprocessor conditionals "
+			      "it shares with other members is not safe to do blindly",
+			      e->s.rel, sp->a + 1, e->sname, sp->name);
+	if (anchor && (at = after_anchor(e, anchor)) < 0)
+		return refuse(ENOTSUP, "%s:%zu: moving %s.%s after %s, inside preprocessor "
+			      "conditionals, is not safe to do blindly", e->s.rel,
+			      anchor->a + 1, e->sname, sp->name, anchor->name);
+	/* a commented member is a paragraph: the blank line above it goes
+	 * along when one below keeps today's place apart from its neighbour */
+	lead = sp->c0 < sp->a && first - 1 > e->body0 && is_blank(e, first - 1) &&
+	       sp->c1 + 1 < e->body1 && is_blank(e, sp->c1 + 1);
+	first -= lead;
+	nlines = sp->c1 - first + 1;
+	from = nl_find_any(e, first);
+	if (from < 0 || (size_t)from + nlines > e->n)
 		return -ENOTSUP;
-	if (pp_depth(e, sp->a) != 0 || (anchor && pp_depth(e, anchor->a) != 0))
-		return refuse(ENOTSUP, "%s:%zu: moving %s across preprocessor conditionals is "
-			       "not safe to do blindly", e->s.rel, sp->a + 1, e->sname);
+	for (size_t k = 0; k < nlines; k++) {
+		long o = e->nl[from + k].orig;
+
+		if (o != (long)(first + k) && o != -2 - (long)(first + k))
+			return refuse(ENOTSUP, "%s:%zu: the lines of %s.%s were edited already",
+				      e->s.rel, sp->a + 1, e->sname, sp->name);
+	}
+	if (!(tmp = malloc(nlines * sizeof(*tmp))))
+		return -ENOMEM;
 	memcpy(tmp, &e->nl[from], nlines * sizeof(*tmp));
 	memmove(&e->nl[from], &e->nl[from + nlines], (e->n - from - nlines) * sizeof(*tmp));
 	e->n -= nlines;
-	to = anchor ? nl_find_any(e, anchor->b) + 1 : nl_find_any(e, e->body0) + 1;
-	if (to <= 0)
+	to = anchor ? nl_find_any(e, (size_t)at - 1) + 1 : nl_find_any(e, e->body0) + 1;
+	if (to <= 0) {
+		free(tmp);
 		return -ENOTSUP;
+	}
+	if (lead && !anchor) {
+		/* at the top: the blank line separates it from what follows */
+		struct nl blank = tmp[0];
+
+		memmove(&tmp[0], &tmp[1], (nlines - 1) * sizeof(*tmp));
+		tmp[nlines - 1] = blank;
+	}
 	for (size_t k = 0; k < nlines; k++)
-		if (nl_insert(e, (size_t)to + k, tmp[k].orig, tmp[k].text))
+		if (nl_insert(e, (size_t)to + k, tmp[k].orig, tmp[k].text)) {
+			free(tmp);
 			return -ENOMEM;
+		}
+	free(tmp);
 	return 0;
 }
 
@@ -345,7 +491,7 @@ static int insert_around(struct ed *e, long from, long to, char *open, char *clo
 
 static int edit_pad(struct ed *e, const struct span *sp, const char *name, uint64_t bytes)
 {
-	long at = nl_find_any(e, sp->b);
+	long at = nl_find_any(e, sp->c1);
 	const char *l = e->s.line[sp->a];
 	char n[32], *text;
 
@@ -363,7 +509,8 @@ static int edit_pad(struct ed *e, const struct span *sp, const char *name, uint6
 static int edit_wrap(struct ed *e, const struct span *first, const struct span *last,
 		     const char *attr)
 {
-	long from = nl_find_any(e, first->a), to = nl_find_any(e, last->b);
+	long from = nl_find_any(e, first->cond ? first->a : first->c0);
+	long to = nl_find_any(e, last->t1);
 	const char *l = e->s.line[first->a];
 	int ind = (int)strspn(l, " \t");
 
@@ -398,7 +545,8 @@ static int edit_wrap(struct ed *e, const struct span *first, const struct span *
 static int edit_group(struct ed *e, const struct span *first, const struct span *last,
 		      const char *name)
 {
-	long from = nl_find_any(e, first->a), to = nl_find_any(e, last->b);
+	long from = nl_find_any(e, first->cond ? first->a : first->c0);
+	long to = nl_find_any(e, last->t1);
 	const char *l = e->s.line[first->a];
 
 	if (from < 0 || to < from)
@@ -575,7 +723,10 @@ int hm_suggest_patch(const hm_types *t, hm_type_id id, const hm_proposal *p,
 		     const char *source_root, char **out)
 {
 	const hm_type *ty = hm_types_get(t, id);
-	struct ed e = { .sname = ty && ty->name ? ty->name : "(anonymous)" };
+	/* the anonymous struct inside a kernel struct is named by its
+	 * enclosing struct, whose copy p->type is */
+	const hm_type *named = ty && ty->name ? ty : hm_types_get(t, p->type);
+	struct ed e = { .sname = named && named->name ? named->name : "(anonymous)" };
 	struct op *ops = NULL;
 	size_t nops = 0, len = 0;
 	char *path = NULL, *buf = NULL;

@@ -2,6 +2,7 @@
  * one line per written member, isolation of groups, and their combination. */
 #include "config.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "hitmap/suggest.h"
 #include "suggest/suggest-int.h"
@@ -35,13 +36,83 @@ size_t sg_breaks_apart(const struct sg_ctx *c, const struct sg_var *v)
 	return SIZE_MAX;
 }
 
+static size_t n_broken(const struct sg_ctx *c, const struct sg_var *v);
+
+/* Entry x is named by an apart rule. */
+static int in_apart(const struct sg_ctx *c, int x)
+{
+	struct sg_ref a, b;
+
+	for (size_t k = 0; k < c->opts.nr_apart; k++)
+		if (apart_refs(c, k, &a, &b) && (a.ent == x || b.ent == x))
+			return 1;
+	return 0;
+}
+
+/* The pair a, b inside entry x parted by a move rather than padding, as
+ * upstream's 2e3025434a6b moved write_protect_seq past mmap_lock: a member
+ * no evidence and no apart rule names, moved from after x to just before
+ * it or from before x to just after it.  Of those that part the pair and
+ * leave fewer apart pairs on one line: the fewest cachelines, then the
+ * smallest member (a scalar rather than a struct), then the nearest.  1 when v changed (and is computed). */
+static int straddle_move(struct sg_ctx *c, struct sg_var *v, int x, const struct sg_ref *a,
+			 const struct sg_ref *b, const char *pa, const char *pb)
+{
+	size_t n = v->n, ne = v->nedits, nb0 = n_broken(c, v), bdist = SIZE_MAX;
+	struct sg_slot *save = malloc(n * sizeof(*save));
+	int i = sg_slot_of(v, x), best = -1, banchor = -1;
+	uint64_t bms = UINT64_MAX;
+	uint32_t bcl = UINT32_MAX;
+
+	if (!save || i <= 0) {
+		free(save);
+		return 0;
+	}
+	memcpy(save, v->s, n * sizeof(*save));
+	for (size_t sl = 0; sl < n; sl++) {
+		int j = save[sl].ent, anchor = sl > (size_t)i ? save[i - 1].ent : x;
+		size_t dist = sl > (size_t)i ? sl - (size_t)i : (size_t)i - sl;
+		const struct sg_ent *e = j >= 0 ? &c->ents[j] : NULL;
+		int ok;
+
+		if (!e || j == x || anchor < 0 || anchor == j || !e->name || e->bitrun || e->hot ||
+		    e->attr || e->size >= c->L || in_apart(c, j))
+			continue;
+		ok = sg_op_move(c, v, j, anchor) && sg_var_compute(c, v) >= 0 &&
+		     !shares(c, v, a, b) && n_broken(c, v) < nb0;
+		if (ok && (v->st.cachelines < bcl ||
+			   (v->st.cachelines == bcl && (e->size < bms ||
+						       (e->size == bms && dist < bdist))))) {
+			best = j;
+			banchor = anchor;
+			bcl = v->st.cachelines;
+			bms = e->size;
+			bdist = dist;
+		}
+		memcpy(v->s, save, n * sizeof(*save));
+		v->n = n;
+		v->nedits = ne;
+	}
+	free(save);
+	if (best < 0 || !sg_op_move(c, v, best, banchor) || sg_var_compute(c, v) < 0) {
+		sg_var_compute(c, v);
+		return 0;
+	}
+	sg_title_add(v, "%smove %s %s %s so that %s and %s straddle a line",
+		     v->title[0] ? "then " : "", c->ents[best].name,
+		     banchor == x ? "after" : "before", c->ents[x].name, pa, pb);
+	return 1;
+}
+
 /* Two words of one member kept apart (mmap_lock's count and owner, which
  * include/linux/mm_types.h wants on two lines): when the object starts a
- * line, the least padding before that member that puts a line boundary
- * between them, as upstream's fix placed it.  v is computed. */
+ * line, a move that puts a line boundary between them (straddle_move()),
+ * else the least padding before that member that does, as upstream's fix
+ * placed it.  v is computed. */
 static void straddle_fix(struct sg_ctx *c, struct sg_var *v)
 {
 	struct sg_ref a, b;
+	size_t ne = v->nedits, tl = strlen(v->title);
 
 	if (!v->st.base_known)
 		return;
@@ -55,6 +126,12 @@ static void straddle_fix(struct sg_ctx *c, struct sg_var *v)
 		al = c->ents[a.ent].align ? c->ents[a.ent].align : 1;
 		if (i <= 0 || v->s[i - 1].ent < 0 || c->ents[a.ent].attr >= c->L)
 			continue;
+		if (straddle_move(c, v, a.ent, &a, &b, c->opts.apart[2 * k],
+				  c->opts.apart[2 * k + 1])) {
+			if (!shares(c, c->today, &a, &b) || !shares(c, v, &a, &b))
+				v->repairs++;
+			continue;
+		}
 		lo = a.inner < b.inner ? a.inner + a.size : b.inner + b.size;
 		hi = a.inner < b.inner ? b.inner : a.inner;
 		o = v->pos[a.ent];
@@ -71,6 +148,10 @@ static void straddle_fix(struct sg_ctx *c, struct sg_var *v)
 				}
 				break;
 			}
+	}
+	if (v->nedits > ne) {
+		v->nfix = v->nedits - ne;
+		v->fix_at = tl;
 	}
 }
 
@@ -478,12 +559,12 @@ static void cand_apart(struct sg_ctx *c, size_t nsingle)
 
 	for (size_t i = 0; i < tries && !c->refused; i++) {
 		const struct sg_var *cur = c->vars[i];
-		char title[200], *p;
+		char title[200];
 		size_t nb = n_broken(c, cur);
 
 		snprintf(title, sizeof(title), "%s", cur->title);
-		if ((p = strstr(title, ", pad ")))
-			*p = 0;
+		if (cur->nfix && cur->fix_at < sizeof(title))
+			title[cur->fix_at] = 0;
 		for (int round = 0; round < 3 && nb && !c->refused; round++) {
 			struct sg_var *best = NULL;
 			size_t bnb = nb, bj = 0;
@@ -495,10 +576,10 @@ static void cand_apart(struct sg_ctx *c, size_t nsingle)
 				int ok = !!v;
 				size_t vnb;
 
-				for (size_t e = 0; ok && e < cur->nedits; e++)
+				for (size_t e = 0; ok && e < cur->nedits - cur->nfix; e++)
 					if (cur->edits[e].kind != HM_EDIT_PAD)
 						ok = sg_replay_edit(c, v, &cur->edits[e]);
-				for (size_t e = 0; ok && e < c->vars[j]->nedits; e++)
+				for (size_t e = 0; ok && e < c->vars[j]->nedits - c->vars[j]->nfix; e++)
 					if (c->vars[j]->edits[e].kind != HM_EDIT_PAD)
 						ok = sg_replay_edit(c, v, &c->vars[j]->edits[e]);
 				if (!ok || sg_var_compute(c, v) < 0)
@@ -521,8 +602,8 @@ static void cand_apart(struct sg_ctx *c, size_t nsingle)
 
 				snprintf(pad, sizeof(pad), "%s", best->title);
 				snprintf(part, sizeof(part), "%s", c->vars[bj]->title);
-				if ((p = strstr(part, ", pad ")))
-					*p = 0;
+				if (c->vars[bj]->nfix && c->vars[bj]->fix_at < sizeof(part))
+					part[c->vars[bj]->fix_at] = 0;
 				title_cat(title, sizeof(title), "; ");
 				title_cat(title, sizeof(title), part);
 				best->title[0] = 0;

@@ -56,6 +56,9 @@ struct sg_var {
 	uint64_t base_off;	/* its offset in the outermost struct */
 	size_t order;		/* generation order, the last tie-breaker */
 	unsigned repairs;	/* `apart` pairs broken today it parts */
+	/* the last nfix edits, and the title from fix_at on, are what
+	 * straddle_fix() added: combinations leave them out and redo them */
+	size_t nfix, fix_at;
 	char title[200];
 };
 
@@ -180,6 +183,10 @@ int sg_member_named(const struct sg_ctx *c, const char *name);
 int sg_ent_named(const struct sg_ctx *c, const char *name);
 int sg_replay_edit(struct sg_ctx *c, struct sg_var *v, const hm_edit *e);
 int sg_shares_before(const struct sg_ctx *c, const struct sg_var *v, int x);
+
+/* kslab.c: for a kernel struct whose slab cache is created with
+ * SLAB_HWCACHE_ALIGN, the file:line that creates it; else NULL. */
+const char *sg_kslab_where(const char *type);
 
 /* suggest-cand.c: every proposal tried, into c->vars. */
 void sg_candidates(struct sg_ctx *c, hm_suggestion *s);

@@ -340,10 +340,24 @@ int sg_resolve(const struct sg_ctx *c, const char *path, struct sg_ref *r)
 	return resolve(c, path, r);
 }
 
+/* The first pair the evidence shows contended that v puts on one line
+ * where today's layout does not (at no start), or SIZE_MAX.  Measured or
+ * stated evidence only: lint's guesses name most pairs of a kernel struct,
+ * and there they only weigh in the remaining contention. */
+static size_t creates_pair(const struct sg_ctx *c, const struct sg_var *v)
+{
+	if (hm_evidence_kind(c->ev) == HM_EVIDENCE_LINT)
+		return SIZE_MAX;
+	for (size_t i = 0; i < c->npairs; i++)
+		if (c->pref[i].ok && sg_pair_frac(c, v, i) > 0 && sg_pair_frac(c, c->today, i) == 0)
+			return i;
+	return SIZE_MAX;
+}
+
 static int select_vars(struct sg_ctx *c, hm_suggestion *s)
 {
 	struct sg_var **out = hm_arena_alloc(&c->arena, (c->nvars + 1) * sizeof(*out));
-	size_t n = 0, over = 0, apart = 0, first = SIZE_MAX;
+	size_t n = 0, over = 0, apart = 0, first = SIZE_MAX, made = 0, mfirst = SIZE_MAX;
 
 	if (!out)
 		return -ENOMEM;
@@ -361,6 +375,12 @@ static int select_vars(struct sg_ctx *c, hm_suggestion *s)
 				first = k;
 			continue;
 		}
+		/* a move that trades one contended pair for another is no fix */
+		if ((k = creates_pair(c, v)) != SIZE_MAX) {
+			if (!made++)
+				mfirst = k;
+			continue;
+		}
 		if ((c->opts.keep_size && v->growth != 0) ||
 		    (v->growth > 0 && (uint64_t)v->growth > c->opts.max_growth))
 			out[over++] = v;
@@ -372,6 +392,10 @@ static int select_vars(struct sg_ctx *c, hm_suggestion *s)
 	if (apart && note(s, "%zu proposal%s left out: they leave %s and %s on one line, which "
 			  "the rules keep apart", apart, apart == 1 ? "" : "s",
 			  c->opts.apart[2 * first], c->opts.apart[2 * first + 1]))
+		return -ENOMEM;
+	if (made && note(s, "%zu proposal%s left out: they put %s and %s, contended per the "
+			 "evidence, on one line", made, made == 1 ? "" : "s",
+			 c->pairs[mfirst].a, c->pairs[mfirst].b))
 		return -ENOMEM;
 	if (over && (c->opts.keep_size ?
 		     note(s, "%zu proposal%s left out: they change sizeof", over,
@@ -813,6 +837,7 @@ int hm_suggest(hm_types *t, hm_type_id id, const hm_evidence *ev,
 {
 	const hm_type *ty = hm_types_get(t, id);
 	struct sg_ctx c = { .t = t, .id = id, .ev = ev };
+	const char *where;
 	hm_suggestion *s;
 	int err;
 
@@ -830,6 +855,17 @@ int hm_suggest(hm_types *t, hm_type_id id, const hm_evidence *ev,
 	s->id = id;
 	s->name = c.name;
 	s->ev = ev;
+	/* a kernel object from a SLAB_HWCACHE_ALIGN cache starts a line, as
+	 * `placement line-aligned` or --assume-aligned would say */
+	if (c.opts.style == HM_STYLE_KERNEL && !c.opts.assume_aligned &&
+	    (where = sg_kslab_where(ty->name)) && hm_types_sizeof(t, id) > c.L / 2) {
+		c.opts.assume_aligned = 1;
+		if (note(s, "%s objects start a cacheline: their slab cache is created with "
+			 "SLAB_HWCACHE_ALIGN (%s)", c.name, where)) {
+			hm_suggestion_free(s);
+			return -ENOMEM;
+		}
+	}
 	if (ty->kind == HM_KIND_UNION)
 		s->why = "a union: its members share their bytes, nothing to move";
 	err = ty->kind == HM_KIND_UNION ? 0 : run(&c, s);
