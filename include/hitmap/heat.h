@@ -52,6 +52,7 @@
  */
 #ifndef HITMAP_HEAT_H
 #define HITMAP_HEAT_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -179,7 +180,7 @@ int hm_profile_set_truncated(hm_profile *p, const hm_profile_truncation *t);
  * set on success; 0, -EINVAL or -ENOMEM. */
 struct hm_profile_merge_opts {
 	size_t sz;
-	unsigned force : 1;
+	bool force;
 };
 int hm_profile_merge(const hm_profile *const *in, const char *const *names, size_t n,
 		     const struct hm_profile_merge_opts *opts, hm_profile **out);

@@ -1634,7 +1634,7 @@ int hm_diff(const hm_types *old_t, const hm_types *new_t, const struct hm_check_
 {
 	struct hm_check_opts o;
 
-	if (!opts || !HM_OPTS_VALID(opts, hm_check_opts))
+	if (HM_OPTS_TAKE(&o, opts, hm_check_opts))
 		return -EINVAL;
-	return diff_run(old_t, new_t, HM_OPTS_COPY(&o, opts, hm_check_opts), out);
+	return diff_run(old_t, new_t, &o, out);
 }

@@ -819,7 +819,10 @@ int hm_record_run(const struct hm_record_opts *opts, struct hm_record_stats *st)
 {
 	struct hm_record_opts o;
 
-	if (!opts || !HM_OPTS_VALID(opts, hm_record_opts))
+	if (HM_OPTS_TAKE(&o, opts, hm_record_opts))
 		return -EINVAL;
-	return record_run(HM_OPTS_COPY(&o, opts, hm_record_opts), st);
+	/* The one option without a default: where the samples go. */
+	if (!o.output)
+		return hm_fail(EINVAL, "record: no output file given");
+	return record_run(&o, st);
 }
