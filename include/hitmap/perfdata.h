@@ -235,8 +235,6 @@ struct hm_perf_reader_opts {
 
 /* hm_perf_reader_open() with options; NULL opts = the defaults. */
 hm_perf_reader *hm_perf_reader_open_opts(const char *path, const struct hm_perf_reader_opts *opts);
-/* Read from an open descriptor (not closed by the reader). */
-hm_perf_reader *hm_perf_reader_open_fd(int fd, const char *name);
 /* Read from memory (fuzzing); buf must outlive the reader. */
 hm_perf_reader *hm_perf_reader_open_mem(const void *buf, size_t len, const char *name);
 void hm_perf_reader_close(hm_perf_reader *r);

@@ -168,11 +168,6 @@ struct hm_load_opts {
 	unsigned threads;
 };
 
-/* The default cache directory: $XDG_CACHE_HOME/hitmap when XDG_CACHE_HOME is
- * an absolute path, else $HOME/.cache/hitmap.  0, or -ENOENT (neither is
- * set), -ENAMETOOLONG (buf too small). */
-int hm_types_default_cache_dir(char *buf, size_t len);
-
 /* Load the types of `bin` (DWARF; BTF when asked or when there is no DWARF;
  * DWARF of a separate debug file found by hm_debuginfo_find() when bin has
  * neither).  Reads dwz-compressed DWARF (partial units, and the .gnu_debugaltlink file
@@ -211,7 +206,6 @@ const hm_member *hm_types_members(const hm_types *t, const hm_type *type);
 const uint64_t *hm_types_dims(const hm_types *t, const hm_type *type);
 const hm_type_id *hm_types_params(const hm_types *t, const hm_type *type);
 const hm_enumerator *hm_types_enumerators(const hm_types *t, const hm_type *type);
-unsigned hm_types_pointer_size(const hm_types *t);
 
 /* The first complete (non-declaration) struct, union or class with that name,
  * in load order (pahole's choice); HM_TYPE_NONE if absent.  A qualified name

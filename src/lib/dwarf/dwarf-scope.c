@@ -31,6 +31,7 @@
 #include "dwarf/dwline.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "elf/binary-lib.h"
 
 #define MAX_SCOPE_DEPTH 256	/* nesting of DIEs walked; deeper is corrupt */
 #define MAX_REF_HOPS 16		/* abstract_origin / specification chains */
@@ -926,16 +927,16 @@ static int has_attr(hm_scopes *s, Dwarf_Die die, Dwarf_Half at)
 }
 
 /* Done with unit c's DIEs for now: their pages of the file go back to the
- * page cache (hm_binary_drop_pages()), and those of the location lists,
+ * page cache (hmi_binary_drop_pages()), and those of the location lists,
  * read unit by unit.  A kernel profile's units hold most of .debug_info,
  * 155 MB for a vmlinux, walked one after the other: resident memory stays
  * what one unit needs.  What is read again later comes back from there. */
 static void leave(hm_scopes *s, const struct cu *c)
 {
 	if (s->info && c->die_off < c->end_off && c->end_off <= s->info_sz)
-		hm_binary_drop_pages(s->bin, s->info + c->die_off, c->end_off - c->die_off);
+		hmi_binary_drop_pages(s->bin, s->info + c->die_off, c->end_off - c->die_off);
 	if (s->loclists)
-		hm_binary_drop_pages(s->bin, s->loclists, s->loclists_sz);
+		hmi_binary_drop_pages(s->bin, s->loclists, s->loclists_sz);
 }
 
 /* Put the handle's unit iteration at unit c, stepping forward (and round

@@ -16,6 +16,7 @@
 #include "base/diag.h"
 #include "base/opts.h"
 #include "elf/debuginfod-lib.h"
+#include "elf/debuginfo-int.h"
 
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"
 
@@ -335,7 +336,7 @@ static char *find_debuglink(hm_binary *bin, const struct hm_debuginfo_opts *o,
 	return NULL;
 }
 
-int hm_debuginfo_find_by_id(const char *build_id, const struct hm_debuginfo_opts *opts,
+int hmi_debuginfo_find_by_id(const char *build_id, const struct hm_debuginfo_opts *opts,
 			    char **path_out, enum hm_debug_source *src)
 {
 	struct hm_debuginfo_opts o;
