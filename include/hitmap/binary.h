@@ -36,10 +36,7 @@ hm_binary *hm_binary_open_mem(const void *buf, size_t len, const char *name);
 void hm_binary_close(hm_binary *bin);
 
 const char *hm_binary_path(const hm_binary *bin);
-unsigned hm_binary_machine(const hm_binary *bin);	/* EM_X86_64, EM_AARCH64, ... */
-unsigned hm_binary_elf_type(const hm_binary *bin);	/* ET_EXEC, ET_DYN, ET_REL */
 const char *hm_binary_arch(const hm_binary *bin);	/* "x86_64", "aarch64", ... */
-int hm_binary_is_64bit(const hm_binary *bin);
 int hm_binary_big_endian(const hm_binary *bin);
 
 /* Cacheline size implied by the ELF machine (x86-64, arm64: 64; ppc64: 128;
@@ -49,22 +46,10 @@ unsigned hm_binary_cacheline_size(const hm_binary *bin);
 /* Build-id as lower-case hex, or NULL when the file has none. */
 const char *hm_binary_build_id(const hm_binary *bin);
 
-/* Raw bytes of the build-id note; returns its length (0 if none). */
-size_t hm_binary_build_id_raw(const hm_binary *bin, const unsigned char **id);
-
 /* Section contents by name, mapped read-only; NULL if absent or SHT_NOBITS.
  * Valid until hm_binary_close(). */
 const void *hm_binary_section(const hm_binary *bin, const char *name, size_t *size);
 
-/* Sections by index (1 .. count-1), for loaders that walk them all: the
- * contents (inflated when SHF_COMPRESSED; NULL for NOBITS or out-of-file
- * sections) and the name.  Valid until hm_binary_close(). */
-size_t hm_binary_section_count(const hm_binary *bin);
-const void *hm_binary_section_at(const hm_binary *bin, size_t idx, size_t *size);
-const char *hm_binary_section_name(const hm_binary *bin, size_t idx);
-/* Whether the section's bytes lie inside the file (a truncated file may have
- * section headers pointing past its end). */
-int hm_binary_section_in_file(const hm_binary *bin, size_t idx);
 /* The section's link address: sh_addr; in a Linux kernel module (a .ko), the
  * offset the kernel's module loader gives it from the module's base (its
  * first code section), which symbols, instruction bytes and relocated DWARF
@@ -73,15 +58,6 @@ int hm_binary_section_in_file(const hm_binary *bin, size_t idx);
 uint64_t hm_binary_section_addr(const hm_binary *bin, size_t idx);
 /* Whether bin is a Linux kernel module (ET_REL with .gnu.linkonce.this_module). */
 int hm_binary_is_module(const hm_binary *bin);
-
-/* Hand the pages of bin's file in [p, p + n) (p NULL: all of the file) back
- * to the kernel's page cache: what is read again later comes back from
- * there.  For a reader done with part of a large file (a vmlinux's 155 MB
- * of .debug_info, read once into a type table, or one unit's DIEs), so that
- * the process's resident memory is what it still uses.  Nothing for bytes
- * that are not the file's mapping: a binary opened in memory
- * (hm_binary_open_mem()), a section decompressed or relocated on the heap. */
-void hm_binary_drop_pages(const hm_binary *bin, const void *p, size_t n);
 
 /* The libelf handle (Elf *) for loaders that need it (dwarf, btf). */
 void *hm_binary_elf(const hm_binary *bin);
@@ -93,10 +69,6 @@ const hm_symbol *hm_binary_symbol(const hm_binary *bin, const char *name);
 const hm_symbol *hm_binary_object_at(const hm_binary *bin, uint64_t addr);
 /* The STT_FUNC symbol containing addr, or NULL. */
 const hm_symbol *hm_binary_func_at(const hm_binary *bin, uint64_t addr);
-
-/* Load bias helpers: the lowest PT_LOAD vaddr and its file offset, so a runtime
- * mapping (start, pgoff) can be turned into a bias. */
-int hm_binary_first_load(const hm_binary *bin, uint64_t *vaddr, uint64_t *offset);
 
 /* The binary a JSON document describes (hm_print_layouts_json() in output.h,
  * hm_suggest_print_json() in suggest.h): here, below both, so that neither

@@ -19,6 +19,7 @@
  */
 #ifndef HITMAP_CHECK_H
 #define HITMAP_CHECK_H
+#include <stdbool.h>
 #include <stddef.h>
 #include "hitmap/hitmap.h"
 #include <stdint.h>
@@ -68,15 +69,15 @@ struct hm_check_stats {
 struct hm_check_opts {
 	size_t sz;			/* sizeof(struct hm_check_opts): declare with HM_OPTS */
 	unsigned cacheline_size;	/* 0 = the binary's (hm_binary_cacheline_size), else 64 */
-	unsigned pair_lines : 1;	/* lines 2N and 2N+1 count as one (adjacent-line prefetch) */
-	unsigned assume_aligned : 1;	/* every object starts on a line boundary */
-	unsigned lint : 1;		/* hm_check() also lints */
-	unsigned no_groups : 1;		/* skip the implicit cacheline-group rules */
-	unsigned verbose : 1;		/* also report each passing rule, as a note */
-	unsigned no_lint : 1;		/* diff: contention-prone pairs are not errors */
-	unsigned strict : 1;		/* a rule naming an absent struct, member or
+	bool pair_lines;	/* lines 2N and 2N+1 count as one (adjacent-line prefetch) */
+	bool assume_aligned;	/* every object starts on a line boundary */
+	bool lint;		/* hm_check() also lints */
+	bool no_groups;		/* skip the implicit cacheline-group rules */
+	bool verbose;		/* also report each passing rule, as a note */
+	bool no_lint;		/* diff: contention-prone pairs are not errors */
+	bool strict;		/* a rule naming an absent struct, member or
 					 * global is an error, close name or not */
-	unsigned explain : 1;		/* lint: each finding lists its members and pairs */
+	bool explain;		/* lint: each finding lists its members and pairs */
 	const hm_ruleset *rules;	/* may be NULL */
 	const char *const *structs;	/* lint/diff: only these (NULL-terminated); NULL = all */
 	const char *const *contended_types;	/* extra type names for lint, NULL-terminated */

@@ -32,10 +32,6 @@ int hm_c2c_count(hm_c2c_stats *st, uint64_t data_src, uint64_t addr, int mapped)
 /* dst += src, counter by counter. */
 void hm_c2c_add(hm_c2c_stats *dst, const hm_c2c_stats *src);
 
-/* Short human description of a data_src ("L1 hit", "LLC hit HITM",
- * "remote cache HITM", ...) — a static string. */
-const char *hm_datasrc_describe(uint64_t data_src);
-
 #ifdef __cplusplus
 }
 #endif

@@ -54,18 +54,10 @@ struct hm_debuginfo_opts {
 int hm_debuginfo_find(hm_binary *bin, const struct hm_debuginfo_opts *opts,
 		      hm_binary **debug, enum hm_debug_source *src);
 
-/* The same search by build-id alone (lower-case hex), for binaries known only
- * from a perf.data build-id table: the build-id places, perf's cache and
- * debuginfod.  Returns 0 and a malloc'ed path in *path_out, -ENODATA when not
- * found (quietly: callers decide whether that is worth a message), -EINVAL
- * for a malformed id, -ENOMEM. */
-int hm_debuginfo_find_by_id(const char *build_id, const struct hm_debuginfo_opts *opts,
-			    char **path_out, enum hm_debug_source *src);
-
 /* The running kernel's types: its vmlinux with DWARF when one is found
  * (/usr/lib/debug/boot/vmlinux-RELEASE, /usr/lib/debug/lib/modules/RELEASE/
  * vmlinux, /boot/vmlinux-RELEASE, then by the build-id in /sys/kernel/notes
- * through the places of hm_debuginfo_find_by_id()), else
+ * through the places hm_debuginfo_find() searches by build-id), else
  * /sys/kernel/btf/vmlinux.  A vmlinux whose build-id is not the running
  * kernel's is skipped.  `root` prefixes every path (NULL or "" for /; tests).
  * Returns 0 with a malloc'ed *path_out and *is_btf set; -ENODATA when there

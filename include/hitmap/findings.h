@@ -7,9 +7,9 @@
  * declared (decl_file:decl_line, for code-scanning annotations).
  *
  * Ownership: hm_findings_new() returns a list the caller frees with
- * hm_findings_free().  hm_findings_add() copies every string it is given into
- * the list; every pointer handed out by the accessors is owned by the list and
- * valid until it is freed.
+ * hm_findings_free().  hm_check(), hm_lint() and hm_diff() fill it, copying
+ * every string into the list; every pointer handed out by the accessors is
+ * owned by the list and valid until it is freed.
  */
 #ifndef HITMAP_FINDINGS_H
 #define HITMAP_FINDINGS_H
@@ -56,18 +56,6 @@ typedef struct hm_findings hm_findings;
 hm_findings *hm_findings_new(void);
 void hm_findings_free(hm_findings *f);
 
-/* Append a copy of *finding (strings copied too).  Returns 0 or -ENOMEM. */
-int hm_findings_add(hm_findings *f, const hm_finding *finding);
-
-/* Append a finding built from a printf format for the message; the other
- * fields come from *base.  Returns 0 or -ENOMEM. */
-int hm_findings_addf(hm_findings *f, const hm_finding *base, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* Replace finding i's detail with a copy of `detail` (NULL clears it).
- * Returns 0, -EINVAL (no such finding) or -ENOMEM. */
-int hm_findings_set_detail(hm_findings *f, size_t i, const char *detail);
-
 size_t hm_findings_count(const hm_findings *f);
 const hm_finding *hm_findings_get(const hm_findings *f, size_t i);
 
@@ -78,8 +66,6 @@ size_t hm_findings_count_at_least(const hm_findings *f, enum hm_severity sev);
  * score (higher first), then the order they were added. */
 void hm_findings_sort(hm_findings *f);
 
-/* Parse "error", "warn"/"warning", "note"; -EINVAL otherwise. */
-int hm_severity_parse(const char *s, enum hm_severity *out);
 const char *hm_severity_name(enum hm_severity sev);	/* "error", "warning", "note" */
 
 enum hm_findings_format {

@@ -52,6 +52,7 @@
  */
 #ifndef HITMAP_HEAT_H
 #define HITMAP_HEAT_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -179,7 +180,7 @@ int hm_profile_set_truncated(hm_profile *p, const hm_profile_truncation *t);
  * set on success; 0, -EINVAL or -ENOMEM. */
 struct hm_profile_merge_opts {
 	size_t sz;
-	unsigned force : 1;
+	bool force;
 };
 int hm_profile_merge(const hm_profile *const *in, const char *const *names, size_t n,
 		     const struct hm_profile_merge_opts *opts, hm_profile **out);
@@ -239,13 +240,6 @@ typedef struct hm_heat_access {
 /* line_size: a power of two (0 = 64). */
 hm_heat *hm_heat_new(unsigned line_size);
 void hm_heat_free(hm_heat *h);
-/* Count one access.  Strings are copied (interned).  sname NULL: an address
- * not attributed to any object (kept for the per-line totals only).
- * 0 or -ENOMEM. */
-int hm_heat_add(hm_heat *h, const hm_heat_access *a);
-/* Finish counting: runs the watchpoint coherence model over the buffered
- * breakpoint accesses.  Call once, after the last hm_heat_add(). */
-int hm_heat_finish(hm_heat *h);
 /* Snapshot as a profile (caller frees).  NULL + errno. */
 hm_profile *hm_heat_profile(const hm_heat *h, const char *input, const char *kind,
 			    uint64_t samples, uint64_t attributed);

@@ -26,15 +26,16 @@ extern "C" {
  * `size_t sz`, the size of the struct the caller was compiled with, so that
  * a field added at the end keeps old programs working: the library reads the
  * first sz bytes and takes the fields past them as 0 (their defaults), and it
- * refuses a struct whose bytes past what it knows are set (-EINVAL, or NULL
- * with errno EINVAL), or whose sz is 0.  Declare one with every other field
- * zero, padding included, and sz set:
+ * refuses a struct whose bytes past the end of the last field it knows are
+ * set (-EINVAL, or NULL with errno EINVAL), or whose sz is 0.  Flags are
+ * bool, one byte each, so that a flag a newer header adds is such a byte.
+ * Declare one with every other field zero, padding included, and sz set:
  *
  *	HM_OPTS(hm_layout_opts, lo, .cacheline_size = 64, .expand = 1);
  *	l = hm_layout_new(t, id, &lo);
  *
  * (GNU C: a statement expression, as libbpf's LIBBPF_OPTS.)  Passing NULL
- * instead still means all defaults. */
+ * instead means all defaults, for every function that takes options. */
 #define HM_OPTS(TYPE, NAME, ...)						\
 	struct TYPE NAME = ({							\
 		memset(&NAME, 0, sizeof(struct TYPE));				\

@@ -21,6 +21,7 @@
  */
 #ifndef HITMAP_LAYOUT_H
 #define HITMAP_LAYOUT_H
+#include <stdbool.h>
 #include <stddef.h>
 #include "hitmap/hitmap.h"
 #include <stdint.h>
@@ -33,8 +34,8 @@ extern "C" {
 struct hm_layout_opts {
 	size_t sz;			/* sizeof(struct hm_layout_opts): declare with HM_OPTS */
 	unsigned cacheline_size;	/* bytes, a power of two; 0 = 64 */
-	unsigned expand : 1;		/* descend into named struct members too (pahole -E) */
-	unsigned assume_aligned : 1;	/* treat the object as line-aligned */
+	bool expand;		/* descend into named struct members too (pahole -E) */
+	bool assume_aligned;	/* treat the object as line-aligned */
 };
 
 #define HM_FIELD_NONE UINT32_MAX

@@ -7,6 +7,7 @@
  */
 #ifndef HITMAP_OUTPUT_H
 #define HITMAP_OUTPUT_H
+#include <stdbool.h>
 #include <stddef.h>
 #include "hitmap/hitmap.h"
 #include <stdio.h>
@@ -25,8 +26,8 @@ extern "C" {
 struct hm_print_opts {
 	size_t sz;			/* sizeof(struct hm_print_opts): declare with HM_OPTS */
 	unsigned cacheline_size;	/* 0 = 64 */
-	unsigned expand : 1;		/* pahole -E: expand named member types inline */
-	unsigned annotate : 1;		/* add hitmap's lines: straddlers, groups */
+	bool expand;		/* pahole -E: expand named member types inline */
+	bool annotate;		/* add hitmap's lines: straddlers, groups */
 };
 
 /* The body of struct/union/class `id` as `pahole -F dwarf -M
@@ -159,7 +160,7 @@ struct hm_html_opts {
 	size_t sz;			/* sizeof(struct hm_html_opts): declare with HM_OPTS */
 	const char *title;		/* the page's heading; NULL: from the command */
 	unsigned cacheline_size;	/* 0 = 64 */
-	unsigned expand : 1;		/* lay out named member structs too (pahole -E) */
+	bool expand;		/* lay out named member structs too (pahole -E) */
 	const hm_profile *profile;	/* heat of the layouts (may be NULL) */
 	const char *source;		/* the profile's or perf.data's name */
 };

@@ -15,6 +15,7 @@
  */
 #ifndef HITMAP_PERFDATA_H
 #define HITMAP_PERFDATA_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -229,13 +230,11 @@ struct hm_perf_reader_opts {
 	size_t sz;		/* sizeof(struct hm_perf_reader_opts): declare with HM_OPTS */
 	/* Read a file whose data section is cut short as far as it goes
 	 * instead of refusing it (hm_perf_info.truncated says it was). */
-	unsigned keep_truncated : 1;
+	bool keep_truncated;
 };
 
 /* hm_perf_reader_open() with options; NULL opts = the defaults. */
 hm_perf_reader *hm_perf_reader_open_opts(const char *path, const struct hm_perf_reader_opts *opts);
-/* Read from an open descriptor (not closed by the reader). */
-hm_perf_reader *hm_perf_reader_open_fd(int fd, const char *name);
 /* Read from memory (fuzzing); buf must outlive the reader. */
 hm_perf_reader *hm_perf_reader_open_mem(const void *buf, size_t len, const char *name);
 void hm_perf_reader_close(hm_perf_reader *r);

@@ -90,13 +90,6 @@ int hm_perf_writer_features(hm_perf_writer *w, const struct hm_perf_features *f)
  * writer always writes (-EEXIST). */
 int hm_perf_writer_add_feature(hm_perf_writer *w, int id, const void *data, size_t len);
 
-/* Write out every record appended so far and a header that covers them
- * (without features), so that the file as it stands reads as a complete
- * recording: what a recorder that may be killed calls at each flush.
- * Freezes the events.  No-op for a compressed file.  0 or a negative
- * errno. */
-int hm_perf_writer_sync(hm_perf_writer *w);
-
 /* Write header and features, close, free.  Returns 0 or a negative errno. */
 int hm_perf_writer_close(hm_perf_writer *w);
 void hm_perf_writer_abort(hm_perf_writer *w);

@@ -207,11 +207,6 @@ struct hm_watch_probe {
 };
 int hm_record_watch_probe(struct hm_watch_probe *out);
 
-/* Load bias of `bin` in process pid from /proc/PID/maps: 0 for ET_EXEC, else
- * the mapping of the same file (device and inode) minus its link address.
- * -ENOENT when the process does not map the file. */
-int hm_record_load_bias(pid_t pid, hm_binary *bin, uint64_t *bias);
-
 #define HM_RECORD_STOP 1		/* *hm_record_opts.stop: stop, tell the command */
 #define HM_RECORD_STOP_SEEN 2	/* stop; the command has had SIGINT (a terminal's Ctrl-C) */
 

@@ -38,6 +38,7 @@
  */
 #ifndef HITMAP_SUGGEST_H
 #define HITMAP_SUGGEST_H
+#include <stdbool.h>
 #include <stddef.h>
 #include "hitmap/hitmap.h"
 #include <stdint.h>
@@ -168,13 +169,13 @@ struct hm_suggest_opts {
 	 * groups (HM_EDIT_GROUP) are tried in kernel style only */
 	enum hm_suggest_style style;
 	uint64_t max_growth;		/* bytes sizeof may grow; UINT64_MAX = any */
-	unsigned keep_size : 1;		/* sizeof must not change */
-	unsigned assume_aligned : 1;	/* objects start on a line boundary */
+	bool keep_size;		/* sizeof must not change */
+	bool assume_aligned;	/* objects start on a line boundary */
 	/* The compiler records a struct's alignment in its debug info once a
 	 * member carries an alignment attribute (GCC does, clang does not), so
 	 * the hypothetical struct must say it too to print like the rebuild.
 	 * hm_suggest_compiler_records_align() tells from the binary. */
-	unsigned records_struct_align : 1;
+	bool records_struct_align;
 	unsigned max_proposals;		/* 0 = 8 */
 	/* Pairs of member paths no proposal may leave on one line (the
 	 * `apart` rules): apart[2k] and apart[2k + 1].  Where the object

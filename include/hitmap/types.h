@@ -16,6 +16,7 @@
  */
 #ifndef HITMAP_TYPES_H
 #define HITMAP_TYPES_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "hitmap/binary.h"
@@ -147,17 +148,17 @@ typedef struct hm_types hm_types;
 struct hm_load_opts {
 	size_t sz;
 	const char *const *only;	/* NULL-terminated struct/union names, or NULL = all */
-	unsigned variables : 1;		/* also load global variables (report) */
-	unsigned btf : 1;		/* prefer BTF over DWARF (never cached) */
-	unsigned cache : 1;		/* read the persistent index */
-	unsigned cache_write : 1;	/* and create or refresh it (needs cache) */
-	/* The index's directory; NULL with `cache` asks for the library's
-	 * default, hm_types_default_cache_dir(). */
+	bool variables;		/* also load global variables (report) */
+	bool btf;		/* prefer BTF over DWARF (never cached) */
+	bool cache;		/* read the persistent index */
+	bool cache_write;	/* and create or refresh it (needs cache) */
+	/* The index's directory; NULL with `cache`: $XDG_CACHE_HOME/hitmap
+	 * when XDG_CACHE_HOME is an absolute path, else $HOME/.cache/hitmap. */
 	const char *cache_dir;
 	/* Where to look when bin itself carries no DWARF (see
 	 * hitmap/debuginfo.h); NULL: the default places. */
 	const struct hm_debuginfo_opts *debuginfo;
-	unsigned no_debuginfo_lookup : 1;	/* only bin itself */
+	bool no_debuginfo_lookup;	/* only bin itself */
 	/* The base of a split BTF file (a kernel module's); NULL: for
 	 * /sys/kernel/btf/MODULE, /sys/kernel/btf/vmlinux. */
 	const char *btf_base;
@@ -166,11 +167,6 @@ struct hm_load_opts {
 	 * 0: one per online CPU. */
 	unsigned threads;
 };
-
-/* The default cache directory: $XDG_CACHE_HOME/hitmap when XDG_CACHE_HOME is
- * an absolute path, else $HOME/.cache/hitmap.  0, or -ENOENT (neither is
- * set), -ENAMETOOLONG (buf too small). */
-int hm_types_default_cache_dir(char *buf, size_t len);
 
 /* Load the types of `bin` (DWARF; BTF when asked or when there is no DWARF;
  * DWARF of a separate debug file found by hm_debuginfo_find() when bin has
@@ -210,7 +206,6 @@ const hm_member *hm_types_members(const hm_types *t, const hm_type *type);
 const uint64_t *hm_types_dims(const hm_types *t, const hm_type *type);
 const hm_type_id *hm_types_params(const hm_types *t, const hm_type *type);
 const hm_enumerator *hm_types_enumerators(const hm_types *t, const hm_type *type);
-unsigned hm_types_pointer_size(const hm_types *t);
 
 /* The first complete (non-declaration) struct, union or class with that name,
  * in load order (pahole's choice); HM_TYPE_NONE if absent.  A qualified name

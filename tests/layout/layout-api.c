@@ -180,7 +180,7 @@ static void keep_diag(void *ctx, enum hm_diag_level level, const char *msg)
 }
 
 /* The library reads a caller's first sz bytes, takes what follows as 0, and
- * refuses set bytes past the struct it knows, and a struct without sz. */
+ * refuses set bytes past the last field it knows, and a struct without sz. */
 static void opts_sz(const char *path)
 {
 	struct { struct hm_layout_opts o; unsigned char later[8]; } big;
@@ -192,6 +192,8 @@ static void opts_sz(const char *path)
 	hm_layout *l = open_layout(path, "mm_struct", 0, 0, &bin, &t);
 	hm_type_id id = hm_layout_type(l);
 	FILE *null = fopen("/dev/null", "w");
+	/* The library knows the struct up to its last field, not its padding. */
+	const size_t known = offsetof(struct hm_layout_opts, assume_aligned) + sizeof(o.assume_aligned);
 
 	hm_set_diag(keep_diag, NULL);
 	CHECK(po.sz == sizeof(po) && !po.expand && !po.annotate, "HM_OPTS sets sz, zeroes the rest");
@@ -233,8 +235,23 @@ static void opts_sz(const char *path)
 	l = hm_layout_new(t, id, &big.o);
 	CHECK(!l && errno == EINVAL, "newer sz, set tail: refused");
 	snprintf(want, sizeof(want), "struct hm_layout_opts: byte %zu is set, past the %zu bytes this libhitmap knows",
-		 offsetof(__typeof__(big), later) + 3, sizeof(struct hm_layout_opts));
+		 offsetof(__typeof__(big), later) + 3, known);
 	CHECK(!strcmp(last_diag, want), "set tail message: %s", last_diag);
+
+	/* A flag a newer header adds where this one has padding (after
+	 * assume_aligned, inside sizeof): still a byte past the last field this
+	 * library knows, so refused, not ignored. */
+	if (known < sizeof(o)) {
+		memset(&o, 0, sizeof(o));
+		o.sz = sizeof(o);
+		((unsigned char *)&o)[known] = 1;
+		errno = 0;
+		l = hm_layout_new(t, id, &o);
+		CHECK(!l && errno == EINVAL, "a set byte in the padding past the last field: refused");
+		snprintf(want, sizeof(want), "struct hm_layout_opts: byte %zu is set, past the %zu bytes this libhitmap knows",
+			 known, known);
+		CHECK(!strcmp(last_diag, want), "padding byte message: %s", last_diag);
+	}
 
 	hm_set_diag(NULL, NULL);
 	fclose(null);

@@ -26,6 +26,7 @@
 #include "base/diag.h"
 #include "types/types-int.h"
 #include "base/opts.h"
+#include "elf/binary-lib.h"
 
 #define BTF_HDR_MIN 24u
 #define MAX_CHAIN 64u		/* typedef/qualifier/array chains longer are corrupt */
@@ -1096,10 +1097,10 @@ static int mark_flexible(struct btf *b)
 static uint64_t section_addr(hm_binary *bin, const char *name)
 {
 	Elf *elf = bin ? hm_binary_elf(bin) : NULL;
-	size_t n = bin ? hm_binary_section_count(bin) : 0;
+	size_t n = bin ? hmi_binary_section_count(bin) : 0;
 
 	for (size_t i = 1; elf && i < n; i++) {
-		const char *s = hm_binary_section_name(bin, i);
+		const char *s = hmi_binary_section_name(bin, i);
 		GElf_Shdr sh;
 
 		if (s && !strcmp(s, name) && gelf_getshdr(elf_getscn(elf, i), &sh))
@@ -1232,7 +1233,7 @@ static int load_blobs(const struct blob *base, const struct blob *own, const cha
 	int err = 0;
 
 	if (bin) {
-		b.ptr_size = bb.ptr_size = hm_binary_is_64bit(bin) ? 8 : 4;
+		b.ptr_size = bb.ptr_size = hmi_binary_is_64bit(bin) ? 8 : 4;
 		b.cacheline = bb.cacheline = hm_binary_cacheline_size(bin);
 	}
 	if (base) {

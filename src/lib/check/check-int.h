@@ -97,4 +97,16 @@ int hmc_lint_struct(struct hmc_typeclass *tc, const hm_layout *l,
  * HM_FIELD_NONE (and HM_TYPE_NONE) when it is the layout's own struct. */
 uint32_t hmc_owner(const hm_layout *l, uint32_t a, uint32_t b, hm_type_id *tid);
 
+/* Filling a findings list (check/findings.c).  hm_findings_addf() keeps its
+ * public-looking name until its callers outside check/ are renamed. */
+/* Append a copy of *finding (strings copied too).  Returns 0 or -ENOMEM. */
+int hmi_findings_add(hm_findings *f, const hm_finding *finding);
+/* Append a finding built from a printf format for the message; the other
+ * fields come from *base.  Returns 0 or -ENOMEM. */
+int hm_findings_addf(hm_findings *f, const hm_finding *base, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Replace finding i's detail with a copy of `detail` (NULL clears it).
+ * Returns 0, -EINVAL (no such finding) or -ENOMEM. */
+int hmi_findings_set_detail(hm_findings *f, size_t i, const char *detail);
+
 #endif

@@ -868,9 +868,9 @@ int hm_check(hm_binary *bin, const hm_types *t, const struct hm_check_opts *opts
 {
 	struct hm_check_opts o;
 
-	if (!opts || !HM_OPTS_VALID(opts, hm_check_opts))
+	if (HM_OPTS_TAKE(&o, opts, hm_check_opts))
 		return -EINVAL;
-	return check_run(bin, t, HM_OPTS_COPY(&o, opts, hm_check_opts), out);
+	return check_run(bin, t, &o, out);
 }
 
 int hm_check_profile_inputs(const hm_profile *p, struct hm_check_pair **pairs,

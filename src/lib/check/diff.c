@@ -1389,7 +1389,7 @@ static int diff_struct(struct dctx *d, const hm_types *ot, hm_type_id oid, const
 		sbs = side_by_side(&a, &b, mk, nmk, d->old_name, d->new_name);
 
 		if (sbs)
-			e = hm_findings_set_detail(d->out, d->first_error, sbs);
+			e = hmi_findings_set_detail(d->out, d->first_error, sbs);
 		free(sbs);
 	}
 	side_free(&a);
@@ -1608,7 +1608,7 @@ static int diff_run(const hm_types *old_t, const hm_types *new_t,
 
 		if (!strcmp(x->kind, "absent") && x->severity > HM_SEV_NOTE &&
 		    (o->strict || x->severity == HM_SEV_WARNING))
-			e = hm_findings_add(out, x);
+			e = hmi_findings_add(out, x);
 	}
 out:
 	for (i = 0; i < d.ndi; i++) {
@@ -1634,7 +1634,7 @@ int hm_diff(const hm_types *old_t, const hm_types *new_t, const struct hm_check_
 {
 	struct hm_check_opts o;
 
-	if (!opts || !HM_OPTS_VALID(opts, hm_check_opts))
+	if (HM_OPTS_TAKE(&o, opts, hm_check_opts))
 		return -EINVAL;
-	return diff_run(old_t, new_t, HM_OPTS_COPY(&o, opts, hm_check_opts), out);
+	return diff_run(old_t, new_t, &o, out);
 }

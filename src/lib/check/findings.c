@@ -7,6 +7,7 @@
 #include <string.h>
 #include "hitmap/findings.h"
 #include "base/util.h"
+#include "check/check-int.h"
 
 struct hm_findings {
 	hm_arena arena;
@@ -42,7 +43,7 @@ static const char *dup(hm_findings *f, const char *s, int *err)
 	return d;
 }
 
-int hm_findings_add(hm_findings *f, const hm_finding *in)
+int hmi_findings_add(hm_findings *f, const hm_finding *in)
 {
 	hm_finding *o;
 	unsigned i;
@@ -82,12 +83,12 @@ int hm_findings_addf(hm_findings *f, const hm_finding *base, const char *fmt, ..
 	if (r < 0)
 		return -ENOMEM;
 	tmp.message = msg;
-	r = hm_findings_add(f, &tmp);
+	r = hmi_findings_add(f, &tmp);
 	free(msg);
 	return r;
 }
 
-int hm_findings_set_detail(hm_findings *f, size_t i, const char *detail)
+int hmi_findings_set_detail(hm_findings *f, size_t i, const char *detail)
 {
 	int err = 0;
 	const char *d;
@@ -159,19 +160,6 @@ void hm_findings_sort(hm_findings *f)
 	free(f->v);
 	f->v = v;
 	f->cap = f->n;
-}
-
-int hm_severity_parse(const char *s, enum hm_severity *out)
-{
-	if (!strcmp(s, "error"))
-		*out = HM_SEV_ERROR;
-	else if (!strcmp(s, "warn") || !strcmp(s, "warning"))
-		*out = HM_SEV_WARNING;
-	else if (!strcmp(s, "note"))
-		*out = HM_SEV_NOTE;
-	else
-		return -EINVAL;
-	return 0;
 }
 
 const char *hm_severity_name(enum hm_severity sev)

@@ -12,6 +12,7 @@
 #include "dwarf/dwarf-x3.h"
 #include "elf/elf-lock.h"
 #include "elf/reloc.h"
+#include "elf/binary-lib.h"
 
 struct hm_dwarf_obj {
 	hm_binary *bin;
@@ -38,7 +39,7 @@ static int is_debug_name(const char *n)
 static int get_data(struct hm_dwarf_obj *o, size_t idx, Dwarf_Small **out, int *error)
 {
 	size_t size;
-	const void *p = hm_binary_section_at(o->bin, idx, &size);
+	const void *p = hmi_binary_section_at(o->bin, idx, &size);
 
 	if (!p) {
 		*error = DW_DLE_MDE;
@@ -48,7 +49,7 @@ static int get_data(struct hm_dwarf_obj *o, size_t idx, Dwarf_Small **out, int *
 		*out = o->copies[idx];
 		return DW_DLV_OK;
 	}
-	if (o->rel && is_debug_name(hm_binary_section_name(o->bin, idx))) {
+	if (o->rel && is_debug_name(hmi_binary_section_name(o->bin, idx))) {
 		if (!o->copies[idx]) {
 			void *c = malloc(size ? size : 1);
 
@@ -110,7 +111,7 @@ static int fill_info(struct hm_dwarf_obj *o, size_t idx, GElf_Shdr *sh, const ch
 
 	if (!scn || !gelf_getshdr(scn, sh))
 		return DW_DLV_NO_ENTRY;
-	*name = idx ? hm_binary_section_name(o->bin, idx) : "";
+	*name = idx ? hmi_binary_section_name(o->bin, idx) : "";
 	if (!*name || !wanted_section(o, *name))
 		*name = "";
 	*size = sh->sh_type == SHT_NOBITS ? 0 : sh->sh_size;
@@ -119,7 +120,7 @@ static int fill_info(struct hm_dwarf_obj *o, size_t idx, GElf_Shdr *sh, const ch
 	} else if ((sh->sh_flags & SHF_COMPRESSED) && is_debug_name(*name)) {
 		size_t s = 0;
 
-		hm_binary_section_at(o->bin, idx, &s);
+		hmi_binary_section_at(o->bin, idx, &s);
 		*size = s;
 	}
 	return DW_DLV_OK;
@@ -273,7 +274,7 @@ static size_t section_index(struct hm_dwarf_obj *o, const char *base)
 	size_t len = strlen(base);
 
 	for (size_t i = 1; i < o->nsec; i++) {
-		const char *n = hm_binary_section_name(o->bin, i);
+		const char *n = hmi_binary_section_name(o->bin, i);
 
 		if (n && !strncmp(n, base, len) && (!n[len] || !strcmp(n + len, ".dwo")))
 			return i;
@@ -287,7 +288,7 @@ static unsigned char *writable(struct hm_dwarf_obj *o, size_t idx, size_t *size)
 	Dwarf_Small *p;
 	int err = 0;
 
-	if (!hm_binary_section_at(o->bin, idx, size) || get_data(o, idx, &p, &err) != DW_DLV_OK)
+	if (!hmi_binary_section_at(o->bin, idx, size) || get_data(o, idx, &p, &err) != DW_DLV_OK)
 		return NULL;
 	if (!o->copies[idx]) {
 		if (!(o->copies[idx] = malloc(*size ? *size : 1)))
@@ -301,7 +302,7 @@ static unsigned char *writable(struct hm_dwarf_obj *o, size_t idx, size_t *size)
 static int widen_x3(struct hm_dwarf_obj *o)
 {
 	size_t ai = section_index(o, ".debug_abbrev"), n, isz;
-	const unsigned char *ab = ai ? hm_binary_section_at(o->bin, ai, &n) : NULL;
+	const unsigned char *ab = ai ? hmi_binary_section_at(o->bin, ai, &n) : NULL;
 	const char *units[] = { ".debug_info", ".debug_types" };
 	struct hm_x3_abbrev x;
 	int big = hm_binary_big_endian(o->bin) == 1;
@@ -342,17 +343,17 @@ int hm_dwarf_open_flags(hm_binary *bin, unsigned flags, Dwarf_Debug *dbg,
 	Dwarf_Error err = NULL;
 	int rc, found = 0;
 
-	for (size_t i = 1; i < hm_binary_section_count(bin); i++) {
-		const char *n = hm_binary_section_name(bin, i);
+	for (size_t i = 1; i < hmi_binary_section_count(bin); i++) {
+		const char *n = hmi_binary_section_name(bin, i);
 		size_t size;
 
 		if (!n || (strcmp(n, ".debug_info") && strcmp(n, ".zdebug_info") &&
 			   strcmp(n, ".debug_info.dwo")))
 			continue;
-		if (!hm_binary_section_in_file(bin, i))
+		if (!hmi_binary_section_in_file(bin, i))
 			return hm_fail(EBADMSG, "%s: truncated file (section %s extends past "
 				       "its end)", hm_binary_path(bin), n);
-		if (!hm_binary_section_at(bin, i, &size))
+		if (!hmi_binary_section_at(bin, i, &size))
 			return hm_fail(EBADMSG, "%s: cannot decompress section %s",
 				       hm_binary_path(bin), n);
 		found = 1;
@@ -365,8 +366,8 @@ int hm_dwarf_open_flags(hm_binary *bin, unsigned flags, Dwarf_Debug *dbg,
 	o->bin = bin;
 	o->flags = flags;
 	o->elf = hm_binary_elf(bin);
-	o->nsec = hm_binary_section_count(bin);
-	o->rel = hm_binary_elf_type(bin) == ET_REL;
+	o->nsec = hmi_binary_section_count(bin);
+	o->rel = hmi_binary_elf_type(bin) == ET_REL;
 	o->copies = calloc(o->nsec + 1, sizeof(*o->copies));
 	o->sizes = calloc(o->nsec + 1, sizeof(*o->sizes));
 	if (!o->copies || !o->sizes) {
@@ -408,13 +409,13 @@ int hm_dwarf_open_flags(hm_binary *bin, unsigned flags, Dwarf_Debug *dbg,
 const void *hm_dwarf_obj_section(struct hm_dwarf_obj *o, const char *name, size_t *size)
 {
 	for (size_t i = 1; i < o->nsec; i++) {
-		const char *n = hm_binary_section_name(o->bin, i);
+		const char *n = hmi_binary_section_name(o->bin, i);
 		Dwarf_Small *p;
 		int err = 0;
 
 		if (!n || strcmp(n, name))
 			continue;
-		if (!hm_binary_section_at(o->bin, i, size) || get_data(o, i, &p, &err) != DW_DLV_OK)
+		if (!hmi_binary_section_at(o->bin, i, size) || get_data(o, i, &p, &err) != DW_DLV_OK)
 			return NULL;
 		if (o->sizes[i])
 			*size = o->sizes[i];
@@ -507,7 +508,7 @@ static hm_binary *try_alt(const char *cand, const unsigned char *id, size_t idle
 	alt = hm_binary_open(cand);
 	if (!alt)
 		return NULL;
-	n = hm_binary_build_id_raw(alt, &got);
+	n = hmi_binary_build_id_raw(alt, &got);
 	if (idlen && (n != idlen || memcmp(got, id, n))) {
 		hm_diag(HM_DIAG_WARNING, "%s: build-id differs from the one its user expects, "
 			"ignored", cand);

@@ -18,6 +18,7 @@
 #include "base/diag.h"
 #include "base/util.h"
 #include "elf/elf-lock.h"
+#include "elf/binary-lib.h"
 
 struct inflated {
 	size_t idx;
@@ -120,7 +121,7 @@ static int is_module(hm_binary *bin)
 	if (bin->ehdr.e_type != ET_REL)
 		return 0;
 	for (size_t i = 1; i < bin->nsections; i++) {
-		const char *n = hm_binary_section_name(bin, i);
+		const char *n = hmi_binary_section_name(bin, i);
 
 		if (n && !strcmp(n, ".gnu.linkonce.this_module"))
 			return 1;
@@ -167,7 +168,7 @@ static int module_layout(hm_binary *bin)
 			uint64_t al;
 
 			if (!scn || !gelf_getshdr(scn, &sh) ||
-			    module_class(hm_binary_section_name(bin, i), &sh) != c)
+			    module_class(hmi_binary_section_name(bin, i), &sh) != c)
 				continue;
 			al = sh.sh_addralign > 1 ? sh.sh_addralign : 1;
 			if (al & (al - 1) || al > MODULE_PAGE || sh.sh_size > UINT32_MAX) {
@@ -206,7 +207,7 @@ int hm_binary_is_module(const hm_binary *bin)
 	return bin->secaddr != NULL;
 }
 
-void hm_binary_drop_pages(const hm_binary *bin, const void *p, size_t n)
+void hmi_binary_drop_pages(const hm_binary *bin, const void *p, size_t n)
 {
 	uintptr_t lo = (uintptr_t)bin->image, hi = lo + bin->image_size, a, b;
 	long pg = sysconf(_SC_PAGESIZE);
@@ -369,12 +370,12 @@ const char *hm_binary_path(const hm_binary *bin)
 	return bin->path;
 }
 
-unsigned hm_binary_machine(const hm_binary *bin)
+unsigned hmi_binary_machine(const hm_binary *bin)
 {
 	return bin->ehdr.e_machine;
 }
 
-unsigned hm_binary_elf_type(const hm_binary *bin)
+unsigned hmi_binary_elf_type(const hm_binary *bin)
 {
 	return bin->ehdr.e_type;
 }
@@ -397,7 +398,7 @@ const char *hm_binary_arch(const hm_binary *bin)
 	}
 }
 
-int hm_binary_is_64bit(const hm_binary *bin)
+int hmi_binary_is_64bit(const hm_binary *bin)
 {
 	return gelf_getclass(bin->elf) == ELFCLASS64;
 }
@@ -425,7 +426,7 @@ const char *hm_binary_build_id(const hm_binary *bin)
 	return bin->build_id;
 }
 
-size_t hm_binary_build_id_raw(const hm_binary *bin, const unsigned char **id)
+size_t hmi_binary_build_id_raw(const hm_binary *bin, const unsigned char **id)
 {
 	if (id)
 		*id = bin->build_id_raw;
@@ -448,7 +449,7 @@ static const void *inflate_section(hm_binary *bin, size_t idx, const unsigned ch
 			return bin->inflated[i].data;
 		}
 	}
-	if (hm_binary_is_64bit(bin)) {
+	if (hmi_binary_is_64bit(bin)) {
 		Elf64_Chdr c;
 
 		hdr = sizeof(c);
@@ -495,7 +496,7 @@ static const void *inflate_section(hm_binary *bin, size_t idx, const unsigned ch
 }
 
 /* Section by index: contents (inflated if compressed), NULL if empty/NOBITS/bad. */
-const void *hm_binary_section_at(const hm_binary *cbin, size_t idx, size_t *size)
+const void *hmi_binary_section_at(const hm_binary *cbin, size_t idx, size_t *size)
 {
 	hm_binary *bin = (hm_binary *)cbin;
 	Elf_Scn *scn = elf_getscn(bin->elf, idx);
@@ -519,7 +520,7 @@ const void *hm_binary_section_at(const hm_binary *cbin, size_t idx, size_t *size
 	return p;
 }
 
-int hm_binary_section_in_file(const hm_binary *bin, size_t idx)
+int hmi_binary_section_in_file(const hm_binary *bin, size_t idx)
 {
 	Elf_Scn *scn = elf_getscn(bin->elf, idx);
 	GElf_Shdr sh;
@@ -527,7 +528,7 @@ int hm_binary_section_in_file(const hm_binary *bin, size_t idx)
 	return scn && gelf_getshdr(scn, &sh) && section_bounds(bin, &sh);
 }
 
-const char *hm_binary_section_name(const hm_binary *bin, size_t idx)
+const char *hmi_binary_section_name(const hm_binary *bin, size_t idx)
 {
 	Elf_Scn *scn = elf_getscn(bin->elf, idx);
 	GElf_Shdr sh;
@@ -537,7 +538,7 @@ const char *hm_binary_section_name(const hm_binary *bin, size_t idx)
 	return elf_strptr(bin->elf, bin->shstrndx, sh.sh_name);
 }
 
-size_t hm_binary_section_count(const hm_binary *bin)
+size_t hmi_binary_section_count(const hm_binary *bin)
 {
 	return bin->nsections;
 }
@@ -550,10 +551,10 @@ const void *hm_binary_section(const hm_binary *bin, const char *name, size_t *si
 		size = &dummy;
 	*size = 0;
 	for (size_t i = 1; i < bin->nsections; i++) {
-		const char *n = hm_binary_section_name(bin, i);
+		const char *n = hmi_binary_section_name(bin, i);
 
 		if (n && !strcmp(n, name))
-			return hm_binary_section_at(bin, i, size);
+			return hmi_binary_section_at(bin, i, size);
 	}
 	return NULL;
 }
@@ -737,7 +738,7 @@ const hm_symbol *hm_binary_func_at(const hm_binary *bin, uint64_t addr)
 	return containing(bin->funcs, bin->nr_funcs, addr);
 }
 
-int hm_binary_first_load(const hm_binary *bin, uint64_t *vaddr, uint64_t *offset)
+int hmi_binary_first_load(const hm_binary *bin, uint64_t *vaddr, uint64_t *offset)
 {
 	size_t n;
 	int found = 0;

@@ -14,7 +14,9 @@
 #include <zlib.h>
 #include "hitmap/debuginfo.h"
 #include "base/diag.h"
+#include "base/opts.h"
 #include "elf/debuginfod-lib.h"
+#include "elf/debuginfo-int.h"
 
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"
 
@@ -46,32 +48,6 @@ const char *hm_debug_source_name(enum hm_debug_source src)
 	case HM_DEBUG_DEBUGINFOD: return "debuginfod";
 	}
 	return "?";
-}
-
-static int opts_valid(const struct hm_debuginfo_opts *o)
-{
-	const size_t known = sizeof(*o);
-
-	if (!o)
-		return 1;
-	if (o->sz < offsetof(struct hm_debuginfo_opts, debug_dirs))
-		return 0;
-	/* a newer caller's fields we do not know must be unset */
-	for (size_t i = known; i < o->sz; i++)
-		if (((const unsigned char *)o)[i])
-			return 0;
-	return 1;
-}
-
-/* Fields of opts the caller's size covers; zero past it (an older caller). */
-static struct hm_debuginfo_opts opts_copy(const struct hm_debuginfo_opts *o)
-{
-	struct hm_debuginfo_opts c = { 0 };
-
-	if (o)
-		memcpy(&c, o, o->sz < sizeof(c) ? o->sz : sizeof(c));
-	c.sz = sizeof(c);
-	return c;
 }
 
 static int has_dwarf(const hm_binary *bin)
@@ -360,7 +336,7 @@ static char *find_debuglink(hm_binary *bin, const struct hm_debuginfo_opts *o,
 	return NULL;
 }
 
-int hm_debuginfo_find_by_id(const char *build_id, const struct hm_debuginfo_opts *opts,
+int hmi_debuginfo_find_by_id(const char *build_id, const struct hm_debuginfo_opts *opts,
 			    char **path_out, enum hm_debug_source *src)
 {
 	struct hm_debuginfo_opts o;
@@ -368,10 +344,9 @@ int hm_debuginfo_find_by_id(const char *build_id, const struct hm_debuginfo_opts
 	size_t n = build_id ? strlen(build_id) : 0;
 	char *p;
 
-	if (!path_out || !opts_valid(opts) || n < 4 || n > 128 ||
+	if (!path_out || HM_OPTS_TAKE(&o, opts, hm_debuginfo_opts) || n < 4 || n > 128 ||
 	    strspn(build_id, "0123456789abcdef") != n)
 		return -EINVAL;
-	o = opts_copy(opts);
 	if (!(p = find_by_build_id(build_id, &o, NULL, &s)))
 		p = find_debuginfod(build_id, &o, NULL, &s);
 	if (!p)
@@ -393,7 +368,7 @@ int hm_debuginfo_find(hm_binary *bin, const struct hm_debuginfo_opts *opts,
 	hm_binary *b = NULL;
 	int rc = 0;
 
-	if (!bin || !debug || !opts_valid(opts))
+	if (!bin || !debug || HM_OPTS_TAKE(&o, opts, hm_debuginfo_opts))
 		return -EINVAL;
 	if (has_dwarf(bin)) {
 		*debug = bin;
@@ -401,7 +376,6 @@ int hm_debuginfo_find(hm_binary *bin, const struct hm_debuginfo_opts *opts,
 			*src = HM_DEBUG_SELF;
 		return 0;
 	}
-	o = opts_copy(opts);
 	if (!(t.f = open_memstream(&t.text, &t.len)))
 		return -ENOMEM;
 	hex = hm_binary_build_id(bin);

@@ -13,6 +13,7 @@
 #include "hitmap/debuginfo.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "elf/debuginfo-int.h"
 
 static const char *or_empty(const char *root)
 {
@@ -124,7 +125,7 @@ int hm_kernel_find(const char *root, const struct hm_debuginfo_opts *opts,
 	}
 	/* a debug file found by the kernel's build-id (-dbg package of another
 	 * name, perf's cache, debuginfod) */
-	if (id && !hm_debuginfo_find_by_id(id, opts, &p, NULL)) {
+	if (id && !hmi_debuginfo_find_by_id(id, opts, &p, NULL)) {
 		free(id);
 		*path_out = p;
 		*is_btf = 0;

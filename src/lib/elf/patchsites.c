@@ -13,6 +13,7 @@
 #include "base/diag.h"
 #include "elf/elf-lock.h"
 #include "elf/reloc.h"
+#include "elf/binary-lib.h"
 
 struct ival {
 	uint64_t lo, hi;	/* [lo, hi) */
@@ -92,16 +93,16 @@ static int push(hm_patch_sites *s, uint64_t addr, uint32_t len, enum hm_patch_ki
  * bytes, or NULL. */
 static const unsigned char *bytes_at(const hm_binary *code, uint64_t lo, uint64_t hi)
 {
-	size_t n = hm_binary_section_count(code);
+	size_t n = hmi_binary_section_count(code);
 
 	for (size_t i = 1; i < n; i++) {
 		uint64_t a = hm_binary_section_addr(code, i);
 		const unsigned char *p;
 		size_t size;
 
-		if (!a || lo < a || !hm_binary_section_in_file(code, i))
+		if (!a || lo < a || !hmi_binary_section_in_file(code, i))
 			continue;
-		p = hm_binary_section_at(code, i, &size);
+		p = hmi_binary_section_at(code, i, &size);
 		if (p && hi - a <= size)
 			return p + (lo - a);
 	}
@@ -183,23 +184,23 @@ static int read_table(hm_patch_sites *s, const hm_binary *code, const hm_binary 
  * addresses, hm_binary_section_addr), read from a copy. */
 static int read_module_table(hm_patch_sites *s, const hm_binary *code, const struct table *t)
 {
-	size_t n = hm_binary_section_count(code), i, size;
+	size_t n = hmi_binary_section_count(code), i, size;
 	const unsigned char *p = NULL;
 	unsigned char *c;
 	int err;
 
 	for (i = 1; i < n; i++) {
-		const char *name = hm_binary_section_name(code, i);
+		const char *name = hmi_binary_section_name(code, i);
 
 		if (name && !strcmp(name, t->section))
 			break;
 	}
 	if (i >= n)
 		return 0;
-	if (hm_binary_section_in_file(code, i))
-		p = hm_binary_section_at(code, i, &size);
+	if (hmi_binary_section_in_file(code, i))
+		p = hmi_binary_section_at(code, i, &size);
 	if (!p) {
-		if (hm_binary_section_in_file(code, i))
+		if (hmi_binary_section_in_file(code, i))
 			return bad(code, t, 0, "its section cannot be read");
 		return 0;	/* NOBITS: a debug file's copy of it */
 	}
@@ -282,9 +283,9 @@ int hm_patch_sites_read(const hm_binary *code, const hm_binary *syms, hm_patch_s
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	if ((hm_binary_elf_type(code) == ET_REL && !hm_binary_is_module(code)) ||
-	    hm_binary_machine(code) != EM_X86_64 || hm_binary_big_endian(code) ||
-	    !hm_binary_is_64bit(code)) {
+	if ((hmi_binary_elf_type(code) == ET_REL && !hm_binary_is_module(code)) ||
+	    hmi_binary_machine(code) != EM_X86_64 || hm_binary_big_endian(code) ||
+	    !hmi_binary_is_64bit(code)) {
 		/* Another layout (or an object no loader lays out): say so
 		 * if the tables are there, else there is nothing to patch. */
 		if (hm_binary_symbol(syms, tables[0].start) ||
@@ -292,7 +293,7 @@ int hm_patch_sites_read(const hm_binary *code, const hm_binary *syms, hm_patch_s
 		    hm_binary_section(code, "__jump_table", NULL))
 			err = -ENOTSUP;
 	} else {
-		int module = hm_binary_elf_type(code) == ET_REL;
+		int module = hmi_binary_elf_type(code) == ET_REL;
 
 		for (size_t i = 0; !err && i < sizeof(tables) / sizeof(tables[0]); i++)
 			err = module ? read_module_table(s, code, &tables[i])

@@ -291,4 +291,9 @@ int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a);
  * once, without waiting for the end. */
 void heat_watch_events(hm_heat *h, const hm_perf_info *info);
 
+/* Finish counting: runs the watchpoint coherence model over the buffered
+ * breakpoint accesses.  Call once, after the last access.  (Its public-looking
+ * name stays until its callers in attr/ are renamed.) */
+int hm_heat_finish(hm_heat *h);
+
 #endif

@@ -466,15 +466,6 @@ struct heat_row *heat_row_of(hm_heat *h, const hm_heat_access *a)
 	return front_row(h, a);
 }
 
-int hm_heat_add(hm_heat *h, const hm_heat_access *a)
-{
-	struct heat_row *r = front_row(h, a);
-
-	if (!r)
-		return -ENOMEM;
-	return heat_count(h, r, a);
-}
-
 int heat_cpu_sample(hm_heat *h, uint32_t cpu)
 {
 	if (cpu >= h->ncpu_samples) {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "insn/insn.h"
 #include "base/util.h"
+#include "elf/binary-lib.h"
 
 struct xseg {
 	uint64_t vaddr, filesz;
@@ -59,7 +60,7 @@ hm_insn_ctx *hm_insn_ctx_new(const hm_binary *bin, const hm_binary *syms)
 		return NULL;
 	c->bin = bin;
 	c->syms = syms ? syms : bin;
-	c->arch = insn_arch_open(hm_binary_machine(bin));
+	c->arch = insn_arch_open(hmi_binary_machine(bin));
 	if (!c->arch) {
 		int e = errno;
 
@@ -88,7 +89,7 @@ hm_insn_ctx *hm_insn_ctx_new(const hm_binary *bin, const hm_binary *syms)
 	} else if (file && hm_binary_is_module(bin)) {
 		/* A kernel module has no segments: its code sections, at the
 		 * addresses the module loader gives them. */
-		n = hm_binary_section_count(bin);
+		n = hmi_binary_section_count(bin);
 		c->segs = calloc(n ? n : 1, sizeof(*c->segs));
 		if (!c->segs) {
 			hm_insn_ctx_free(c);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "layout/layout-int.h"
+#include "types/types-lib.h"
 
 #define VB_MAX_DEPTH 32
 #define VB_MAX_STEPS 4096
@@ -164,7 +165,7 @@ static int nearly_empty(struct vb_walk *w, const hm_type *b, unsigned depth)
 {
 	uint32_t a;
 
-	return nv_size(w, b, &a, depth) <= hm_types_pointer_size(w->t) && dynamic(w, b, depth);
+	return nv_size(w, b, &a, depth) <= hmi_types_pointer_size(w->t) && dynamic(w, b, depth);
 }
 
 static int in_list(const struct vb_list *l, hm_type_id id)
@@ -401,7 +402,7 @@ int hm_vbases_place(const hm_types *t, const hm_type *ty, struct hm_vbase *out, 
 	struct vb_list l = { .v = out, .max = max };
 	uint32_t align, a;
 	uint64_t cur;
-	unsigned ptr = hm_types_pointer_size(t);
+	unsigned ptr = hmi_types_pointer_size(t);
 
 	if (!ty || !hm_kind_is_record(ty->kind) || ty->kind == HM_KIND_UNION)
 		return 0;

@@ -9,6 +9,7 @@
 #include "types/types-int.h"
 #include "base/opts.h"
 #include "base/util.h"
+#include "types/types-lib.h"
 
 #define GROUP_BEGIN "__cacheline_group_begin__"
 #define GROUP_END "__cacheline_group_end__"
@@ -123,7 +124,7 @@ uint64_t hm_member_size(const hm_types *t, const hm_member *m)
 		/* Itanium C++ ABI: an offset, or a function pointer plus an adjustment */
 		const hm_type *tg = hm_types_get(t, hm_strip(t, ty->target));
 
-		return (tg && tg->kind == HM_KIND_FUNC ? 2 : 1) * hm_types_pointer_size(t);
+		return (tg && tg->kind == HM_KIND_FUNC ? 2 : 1) * hmi_types_pointer_size(t);
 	}
 	return hm_types_sizeof(t, m->type);
 }
@@ -141,7 +142,7 @@ static uint32_t natural_or_record(const hm_types *t, hm_type_id id, hm_type_id *
 			return 1;
 		switch (ty->kind) {
 		case HM_KIND_POINTER:
-			return hm_types_pointer_size(t);
+			return hmi_types_pointer_size(t);
 		case HM_KIND_BASE:
 		case HM_KIND_ENUM:
 			return ty->size ? (uint32_t)ty->size : 1;

@@ -13,6 +13,7 @@
 #include "load/typecache.h"
 #include "types/types-int.h"
 #include "base/opts.h"
+#include "elf/binary-lib.h"
 
 /* In `only` mode the walk stops at the units that define the names asked
  * for; a type they hold by value (a member, a C++ base class) may there be
@@ -127,7 +128,7 @@ static int load_once(hm_binary *bin, const struct hm_load_opts *opts, hm_types *
 	 * through (all of .debug_info, for a whole-file load) are not ours to
 	 * keep resident; what is read again (a unit's scopes) comes back */
 	if (!rc)
-		hm_binary_drop_pages(bin, NULL, 0);
+		hmi_binary_drop_pages(bin, NULL, 0);
 	if (rc == -ENODATA && has_btf) {
 		/* no DWARF, but the kernel's compact format is there */
 		hm_types_free(t);

@@ -48,7 +48,7 @@ struct cache_hdr {
 	char version[16];
 	uint32_t elem[NSECT];
 	uint32_t pointer_size;		/* the host's: pointers are stored */
-	uint32_t table_pointer_size;	/* the binary's (hm_types_pointer_size) */
+	uint32_t table_pointer_size;	/* the binary's (hmi_types_pointer_size) */
 	char build_id[132];
 	uint64_t src_size;
 	int64_t src_mtime, src_mtime_ns;
@@ -63,7 +63,9 @@ struct cache_hdr {
 
 /* ---- where ---- */
 
-int hm_types_default_cache_dir(char *buf, size_t len)
+/* $XDG_CACHE_HOME/hitmap when XDG_CACHE_HOME is an absolute path, else
+ * $HOME/.cache/hitmap.  0, or -ENOENT (neither is set), -ENAMETOOLONG. */
+static int default_cache_dir(char *buf, size_t len)
 {
 	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	int n;
@@ -153,7 +155,7 @@ int hm_typecache_usable(hm_binary *bin, const struct hm_load_opts *opts, char *d
 		if (!*opts->cache_dir || strlen(opts->cache_dir) >= len)
 			return 0;
 		strcpy(dir, opts->cache_dir);
-	} else if (hm_types_default_cache_dir(dir, len)) {
+	} else if (default_cache_dir(dir, len)) {
 		return 0;
 	}
 	if (cache_path(bin, dir, path, sizeof(path)) || source_stat(bin, &st))

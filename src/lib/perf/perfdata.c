@@ -669,11 +669,6 @@ static hm_perf_reader *open_fd(int fd, const char *name, int keep_truncated, int
 	return finish_open(r, in_dir);
 }
 
-hm_perf_reader *hm_perf_reader_open_fd(int fd, const char *name)
-{
-	return open_fd(fd, name, 0, 0);
-}
-
 hm_perf_reader *hm_perf_reader_open(const char *path)
 {
 	return hm_perf_reader_open_opts(path, NULL);

@@ -3,7 +3,7 @@
  * Layout written: header (104 bytes), the id arrays and the attr section
  * (written when the first record arrives, so every event is known), the data
  * section, then the feature table and feature payloads.  The header is
- * rewritten at close with the final sizes, and by hm_perf_writer_sync()
+ * rewritten at close with the final sizes, and by hmi_perf_writer_sync()
  * with the data written so far.
  *
  * A writer can produce the opposite byte order (hm_perf_writer_set_swap) so
@@ -24,6 +24,7 @@
 #include "base/util.h"
 #include "perf/perfdata-int.h"
 #include "perf/perfwrite-int.h"
+#include "perf/perfwrite-lib.h"
 #include <zstd.h>
 
 uint64_t hm_pw_o64(const hm_perf_writer *w, uint64_t v)
@@ -688,7 +689,7 @@ static int write_header(hm_perf_writer *w, uint64_t data_size, const uint64_t bi
 	return pwrite_all(w, hdr, sizeof(hdr), 0);
 }
 
-int hm_perf_writer_sync(hm_perf_writer *w)
+int hmi_perf_writer_sync(hm_perf_writer *w)
 {
 	static const uint64_t none[4];
 

@@ -103,4 +103,9 @@ void hm_tracefs_probes_remove(struct hm_tracefs_probes *tp);
 /* The TRACING_DATA feature describing those events, added to w. */
 int hm_record_kmem_tracing_data(hm_perf_writer *w, const char *tracefs);
 
+/* Load bias of `bin` in process pid from /proc/PID/maps: 0 for ET_EXEC, else
+ * the mapping of the same file (device and inode) minus its link address.
+ * -ENOENT when the process does not map the file. */
+int hmi_record_load_bias(pid_t pid, hm_binary *bin, uint64_t *bias);
+
 #endif

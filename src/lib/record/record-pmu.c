@@ -319,9 +319,9 @@ int hm_record_plan_pmu(const struct hm_pmu_opts *opts, hm_record_plan *plan)
 {
 	struct hm_pmu_opts o;
 
-	if (!opts || !HM_OPTS_VALID(opts, hm_pmu_opts))
+	if (HM_OPTS_TAKE(&o, opts, hm_pmu_opts))
 		return -EINVAL;
-	return plan_pmu(HM_OPTS_COPY(&o, opts, hm_pmu_opts), plan);
+	return plan_pmu(&o, plan);
 }
 
 int hm_record_pmu_present(const hm_record_plan *plan, const char *sysfs)

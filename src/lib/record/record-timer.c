@@ -103,7 +103,7 @@ int hm_record_plan_timer(const struct hm_timer_opts *opts, hm_record_plan *plan)
 {
 	struct hm_timer_opts o;
 
-	if (!opts || !HM_OPTS_VALID(opts, hm_timer_opts))
+	if (HM_OPTS_TAKE(&o, opts, hm_timer_opts))
 		return -EINVAL;
-	return plan_timer(HM_OPTS_COPY(&o, opts, hm_timer_opts), plan);
+	return plan_timer(&o, plan);
 }

@@ -20,6 +20,8 @@
 #include "hitmap/record.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "elf/binary-lib.h"
+#include "record/record-int.h"
 
 /* No PERF_SAMPLE_PERIOD: with it, the kernel's software-event path (which
  * breakpoints take) samples every hit and ignores sample_period. */
@@ -478,7 +480,7 @@ int hm_record_plan_watch(const hm_watch *w, size_t n, uint64_t bias, uint64_t pe
 }
 
 /* /proc/PID/maps: "start-end perms offset maj:min inode path". */
-int hm_record_load_bias(pid_t pid, hm_binary *bin, uint64_t *bias)
+int hmi_record_load_bias(pid_t pid, hm_binary *bin, uint64_t *bias)
 {
 	uint64_t vaddr = 0, offset = 0, page = (uint64_t)sysconf(_SC_PAGESIZE);
 	char path[64], line[4096];
@@ -487,11 +489,11 @@ int hm_record_load_bias(pid_t pid, hm_binary *bin, uint64_t *bias)
 	int rc = -ENOENT;
 
 	*bias = 0;
-	if (hm_binary_elf_type(bin) == ET_EXEC)
+	if (hmi_binary_elf_type(bin) == ET_EXEC)
 		return 0;
 	if (stat(hm_binary_path(bin), &sb))
 		return hm_fail(errno, "%s: %s", hm_binary_path(bin), strerror(errno));
-	if (hm_binary_first_load(bin, &vaddr, &offset))
+	if (hmi_binary_first_load(bin, &vaddr, &offset))
 		return hm_fail(ENOEXEC, "%s: no PT_LOAD segment", hm_binary_path(bin));
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	f = fopen(path, "r");

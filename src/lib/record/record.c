@@ -20,6 +20,8 @@
 #include "base/diag.h"
 #include "base/util.h"
 #include "base/opts.h"
+#include "elf/binary-lib.h"
+#include "perf/perfwrite-lib.h"
 
 struct idmap {
 	uint64_t id;
@@ -267,7 +269,7 @@ static int drain_all(struct session *s)
 	rc = hm_order_flush(&s->q, s->w, 0);
 	/* the header covers what is written: a killed recorder leaves a
 	 * file that reads up to here */
-	return rc ? rc : hm_perf_writer_sync(s->w);
+	return rc ? rc : hmi_perf_writer_sync(s->w);
 }
 
 /* ---- opening ---- */
@@ -523,7 +525,7 @@ static int synthesize(struct session *s)
 	if (!pid)
 		return 0;
 	if (s->o->binary) {
-		blen = hm_binary_build_id_raw(s->o->binary, &bid);
+		blen = hmi_binary_build_id_raw(s->o->binary, &bid);
 		if (realpath(hm_binary_path(s->o->binary), real))
 			bpath = real;
 	}
@@ -682,7 +684,7 @@ static int prepare(struct session *s)
 		if (!pid)
 			return hm_fail(EINVAL, "watch: needs a command to run or a process");
 		if (o->binary) {
-			rc = hm_record_load_bias(pid, o->binary, &bias);
+			rc = hmi_record_load_bias(pid, o->binary, &bias);
 			if (rc)
 				return rc;
 		}
@@ -783,7 +785,7 @@ static int record_run(const struct hm_record_opts *o, struct hm_record_stats *st
 		rc = synthesize(&s);
 	/* a readable file from the start, however the recorder ends */
 	if (!rc)
-		rc = hm_perf_writer_sync(s.w);
+		rc = hmi_perf_writer_sync(s.w);
 	if (!rc) {
 		ioctl_all(&s, PERF_EVENT_IOC_ENABLE);
 		if (s.child)
@@ -819,7 +821,10 @@ int hm_record_run(const struct hm_record_opts *opts, struct hm_record_stats *st)
 {
 	struct hm_record_opts o;
 
-	if (!opts || !HM_OPTS_VALID(opts, hm_record_opts))
+	if (HM_OPTS_TAKE(&o, opts, hm_record_opts))
 		return -EINVAL;
-	return record_run(HM_OPTS_COPY(&o, opts, hm_record_opts), st);
+	/* The one option without a default: where the samples go. */
+	if (!o.output)
+		return hm_fail(EINVAL, "record: no output file given");
+	return record_run(&o, st);
 }

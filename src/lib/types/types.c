@@ -7,6 +7,7 @@
 #include <string.h>
 #include "types/types-int.h"
 #include "types/declare.h"
+#include "types/types-lib.h"
 
 hm_types *hm_types_new(void)
 {
@@ -139,7 +140,7 @@ const hm_enumerator *hm_types_enumerators(const hm_types *t, const hm_type *ty)
 	return ty->nr ? &t->enums.v[ty->first] : NULL;
 }
 
-unsigned hm_types_pointer_size(const hm_types *t)
+unsigned hmi_types_pointer_size(const hm_types *t)
 {
 	return t->pointer_size;
 }

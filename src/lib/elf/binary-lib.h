@@ -1,0 +1,39 @@
+/* Internal to libhitmap, shared between its folders: what the loaders and
+ * recorders read of a binary beyond hitmap/binary.h (elf/binary.c). */
+#ifndef HM_BINARY_LIB_H
+#define HM_BINARY_LIB_H
+#include <stddef.h>
+#include <stdint.h>
+#include "hitmap/binary.h"
+
+unsigned hmi_binary_machine(const hm_binary *bin);	/* EM_X86_64, EM_AARCH64, ... */
+unsigned hmi_binary_elf_type(const hm_binary *bin);	/* ET_EXEC, ET_DYN, ET_REL */
+int hmi_binary_is_64bit(const hm_binary *bin);
+
+/* Raw bytes of the build-id note; returns its length (0 if none). */
+size_t hmi_binary_build_id_raw(const hm_binary *bin, const unsigned char **id);
+
+/* Sections by index (1 .. count-1), for loaders that walk them all: the
+ * contents (inflated when SHF_COMPRESSED; NULL for NOBITS or out-of-file
+ * sections) and the name.  Valid until hm_binary_close(). */
+size_t hmi_binary_section_count(const hm_binary *bin);
+const void *hmi_binary_section_at(const hm_binary *bin, size_t idx, size_t *size);
+const char *hmi_binary_section_name(const hm_binary *bin, size_t idx);
+/* Whether the section's bytes lie inside the file (a truncated file may have
+ * section headers pointing past its end). */
+int hmi_binary_section_in_file(const hm_binary *bin, size_t idx);
+
+/* Hand the pages of bin's file in [p, p + n) (p NULL: all of the file) back
+ * to the kernel's page cache: what is read again later comes back from
+ * there.  For a reader done with part of a large file (a vmlinux's 155 MB
+ * of .debug_info, read once into a type table, or one unit's DIEs), so that
+ * the process's resident memory is what it still uses.  Nothing for bytes
+ * that are not the file's mapping: a binary opened in memory
+ * (hm_binary_open_mem()), a section decompressed or relocated on the heap. */
+void hmi_binary_drop_pages(const hm_binary *bin, const void *p, size_t n);
+
+/* Load bias helpers: the lowest PT_LOAD vaddr and its file offset, so a runtime
+ * mapping (start, pgoff) can be turned into a bias. */
+int hmi_binary_first_load(const hm_binary *bin, uint64_t *vaddr, uint64_t *offset);
+
+#endif
