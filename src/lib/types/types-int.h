@@ -103,9 +103,6 @@ int hm_types_keep_structs(hm_types *t, const char *const *only);
 /* Record a typedef met by the walk (the first per name is the one found). */
 int hm_types_note_typedef(hm_types *t, hm_type_id id);
 
-/* Whether a complete struct of that name was already noted. */
-int hm_types_have_struct(const hm_types *t, const char *name);
-
 /* After loading: point references to declarations at a definition with the
  * same kind and name, and index variables by name. */
 int hm_types_finish(hm_types *t);

@@ -406,11 +406,6 @@ static hm_type_id struct_lookup_scoped(const hm_types *t, const char *name, cons
 	return 0;
 }
 
-int hm_types_have_struct(const hm_types *t, const char *name)
-{
-	return struct_lookup(t, name) != 0;
-}
-
 static uint32_t nr_data_members(const hm_types *t, const hm_type *ty)
 {
 	const hm_member *m = hm_types_members(t, ty);
