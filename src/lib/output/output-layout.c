@@ -201,7 +201,7 @@ static void tname(const struct pctx *c, hm_type_id id, struct sb *o, unsigned de
 {
 	const hm_type *ty = T(c, id);
 
-	if (!ty || depth > 32) {
+	if (!ty || depth > HM_NEST_MAX) {
 		sb_puts(o, "void");
 		return;
 	}
@@ -716,7 +716,7 @@ static uint64_t member_fp(const struct pctx *c, const hm_member *m, uint64_t siz
 	 * parent's for an anonymous one */
 	if (c->hooks && sc.path) {
 		sc.path = m->name ? conf->member_path : conf->path;
-		if (++sc.plevel > 32)	/* hm_layout lists no deeper */
+		if (++sc.plevel > HM_NEST_MAX)	/* hm_layout lists no deeper */
 			sc.path = NULL;
 	}
 	if (!(m->flags & HM_MEMBER_VIRTUAL_BASE))

@@ -1260,7 +1260,7 @@ static void spell_specifier(const struct speller *s, const hm_type *ty, unsigned
 		return;
 	}
 	/* pahole's __tag__name, which counts a level of its own */
-	if (depth + 1 > 32) {
+	if (depth + 1 > HM_NEST_MAX) {
 		hm_sbuf_puts(spec, "void");
 		return;
 	}
@@ -1364,7 +1364,7 @@ static int spell(const struct speller *s, hm_type_id id, unsigned qmask, hm_sbuf
 		ty = &t->types.v[id];
 	} else {
 		ty = body_type(t, id);
-		if (!ty || depth > 32) {
+		if (!ty || depth > HM_NEST_MAX) {
 			hm_sbuf_puts(spec, "void");
 			return spec->err ? spec->err : decl->err;
 		}
