@@ -762,7 +762,7 @@ hm_layout *hm_layout_new(const hm_types *t, hm_type_id id, const struct hm_layou
 	l->t = t;
 	l->id = id;
 	l->ty = ty;
-	l->line = o->cacheline_size ? o->cacheline_size : 64;
+	l->line = hm_types_cacheline_size(t, o->cacheline_size);
 	l->expand = o->expand;
 	add_level(l, ty, 0, 0, HM_FIELD_NONE, NULL, 0);
 	if (!l->err)

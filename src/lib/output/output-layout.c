@@ -1397,7 +1397,7 @@ static int print_top(FILE *out, const hm_types *t, hm_type_id id, const struct h
 	if (!HM_OPTS_VALID(uo, hm_print_opts))
 		return -EINVAL;
 	o = HM_OPTS_COPY(&oc, uo, hm_print_opts);
-	c.line = o && o->cacheline_size ? o->cacheline_size : 64;
+	c.line = hm_types_cacheline_size(t, o ? o->cacheline_size : 0);
 	c.annotate = o ? o->annotate : 0;
 	conf.expand = o ? o->expand : 0;
 	if (conf.expand)
@@ -1550,8 +1550,7 @@ int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned lin
 	}
 	if (!ty || !hm_kind_is_record(ty->kind))
 		return -EINVAL;
-	if (!line)
-		line = 64;
+	line = hm_types_cacheline_size(t, line);
 	if (hm_sholes_compute(t, ty, &h))
 		return -ENOMEM;
 	fprintf(out, "%s%s%s\t%" PRIu64 "\t%" PRIu64 "\t%u\n", name && scope ? scope : "",

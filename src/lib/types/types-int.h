@@ -41,6 +41,9 @@ struct hm_types {
 	HM_VEC(const char *) hints;
 	hm_strtab strs;
 	unsigned pointer_size;
+	/* the line size of the machine the table was loaded for, 0 when it
+	 * names none (hm_types_cacheline_size()) */
+	unsigned cacheline_size;
 	/* A table read from the type cache keeps its strings in one block
 	 * (freed with the table); they join `strs` on the first intern, so
 	 * names added later still compare by pointer. */

@@ -144,6 +144,13 @@ unsigned hm_types_pointer_size(const hm_types *t)
 	return t->pointer_size;
 }
 
+unsigned hm_types_cacheline_size(const hm_types *t, unsigned asked)
+{
+	if (asked)
+		return asked;
+	return t && t->cacheline_size ? t->cacheline_size : 64;
+}
+
 /* ---- dedup ---- */
 
 static int named_kind(enum hm_type_kind k)
