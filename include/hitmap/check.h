@@ -68,7 +68,8 @@ struct hm_check_stats {
 
 struct hm_check_opts {
 	size_t sz;			/* sizeof(struct hm_check_opts): declare with HM_OPTS */
-	unsigned cacheline_size;	/* 0 = the binary's (hm_binary_cacheline_size), else 64 */
+	unsigned cacheline_size;	/* 0 = the table's (hm_types_cacheline_size()):
+					 * the loaded binary's machine's */
 	bool pair_lines;	/* lines 2N and 2N+1 count as one (adjacent-line prefetch) */
 	bool assume_aligned;	/* every object starts on a line boundary */
 	bool lint;		/* hm_check() also lints */

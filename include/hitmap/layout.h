@@ -33,7 +33,8 @@ extern "C" {
 
 struct hm_layout_opts {
 	size_t sz;			/* sizeof(struct hm_layout_opts): declare with HM_OPTS */
-	unsigned cacheline_size;	/* bytes, a power of two; 0 = 64 */
+	unsigned cacheline_size;	/* bytes, a power of two; 0 = the table's
+					 * (hm_types_cacheline_size()) */
 	bool expand;		/* descend into named struct members too (pahole -E) */
 	bool assume_aligned;	/* treat the object as line-aligned */
 };

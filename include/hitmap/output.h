@@ -25,7 +25,7 @@ extern "C" {
 
 struct hm_print_opts {
 	size_t sz;			/* sizeof(struct hm_print_opts): declare with HM_OPTS */
-	unsigned cacheline_size;	/* 0 = 64 */
+	unsigned cacheline_size;	/* 0 = the table's (hm_types_cacheline_size()) */
 	bool expand;		/* pahole -E: expand named member types inline */
 	bool annotate;		/* add hitmap's lines: straddlers, groups */
 };
@@ -42,7 +42,8 @@ int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct h
 
 /* One `name<TAB>size<TAB>cachelines<TAB>holes` line (holes counted as
  * `pahole --sizes` counts them).  id may be a typedef of a struct: its name
- * stands in for an anonymous one. */
+ * stands in for an anonymous one.  cacheline_size 0: the table's
+ * (hm_types_cacheline_size()). */
 int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned cacheline_size);
 
 /* JSON documents (schema "hitmap/1", documented in hitmap-layout(1)): the

@@ -207,6 +207,14 @@ const uint64_t *hm_types_dims(const hm_types *t, const hm_type *type);
 const hm_type_id *hm_types_params(const hm_types *t, const hm_type *type);
 const hm_enumerator *hm_types_enumerators(const hm_types *t, const hm_type *type);
 
+/* The cacheline size for t's types, the one rule every part of the library
+ * follows: `asked` when it is not 0, else the line size of the machine the
+ * table was loaded for (hm_binary_cacheline_size() of the file
+ * hm_types_load() read: 64 on x86-64 and arm64, 128 on ppc64, 256 on
+ * s390x), else 64 (a raw BTF file or a table built by hand names no
+ * machine).  Never the host's. */
+unsigned hm_types_cacheline_size(const hm_types *t, unsigned asked);
+
 /* The first complete (non-declaration) struct, union or class with that name,
  * in load order (pahole's choice); HM_TYPE_NONE if absent.  A qualified name
  * ("ns::outer::inner", "std::vector<int, std::allocator<int> >", "::g")

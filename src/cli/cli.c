@@ -149,13 +149,6 @@ int cli_exit_for(int err)
 	return HM_EXIT_INPUT;
 }
 
-int cli_color(void)
-{
-	const char *nc = getenv("NO_COLOR");
-
-	return isatty(STDOUT_FILENO) && !(nc && *nc);
-}
-
 char *cli_running_kernel(const struct hm_debuginfo_opts *dio)
 {
 	char *path = NULL;

@@ -117,7 +117,4 @@ void cli_load_opts(struct hm_load_opts *o, int no_cache);
  * way to use it anyway.  Returns HM_EXIT_INPUT. */
 int cli_refuse_partial(const char *file, const hm_profile *p);
 
-/* Whether colour may be used on stdout (a tty, and NO_COLOR unset). */
-int cli_color(void);
-
 #endif

@@ -254,8 +254,7 @@ static int load_types(struct layout_args *a, hm_binary **bin, hm_types **t)
 	lo.btf_base = a->btf_base;
 	if ((err = cli_open_types(a->file, &lo, bin, t)))
 		return err;
-	if (!a->line)	/* raw BTF names no machine: x86-64's */
-		a->line = *bin ? hm_binary_cacheline_size(*bin) : 64;
+	a->line = hm_types_cacheline_size(*t, a->line);
 	return 0;
 }
 

@@ -67,17 +67,26 @@ for cc in gcc clang; do
 	# the loader lays executable sections out first, in index order
 	[ "$(readelf -SW "$M" | sed 's/^ *\[ *[0-9]*\] //' | awk '$0 ~ / AX / { print $1; exit }')" = .text ] ||
 		fail "$cc: .text is not the module's first executable section"
-	: >"$T/min.$cc"; : >"$T/mout.$cc"
+	# "N IP" per sample, made into specs by one Python run (kernel
+	# addresses do not fit the shell's signed arithmetic)
+	: >"$T/min.$cc.ips"; : >"$T/mout.$cc.ips"
 	i=0
 	for k in alt pv sc jl rp rt; do
 		s=$(sym "$M" site_$k) e=$(sym "$M" end_$k)
 		[ -n "$s" ] && [ -n "$e" ] || fail "$cc: no site_$k / end_$k in $M"
 		for ip in $s $((e - 1)); do
 			i=$((i + 1))
-			python3 -c 'import sys; print("lcl-hitm:0x%x:1:0:0:0x%x" % (0xffff888100000000 + int(sys.argv[1]) * 64, int(sys.argv[2], 0) + int(sys.argv[3], 0)))' $i $B $ip >>"$T/min.$cc"
+			echo "$i $ip" >>"$T/min.$cc.ips"
 		done
 		i=$((i + 1))
-		python3 -c 'import sys; print("lcl-hitm:0x%x:1:0:0:0x%x" % (0xffff888100000000 + int(sys.argv[1]) * 64, int(sys.argv[2], 0) + int(sys.argv[3], 0)))' $i $B $e >>"$T/mout.$cc"
+		echo "$i $e" >>"$T/mout.$cc.ips"
+	done
+	for set in min mout; do
+		python3 -c 'import sys
+for l in open(sys.argv[2]):
+    i, ip = l.split()
+    print("lcl-hitm:0x%x:1:0:0:0x%x" % (0xffff888100000000 + int(i) * 64, int(sys.argv[1], 0) + int(ip, 0)))' \
+			$B "$T/$set.$cc.ips" >"$T/$set.$cc" || fail "$cc: specs $set"
 	done
 	for set in min mout; do
 		"$GEN" -o "$T/$set.$cc.data" --specs "$T/$set.$cc" --mmap "$B,0x100000,0,$M" \

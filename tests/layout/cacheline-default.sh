@@ -3,7 +3,9 @@
 # the host: mm_struct (296 bytes, tests/fixtures/mm_common.h) takes
 # ceil(296/64) = 5 lines on x86-64 and arm64, ceil(296/128) = 3 on ppc64,
 # ceil(296/256) = 2 on s390x.  The foreign objects are built with clang's
-# cross targets (-ffreestanding -c: no foreign libc needed).
+# cross targets (-ffreestanding -c: no foreign libc needed).  The command
+# and a library caller that leaves the size 0 (layout-api --lines: the type
+# table, hm_layout_new, the printers) agree.
 . "$top_srcdir/tests/lib.sh"
 require clang clang
 src=$TESTS_SRC/fixtures/mm_v1.c
@@ -18,6 +20,8 @@ check() {	# check TARGET WANT-LINE WANT-ARCH
 b = json.load(open(sys.argv[1]))["binary"]
 assert (b["arch"], b["cacheline_size"]) == (sys.argv[2], int(sys.argv[3])), b' \
 		"$T/$1.json" "$3" "$4" || fail "$1: JSON binary"
+	"$top_builddir/tests/layout/layout-api" --lines "$T/$1.o" "$4" ||
+		fail "$1: the library's default line size is not $4"
 }
 check x86_64-linux-gnu "mm_struct	296	5	2" x86_64 64
 check aarch64-linux-gnu "mm_struct	296	5	2" aarch64 64

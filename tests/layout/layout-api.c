@@ -3,7 +3,10 @@
  * tests/fixtures/mm_common.h and the header of tests/fixtures/groups.c (both
  * checked against pahole by diff-pahole.sh) and from fx-nest.c.
  * Options structs carry their size (HM_OPTS): older, newer and unset sizes.
- * usage: layout-api MM_V1 MM_V2 GROUPS NEST */
+ * usage: layout-api MM_V1 MM_V2 GROUPS NEST
+ *        layout-api --lines FILE LINE: a library caller that sets no line
+ *        size gets FILE's machine's, LINE, in every consumer (mm_struct's
+ *        296 bytes, tests/fixtures/mm_common.h, on LINE-byte lines). */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -260,8 +263,58 @@ static void opts_sz(const char *path)
 	hm_binary_close(bin);
 }
 
+/* Every consumer of a line size left 0 resolves it the same way: the
+ * table's machine's (hm_types_cacheline_size()), never 64 by itself. */
+static void machine_lines(const char *path, unsigned line)
+{
+	HM_OPTS(hm_layout_opts, lo, .expand = 0);
+	HM_OPTS(hm_print_opts, po, .annotate = 0);
+	unsigned n = (296 + line - 1) / line;
+	char want[64], buf[8192];
+	hm_binary *bin = hm_binary_open(path);
+	hm_types *t = NULL;
+	hm_type_id id;
+	hm_layout *l;
+	FILE *f;
+	size_t got;
+
+	if (!bin || hm_types_load(bin, NULL, &t)) {
+		fprintf(stderr, "cannot load %s\n", path);
+		exit(1);
+	}
+	id = hm_types_find_struct(t, "mm_struct");
+	CHECK(hm_types_cacheline_size(t, 0) == line, "%s: table's line %u, want %u", path,
+	      hm_types_cacheline_size(t, 0), line);
+	CHECK(hm_types_cacheline_size(t, 32) == 32, "%s: an asked size wins", path);
+	l = hm_layout_new(t, id, &lo);
+	CHECK(l && hm_layout_cacheline_size(l) == line, "%s: hm_layout_new with 0", path);
+	CHECK(l && hm_layout_summary(l)->cachelines == n, "%s: %u cachelines", path, n);
+	hm_layout_free(l);
+	l = hm_layout_new(t, id, NULL);
+	CHECK(l && hm_layout_cacheline_size(l) == line, "%s: hm_layout_new with NULL", path);
+	hm_layout_free(l);
+	/* the printers: pahole's summary line and the --list line */
+	f = tmpfile();
+	CHECK(f && !hm_print_layout(f, t, id, &po) && !hm_print_list_line(f, t, id, 0),
+	      "%s: printers", path);
+	got = f ? (rewind(f), fread(buf, 1, sizeof(buf) - 1, f)) : 0;
+	buf[got] = 0;
+	snprintf(want, sizeof(want), "size: 296, cachelines: %u,", n);
+	CHECK(strstr(buf, want), "%s: hm_print_layout with 0: no '%s'", path, want);
+	snprintf(want, sizeof(want), "mm_struct\t296\t%u\t", n);
+	CHECK(strstr(buf, want), "%s: hm_print_list_line with 0: no '%s'", path, want);
+	if (f)
+		fclose(f);
+	hm_types_free(t);
+	hm_binary_close(bin);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "--lines")) {
+		machine_lines(argv[2], (unsigned)strtoul(argv[3], NULL, 10));
+		return failures ? 1 : 0;
+	}
 	if (argc != 5) {
 		fprintf(stderr, "usage: layout-api MM_V1 MM_V2 GROUPS NEST\n");
 		return 2;

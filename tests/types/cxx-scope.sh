@@ -50,10 +50,13 @@ PY
 		python3 "$here/gdbtypes.py" "$b.all" "$b" >"$b.gdb" || fail "$cxx-$dw: gdb failed"
 		grep -qx '11 types, 0 differ' "$b.gdb" || { cat "$b.gdb"; fail "$cxx-$dw: gdb reads the types otherwise"; }
 		# -C by qualified name: the type's block of the whole printout
+		i=0
 		while IFS= read -r name; do
-			"$HITMAP" layout --no-cache -C "$name" "$b" >"$b.one" ||
+			i=$((i + 1))
+			"$HITMAP" layout --no-cache -C "$name" "$b" >"$b.one.$i" ||
 				fail "$cxx-$dw: -C '$name'"
-			python3 - "$b.all" "$b.one" "$name" <<'PY' || fail "$cxx-$dw: -C '$name' is not its block"
+		done <"$b.names"
+		python3 - "$b.all" "$b.names" "$b.one" <<'PY' || fail "$cxx-$dw: a -C NAME printout is not its block"
 import re, sys
 def block(path, name):
     out, on = [], False
@@ -64,10 +67,15 @@ def block(path, name):
             out.append(l)
             if l.startswith('}'):
                 return ''.join(out)
-a, o = block(sys.argv[1], sys.argv[3]), block(sys.argv[2], sys.argv[3])
-sys.exit(a is None or a != o)
+names = [l.rstrip('\n') for l in open(sys.argv[2])]
+bad = 0
+for i, name in enumerate(names, 1):
+    a, o = block(sys.argv[1], name), block('%s.%d' % (sys.argv[3], i), name)
+    if a is None or a != o:
+        print("-C '%s' is not its block" % name)
+        bad = 1
+sys.exit(bad)
 PY
-		done <"$b.names"
 		# plain names: the global one, the only one, or ambiguous
 		"$HITMAP" layout --no-cache -C Node "$b" | head -1 >"$b.plain"
 		"$HITMAP" layout --no-cache -C Leaf "$b" | head -1 >>"$b.plain"

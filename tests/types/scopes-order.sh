@@ -8,8 +8,9 @@
 # at -O2, DWARF 4 and 5; scopedump asked at every memory-operand PC of both
 # units' functions in address order, then alternating between the units,
 # then in reverse.  Oracle: gdb's `info scope` at those PCs
-# (tests/types/scopes-cmp.py), for every order; and each order's answer
-# per PC must be the address order's.
+# (tests/types/scopes-cmp.py) for the address order; every other order's
+# answer per PC must be the address order's, byte for byte, so it matches
+# gdb as well.
 . "$top_srcdir/tests/lib.sh"
 SD="$top_builddir/tests/types/scopedump"
 CMP="$top_srcdir/tests/types/scopes-cmp.py"
@@ -47,9 +48,12 @@ print("\n".join(out))' "$a" "$m" >"$b.turns"
 		for order in addr turns rev; do
 			# shellcheck disable=SC2046
 			"$SD" "$b" $(cat "$b.$order") >"$b.$order.hm" || fail "scopedump $b ($order)"
-			out=$(python3 "$CMP" "$b.gdb" "$b.$order.hm") ||
-				{ echo "$out" >&2; fail "$cc -gdwarf-$v, $order order: scopes differ from gdb"; }
-			echo "$cc -gdwarf-$v $order: $(echo "$out" | tail -1)"
+			if [ $order = addr ]; then
+				out=$(python3 "$CMP" "$b.gdb" "$b.$order.hm") ||
+					{ echo "$out" >&2; fail "$cc -gdwarf-$v: scopes differ from gdb"; }
+				echo "$cc -gdwarf-$v $order: $(echo "$out" | tail -1)"
+				continue
+			fi
 			# per PC, the same lines as in address order
 			python3 -c 'import sys
 def blocks(p):

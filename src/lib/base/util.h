@@ -5,6 +5,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* How deep a walk of a type follows its nesting (a record in a record, a
+ * pointer to a pointer): pahole's own limit for spelling a type's name,
+ * past which the name is "void", and the deepest level a layout lists.
+ * Input decides depths; this bounds the recursion. */
+#define HM_NEST_MAX 32
+
 /* Make room for `need` elements of `elem` bytes in *ptr (capacity *cap, in
  * elements), growing geometrically.  Returns 0 or -ENOMEM (then *ptr is unchanged). */
 int hm_grow(void **ptr, size_t *cap, size_t need, size_t elem);

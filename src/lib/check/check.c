@@ -171,7 +171,7 @@ hm_layout *hmc_layout(const hm_types *t, hm_type_id id, const struct hm_check_op
 		      int assume_aligned)
 {
 	HM_OPTS(hm_layout_opts, lo,
-		.cacheline_size = o->cacheline_size ? o->cacheline_size : 64,
+		.cacheline_size = hm_types_cacheline_size(t, o->cacheline_size),
 		.expand = 1,
 		.assume_aligned = assume_aligned);
 
@@ -661,7 +661,10 @@ static int eval_struct_rule(struct ctx *c, const hm_rule *r)
 
 static int eval_global(struct ctx *c, const hm_rule *r)
 {
-	unsigned line = c->o->cacheline_size ? c->o->cacheline_size : 64;
+	/* a table made empty for a symbols-only check names no machine: the
+	 * binary does */
+	unsigned line = hm_types_cacheline_size(c->t, c->o->cacheline_size ? c->o->cacheline_size :
+						c->bin ? hm_binary_cacheline_size(c->bin) : 0);
 	const hm_symbol *sym = c->bin ? hm_binary_symbol(c->bin, r->object) : NULL;
 	const hm_variable *var = hm_types_find_variable(c->t, r->object);
 	uint64_t addr, size, a, end;

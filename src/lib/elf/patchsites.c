@@ -25,7 +25,6 @@ struct hm_patch_sites {
 	size_t n, cap;
 	struct ival *iv;
 	size_t niv;
-	size_t per_kind[HM_NR_PATCH_KINDS];
 };
 
 /* How each table is laid out (x86-64 Linux 6.1, checked against the
@@ -46,15 +45,6 @@ static const struct table tables[] = {
 	{ HM_PATCH_RETPOLINE, "__retpoline_sites", "__retpoline_sites_end", 4, ".retpoline_sites" },
 	{ HM_PATCH_RETURN, "__return_sites", "__return_sites_end", 4, ".return_sites" },
 };
-
-const char *hm_patch_kind_name(enum hm_patch_kind k)
-{
-	static const char *const names[HM_NR_PATCH_KINDS] = {
-		"alternative", "paravirt", "static-call", "jump-label", "retpoline", "return-thunk",
-	};
-
-	return (unsigned)k < HM_NR_PATCH_KINDS ? names[k] : "?";
-}
 
 static int32_t rd_s32(const unsigned char *p)
 {
@@ -85,7 +75,6 @@ static int push(hm_patch_sites *s, uint64_t addr, uint32_t len, enum hm_patch_ki
 		s->cap = cap;
 	}
 	s->v[s->n++] = (struct hm_patch_site){ addr, len, (uint8_t)k };
-	s->per_kind[k]++;
 	return 0;
 }
 
@@ -241,12 +230,9 @@ static void dedup(hm_patch_sites *s)
 {
 	size_t i, j = 0;
 
-	memset(s->per_kind, 0, sizeof(s->per_kind));
 	for (i = 0; i < s->n; i++)
-		if (!j || cmp_site(&s->v[j - 1], &s->v[i])) {
+		if (!j || cmp_site(&s->v[j - 1], &s->v[i]))
 			s->v[j++] = s->v[i];
-			s->per_kind[s->v[i].kind]++;
-		}
 	s->n = j;
 }
 
@@ -386,9 +372,4 @@ size_t hm_patch_sites_count(const hm_patch_sites *s, const struct hm_patch_site 
 	if (sites)
 		*sites = s ? s->v : NULL;
 	return s ? s->n : 0;
-}
-
-size_t hm_patch_sites_count_kind(const hm_patch_sites *s, enum hm_patch_kind k)
-{
-	return s && (unsigned)k < HM_NR_PATCH_KINDS ? s->per_kind[k] : 0;
 }

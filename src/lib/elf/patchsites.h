@@ -68,11 +68,7 @@ const struct hm_patch_site *hm_patch_sites_ending(const hm_patch_sites *s, uint6
 const struct hm_patch_site *hm_patch_sites_insn_before(const hm_patch_sites *s, uint64_t pc);
 
 /* All sites, sorted by address then kind, each (address, length, kind)
- * once; how many of one kind. */
+ * once. */
 size_t hm_patch_sites_count(const hm_patch_sites *s, const struct hm_patch_site **sites);
-size_t hm_patch_sites_count_kind(const hm_patch_sites *s, enum hm_patch_kind k);
-
-/* "alternative", "paravirt", "static-call", "jump-label", "retpoline", "return-thunk" */
-const char *hm_patch_kind_name(enum hm_patch_kind k);
 
 #endif

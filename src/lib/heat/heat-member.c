@@ -50,13 +50,6 @@ void hm_member_heat_add_path(struct hm_member_heat *h, const hm_profile_struct *
 	}
 }
 
-void hm_member_heat_merge(struct hm_member_heat *d, const struct hm_member_heat *s)
-{
-	heat_counts_add(&d->c, &s->c);
-	cpus_add(d, s->cpus, s->n);
-	d->nomem |= s->nomem;
-}
-
 static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;

@@ -40,7 +40,6 @@ struct hm_member_heat {
 };
 void hm_member_heat_add_path(struct hm_member_heat *h, const hm_profile_struct *ps,
 			     const char *path);
-void hm_member_heat_merge(struct hm_member_heat *d, const struct hm_member_heat *s);
 size_t hm_member_heat_cpus(struct hm_member_heat *h);
 void hm_member_heat_release(struct hm_member_heat *h);
 

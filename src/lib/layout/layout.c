@@ -543,8 +543,8 @@ static void add_level(hm_layout *l, const hm_type *rec, uint64_t base, uint32_t 
 		l->err = -ENOMEM;
 		return;
 	}
-	if (depth > 32 || hm_sholes_compute(l->t, rec, &h)) {
-		if (depth <= 32)
+	if (depth > HM_NEST_MAX || hm_sholes_compute(l->t, rec, &h)) {
+		if (depth <= HM_NEST_MAX)
 			l->err = -ENOMEM;
 		return;
 	}
@@ -763,7 +763,7 @@ hm_layout *hm_layout_new(const hm_types *t, hm_type_id id, const struct hm_layou
 	l->t = t;
 	l->id = id;
 	l->ty = ty;
-	l->line = o->cacheline_size ? o->cacheline_size : 64;
+	l->line = hm_types_cacheline_size(t, o->cacheline_size);
 	l->expand = o->expand;
 	add_level(l, ty, 0, 0, HM_FIELD_NONE, NULL, 0);
 	if (!l->err)
@@ -854,7 +854,7 @@ static int path_below(const hm_types *t, hm_type_id id, uint64_t off, char *buf,
 
 	id = hm_strip(t, id);
 	ty = id ? hm_types_get(t, id) : NULL;
-	if (!ty || depth > 32)
+	if (!ty || depth > HM_NEST_MAX)
 		return 0;
 	if (ty->kind == HM_KIND_ARRAY) {
 		const uint64_t *dims = hm_types_dims(t, ty);

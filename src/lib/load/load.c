@@ -208,7 +208,20 @@ static int cache_hit(hm_binary *bin, const char *dir, const struct hm_load_opts 
 	return 0;
 }
 
+static int load_any(hm_binary *bin, const struct hm_load_opts *user, hm_types **out);
+
 int hm_types_load(hm_binary *bin, const struct hm_load_opts *user, hm_types **out)
+{
+	int rc = load_any(bin, user, out);
+
+	/* whichever way the table came (DWARF, BTF, the cache), its lines
+	 * are the file's machine's */
+	if (!rc)
+		(*out)->cacheline_size = hm_binary_cacheline_size(bin);
+	return rc;
+}
+
+static int load_any(hm_binary *bin, const struct hm_load_opts *user, hm_types **out)
 {
 	struct hm_load_opts opts, full = { .sz = sizeof(full), .variables = 1 };
 	struct hm_diag_count quiet = { 0 }, *prev;

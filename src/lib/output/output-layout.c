@@ -201,7 +201,7 @@ static void tname(const struct pctx *c, hm_type_id id, struct sb *o, unsigned de
 {
 	const hm_type *ty = T(c, id);
 
-	if (!ty || depth > 32) {
+	if (!ty || depth > HM_NEST_MAX) {
 		sb_puts(o, "void");
 		return;
 	}
@@ -716,7 +716,7 @@ static uint64_t member_fp(const struct pctx *c, const hm_member *m, uint64_t siz
 	 * parent's for an anonymous one */
 	if (c->hooks && sc.path) {
 		sc.path = m->name ? conf->member_path : conf->path;
-		if (++sc.plevel > 32)	/* hm_layout lists no deeper */
+		if (++sc.plevel > HM_NEST_MAX)	/* hm_layout lists no deeper */
 			sc.path = NULL;
 	}
 	if (!(m->flags & HM_MEMBER_VIRTUAL_BASE))
@@ -1397,7 +1397,7 @@ static int print_top(FILE *out, const hm_types *t, hm_type_id id, const struct h
 	if (!HM_OPTS_VALID(uo, hm_print_opts))
 		return -EINVAL;
 	o = HM_OPTS_COPY(&oc, uo, hm_print_opts);
-	c.line = o && o->cacheline_size ? o->cacheline_size : 64;
+	c.line = hm_types_cacheline_size(t, o ? o->cacheline_size : 0);
 	c.annotate = o ? o->annotate : 0;
 	conf.expand = o ? o->expand : 0;
 	if (conf.expand)
@@ -1550,8 +1550,7 @@ int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned lin
 	}
 	if (!ty || !hm_kind_is_record(ty->kind))
 		return -EINVAL;
-	if (!line)
-		line = 64;
+	line = hm_types_cacheline_size(t, line);
 	if (hm_sholes_compute(t, ty, &h))
 		return -ENOMEM;
 	fprintf(out, "%s%s%s\t%" PRIu64 "\t%" PRIu64 "\t%u\n", name && scope ? scope : "",

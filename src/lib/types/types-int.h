@@ -41,6 +41,9 @@ struct hm_types {
 	HM_VEC(const char *) hints;
 	hm_strtab strs;
 	unsigned pointer_size;
+	/* the line size of the machine the table was loaded for, 0 when it
+	 * names none (hm_types_cacheline_size()) */
+	unsigned cacheline_size;
 	/* A table read from the type cache keeps its strings in one block
 	 * (freed with the table); they join `strs` on the first intern, so
 	 * names added later still compare by pointer. */
@@ -102,9 +105,6 @@ int hm_types_note_struct(hm_types *t, hm_type_id id);
 int hm_types_keep_structs(hm_types *t, const char *const *only);
 /* Record a typedef met by the walk (the first per name is the one found). */
 int hm_types_note_typedef(hm_types *t, hm_type_id id);
-
-/* Whether a complete struct of that name was already noted. */
-int hm_types_have_struct(const hm_types *t, const char *name);
 
 /* After loading: point references to declarations at a definition with the
  * same kind and name, and index variables by name. */

@@ -145,6 +145,13 @@ unsigned hmi_types_pointer_size(const hm_types *t)
 	return t->pointer_size;
 }
 
+unsigned hm_types_cacheline_size(const hm_types *t, unsigned asked)
+{
+	if (asked)
+		return asked;
+	return t && t->cacheline_size ? t->cacheline_size : 64;
+}
+
 /* ---- dedup ---- */
 
 static int named_kind(enum hm_type_kind k)
@@ -405,11 +412,6 @@ static hm_type_id struct_lookup_scoped(const hm_types *t, const char *name, cons
 		if (t->types.v[t->structs.v[pos - 1]].scope == scope)
 			return t->structs.v[pos - 1];
 	return 0;
-}
-
-int hm_types_have_struct(const hm_types *t, const char *name)
-{
-	return struct_lookup(t, name) != 0;
 }
 
 static uint32_t nr_data_members(const hm_types *t, const hm_type *ty)
@@ -1266,7 +1268,7 @@ static void spell_specifier(const struct speller *s, const hm_type *ty, unsigned
 		return;
 	}
 	/* pahole's __tag__name, which counts a level of its own */
-	if (depth + 1 > 32) {
+	if (depth + 1 > HM_NEST_MAX) {
 		hm_sbuf_puts(spec, "void");
 		return;
 	}
@@ -1370,7 +1372,7 @@ static int spell(const struct speller *s, hm_type_id id, unsigned qmask, hm_sbuf
 		ty = &t->types.v[id];
 	} else {
 		ty = body_type(t, id);
-		if (!ty || depth > 32) {
+		if (!ty || depth > HM_NEST_MAX) {
 			hm_sbuf_puts(spec, "void");
 			return spec->err ? spec->err : decl->err;
 		}
