@@ -39,8 +39,9 @@ int hm_print_layout(FILE *out, const hm_types *t, hm_type_id id, const struct hm
  * (`typedef struct spinlock spinlock_t;`). */
 int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o);
 
-/* One `name<TAB>size<TAB>cachelines<TAB>holes` line (holes counted as
- * `pahole --sizes` counts them).  id may be a typedef of a struct: its name
+/* One `name<TAB>size<TAB>holes<TAB>cachelines` line: the columns of
+ * `pahole --sizes` (holes counted as it counts them), then the cacheline
+ * count.  id may be a typedef of a struct: its name
  * stands in for an anonymous one. */
 int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned cacheline_size);
 
