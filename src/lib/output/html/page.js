@@ -577,14 +577,44 @@
     });
     return out;
   }
+  /* The members of both that left their place among their siblings: those
+   * outside a longest run kept in the same order (members that only shift
+   * because one before them grew, or a member moved past them, are not
+   * moved).  Siblings share the path up to its last dot; the longest run is
+   * a longest increasing subsequence of old positions, in new order. */
+  function movedPaths(A, B) {
+    var posA = {}, groups = {}, out = {};
+    var parent = function (p) { var i = p.lastIndexOf("."); return i < 0 ? "" : p.slice(0, i); };
+    A.members.forEach(function (m, i) { if (m.path) posA[m.path] = i; });
+    B.members.forEach(function (m) {
+      if (!m.path || !(m.path in posA)) return;
+      var g = parent(m.path);
+      (groups[g] = groups[g] || []).push(m.path);
+    });
+    Object.keys(groups).forEach(function (g) {
+      var v = groups[g], tails = [], prev = new Array(v.length), keep = {};
+      v.forEach(function (p, i) {
+        var lo = 0, hi = tails.length;
+        while (lo < hi) {
+          var mid = (lo + hi) >> 1;
+          if (posA[v[tails[mid]]] < posA[p]) lo = mid + 1; else hi = mid;
+        }
+        prev[i] = lo ? tails[lo - 1] : -1;
+        tails[lo] = i;
+      });
+      for (var k = tails.length ? tails[tails.length - 1] : -1; k >= 0; k = prev[k]) keep[v[k]] = 1;
+      v.forEach(function (p) { if (!keep[p]) out[p] = 1; });
+    });
+    return out;
+  }
   function pairOf(A, B, pa, pb, la, lb, ca, cb) {
-    var ia = {}, ib = {}, sa = {}, sb = {}, peersA = {}, peersB = {};
+    var ia = {}, ib = {}, sa = {}, sb = {}, peersA = {}, peersB = {}, moved = movedPaths(A, B);
     A.members.forEach(function (m) { if (m.path) ia[m.path] = m; });
     B.members.forEach(function (m) { if (m.path) ib[m.path] = m; });
     Object.keys(ia).forEach(function (p) {
       var m = ib[p];
       if (!m) { sa[p] = "removed"; return; }
-      if (m.offset !== ia[p].offset || m.bit_offset !== ia[p].bit_offset) {
+      if (moved[p]) {
         sa[p] = sb[p] = "moved";
         peersA[p] = [memberId(pb, B.name, m), "→ " + lb + " offset " + m.offset];
         peersB[p] = [memberId(pa, A.name, ia[p]), "← " + la + " offset " + ia[p].offset];
@@ -599,16 +629,28 @@
     return g;
   }
   function diffPage() {
-    var ul = el("ul");
+    var ul = el("ul"), rank = function (f) {
+      /* root causes first, then by severity; the summary is a line of its own */
+      return f.kind === "diff-root-cause" ? 0 : { error: 1, warning: 2, note: 3 }[f.severity] || 4;
+    };
+    var list = page.findings.filter(function (f) { return f.object; });
+    list = list.map(function (f, i) { return [rank(f), i, f]; })
+      .sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; }).map(function (x) { return x[2]; });
+    /* the two inputs once, each side of a pair then says only which it is */
+    app.appendChild(el("dl", { cls: "hm-inputs" }, el("dt", null, "old"), el("dd", null, page.old_label),
+      el("dt", null, "new"), el("dd", null, page.new_label)));
     page.findings.forEach(function (f) {
-      ul.appendChild(el("li", { cls: "hm-finding " + f.severity }, f.severity + ": " + (f.object || "") + ": " +
-        f.message));
+      if (!f.object) app.appendChild(el("p", { cls: "hm-summary" }, f.message));
     });
-    app.appendChild(el("h2", null, page.findings.length + " finding" + (page.findings.length === 1 ? "" : "s")));
+    list.forEach(function (f) {
+      ul.appendChild(el("li", { cls: "hm-finding " + f.severity + (f.kind === "diff-root-cause" ? " hm-root" : ""),
+        "data-kind": f.kind || "" }, f.severity + ": " + f.object + ": " + f.message));
+    });
+    app.appendChild(el("h2", null, list.length + " finding" + (list.length === 1 ? "" : "s")));
     app.appendChild(ul);
     lazy(app, page.pairs, function (P) {
       return el("section", { cls: "hm-diff", "data-struct": P.name }, el("h2", null, "struct " + P.name),
-        pairOf(P.old, P.new, "o-", "n-", page.old_label, page.new_label));
+        pairOf(P.old, P.new, "o-", "n-", "old", "new"));
     });
   }
   function suggestPage() {
