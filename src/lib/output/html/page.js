@@ -58,6 +58,18 @@
     return Math.max(1, Math.min(4, Math.ceil(4 * v / max)));
   }
   var LEVEL_NAMES = ["cold", "warm", "hot", "hotter", "hottest"];
+  /* A report's heat level: against the hottest field of the whole report,
+   * not of its own line, and one sample is never more than warm (a line
+   * with one sample of one thread is no hot spot). */
+  var reportMax = 0;
+  function reportLevel(v) {
+    return v <= 1 ? Math.min(1, level(v, reportMax)) : level(v, reportMax);
+  }
+  /* The CPUs of a report's line or field; when the samples carry no CPU
+   * the list holds thread ids standing in for them, which are no CPUs. */
+  function cpuText(list) {
+    return extra && extra.cpu_from_tid ? "unknown" : list.join(",");
+  }
 
   /* ---- controls: the metric, the legend ---- */
   function controls() {
@@ -70,6 +82,7 @@
     });
     sel.addEventListener("change", function () {
       metric = sel.value;
+      reportMax = 0;
       redraws.forEach(function (f) { f(); });
     });
     c.appendChild(el("span", null, el("label", { "for": "hm-metric" }, "heat by "), sel));
@@ -403,7 +416,7 @@
       var tr = el("tr", { cls: "hm-lineref", tabindex: 0, "data-line": i + 1, "data-address": ln.address },
         td(i + 1, "num"), td(el("a", { href: "#line-" + (i + 1) }, hex(ln.address)), "mono"),
         td(el("span", { cls: "hm-verdict" + (/false/i.test(ln.verdict) ? " fs" : "") }, ln.verdict)),
-        td(ln.evidence), td(value(ln.counts, metric), "num"), td(ln.cpus.join(","), "mono"),
+        td(ln.evidence), td(value(ln.counts, metric), "num"), td(cpuText(ln.cpus), "mono"),
         td(ln.threads, "num"), td(objects(ln)));
       tr.addEventListener("keydown", function (e) { if (e.key === "Enter") go(i); });
       tr.addEventListener("click", function (e) { if (e.target.tagName !== "A") go(i); });
@@ -515,11 +528,13 @@
     grid.appendChild(el("div", { cls: "hm-ln" + (c ? " hm-contended" : "") }, hex(ln.address)));
     grid.appendChild(row);
     context(row, ln);
-    var max = 0;
-    ln.fields.forEach(function (f) { max = Math.max(max, value(f.counts, metric)); });
+    if (!reportMax)
+      extra.lines.forEach(function (l) {
+        l.fields.forEach(function (f) { reportMax = Math.max(reportMax, value(f.counts, metric)); });
+      });
     var tb = el("tbody");
     ln.fields.forEach(function (f, k) {
-      var v = value(f.counts, metric), lv = level(v, max), nm = fieldName(f);
+      var v = value(f.counts, metric), lv = reportLevel(v), nm = fieldName(f);
       var a = Math.max(0, f.line_offset), b = Math.min(L, f.line_offset + Math.max(f.size, 1));
       var blk = null;
       if (b > a) {
@@ -537,14 +552,14 @@
       var tr = el("tr", { cls: "hm-m", tabindex: 0, "data-path": nm, "data-offset": f.offset,
           "data-size": f.size, "data-line-offset": f.line_offset },
         td(nm), td(f.struct || ""), td(f.offset, "num"), td((f.line_offset >= 0 ? "+" : "") + f.line_offset, "num"),
-        td(f.size, "num"), td(v, "num"), td("h" + lv), td(f.cpus.join(","), "mono"), td(f.threads, "num"),
+        td(f.size, "num"), td(v, "num"), td("h" + lv), td(cpuText(f.cpus), "mono"), td(f.threads, "num"),
         td(f.written ? "yes" : "no"), td(f.locations.length ? locs : "", "locs"));
       tb.appendChild(tr);
       function tipIt() {
         var ul = el("ul", { cls: "mono" });
         f.locations.slice(0, 6).forEach(function (l) { ul.appendChild(el("li", null, l.samples + "  " + l.location)); });
         showTip(nm + " — offset " + f.offset + ", size " + f.size + ", line " + (f.line_offset >= 0 ? "+" : "") +
-          f.line_offset + (f.strategy ? ", by " + f.strategy : ""), countRows(f.counts).concat([["CPUs", f.cpus.join(",")],
+          f.line_offset + (f.strategy ? ", by " + f.strategy : ""), countRows(f.counts).concat([["CPUs", cpuText(f.cpus)],
           ["threads", f.threads]]), ul);
         if (blk) blk.classList.add("hm-hl");
         tr.classList.add("hm-hl");
