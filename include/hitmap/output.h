@@ -40,10 +40,10 @@ int hm_print_layout(FILE *out, const hm_types *t, hm_type_id id, const struct hm
  * (`typedef struct spinlock spinlock_t;`). */
 int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o);
 
-/* One `name<TAB>size<TAB>cachelines<TAB>holes` line (holes counted as
- * `pahole --sizes` counts them).  id may be a typedef of a struct: its name
- * stands in for an anonymous one.  cacheline_size 0: the table's
- * (hm_types_cacheline_size()). */
+/* One `name<TAB>size<TAB>holes<TAB>cachelines` line: the columns of
+ * `pahole --sizes` (holes counted as it counts them), then the cacheline
+ * count.  id may be a typedef of a struct: its name stands in for an
+ * anonymous one.  cacheline_size 0: the table's (hm_types_cacheline_size()). */
 int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned cacheline_size);
 
 /* JSON documents (schema "hitmap/1", documented in hitmap-layout(1)): the

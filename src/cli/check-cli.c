@@ -242,12 +242,15 @@ int ccli_finish(struct ccli *a, hm_findings *f, const struct hm_check_stats *st)
 				  a->nfiles > 1 ? last : NULL, NULL };
 	struct hm_findings_meta m = {
 		.command = a->cmd->name, .inputs = inputs,
-		.fail_on = hm_severity_name(a->fail_on), .limit = a->limit,
+		.fail_on = hm_severity_name(a->fail_on),
 		.source_root = a->source_root,
 		/* diff's default text when it is long (a whole kernel): the
 		 * summary and the errors */
 		.brief = !strcmp(a->cmd->name, "diff") && !a->all && !a->limit &&
 			 a->fmt == HM_FINDINGS_TEXT && hm_findings_count(f) > 100,
+		/* lint of every struct: the highest scores */
+		.limit = !strcmp(a->cmd->name, "lint") && !a->nnames && !a->all && !a->limit &&
+			 a->fmt == HM_FINDINGS_TEXT && hm_findings_count(f) > 40 ? 40 : a->limit,
 	};
 
 	if (st && a->rs) {

@@ -331,8 +331,8 @@ static const struct cli_option options[] = {
 	OPT_CACHELINE_SIZE(A(line)),
 	OPT_BOOL('E', "expand", A(expand),
 		 "expand named struct and union members inline (pahole -E)"),
-	OPT_FLAG(0, "list", A(list), "one line per type: name, size, cachelines, holes "
-		 "(tab-separated, like pahole --sizes plus cachelines)"),
+	OPT_FLAG(0, "list", A(list), "one line per type: name, size, holes, cachelines "
+		 "(tab-separated: pahole --sizes, then cachelines)"),
 	OPT_JSON(A(json)),
 	OPT_HTML(A(html)),
 	OPT_BTF(A(btf)),

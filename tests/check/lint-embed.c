@@ -6,7 +6,8 @@
  *   inner:  lock 0..3, refs 4..7: share line 0 (not at every 4-aligned
  *           start): lock * atomic = 2 * 1 = 2.
  *   inner3: a 60..63, b 64..67: apart at offset 0, together when the struct
- *           starts 4 bytes further: lines 0-1 by placement, 2.
+ *           starts 4 bytes further: counted on line 0, where a ends, by
+ *           placement, 2.
  *   outer1 (aligned 64): inner at 16: inner's pair, nothing of its own.
  *   outer2 (aligned 64): in.lock 0, in.refs 4, own 8: in.lock+in.refs is
  *           inner's; in.lock+own 2 * 2, in.refs+own 1 * 2, doubled as the

@@ -114,7 +114,7 @@ assert_files_eq "$T/e.out" "$T/out" "-EC NAME and -E -C NAME"
 assert_files_eq "$T/plain.out" "$T/out" "--no-expand undoes --expand"
 cp "$T/mm" "$T/-mm"
 "$HITMAP" layout --list -C mm_struct -- "$T/-mm" >"$T/out" || fail "layout -- FILE"
-assert_eq "mm_struct	296	5" "$(cut -f1-3 "$T/out")" "--list after -- (296 bytes on 64-byte lines)"
+assert_eq "mm_struct	296	2	5" "$(cut -f1-4 "$T/out")" "--list after -- (296 bytes on 64-byte lines)"
 
 # record: the first operand is COMMAND, and what follows it is COMMAND's.
 LIBPFM_FORCE_PMU=skx "$HITMAP" record --dry-run true -c x --bogus >"$T/out" 2>"$T/err" ||

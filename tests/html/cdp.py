@@ -3,6 +3,7 @@
 a WebSocket client of its own) and say what the page did.
 
 usage: cdp.py CHROMIUM PAGE.html OUT.json [--dom DOM.html] [--keys KEY,KEY...]
+                  [--width PX] [--pairs]
 
 OUT.json: {"requests": [urls other than the page], "console": [messages of
 level error or warning, exceptions, log entries of level error],
@@ -10,7 +11,11 @@ level error or warning, exceptions, log entries of level error],
 the first frame after that, "load_ms": navigation to ready as seen from here,
 "ready": whether the page said it is drawn, "keys": with --keys, after
 each key pressed (Tab, ArrowRight, ...), the focused element: its tag,
-class, data-path, data-offset, outline width, and the tip's text}.
+class, data-path, data-offset, outline width, and the tip's text, "pairs":
+with --pairs, for each side-by-side pair of layouts (.hm-pair) and each of
+its sides, the getBoundingClientRect() of the side and of its member table,
+and the side's computed overflow-x}.  --width sets the window's width
+(default 1280).
 """
 import base64, json, os, shutil, socket, struct, subprocess, sys, tempfile, time
 import urllib.request
@@ -84,12 +89,13 @@ def main():
     chromium, page, out = sys.argv[1:4]
     dom = sys.argv[sys.argv.index("--dom") + 1] if "--dom" in sys.argv else None
     keys = sys.argv[sys.argv.index("--keys") + 1].split(",") if "--keys" in sys.argv else []
+    width = int(sys.argv[sys.argv.index("--width") + 1]) if "--width" in sys.argv else 1280
     prof = tempfile.mkdtemp(prefix="hitmap-chromium.")
     url = "file://" + os.path.abspath(page)
     proc = subprocess.Popen([chromium, "--headless=new", "--no-sandbox", "--disable-gpu",
                              "--no-first-run", "--no-default-browser-check",
                              "--disable-background-networking", "--disable-component-update",
-                             "--disable-sync", "--window-size=1280,1024",
+                             "--disable-sync", "--window-size=%d,1024" % width,
                              "--user-data-dir=" + prof, "--remote-debugging-port=0",
                              "about:blank"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -155,13 +161,27 @@ def main():
                      windowsVirtualKeyCode=codes[k], nativeVirtualKeyCode=codes[k])
             r = call("Runtime.evaluate", expression=probe, returnByValue=True)
             pressed.append(dict(json.loads(r["result"]["value"]), key=k))
+        boxes = []
+        if "--pairs" in sys.argv:
+            # every lazy section drawn first: scroll to the end and back
+            call("Runtime.evaluate", expression="window.scrollTo(0, document.body.scrollHeight)")
+            time.sleep(0.5)
+            js = ("JSON.stringify(Array.prototype.map.call(document.querySelectorAll('.hm-pair'),"
+                  "function(p){return Array.prototype.map.call(p.children,function(d){"
+                  "var r=function(e){if(!e)return null;var b=e.getBoundingClientRect();"
+                  "return [b.left,b.top,b.right,b.bottom];};"
+                  "return {side:d.getAttribute('data-side'),box:r(d),"
+                  "table:r(d.querySelector('table')),overflow:getComputedStyle(d).overflowX};});}))")
+            r = call("Runtime.evaluate", expression=js, returnByValue=True)
+            boxes = json.loads(r["result"]["value"])
         if dom:
             r = call("Runtime.evaluate", expression="document.documentElement.outerHTML",
                      returnByValue=True)
             open(dom, "w").write(r["result"]["value"])
         res = {"requests": [], "console": [], "ready": ready, "load_ms": round(load_ms),
                "render_ms": int(render_ms) if render_ms else None,
-               "painted_ms": int(painted_ms) if painted_ms else None, "keys": pressed}
+               "painted_ms": int(painted_ms) if painted_ms else None, "keys": pressed,
+               "pairs": boxes}
         for e in events:
             m, p = e.get("method"), e.get("params", {})
             if m == "Network.requestWillBeSent" and p["request"]["url"] != url:

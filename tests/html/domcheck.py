@@ -191,15 +191,40 @@ def check_diff(dom, old_js, new_js):
         same("old " + name, fa, drawn(a))
         same("new " + name, fb, drawn(b))
         oa = {m[0]: m[1] for m in fa if m[0]}
+        # "moved": a member that left its place among its siblings (same
+        # path up to the last dot).  The unmarked members must keep their
+        # order on both sides, and as few as that allows are marked: the
+        # common members less a longest common subsequence of the orders
+        # (a member that only shifts as one before it grows is not moved).
+        def marked(sec, path):
+            blk = [n for n in sec.find("div", "hm-b") if n.attrs.get("data-path") == path]
+            return bool(blk) and "hm-moved" in blk[0].cls()
+        common = [p for p, _, _ in fb if p and p in oa]
+        groups = {}
+        for p in common:
+            groups.setdefault(p.rsplit(".", 1)[0] if "." in p else "", []).append(p)
+        order_a = [p for p, _, _ in fa if p]
+        want_moved = 0
+        for g, vb in groups.items():
+            va = [p for p in order_a if p in set(vb)]
+            lcs = [[0] * (len(vb) + 1) for _ in range(len(va) + 1)]
+            for i in range(len(va) - 1, -1, -1):
+                for j in range(len(vb) - 1, -1, -1):
+                    lcs[i][j] = lcs[i + 1][j + 1] + 1 if va[i] == vb[j] else max(lcs[i + 1][j], lcs[i][j + 1])
+            want_moved += len(vb) - lcs[0][0]
+            kept_b = [p for p in vb if not marked(b, p)]
+            kept_a = [p for p in va if not marked(a, p)]
+            if kept_a != kept_b:
+                fail("%s: the members not marked moved change order: %s / %s" % (name, kept_a, kept_b))
+        got_moved = [p for p in common if marked(b, p)]
+        if len(got_moved) != want_moved:
+            fail("%s: %d members marked moved, %d left their place: %s" %
+                 (name, len(got_moved), want_moved, got_moved))
         for path, off, size in fb:
-            if not path or path not in oa or oa[path] == off:
+            if not path or path not in oa or not marked(b, path):
                 continue
-            for side, o in (("old", oa[path]), ("new", off)):
-                sec = a if side == "old" else b
-                blk = [n for n in sec.find("div", "hm-b") if n.attrs.get("data-path") == path]
-                if not blk or "hm-moved" not in blk[0].cls():
-                    fail("%s: %s moved (%d -> %d) but its %s block is not marked" %
-                         (name, path, oa[path], off, side))
+            if not marked(a, path):
+                fail("%s: %s marked moved on the new side only" % (name, path))
             ids = {n.attrs.get("id") for n in root.walk()}
             links = [n for n in a.find("a") if n.attrs.get("href", "#")[1:] in ids and
                      path in n.attrs.get("href", "")]

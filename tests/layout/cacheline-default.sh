@@ -23,10 +23,10 @@ assert (b["arch"], b["cacheline_size"]) == (sys.argv[2], int(sys.argv[3])), b' \
 	"$top_builddir/tests/layout/layout-api" --lines "$T/$1.o" "$4" ||
 		fail "$1: the library's default line size is not $4"
 }
-check x86_64-linux-gnu "mm_struct	296	5	2" x86_64 64
-check aarch64-linux-gnu "mm_struct	296	5	2" aarch64 64
-check powerpc64le-linux-gnu "mm_struct	296	3	2" ppc64 128
+check x86_64-linux-gnu "mm_struct	296	2	5" x86_64 64
+check aarch64-linux-gnu "mm_struct	296	2	5" aarch64 64
+check powerpc64le-linux-gnu "mm_struct	296	2	3" ppc64 128
 check s390x-linux-gnu "mm_struct	296	2	2" s390x 256
 # -c overrides the machine's size
-"$HITMAP" layout --list -c 64 "$T/s390x-linux-gnu.o" | grep -q '^mm_struct	296	5	2$' ||
+"$HITMAP" layout --list -c 64 "$T/s390x-linux-gnu.o" | grep -q '^mm_struct	296	2	5$' ||
 	fail "-c 64 on s390x"

@@ -102,7 +102,7 @@ def listing(pa, hm, exc, label, line):
         if a[0] in exc:
             continue
         size, holes = int(a[1]), int(a[2])
-        want = [a[0], str(size), str((size + line - 1) // line), str(holes)]
+        want = [a[0], str(size), str(holes), str((size + line - 1) // line)]
         if b != want:
             bad += 1
             if bad <= 20:

@@ -80,7 +80,7 @@ def check(b):
     lst = [l.rstrip('\n').split('\t') for l in open('%s/%s.list' % (T, b))]
     ldoc = json.load(open('%s/%s.ljson' % (T, b)))
     assert ldoc['schema'] == 'hitmap/1' and ldoc['binary'] == bi
-    assert [[x['name'], str(x['size']), str(x['cachelines']), str(x['holes'])]
+    assert [[x['name'], str(x['size']), str(x['holes']), str(x['cachelines'])]
             for x in ldoc['structs']] == lst
     return doc
 

@@ -10,7 +10,9 @@ JSON in the same order, and inside it every member the text prints with an
 offset comment -- direct members, members of anonymous and named-member
 nested types (`union {...} u;`), members of expanded named types with -E --
 must appear as a JSON member at the same depth, in the same order, with the
-same name, offset and size; every "XXX N bytes hole" of the text must be a
+same name, offset and size (an array whose element type the text prints
+inline, `struct { int n; char c; } arr[3]`, with the members of its first
+element); every "XXX N bytes hole" of the text must be a
 JSON hole, in order.  Prints one line and exits 1 at the first difference."""
 import json
 import re
@@ -99,13 +101,16 @@ def text_structs(path):
             nm = re.search(r'([\w.$]+)(\[\d*\])*(:\d+)?$', rest)
             node[0] = nm.group(1) if nm else None
             node[1], node[2] = int(m.group(3)), int(m.group(4))
-            if rest.startswith('*') or node[4] == 'enum' or rest.endswith(']'):
+            if rest.startswith('*') or node[4] == 'enum':
                 # a pointer to an anonymous type (its body has the pointee's
-                # own offsets), an array (the body is its element's), an
-                # enum: none of them has members in the layout
+                # own offsets), an enum: none of them has members in the
+                # layout
                 node[3] = []
                 node[4] = 'leaf'
-            else:
+            elif not rest.endswith(']'):
+                # an array's body is its first element's: its members are
+                # listed, its holes repeat in every element and are not the
+                # struct's
                 holes[-1].extend(inner)
             continue
         m = ANCESTOR.match(line)

@@ -195,7 +195,7 @@ static int parse_header(struct btf *b)
 	if (!b->base && b->ss[0])
 		return bad(b, 0, hdr_len + str_off,
 			   "string section does not start with a NUL byte "
-			   "(split BTF? it needs its base)");
+			   "(split BTF? give its base with --btf-base)");
 	if (b->base && b->base->swap != b->swap)
 		return bad(b, 0, 0, "byte order differs from the base BTF's");
 	return 0;

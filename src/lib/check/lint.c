@@ -20,12 +20,15 @@ const char *const hm_lint_default_types[] = {
 	"spinlock_t", "raw_spinlock_t", "rwlock_t", "struct mutex", "struct rw_semaphore",
 	"seqcount_t", "seqlock_t", "struct spinlock", "struct raw_spinlock",
 	"pthread_mutex_t", "pthread_spinlock_t", "pthread_rwlock_t",
+	"struct percpu_rw_semaphore", "struct rt_mutex", "struct ww_mutex", "local_lock_t",
+	"seqcount_spinlock_t", "seqcount_raw_spinlock_t", "seqcount_rwlock_t",
+	"seqcount_mutex_t", "seqcount_latch_t",
 	/* atomics */
 	"atomic_t", "atomic64_t", "atomic_long_t", "refcount_t", "_Atomic", "std::atomic",
 	NULL,
 };
 /* Entries before this index are locks (weight 2), the rest atomics. */
-#define NR_LOCK_TYPES 12
+#define NR_LOCK_TYPES 21
 
 struct hmc_typeclass {
 	const hm_types *t;
@@ -335,6 +338,14 @@ int hmc_read_mostly(const hm_types *t, hm_type_id id)
 
 /* ---- the lint pass over one struct ---- */
 
+/* --assume-aligned, or `placement line-aligned` for this struct in the rules
+ * (a slab cache made with SLAB_HWCACHE_ALIGN): its lines are then exact,
+ * and no pair is a finding only by another placement. */
+static int line_aligned(const struct hm_check_opts *o, const char *name)
+{
+	return o->assume_aligned || hm_ruleset_line_aligned(o->rules, name);
+}
+
 static void type_name(const hm_types *t, hm_type_id id, char *buf, size_t len)
 {
 	if (hm_types_declare(t, id, NULL, buf, len) < 0)
@@ -515,13 +526,24 @@ static int always_share(const struct hmc_geom *g, uint64_t a, uint64_t as, uint6
 	return 1;
 }
 
-static void rel_line(const hm_field *a, const hm_field *b, struct lrel *r)
+/* The line a relation is counted on, the object at a line boundary: the
+ * line the two share; when only another start of the object brings them
+ * together, for a pair the last line of the earlier one (the boundary
+ * they would share), for a contention-prone member a and a read-mostly
+ * neighbour b the line of a that b is nearest (a member at 80 with a
+ * pointer at 24 is on line 1, not 0).  Each finding is one line. */
+static void rel_line(const hm_field *a, const hm_field *b, int pair, struct lrel *r)
 {
 	uint32_t lf = a->line_first > b->line_first ? a->line_first : b->line_first;
 	uint32_t ll = a->line_last < b->line_last ? a->line_last : b->line_last;
 
 	r->at0 = lf <= ll;
-	r->line = lf <= ll ? lf : ll;
+	if (r->at0)
+		r->line = lf;
+	else if (pair)
+		r->line = ll;
+	else
+		r->line = b->offset < a->offset ? a->line_first : a->line_last;
 }
 
 /* The type a member is through typedefs and qualifiers (not arrays), NULL
@@ -616,7 +638,8 @@ static int embedded_pair(const hm_layout *l, const struct hmc_geom *g,
 	if (e == HM_FIELD_NONE)
 		return 0;
 	al = hm_types_alignof(hm_layout_types(l), tid);
-	gt.step = o->assume_aligned ? gt.line : al ? (al < gt.unit ? al : gt.unit) : 1;
+	gt.step = line_aligned(o, hm_types_get(hm_layout_types(l), tid)->name) ? gt.line :
+		  al ? (al < gt.unit ? al : gt.unit) : 1;
 	if (!hmc_may_share(&gt, f[a].offset - f[e].offset, f[a].size,
 			   f[b].offset - f[e].offset, f[b].size))
 		return 0;
@@ -654,7 +677,7 @@ static int lint_pairs(const hm_layout *l, const struct hmc_geom *g,
 			if (alternatives(l, h[i].field, h[x.keys[k]].field) ||
 			    embedded_pair(l, g, o, h[i].field, h[x.keys[k]].field, ow, &r))
 				continue;
-			rel_line(a, b, &rel);
+			rel_line(a, b, 1, &rel);
 			rel.certain = always_share(g, a->offset, a->size, b->offset, b->size);
 			r = rel_add(rv, nr, cr, &rel);
 		}
@@ -692,7 +715,7 @@ static int lint_neighbours(const hm_layout *l, const struct hmc_geom *g,
 
 			if (alternatives(l, h[i].field, x.keys[k]))
 				continue;
-			rel_line(a, &f[x.keys[k]], &rel);
+			rel_line(a, &f[x.keys[k]], 0, &rel);
 			r = rel_add(rv, nr, cr, &rel);
 		}
 	}
@@ -780,8 +803,7 @@ static int line_finding(const hm_layout *l, const struct hmc_geom *g,
 		if (!r[i].pair && (i == 0 || r[i - 1].pair || r[i - 1].hot != r[i].hot))
 			score += h[r[i].hot].weight;
 	hmc_base(&fi, l, HM_SEV_WARNING, npairs ? "lint-shared" : "lint-read-mostly");
-	fi.line_first = r[0].line;
-	fi.line_last = any_at0 ? r[0].line : r[0].line + 1;
+	fi.line_first = fi.line_last = r[0].line;
 	fi.score = score;
 	for (i = 0; i < nhot && fi.nr_members < HM_FINDING_MAX_MEMBERS; i++)
 		fi.members[fi.nr_members++] = f[h[hot[i]].field].path;
@@ -790,12 +812,27 @@ static int line_finding(const hm_layout *l, const struct hmc_geom *g,
 			fi.members[fi.nr_members++] = f[rm[i]].path;
 	if (!(m = open_memstream(&names, &nl)))
 		return -ENOMEM;
-	shown = nhot > 4 ? 3 : nhot;
-	for (i = 0; i < shown; i++)
-		fprintf(m, "%s%s", i ? (i + 1 == nhot ? " and " : ", ") : "",
+	/* the locks by name, all of them, then atomics up to three names in
+	 * all: a lock is what a reader acts on, never one of "N more" */
+	shown = nhot > 4 ? (nlock > 3 ? nlock : 3) : nhot;
+	if (shown + 1 == nhot)
+		shown = nhot;
+	for (k = 0, i = 0; i < nhot && k < shown; i++) {
+		if (h[hot[i]].weight != HMC_LOCK)
+			continue;
+		fprintf(m, "%s%s", k ? (k + 1 == nhot ? " and " : ", ") : "",
 			f[h[hot[i]].field].path);
+		k++;
+	}
+	for (i = 0; i < nhot && k < shown; i++) {
+		if (h[hot[i]].weight == HMC_LOCK)
+			continue;
+		fprintf(m, "%s%s", k ? (k + 1 == nhot ? " and " : ", ") : "",
+			f[h[hot[i]].field].path);
+		k++;
+	}
 	if (shown < nhot)
-		fprintf(m, " and %zu more", nhot - shown);
+		fprintf(m, " and %zu more atomic%s", nhot - shown, nhot - shown == 1 ? "" : "s");
 	if (npairs)
 		fprintf(m, " (%zu lock%s, %zu atomic%s, %zu pair%s)", nlock, nlock == 1 ? "" : "s",
 			natom, natom == 1 ? "" : "s", npairs, npairs == 1 ? "" : "s");
@@ -846,9 +883,9 @@ static int line_finding(const hm_layout *l, const struct hmc_geom *g,
 		r2 = hm_findings_addf(out, &fi, "cacheline %u: %s; score %g", r[0].line, names,
 				      score);
 	else
-		r2 = hm_findings_addf(out, &fi, "cachelines %u-%u by placement (alignment %u): "
-				      "%s; score %g", r[0].line, r[0].line + 1,
-				      hm_layout_summary(l)->alignment, names, score);
+		r2 = hm_findings_addf(out, &fi, "cacheline %u by placement (alignment %u): "
+				      "%s; score %g", r[0].line, hm_layout_summary(l)->alignment,
+				      names, score);
 	(void)g;
 	free(names);
 	free(detail);
@@ -868,7 +905,7 @@ int hmc_lint_struct(struct hmc_typeclass *tc, const hm_layout *l,
 	const hm_field *f = hm_layout_fields(l, &n);
 	int nh, r;
 
-	hmc_geom_init(&g, l, o, o->assume_aligned);
+	hmc_geom_init(&g, l, o, line_aligned(o, hm_layout_name(l)));
 	nh = hmc_hot_fields(tc, l, &h);
 	if (nh <= 0)
 		return nh;
@@ -909,7 +946,8 @@ int hmc_lint_struct(struct hmc_typeclass *tc, const hm_layout *l,
 static int lint_one(struct hmc_typeclass *tc, const hm_types *t, hm_type_id id,
 		    const struct hm_check_opts *o, struct hmc_owned *ow, hm_findings *out)
 {
-	hm_layout *l = hmc_layout(t, id, o, o->assume_aligned);
+	const hm_type *ty = hm_types_get(t, id);
+	hm_layout *l = hmc_layout(t, id, o, line_aligned(o, ty ? ty->name : NULL));
 	int r;
 
 	if (!l)
@@ -919,12 +957,71 @@ static int lint_one(struct hmc_typeclass *tc, const hm_types *t, hm_type_id id,
 	return r;
 }
 
+/* The record an id names through typedefs, qualifiers and arrays, if it
+ * has a body; else HM_TYPE_NONE. */
+static hm_type_id body_id(const hm_types *t, hm_type_id id)
+{
+	const hm_type *ty;
+	unsigned hop = 0;
+
+	for (ty = hm_types_get(t, id);
+	     ty && hop < 256 && (ty->kind == HM_KIND_TYPEDEF || ty->kind == HM_KIND_CONST ||
+				 ty->kind == HM_KIND_VOLATILE || ty->kind == HM_KIND_ARRAY);
+	     id = ty->target, ty = hm_types_get(t, id), hop++)
+		;
+	return ty && hm_kind_is_record(ty->kind) && !ty->declaration ? id : HM_TYPE_NONE;
+}
+
+/* Mark in unit[] every struct that is a lock or atomic type or lies inside
+ * one (struct rw_semaphore, and the struct qspinlock and struct
+ * optimistic_spin_queue in it): a lock is a unit, its internals are no one's
+ * to rearrange, so those structs are not linted on their own. */
+static int mark_units(struct hmc_typeclass *tc, unsigned char *unit)
+{
+	hm_type_id *st = NULL, id;
+	size_t sp = 0, cap = 0, i;
+	const char *why;
+
+	for (i = 0; i < tc->n; i++) {
+		const hm_type *ty = hm_types_get(tc->t, (hm_type_id)i);
+
+		if (!ty || (ty->kind != HM_KIND_TYPEDEF && !hm_kind_is_record(ty->kind)) ||
+		    !direct(tc, (hm_type_id)i, &why))
+			continue;
+		if (hm_grow((void **)&st, &cap, sp + 1, sizeof(*st))) {
+			free(st);
+			return -ENOMEM;
+		}
+		st[sp++] = (hm_type_id)i;
+		while (sp) {
+			const hm_type *b;
+			const hm_member *m;
+
+			id = body_id(tc->t, st[--sp]);
+			if (id == HM_TYPE_NONE || id >= tc->n || unit[id])
+				continue;
+			unit[id] = 1;
+			b = hm_types_get(tc->t, id);
+			m = hm_types_members(tc->t, b);
+			if (hm_grow((void **)&st, &cap, sp + b->nr, sizeof(*st))) {
+				free(st);
+				return -ENOMEM;
+			}
+			for (uint32_t k = 0; k < b->nr; k++)
+				st[sp++] = m[k].type;
+		}
+	}
+	free(st);
+	return 0;
+}
+
 static int lint_run(const hm_types *t, const struct hm_check_opts *o, hm_findings *out)
 {
 	struct hmc_typeclass *tc = hmc_typeclass_new(t, o->contended_types);
 	struct hmc_owned ow = { 0 };
 	hm_type_id *ids;
-	size_t i, n;
+	unsigned char *unit = NULL;
+	size_t i, n, nnamed;
 	int r = 0;
 
 	if (!tc)
@@ -949,16 +1046,26 @@ static int lint_run(const hm_types *t, const struct hm_check_opts *o, hm_finding
 			}
 			r = owned_add(&ow, id);
 		}
+		nnamed = ow.n;
+		/* the structs named are linted as asked; those they embed
+		 * only when they are not a lock's or an atomic's insides */
+		unit = calloc(tc->n ? tc->n : 1, 1);
+		if (!unit || (r = mark_units(tc, unit)))
+			r = r ? r : -ENOMEM;
 		for (i = 0; i < ow.n && !r; i++)
-			r = lint_one(tc, t, ow.v[i], o, &ow, out);
+			if (i < nnamed || ow.v[i] >= tc->n || !unit[ow.v[i]])
+				r = lint_one(tc, t, ow.v[i], o, &ow, out);
 	} else {
 		n = hmc_sorted_structs(t, &ids);
-		if (!ids)
-			r = -ENOMEM;
+		unit = calloc(tc->n ? tc->n : 1, 1);
+		if (!ids || !unit || (r = mark_units(tc, unit)))
+			r = r ? r : -ENOMEM;
 		for (i = 0; i < n && !r; i++)
-			r = lint_one(tc, t, ids[i], o, NULL, out);
+			if (ids[i] >= tc->n || !unit[ids[i]])
+				r = lint_one(tc, t, ids[i], o, NULL, out);
 		free(ids);
 	}
+	free(unit);
 	free(ow.v);
 	hmc_typeclass_free(tc);
 	return r;

@@ -85,33 +85,104 @@ static void json_type(hm_json *j, const hm_types *t, hm_type_id id)
 	hm_json_kstr(j, "type", n >= 0 ? buf : "?");
 }
 
-static void json_members(hm_json_writer *w, const hm_layout *l, const hm_field *f, size_t nf,
-			 uint32_t first, hm_type_id asked, const struct hm_print_hooks *hk)
+/* Where members print: a base offset (an array element's members print at
+ * the first element, as the text prints them), the line size, -E. */
+struct jm_ctx {
+	hm_json_writer *w;
+	hm_type_id asked;
+	const struct hm_print_hooks *hk;	/* NULL inside an array element */
+	uint64_t base;
+	unsigned line;
+	int expand;
+	unsigned depth;
+};
+
+static int jm_is_qual(enum hm_type_kind k)
 {
-	hm_json *j = &w->j;
+	return k == HM_KIND_CONST || k == HM_KIND_VOLATILE || k == HM_KIND_RESTRICT ||
+	       k == HM_KIND_ATOMIC;
+}
+
+/* The record an array member's elements are, when the text prints its body
+ * inline (an anonymous struct or union, any record with -E; typedefs are
+ * looked through only with -E, as the text names them otherwise); else
+ * HM_TYPE_NONE.  `struct { int n; char c; } arr[3]` prints n and c. */
+static hm_type_id inline_element(const hm_types *t, hm_type_id id, int expand)
+{
+	const hm_type *ty = hm_types_get(t, id);
+	unsigned guard = 0;
+	int arrays = 0;
+
+	while (ty && guard++ < 256) {
+		if (ty->kind == HM_KIND_ARRAY && !arrays)
+			arrays = 1;
+		else if (!(jm_is_qual(ty->kind) || (expand && ty->kind == HM_KIND_TYPEDEF)))
+			break;
+		id = ty->target;
+		ty = hm_types_get(t, id);
+	}
+	if (!arrays || !ty || !hm_kind_is_record(ty->kind) || ty->declaration || !ty->nr)
+		return HM_TYPE_NONE;
+	return ty->name && !expand ? HM_TYPE_NONE : id;
+}
+
+static void json_members(struct jm_ctx *c, const hm_layout *l, const hm_field *f, size_t nf,
+			 uint32_t first);
+
+/* The members of an array's first element, laid out on their own and
+ * printed at the array's offset. */
+static void json_element(struct jm_ctx *c, const hm_layout *l, const hm_field *a,
+			 hm_type_id elem)
+{
+	HM_OPTS(hm_layout_opts, lo, .cacheline_size = c->line, .expand = !!c->expand);
+	struct jm_ctx sub = *c;
+	const hm_field *f;
+	hm_layout *el;
+	size_t nf;
+
+	if (c->depth >= 32 || !(el = hm_layout_new(hm_layout_types(l), elem, &lo)))
+		return;
+	f = hm_layout_fields(el, &nf);
+	sub.hk = NULL;
+	sub.base = c->base + a->offset;
+	sub.depth++;
+	if (nf)
+		json_members(&sub, el, f, nf, 0);
+	hm_layout_free(el);
+}
+
+static void json_members(struct jm_ctx *c, const hm_layout *l, const hm_field *f, size_t nf,
+			 uint32_t first)
+{
+	hm_json *j = &c->w->j;
 	const hm_types *t = hm_layout_types(l);
 
 	hm_json_key(j, "members");
 	hm_json_begin_array(j);
 	for (uint32_t i = first; i != HM_FIELD_NONE && i < nf; i = f[i].next) {
 		uint32_t al = hm_types_alignof(t, f[i].type);
+		uint64_t off = c->base + f[i].offset;
+		uint64_t lf = off / c->line, ll = f[i].size ? (off + f[i].size - 1) / c->line : lf;
+		hm_type_id elem;
 
 		if (f[i].member->alignment > al)
 			al = f[i].member->alignment;
 		hm_json_begin_object(j);
 		hm_json_kstr(j, "name", f[i].name);
 		json_type(j, t, f[i].type);
-		hm_json_kuint(j, "offset", f[i].offset);
+		hm_json_kuint(j, "offset", off);
 		hm_json_kuint(j, "size", f[i].size);
 		hm_json_kuint(j, "bit_offset", f[i].bit_offset);
 		hm_json_kuint(j, "bit_size", f[i].bit_size);
-		hm_json_kuint(j, "cacheline", f[i].line_first);
-		hm_json_kbool(j, "straddles", f[i].straddles);
+		hm_json_kuint(j, "cacheline", lf);
+		hm_json_kbool(j, "straddles", lf != ll);
 		hm_json_kuint(j, "alignment", al);
 		if (f[i].nr_children)
-			json_members(w, l, f, nf, i + 1, asked, hk);
-		if (hk && hk->json_member)
-			hk->json_member(hk->ctx, l, asked, &f[i], w);
+			json_members(c, l, f, nf, i + 1);
+		else if ((elem = inline_element(t, f[i].type, c->expand)) != HM_TYPE_NONE)
+			json_element(c, l, &f[i], elem);
+		if (c->hk && c->hk->json_member)
+			c->hk->json_member(c->hk->ctx, l, c->asked, &f[i], c->w);
 		hm_json_end_object(j);
 	}
 	hm_json_end_array(j);
@@ -123,8 +194,10 @@ static const char *field_label(const hm_field *f)
 }
 
 static void json_struct(hm_json_writer *w, const hm_layout *l, const char *alias, hm_type_id asked,
-			const struct hm_print_hooks *hk)
+			const struct hm_print_hooks *hk, int expand)
 {
+	struct jm_ctx c = { .w = w, .asked = asked, .hk = hk,
+			    .line = hm_layout_cacheline_size(l), .expand = expand };
 	hm_json *j = &w->j;
 	const hm_types *t = hm_layout_types(l);
 	const hm_type *ty = hm_types_get(t, hm_layout_type(l));
@@ -142,7 +215,7 @@ static void json_struct(hm_json_writer *w, const hm_layout *l, const char *alias
 	hm_json_kuint(j, "cachelines", s->cachelines);
 	hm_json_kstr(j, "decl_file", ty->decl_file);
 	hm_json_kuint(j, "decl_line", ty->decl_line);
-	json_members(w, l, f, nf, nf ? 0 : HM_FIELD_NONE, asked, hk);
+	json_members(&c, l, f, nf, nf ? 0 : HM_FIELD_NONE);
 	hm_json_key(j, "holes");
 	hm_json_begin_array(j);
 	for (size_t i = 0; i < nh; i++) {
@@ -242,7 +315,7 @@ static int print_json(FILE *out, const struct hm_json_binary *bin, const hm_type
 		l = hm_layout_new(t, id, &lo);
 		if (!l)
 			return -errno;
-		json_struct(&w, l, alias, ids[i], hk);
+		json_struct(&w, l, alias, ids[i], hk, expand);
 		hm_layout_free(l);
 	}
 	hm_json_end_array(j);

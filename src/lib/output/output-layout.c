@@ -1553,9 +1553,11 @@ int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned lin
 	line = hm_types_cacheline_size(t, line);
 	if (hm_sholes_compute(t, ty, &h))
 		return -ENOMEM;
-	fprintf(out, "%s%s%s\t%" PRIu64 "\t%" PRIu64 "\t%u\n", name && scope ? scope : "",
-		name && scope ? "::" : "", name ? name : "", ty->size,
-		(ty->size + line - 1) / line, h.nr_holes);
+	/* pahole --sizes' columns first, in its order: scripts that read them
+	 * by position keep working; the cacheline count is appended */
+	fprintf(out, "%s%s%s\t%" PRIu64 "\t%u\t%" PRIu64 "\n", name && scope ? scope : "",
+		name && scope ? "::" : "", name ? name : "", ty->size, h.nr_holes,
+		(ty->size + line - 1) / line);
 	hm_sholes_free(&h);
 	return ferror(out) ? -EIO : 0;
 }

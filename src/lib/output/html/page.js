@@ -58,6 +58,18 @@
     return Math.max(1, Math.min(4, Math.ceil(4 * v / max)));
   }
   var LEVEL_NAMES = ["cold", "warm", "hot", "hotter", "hottest"];
+  /* A report's heat level: against the hottest field of the whole report,
+   * not of its own line, and one sample is never more than warm (a line
+   * with one sample of one thread is no hot spot). */
+  var reportMax = 0;
+  function reportLevel(v) {
+    return v <= 1 ? Math.min(1, level(v, reportMax)) : level(v, reportMax);
+  }
+  /* The CPUs of a report's line or field; when the samples carry no CPU
+   * the list holds thread ids standing in for them, which are no CPUs. */
+  function cpuText(list) {
+    return extra && extra.cpu_from_tid ? "unknown" : list.join(",");
+  }
 
   /* ---- controls: the metric, the legend ---- */
   function controls() {
@@ -70,6 +82,7 @@
     });
     sel.addEventListener("change", function () {
       metric = sel.value;
+      reportMax = 0;
       redraws.forEach(function (f) { f(); });
     });
     c.appendChild(el("span", null, el("label", { "for": "hm-metric" }, "heat by "), sel));
@@ -403,7 +416,7 @@
       var tr = el("tr", { cls: "hm-lineref", tabindex: 0, "data-line": i + 1, "data-address": ln.address },
         td(i + 1, "num"), td(el("a", { href: "#line-" + (i + 1) }, hex(ln.address)), "mono"),
         td(el("span", { cls: "hm-verdict" + (/false/i.test(ln.verdict) ? " fs" : "") }, ln.verdict)),
-        td(ln.evidence), td(value(ln.counts, metric), "num"), td(ln.cpus.join(","), "mono"),
+        td(ln.evidence), td(value(ln.counts, metric), "num"), td(cpuText(ln.cpus), "mono"),
         td(ln.threads, "num"), td(objects(ln)));
       tr.addEventListener("keydown", function (e) { if (e.key === "Enter") go(i); });
       tr.addEventListener("click", function (e) { if (e.target.tagName !== "A") go(i); });
@@ -515,11 +528,13 @@
     grid.appendChild(el("div", { cls: "hm-ln" + (c ? " hm-contended" : "") }, hex(ln.address)));
     grid.appendChild(row);
     context(row, ln);
-    var max = 0;
-    ln.fields.forEach(function (f) { max = Math.max(max, value(f.counts, metric)); });
+    if (!reportMax)
+      extra.lines.forEach(function (l) {
+        l.fields.forEach(function (f) { reportMax = Math.max(reportMax, value(f.counts, metric)); });
+      });
     var tb = el("tbody");
     ln.fields.forEach(function (f, k) {
-      var v = value(f.counts, metric), lv = level(v, max), nm = fieldName(f);
+      var v = value(f.counts, metric), lv = reportLevel(v), nm = fieldName(f);
       var a = Math.max(0, f.line_offset), b = Math.min(L, f.line_offset + Math.max(f.size, 1));
       var blk = null;
       if (b > a) {
@@ -537,14 +552,14 @@
       var tr = el("tr", { cls: "hm-m", tabindex: 0, "data-path": nm, "data-offset": f.offset,
           "data-size": f.size, "data-line-offset": f.line_offset },
         td(nm), td(f.struct || ""), td(f.offset, "num"), td((f.line_offset >= 0 ? "+" : "") + f.line_offset, "num"),
-        td(f.size, "num"), td(v, "num"), td("h" + lv), td(f.cpus.join(","), "mono"), td(f.threads, "num"),
+        td(f.size, "num"), td(v, "num"), td("h" + lv), td(cpuText(f.cpus), "mono"), td(f.threads, "num"),
         td(f.written ? "yes" : "no"), td(f.locations.length ? locs : "", "locs"));
       tb.appendChild(tr);
       function tipIt() {
         var ul = el("ul", { cls: "mono" });
         f.locations.slice(0, 6).forEach(function (l) { ul.appendChild(el("li", null, l.samples + "  " + l.location)); });
         showTip(nm + " — offset " + f.offset + ", size " + f.size + ", line " + (f.line_offset >= 0 ? "+" : "") +
-          f.line_offset + (f.strategy ? ", by " + f.strategy : ""), countRows(f.counts).concat([["CPUs", f.cpus.join(",")],
+          f.line_offset + (f.strategy ? ", by " + f.strategy : ""), countRows(f.counts).concat([["CPUs", cpuText(f.cpus)],
           ["threads", f.threads]]), ul);
         if (blk) blk.classList.add("hm-hl");
         tr.classList.add("hm-hl");
@@ -577,14 +592,44 @@
     });
     return out;
   }
+  /* The members of both that left their place among their siblings: those
+   * outside a longest run kept in the same order (members that only shift
+   * because one before them grew, or a member moved past them, are not
+   * moved).  Siblings share the path up to its last dot; the longest run is
+   * a longest increasing subsequence of old positions, in new order. */
+  function movedPaths(A, B) {
+    var posA = {}, groups = {}, out = {};
+    var parent = function (p) { var i = p.lastIndexOf("."); return i < 0 ? "" : p.slice(0, i); };
+    A.members.forEach(function (m, i) { if (m.path) posA[m.path] = i; });
+    B.members.forEach(function (m) {
+      if (!m.path || !(m.path in posA)) return;
+      var g = parent(m.path);
+      (groups[g] = groups[g] || []).push(m.path);
+    });
+    Object.keys(groups).forEach(function (g) {
+      var v = groups[g], tails = [], prev = new Array(v.length), keep = {};
+      v.forEach(function (p, i) {
+        var lo = 0, hi = tails.length;
+        while (lo < hi) {
+          var mid = (lo + hi) >> 1;
+          if (posA[v[tails[mid]]] < posA[p]) lo = mid + 1; else hi = mid;
+        }
+        prev[i] = lo ? tails[lo - 1] : -1;
+        tails[lo] = i;
+      });
+      for (var k = tails.length ? tails[tails.length - 1] : -1; k >= 0; k = prev[k]) keep[v[k]] = 1;
+      v.forEach(function (p) { if (!keep[p]) out[p] = 1; });
+    });
+    return out;
+  }
   function pairOf(A, B, pa, pb, la, lb, ca, cb) {
-    var ia = {}, ib = {}, sa = {}, sb = {}, peersA = {}, peersB = {};
+    var ia = {}, ib = {}, sa = {}, sb = {}, peersA = {}, peersB = {}, moved = movedPaths(A, B);
     A.members.forEach(function (m) { if (m.path) ia[m.path] = m; });
     B.members.forEach(function (m) { if (m.path) ib[m.path] = m; });
     Object.keys(ia).forEach(function (p) {
       var m = ib[p];
       if (!m) { sa[p] = "removed"; return; }
-      if (m.offset !== ia[p].offset || m.bit_offset !== ia[p].bit_offset) {
+      if (moved[p]) {
         sa[p] = sb[p] = "moved";
         peersA[p] = [memberId(pb, B.name, m), "→ " + lb + " offset " + m.offset];
         peersB[p] = [memberId(pa, A.name, ia[p]), "← " + la + " offset " + ia[p].offset];
@@ -599,16 +644,28 @@
     return g;
   }
   function diffPage() {
-    var ul = el("ul");
+    var ul = el("ul"), rank = function (f) {
+      /* root causes first, then by severity; the summary is a line of its own */
+      return f.kind === "diff-root-cause" ? 0 : { error: 1, warning: 2, note: 3 }[f.severity] || 4;
+    };
+    var list = page.findings.filter(function (f) { return f.object; });
+    list = list.map(function (f, i) { return [rank(f), i, f]; })
+      .sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; }).map(function (x) { return x[2]; });
+    /* the two inputs once, each side of a pair then says only which it is */
+    app.appendChild(el("dl", { cls: "hm-inputs" }, el("dt", null, "old"), el("dd", null, page.old_label),
+      el("dt", null, "new"), el("dd", null, page.new_label)));
     page.findings.forEach(function (f) {
-      ul.appendChild(el("li", { cls: "hm-finding " + f.severity }, f.severity + ": " + (f.object || "") + ": " +
-        f.message));
+      if (!f.object) app.appendChild(el("p", { cls: "hm-summary" }, f.message));
     });
-    app.appendChild(el("h2", null, page.findings.length + " finding" + (page.findings.length === 1 ? "" : "s")));
+    list.forEach(function (f) {
+      ul.appendChild(el("li", { cls: "hm-finding " + f.severity + (f.kind === "diff-root-cause" ? " hm-root" : ""),
+        "data-kind": f.kind || "" }, f.severity + ": " + f.object + ": " + f.message));
+    });
+    app.appendChild(el("h2", null, list.length + " finding" + (list.length === 1 ? "" : "s")));
     app.appendChild(ul);
     lazy(app, page.pairs, function (P) {
       return el("section", { cls: "hm-diff", "data-struct": P.name }, el("h2", null, "struct " + P.name),
-        pairOf(P.old, P.new, "o-", "n-", page.old_label, page.new_label));
+        pairOf(P.old, P.new, "o-", "n-", "old", "new"));
     });
   }
   function suggestPage() {
