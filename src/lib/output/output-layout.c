@@ -415,16 +415,26 @@ static void enum_fp(const struct pctx *c, const hm_type *ty, const struct pconf 
 		sb_printf(o, " %s", conf->suffix);
 }
 
-static void array_fp(const struct pctx *c, const hm_type *ty, const char *name,
-		     struct pconf *conf, unsigned depth)
+/* The element type an array's printout goes on with: pahole drops the const
+ * of a flexible array's elements. */
+static hm_type_id array_elem(const struct pctx *c, const hm_type *ty)
 {
 	const uint64_t *dims = hm_types_dims(c->t, ty);
 	hm_type_id elem = ty->target;
-	int single = conf->last_member && conf->first_member;
 
 	if (ty->nr && (dims[0] == 0 || dims[0] == HM_DIM_FLEXIBLE) &&
 	    kind_of(c, elem) == HM_KIND_CONST)
 		elem = T(c, elem)->target;
+	return elem;
+}
+
+static void array_fp(const struct pctx *c, const hm_type *ty, const char *name,
+		     struct pconf *conf, unsigned depth)
+{
+	const uint64_t *dims = hm_types_dims(c->t, ty);
+	hm_type_id elem = array_elem(c, ty);
+	int single = conf->last_member && conf->first_member;
+
 	conf->path = NULL;	/* an element has no member path */
 	conf->union_size = 0;	/* nor is it a member of a union */
 	type_fp(c, elem, name, conf, depth + 1);
@@ -469,6 +479,27 @@ static int array_quals_redundant(const struct pctx *c, hm_type_id id)
 		elem = q->target;
 	}
 	return kind_of(c, elem) == HM_KIND_POINTER && inner && (outer & ~inner) == 0;
+}
+
+/* Whether a pointer's printout is its pointee's body: pahole prints a
+ * pointer to an anonymous struct, union or enum as `struct {...} * name`. */
+static int pointee_inline(const struct pctx *c, const hm_type *ptr)
+{
+	const hm_type *pt = T(c, ptr->target);
+
+	return pt && is_structlike(pt->kind) && !pt->name;
+}
+
+/* Whether the qualifiers at id print with the type's name (a pointer's
+ * follow it; restrict; pahole's plain volatile), rather than in front of
+ * what they qualify, which then prints on as if unqualified. */
+static int quals_by_name(const struct pctx *c, hm_type_id id)
+{
+	const hm_type *ty = T(c, id), *ut = T(c, skip_quals(c, id));
+	int anon = ut && is_structlike(ut->kind) && !ut->name;
+
+	return (ut && ut->kind == HM_KIND_POINTER) || ty->kind == HM_KIND_RESTRICT ||
+	       (ty->kind == HM_KIND_VOLATILE && !anon);
 }
 
 /* pahole's type__fprintf. */
@@ -537,7 +568,7 @@ next:
 			ftype(c, ty->target, name, 1, tc.type_spacing, o, depth);
 			break;
 		}
-		if (pt && is_structlike(pt->kind) && !pt->name) {
+		if (pointee_inline(c, ty)) {
 			size_t n = strlen(name ? name : "") + 3;
 
 			free(namebuf);
@@ -577,12 +608,10 @@ next:
 	case HM_KIND_ATOMIC:
 	case HM_KIND_VOLATILE:
 	case HM_KIND_RESTRICT: {
-		hm_type_id under = skip_quals(c, id);
-		const hm_type *ut = T(c, under);
+		const hm_type *ut = T(c, skip_quals(c, id));
 		int anon = ut && is_structlike(ut->kind) && !ut->name;
 
-		if ((ut && ut->kind == HM_KIND_POINTER) || ty->kind == HM_KIND_RESTRICT ||
-		    (ty->kind == HM_KIND_VOLATILE && !anon)) {
+		if (quals_by_name(c, id)) {
 			/* qualifiers of a pointer follow it; pahole's plain volatile */
 			struct sb n = { 0 };
 
@@ -1378,6 +1407,180 @@ static void union_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 	sb_printf(o, "}%s%s", uc.suffix ? " " : "", uc.suffix ? uc.suffix : "");
 }
 
+/* ---- the printout's size, known before printing ----
+ *
+ * Anonymous members print inline, with -E named ones too, and so do the
+ * anonymous structs that pointers point at; one anonymous type can be the
+ * type of many members (`struct {...} a, b;`), so the printout of a few
+ * types nested n deep can be 2^n lines.  Printed up to HM_SBUF_MAX, such a
+ * printout costs seconds, tens of them under a sanitizer; its size follows
+ * from the type graph, though.  The walk below takes the printer's path
+ * (type_fp, class_fp, union_fp, array_fp: the same expansions, the same
+ * depth limits) but only counts member lines, memoised per record and
+ * depth, so it costs no more than the distinct types it meets.  The count
+ * is a lower bound: it leaves out what it need not know (enumerators,
+ * notes, static members, virtual bases), so a printout it refuses would
+ * have failed anyway, at the cap. */
+
+/* Each member's line ends in its offset comment (member_fp: offset and
+ * size in two columns of 5, or a bitfield's or virtual base's form; 17
+ * characters at least), after ';' and a space, before the newline. */
+#define MEMBER_LINE_MIN 20
+#define SIZE_LINES_MAX ((uint64_t)HM_SBUF_MAX / MEMBER_LINE_MIN + 1)
+
+struct size_memo {
+	uint64_t *keys;		/* id << 16 | depth, plus 1; 0: a free slot */
+	uint64_t *lines;
+	size_t cap, n;
+	int expand;
+	int err;
+};
+
+static uint64_t lines_add(uint64_t a, uint64_t b)
+{
+	return a + b >= SIZE_LINES_MAX ? SIZE_LINES_MAX : a + b;
+}
+
+static uint64_t *memo_slot(struct size_memo *m, uint64_t key)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		struct size_memo g = { .cap = m->cap ? 2 * m->cap : 64 };
+
+		g.keys = calloc(g.cap, sizeof(*g.keys));
+		g.lines = calloc(g.cap, sizeof(*g.lines));
+		if (!g.keys || !g.lines) {
+			free(g.keys);
+			free(g.lines);
+			m->err = -ENOMEM;
+			return NULL;
+		}
+		for (size_t k = 0; k < m->cap; k++) {
+			if (!m->keys[k])
+				continue;
+			for (i = hm_hash_u64(m->keys[k]) & (g.cap - 1); g.keys[i]; i = (i + 1) & (g.cap - 1))
+				;
+			g.keys[i] = m->keys[k];
+			g.lines[i] = m->lines[k];
+		}
+		free(m->keys);
+		free(m->lines);
+		m->keys = g.keys;
+		m->lines = g.lines;
+		m->cap = g.cap;
+	}
+	for (i = hm_hash_u64(key) & (m->cap - 1); m->keys[i] && m->keys[i] != key;
+	     i = (i + 1) & (m->cap - 1))
+		;
+	if (!m->keys[i]) {
+		m->keys[i] = key;
+		m->lines[i] = UINT64_MAX;	/* not counted yet */
+		m->n++;
+	}
+	return &m->lines[i];
+}
+
+static uint64_t record_lines(const struct pctx *c, struct size_memo *m, hm_type_id id,
+			     unsigned depth);
+
+/* type_fp's expansions: the member lines that printing id at depth adds. */
+static uint64_t type_lines(const struct pctx *c, struct size_memo *m, hm_type_id id,
+			   unsigned depth)
+{
+	const hm_type *ty = T(c, id);
+	int expand = m->expand && depth <= EXPAND_DEPTH, guard = 0;
+
+	if (depth > PRINT_DEPTH)
+		return 0;
+	if (expand)
+		while (ty && ty->kind == HM_KIND_TYPEDEF && guard++ < 256)
+			ty = T(c, id = ty->target);
+	if (!ty || needs_declarator(c, id, 0, 0))
+		return 0;
+	for (guard = 0; ty && guard < 64; guard++) {
+		switch (ty->kind) {
+		case HM_KIND_POINTER:
+			if (!pointee_inline(c, ty))
+				return 0;
+			break;
+		case HM_KIND_CONST:
+		case HM_KIND_ATOMIC:
+		case HM_KIND_VOLATILE:
+		case HM_KIND_RESTRICT:
+			if (quals_by_name(c, id))
+				return 0;
+			break;
+		case HM_KIND_ARRAY:
+			return type_lines(c, m, array_elem(c, ty), depth + 1);
+		case HM_KIND_STRUCT:
+		case HM_KIND_CLASS:
+		case HM_KIND_UNION:
+			if (ty->name && !expand)
+				return 0;
+			return record_lines(c, m, id, depth + 1);
+		default:
+			return 0;
+		}
+		ty = T(c, id = ty->target);
+	}
+	return 0;
+}
+
+/* class_fp's and union_fp's: a line per member, and what each expands to. */
+static uint64_t record_lines(const struct pctx *c, struct size_memo *m, hm_type_id id,
+			     unsigned depth)
+{
+	const hm_type *ty = T(c, id);
+	const hm_member *mm = hm_types_members(c->t, ty);
+	uint64_t *slot = memo_slot(m, ((uint64_t)id << 16 | depth) + 1), n = 0;
+
+	if (!slot)
+		return 0;
+	if (*slot != UINT64_MAX)
+		return *slot;
+	for (uint32_t i = 0; i < ty->nr && n < SIZE_LINES_MAX && !m->err; i++) {
+		if (mm[i].flags & (HM_MEMBER_STATIC | HM_MEMBER_VIRTUAL_BASE))
+			continue;
+		n = lines_add(n, 1);
+		n = lines_add(n, type_lines(c, m, mm[i].type, depth + 1));
+	}
+	/* the table may have grown meanwhile */
+	slot = memo_slot(m, ((uint64_t)id << 16 | depth) + 1);
+	if (slot)
+		*slot = n;
+	return n;
+}
+
+/* 0, or -EFBIG when the printout of the record or typedef id would pass
+ * HM_SBUF_MAX (as print_top starts it: depth 0). */
+static int check_size(const struct pctx *c, hm_type_id id, int expand)
+{
+	struct size_memo m = { .expand = expand };
+	const hm_type *ty = T(c, id);
+	uint64_t n = 0;
+
+	if (ty->kind == HM_KIND_TYPEDEF) {	/* as typedef_fp goes */
+		id = ty->target;
+		while ((ty = T(c, id)) && ty->kind == HM_KIND_ATOMIC)
+			id = ty->target;
+		if (ty && !needs_declarator(c, id, 0, 0)) {
+			if (ty->kind == HM_KIND_ARRAY)
+				n = type_lines(c, &m, array_elem(c, ty), 1);
+			else if ((ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_CLASS) &&
+				 !ty->name)
+				n = record_lines(c, &m, id, 0);
+		}
+	} else {
+		n = record_lines(c, &m, id, 0);
+	}
+	free(m.keys);
+	free(m.lines);
+	if (m.err)
+		return m.err;
+	return n >= SIZE_LINES_MAX ? -EFBIG : 0;
+}
+
 static void typedef_fp(const struct pctx *c, const hm_type *td, struct pconf *conf);
 
 /* One printout: a struct, union or class, or a typedef (pahole prints the
@@ -1404,6 +1607,8 @@ static int print_top(FILE *out, const hm_types *t, hm_type_id id, const struct h
 		conf.name_spacing = 55;
 	else if (ty->kind == HM_KIND_UNION)
 		conf.name_spacing = 21;
+	if ((err = check_size(&c, id, conf.expand)))
+		return err;
 	if (ty->kind == HM_KIND_TYPEDEF)
 		typedef_fp(&c, ty, &conf);
 	else if (ty->kind == HM_KIND_UNION)
