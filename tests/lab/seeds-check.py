@@ -288,11 +288,12 @@ def check_clock(seed, struct, offs):
           "%s clock: timer samples name %s.{%s} (%d rows, %d wrong, %d of %d samples)"
           % (seed, name, ",".join(named), len(rows), len(wrong),
              sum(f["counts"]["samples"] for _, f in rows), rep["samples"]))
-    verdicts = sorted({l.get("verdict", "") for l, _ in rows})
-    check(rows and all(v.startswith(CLOCK_VERDICTS[seed]) for v in verdicts),
-          "%s clock: %s's line: %s" % (seed, name, "; ".join(
-              "%s (%s)" % (l["verdict"], l["rule"]["id"]) for l in
-              {l["address"]: l for l, _ in rows}.values())))
+    # the verdict of the lines of the seed's fields
+    seed_lines = {l["address"]: l for l, f in rows if f["address"] in want}
+    check(seed_lines and all(l.get("verdict", "").startswith(CLOCK_VERDICTS[seed])
+                             for l in seed_lines.values()),
+          "%s clock: the line of %s: %s" % (seed, ", ".join(named), "; ".join(
+              "%s (%s)" % (l["verdict"], l["rule"]["id"]) for l in seed_lines.values())))
 
 
 def check_hitmap_record(seed):
@@ -311,29 +312,40 @@ def suggest(seed, struct, *extra):
     return json.loads(o)["structs"][0]
 
 
-def separates(s):
-    p = s["proposals"][0] if s.get("proposals") else {}
-    return p.get("title", "no proposal"), {frozenset((x["a"], x["b"])) for x in p.get("separates", [])}
+def best_lines(s, *members):
+    """The best proposal's title and, for each member, the cachelines its
+    bytes take in the proposed layout (objects start on a line)."""
+    if not s.get("proposals"):
+        return "no proposal", {}
+    p = s["proposals"][0]
+    out = {}
+    for m in members:
+        x = re.search(r"[\s*]%s;\s*/\*\s*(\d+)\s+(\d+)\s*\*/" % re.escape(m), p["layout"])
+        if x:
+            o, n = int(x.group(1)), int(x.group(2))
+            out[m] = set(range(o // 64, (o + max(n, 1) - 1) // 64 + 1))
+    return p["title"], out
 
 
 def check_suggest(seed, struct):
     """hitmap suggest --profile from the watch report's saved profile."""
     if seed == "mmap2":
-        # mm_cachep is SLAB_HWCACHE_ALIGN: every mm_struct starts a line
-        s = suggest(seed, struct, "--assume-aligned")
-        t, sep = separates(s)
-        # every pair today of the lock with the counters both CPUs write
-        need = {frozenset((x["a"], x["b"])) for x in s["today"]["shared"]
-                if {x["a"].split(".")[0], x["b"].split(".")[0]} in
-                ({"mmap_lock", "page_table_lock"}, {"mmap_lock", "map_count"})}
-        check(need and need <= sep, "mmap2 suggest: the best proposal, %s, takes mmap_lock apart "
-              "from page_table_lock and map_count: %s (rules/linux/mm.rules: warn apart mmap_lock "
-              "page_table_lock)" % (t, "; ".join(sorted(" / ".join(sorted(p)) for p in need))))
+        # mm_cachep is SLAB_HWCACHE_ALIGN: every mm_struct starts a line.
+        # The best proposal puts mmap_lock on lines of its own, away from
+        # page_table_lock and map_count, which both CPUs write too
+        # (rules/linux/mm.rules: warn apart mmap_lock page_table_lock)
+        t, ln = best_lines(suggest(seed, struct, "--assume-aligned"),
+                           "mmap_lock", "page_table_lock", "map_count")
+        check(len(ln) == 3 and not ln["mmap_lock"] & (ln["page_table_lock"] | ln["map_count"]),
+              "mmap2 suggest: the best proposal, %s, puts mmap_lock apart from page_table_lock "
+              "and map_count (lines %s)" % (t, ", ".join("%s %s" % (m, sorted(v))
+                                                         for m, v in sorted(ln.items()))))
     elif seed == "fshare":
         # filp_cachep is SLAB_HWCACHE_ALIGN too
-        t, sep = separates(suggest(seed, struct, "--assume-aligned"))
-        check(any("f_flags" in p and ({"f_pos", "f_pos_lock.owner.counter"} & p) for p in sep),
-              "fshare suggest: the best proposal, %s, takes f_flags apart from f_pos_lock/f_pos" % t)
+        t, ln = best_lines(suggest(seed, struct, "--assume-aligned"), "f_flags", "f_pos", "f_pos_lock")
+        check(len(ln) == 3 and not ln["f_flags"] & (ln["f_pos"] | ln["f_pos_lock"]),
+              "fshare suggest: the best proposal, %s, puts f_flags apart from f_pos_lock and "
+              "f_pos (lines %s)" % (t, ", ".join("%s %s" % (m, sorted(v)) for m, v in sorted(ln.items()))))
     elif seed in ("lock1s", "lock1p"):
         s = suggest(seed, struct)
         check(not s["today"]["shared"],
