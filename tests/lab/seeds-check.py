@@ -3,12 +3,15 @@
 are not hitmap: the guest's ftrace (each run's object address), perf script
 (the watchpoints' addresses and samples, the kmem events and their call
 sites, resolved by the vmlinux), addr2line (the source line of every
-sampled instruction) and the field offsets the caller took from pahole and
-gdb.
+sampled instruction), gdb (gdb-scope.py: the variable and type at every
+sampled instruction of every attributed row) and the field offsets the
+caller took from pahole and gdb.  Then hitmap suggest, from each seed's
+saved profile, must propose separating what the seed's verdict separates.
 
 Arguments: SEED:STRUCT:OFF=PATH:... one per seed.  Environment: V (the
-vmlinux), HITMAP, out (the guest's /out).  Prints one line per check; exits
-1 on the first wrong answer."""
+vmlinux), HITMAP, out (the guest's /out), GDBCACHE (gdb's answers, kept
+by the vmlinux's build-id), SCRATCH (a folder for profiles and gdb's
+queries).  Prints one line per check; exits 1 when any answer is wrong."""
 import json
 import os
 import re
@@ -16,6 +19,9 @@ import subprocess
 import sys
 
 V, HITMAP, OUT = os.environ["V"], os.environ["HITMAP"], os.environ["out"]
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRATCH = os.environ.get("SCRATCH", OUT)
+GDBCACHE = os.environ.get("GDBCACHE", "")
 # The KASLR offset of the boot (the guest's _stext less the vmlinux's), for
 # addr2line; WATCH_ONLY: the recordings are the watchpoint ones alone.
 KOFF = int(os.environ.get("KOFF", "0"), 0)
@@ -99,8 +105,97 @@ def check_kmem(seed, runname, data):
           % (seed, runname, obj, SITES[seed], ", ".join(sorted(set(sites)))))
 
 
+def check_ftrace(seed, runname):
+    """The object of a run that did not record its allocation: the guest's
+    ftrace line of it, at the expected call site."""
+    obj = obj_of(seed, runname)
+    with open(os.path.join(OUT, "%s.%s.ftrace" % (seed, runname))) as f:
+        hits = [l for l in f if re.search(r"\bptr=(0x)?%x\b" % obj, l)]
+    sites = [m.group(1) for m in (re.search(r"call_site=(\w+)\+", l) for l in hits) if m]
+    check(SITES[seed] in sites,
+          "%s %s: the guest's ftrace shows kmem_cache_alloc ptr=0x%x at %s (at %s)"
+          % (seed, runname, obj, SITES[seed], ", ".join(sorted(set(sites)))))
+
+
+# gdb's queries: one per sampled instruction of every attributed row; the
+# cache's answers are those of this version of gdb-scope.py
+gdb_queries = {}
+GDB_SCOPE_VERSION = 2
+
+
+def ask_gdb(seed, runname, rep):
+    for line, f in fields(rep):
+        obj = f["object"]
+        glob = "@" not in obj and ":" not in obj
+        off = f["address"] - int(obj.split("@")[1], 16) if "@" in obj else None
+        for loc in f.get("locations", []):
+            q = {"ip": loc["ip"] - KOFF, "object": obj if glob else "",
+                 "after": runname == "watch",
+                 "struct": f.get("struct") or "", "path": f["path"],
+                 "address": f["address"] - KOFF if glob else 0, "off": off}
+            if ":" in obj:  # a function's local: no start address to compare
+                q["object"] = obj
+            key = json.dumps([GDB_SCOPE_VERSION, q["ip"], q["after"], q["object"], q["struct"],
+                              q["path"], q["address"], q["off"]])
+            w = gdb_queries.setdefault(key, {"q": q, "runs": set(), "samples": 0,
+                                             "row": "%s.%s" % (obj, f["path"]),
+                                             "loc": loc["location"]})
+            w["runs"].add("%s %s" % (seed, runname))
+            w["samples"] += loc.get("samples", 0)
+
+
+def check_gdb():
+    """gdb's variable and type at each sampled instruction agree with the
+    field hitmap names: one gdb for every query not in the cache."""
+    cache = {}
+    if GDBCACHE and os.path.exists(GDBCACHE):
+        with open(GDBCACHE) as f:
+            for l in f:
+                a = json.loads(l)
+                cache[a["key"]] = a
+    todo = [k for k in gdb_queries if k not in cache]
+    if todo:
+        qin, qout = os.path.join(SCRATCH, "gdb-q.jsonl"), os.path.join(SCRATCH, "gdb-a.jsonl")
+        with open(qin, "w") as f:
+            for k in todo:
+                f.write(json.dumps(dict(gdb_queries[k]["q"], key=k)) + "\n")
+        rc, o, e = run(["gdb", "-batch", "-nx", "-x", os.path.join(HERE, "gdb-scope.py"),
+                        "-ex", 'python lab_scope("%s", "%s")' % (qin, qout), V])
+        got = 0
+        if os.path.exists(qout):
+            with open(qout) as f:
+                for l in f:
+                    a = json.loads(l)
+                    cache[a["key"]] = a
+                    got += 1
+        if got != len(todo):
+            check(False, "gdb answered %d of %d queries: %s" % (got, len(todo), (o + e)[-400:]))
+            return
+        if GDBCACHE:
+            with open(GDBCACHE + ".tmp", "w") as f:
+                for a in cache.values():
+                    f.write(json.dumps(a) + "\n")
+            os.replace(GDBCACHE + ".tmp", GDBCACHE)
+    n = {"agree": [0, 0], "wrong": [0, 0], "silent": [0, 0]}
+    for k, w in sorted(gdb_queries.items(), key=lambda kv: -kv[1]["samples"]):
+        a = cache[k]
+        n[a["gdb"]][0] += 1
+        n[a["gdb"]][1] += w["samples"]
+        if a["gdb"] == "wrong":
+            print("  gdb disagrees: %s at %s (%s): %s [%s]"
+                  % (w["row"], w["loc"], a.get("insn", ""), a["why"], ", ".join(sorted(w["runs"]))))
+    check(not n["wrong"][0] and n["agree"][0] > 0,
+          "gdb at each sampled instruction: %d instructions (%d samples) agree with the row's "
+          "field, %d (%d) wrong, %d (%d) gdb holds no pointer variable for"
+          % (n["agree"][0], n["agree"][1], n["wrong"][0], n["wrong"][1], n["silent"][0],
+             n["silent"][1]))
+
+
 def check_watch(seed, struct, offs):
     data = os.path.join(OUT, seed + ".watch.data")
+    # the object is allocated before the watchpoints can be set: not in
+    # this recording, in the guest's ftrace
+    check_ftrace(seed, "watch")
     obj = obj_of(seed, "watch")
     # perf script: samples per watched address, and the CPUs behind them
     per_addr = {}
@@ -116,7 +211,9 @@ def check_watch(seed, struct, offs):
     fired = sum(n for n, _ in per_addr.values())
     check(fired > 0, "%s watch: %d watchpoint samples (perf script)" % (seed, fired))
     name = "%s@0x%x" % (struct, obj)
-    rep = report(data, "--object", name)
+    rep = report(data, "--object", name, "--save-profile",
+                 os.path.join(SCRATCH, seed + ".profile"))
+    ask_gdb(seed, "watch", rep)
     rows = {}
     wrong = 0
     ips = []
@@ -152,36 +249,51 @@ def verdict_of(rows, path):
     return (line or {}).get("verdict", ""), f
 
 
+# The verdicts a timer recording may give the seed's object line.  A
+# timer sees few accesses, the writes (single instructions) seldom: its
+# samples may be too few for a verdict, never for the wrong one.
+CLOCK_VERDICTS = {
+    "mmap2": ("false and true sharing", "true sharing", "false sharing", "insufficient evidence"),
+    "lock1s": ("true sharing", "insufficient evidence"),
+    "lock1p": ("private", "read-shared", "insufficient evidence"),
+    "fshare": ("false sharing", "false and true sharing", "insufficient evidence"),
+}
+# The fields a timer sample must name in the seed's object.
+CLOCK_FIELDS = {"mmap2": "mmap_lock.", "lock1s": "flc_", "lock1p": "flc_", "fshare": "f_"}
+
+
 def check_clock(seed, struct, offs):
-    """cpu-clock with the interrupted registers: the data address comes from
-    the sampled instruction and its registers, which hitmap report does not
-    compute yet.  Checked when it does."""
+    """cpu-clock alone with the interrupted registers: the data address
+    comes from the sampled instruction and its registers; the object from
+    the guest's ftrace."""
     data = os.path.join(OUT, seed + ".clock.data")
-    check_kmem(seed, "clock", data)
+    check_ftrace(seed, "clock")
     obj = obj_of(seed, "clock")
     name = "%s@0x%x" % (struct, obj)
     # the object as the guest printed it: Linux 6.1's kmem_cache_alloc
     # event has no cache name to type it by
-    rep = report(data, "--object", name)
-    b = rep.get("buckets", {})
-    if rep["samples"] and b.get("no-addr", 0) >= rep["samples"]:
-        print("skip  %s clock: hitmap report computes no data address from sampled "
-              "registers yet (all %d cpu-clock samples are no-addr)" % (seed, rep["samples"]))
-        return
+    # every line: the object's is seldom among the hottest ten
+    rep = report(data, "--object", name, "--top", "100000")
+    # gdb for the hottest ten lines and the object's, not for every line
+    # (a few hundred instructions, a second each in gdb)
+    ask_gdb(seed, "clock", dict(rep, lines=[l for i, l in enumerate(rep.get("lines", []))
+                                            if i < 10 or any(f["object"] == name
+                                                             for f in l["fields"])]))
     want = {obj + o: p for o, p in offs.items()}
     rows = [(l, f) for l, f in fields(rep) if f["object"] == name]
     wrong = [f for _, f in rows if f["address"] in want and f["path"] != want[f["address"]]]
-    check(not wrong, "%s clock: sampled registers name %s (%d rows, %d wrong)"
-          % (seed, name, len(rows), len(wrong)))
-    # A timer sample lands on the object only when the workload spends its
-    # time there: this recording also carries the kmem tracepoints, whose
-    # cost takes most samples (lock1: kmem_cache_free and the kmem_cache_alloc
-    # tracepoint, 39 of 47 thousand), and a few rows at most are left for
-    # the object.  Their names are checked above; none is no failure.
-    if not rows:
-        named = sum(rep["buckets"].get(k, 0) for k in rep.get("attributed_buckets", []))
-        print("note  %s clock: no sample's computed address fell in %s (%d samples, "
-              "%d named)" % (seed, name, rep["samples"], named))
+    named = sorted({f["path"] for _, f in rows if f["address"] in want and
+                    f["path"] == want[f["address"]]})
+    check(not wrong and any(p.startswith(CLOCK_FIELDS[seed]) for p in named),
+          "%s clock: timer samples name %s.{%s} (%d rows, %d wrong, %d of %d samples)"
+          % (seed, name, ",".join(named), len(rows), len(wrong),
+             sum(f["counts"]["samples"] for _, f in rows), rep["samples"]))
+    # the verdict of the lines of the seed's fields
+    seed_lines = {l["address"]: l for l, f in rows if f["address"] in want}
+    check(seed_lines and all(l.get("verdict", "").startswith(CLOCK_VERDICTS[seed])
+                             for l in seed_lines.values()),
+          "%s clock: the line of %s: %s" % (seed, ", ".join(named), "; ".join(
+              "%s (%s)" % (l["verdict"], l["rule"]["id"]) for l in seed_lines.values())))
 
 
 def check_hitmap_record(seed):
@@ -190,6 +302,56 @@ def check_hitmap_record(seed):
     rep = report(data)
     check("samples" in rep, "%s hitmap: hitmap record -a --kmem's file reads back (%d samples)"
           % (seed, rep.get("samples", 0)))
+
+
+def suggest(seed, struct, *extra):
+    rc, o, e = run([HITMAP, "suggest", "--profile", os.path.join(SCRATCH, seed + ".profile"),
+                    "-C", struct, "--json"] + list(extra) + [V])
+    if rc not in (0, 1):
+        sys.exit("hitmap suggest --profile %s.profile exited %d: %s" % (seed, rc, e.strip()))
+    return json.loads(o)["structs"][0]
+
+
+def best_lines(s, *members):
+    """The best proposal's title and, for each member, the cachelines its
+    bytes take in the proposed layout (objects start on a line)."""
+    if not s.get("proposals"):
+        return "no proposal", {}
+    p = s["proposals"][0]
+    out = {}
+    for m in members:
+        x = re.search(r"[\s*]%s;\s*/\*\s*(\d+)\s+(\d+)\s*\*/" % re.escape(m), p["layout"])
+        if x:
+            o, n = int(x.group(1)), int(x.group(2))
+            out[m] = set(range(o // 64, (o + max(n, 1) - 1) // 64 + 1))
+    return p["title"], out
+
+
+def check_suggest(seed, struct):
+    """hitmap suggest --profile from the watch report's saved profile."""
+    if seed == "mmap2":
+        # mm_cachep is SLAB_HWCACHE_ALIGN: every mm_struct starts a line.
+        # The best proposal puts mmap_lock on lines of its own, away from
+        # page_table_lock and map_count, which both CPUs write too
+        # (rules/linux/mm.rules: warn apart mmap_lock page_table_lock)
+        t, ln = best_lines(suggest(seed, struct, "--assume-aligned"),
+                           "mmap_lock", "page_table_lock", "map_count")
+        check(len(ln) == 3 and not ln["mmap_lock"] & (ln["page_table_lock"] | ln["map_count"]),
+              "mmap2 suggest: the best proposal, %s, puts mmap_lock apart from page_table_lock "
+              "and map_count (lines %s)" % (t, ", ".join("%s %s" % (m, sorted(v))
+                                                         for m, v in sorted(ln.items()))))
+    elif seed == "fshare":
+        # filp_cachep is SLAB_HWCACHE_ALIGN too
+        t, ln = best_lines(suggest(seed, struct, "--assume-aligned"), "f_flags", "f_pos", "f_pos_lock")
+        check(len(ln) == 3 and not ln["f_flags"] & (ln["f_pos"] | ln["f_pos_lock"]),
+              "fshare suggest: the best proposal, %s, puts f_flags apart from f_pos_lock and "
+              "f_pos (lines %s)" % (t, ", ".join("%s %s" % (m, sorted(v)) for m, v in sorted(ln.items()))))
+    elif seed in ("lock1s", "lock1p"):
+        s = suggest(seed, struct)
+        check(not s["today"]["shared"],
+              "%s suggest: no pair of fields to take apart (%s)" % (
+                  seed, "nothing to do" if s.get("nothing_to_do") or not s.get("proposals")
+                  else "true sharing: best proposal %s" % s["proposals"][0]["title"]))
 
 
 for arg in sys.argv[1:]:
@@ -225,8 +387,11 @@ for arg in sys.argv[1:]:
               (name + ".f_pos" in fs or name + ".f_pos_lock.owner.counter" in fs),
               "fshare watch: f_flags against f_pos_lock/f_pos: %s" % v)
     if not WATCH_ONLY:
+        check_suggest(seed, struct)
         check_clock(seed, struct, offs)
         check_hitmap_record(seed)
+
+check_gdb()
 
 if failed:
     print("%d wrong:" % len(failed))

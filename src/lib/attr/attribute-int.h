@@ -295,6 +295,10 @@ int attr_kcore_check(hm_attr *a);
  * says why (HM_UNATTR_NO_INSN, HM_UNATTR_PATCHED). */
 int attr_text_insn(hm_attr *a, struct binent *b, uint64_t pc, int trap, struct insn_res *r);
 
+/* attribute-text.c: whether the byte at link pc of a kernel binary b is in
+ * one of its patch sites. */
+int attr_text_patched(struct binent *b, uint64_t pc);
+
 /* Whether x is a kernel address (the upper half). */
 static inline int attr_is_kernel_addr(uint64_t x)
 {

@@ -26,6 +26,8 @@ enum hm_attr_bucket attr_regs_bucket(int why)
 		return HM_UNATTR_NO_MEMOP;
 	case HM_RW_IRQ_DEFERRED:
 		return HM_UNATTR_IRQ_DEFERRED;
+	case HM_RW_PATCHED:
+		return HM_UNATTR_PATCHED;
 	default:
 		return HM_UNATTR_REGS_MISSING;
 	}
@@ -198,6 +200,16 @@ int attr_regs_addr(hm_attr *a, const hm_perf_info *info, hm_sample *s)
 	}
 	s->regs_rule = r.why;
 	if (r.why != HM_RW_PREV && r.why != HM_RW_AT_IP) {
+		note(a, s, &r);
+		return 0;
+	}
+	/* The rule decoded the file's bytes: at a patch site they are not
+	 * what ran (a paravirt call patched to a shorter direct call returns
+	 * inside the file's instruction, whose tail decodes as another) */
+	if (kernel && (attr_text_patched(b, link) ||
+		       (r.why == HM_RW_PREV && (attr_text_patched(b, r.pc) ||
+						attr_text_patched(b, link - 1))))) {
+		s->regs_rule = HM_RW_PATCHED;
 		note(a, s, &r);
 		return 0;
 	}

@@ -60,6 +60,14 @@ static const struct hm_patch_site *site_at(struct binent *b, const hm_patch_site
 	return p;
 }
 
+int attr_text_patched(struct binent *b, uint64_t pc)
+{
+	const hm_patch_sites *ps = binent_patch(b);
+	uint64_t lo, hi;
+
+	return ps && site_at(b, ps, pc, &lo, &hi);
+}
+
 int hm_attr_set_kcore(hm_attr *a, const char *perf_data)
 {
 	size_t n = strlen(perf_data) + sizeof("/kcore_dir");

@@ -82,6 +82,7 @@ enum heat_rule {
 	HEAT_RULE_FEW_WINDOWS,	/* fewer shared windows than the floor */
 	HEAT_RULE_NO_PART_WINDOWS,	/* no false or true part with enough windows */
 	HEAT_RULE_PARTS_WINDOWS,	/* a false and/or true part above the floor */
+	HEAT_RULE_SPARSE_WINDOWS,	/* too few accesses for the threads to be seen meeting */
 };
 
 /* What a line's verdict rests on. */

@@ -88,6 +88,8 @@ const char *heat_rule_text(enum heat_rule r)
 		"access the line, one writes); false sharing: they access fields of "
 		"different groups, true sharing: fields of one shared group; each part 5 "
 		"or more windows and 10 % of the line's",
+		"sampled registers: no shared 1 ms window, but the threads' accesses are "
+		"too few to have met in 5 had they met at random",
 	};
 
 	return texts[r];
@@ -352,7 +354,9 @@ out:
  * one pairing fields of one shared group (the same bytes, or a lock and
  * what it guards) for true sharing.  Shared windows stand for transfers
  * in the floors: fewer than HEAT_MIN_TRANSFERS is insufficient evidence,
- * none at all is no sharing (the threads never met on the line). */
+ * none at all is no sharing (the threads never met on the line), unless
+ * the accesses are too few for the threads to have met even at random
+ * (regs_random_meetings()): that too is insufficient evidence. */
 
 struct rev {
 	uint64_t win;
@@ -389,6 +393,54 @@ static int add_cost(struct heat_evidence *e, uint32_t cpu, uint64_t n)
 	return 0;
 }
 
+/* The shared windows a line's threads would show if their accesses met at
+ * random: a thread seen in nA of the W windows the line's accesses span
+ * meets one seen in nB about nA * nB / W times.  A timer samples few of
+ * the accesses (under emulation, only those at the start of a translated
+ * block), and when even random meetings would stay below the floor, no
+ * shared window is no evidence that the threads never meet.  EV is sorted
+ * by window. */
+static int regs_random_meetings(const struct rev *ev, size_t nev, double *out)
+{
+	struct { uint32_t tid; uint64_t n; } *t = NULL, *v;
+	size_t nt = 0, k, j, a, b, i;
+	double sum = 0, sq = 0;
+
+	*out = 0;
+	if (!nev)
+		return 0;
+	for (k = 0; k < nev; k = j) {
+		for (j = k; j < nev && ev[j].win == ev[k].win; j++)
+			;
+		for (a = k; a < j; a++) {
+			for (b = k; b < a && ev[b].tid != ev[a].tid; b++)
+				;
+			if (b < a)	/* the thread is counted in this window already */
+				continue;
+			for (i = 0; i < nt && t[i].tid != ev[a].tid; i++)
+				;
+			if (i == nt) {
+				v = realloc(t, (nt + 1) * sizeof(*t));
+				if (!v) {
+					free(t);
+					return -ENOMEM;
+				}
+				t = v;
+				t[nt].tid = ev[a].tid;
+				t[nt++].n = 0;
+			}
+			t[i].n++;
+		}
+	}
+	for (i = 0; i < nt; i++) {
+		sum += t[i].n;
+		sq += (double)t[i].n * t[i].n;
+	}
+	free(t);
+	*out = (sum * sum - sq) / 2 / (double)(ev[nev - 1].win - ev[0].win + 1);
+	return 0;
+}
+
 int heat_line_verdict_regs(struct heat_line *l, const hm_heat *h)
 {
 	struct heat_evidence *e = &l->ev;
@@ -398,6 +450,7 @@ int heat_line_verdict_regs(struct heat_line *l, const hm_heat *h)
 	struct heat_row *r;
 	uint32_t ng = 0, nwritten = 0, i;
 	size_t nev = 0, k, j, a, b;
+	double meet;
 	int err = 0;
 
 	free(e->cost);
@@ -460,10 +513,15 @@ int heat_line_verdict_regs(struct heat_line *l, const hm_heat *h)
 		e->fs_transfers += fs;
 		e->ts_transfers += ts;
 	}
+	if ((err = regs_random_meetings(ev, nev, &meet)))
+		goto out;
 
 	if (e->actors < 2) {
 		l->verdict = HEAT_PRIVATE;
 		e->rule = HEAT_RULE_ONE_ACTOR;
+	} else if (!e->transfers && meet < HEAT_MIN_TRANSFERS) {
+		l->verdict = HEAT_INSUFFICIENT;
+		e->rule = HEAT_RULE_SPARSE_WINDOWS;
 	} else if (!nwritten) {
 		l->verdict = HEAT_READ_SHARED;
 		e->rule = HEAT_RULE_NO_WRITES;

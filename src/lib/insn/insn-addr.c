@@ -47,9 +47,10 @@ const char *hm_regs_why_name(int why)
 	static const char *const names[] = {
 		"?", "previous", "at-ip", "no-insn", "regs-clobbered", "segment-base-unknown",
 		"branch-target", "no-mem-operand", "irq-deferred", "regs-missing",
+		"patched-text",
 	};
 
-	return why > 0 && why <= HM_RW_NO_REGS ? names[why] : "?";
+	return why > 0 && why <= HM_RW_PATCHED ? names[why] : "?";
 }
 
 uint32_t hm_insn_regs_from_perf(uint64_t mask, const uint64_t *v, unsigned n,

@@ -304,6 +304,8 @@ enum hm_regs_why {
 	HM_RW_NO_MEMOP,
 	HM_RW_IRQ_DEFERRED,
 	HM_RW_NO_REGS,		/* a register the operand uses was not sampled */
+	HM_RW_PATCHED,		/* kernel bytes a patch site rewrote at boot (the
+				 * caller knows the sites, not this rule) */
 };
 
 /* Which instruction a sample at pc means (memoised per pc). */
@@ -333,7 +335,8 @@ struct hm_regs_rule {
 int hm_insn_regs_rule(hm_insn_ctx *c, uint64_t pc, int kernel, struct hm_regs_rule *out);
 
 /* "previous", "at-ip", "no-insn", "regs-clobbered", "segment-base-unknown",
- * "branch-target", "no-mem-operand", "irq-deferred", "regs-missing" */
+ * "branch-target", "no-mem-operand", "irq-deferred", "regs-missing",
+ * "patched-text" */
 const char *hm_regs_why_name(int why);
 
 /* perf's sampled registers (the bit order of sample_regs_user /

@@ -176,7 +176,7 @@ static const char *verdict_label(const struct heat_line *l, char *buf, size_t le
 static const char *const rule_ids[] = { "no-kind", "one-actor", "no-writes", "below-rate",
 					"few-transfers", "no-part", "parts", "unseen-writer",
 					"no-overlap", "few-windows", "no-part-windows",
-					"parts-windows" };
+					"parts-windows", "sparse-windows" };
 static const char *const ev_kinds[] = { "hitm", "watchpoints", "sampled-registers" };
 
 /* Who the verdict's actors are: threads for watchpoints, else CPUs (or the

@@ -1,0 +1,295 @@
+# gdb's own reading of the lab's sampled instructions, for seeds-check.py:
+# run inside gdb on the vmlinux,
+#
+#   gdb -batch -nx -x gdb-scope.py -ex 'python lab_scope("IN", "OUT")' VMLINUX
+#
+# IN holds one JSON query a line: {"ip", "object", "struct", "path",
+# "address", "off"}, a row hitmap report attributed: in an instance of
+# STRUCT (OBJECT empty), OFF being the field's address less the instance's
+# start; or in the global OBJECT, at ADDRESS (gdb takes the offset from its
+# own address of the global).  IP and ADDRESS are the vmlinux's.  OUT gets the
+# query with "gdb": "agree" | "wrong" | "silent" and "why".
+#
+# The field is gdb's when the instruction at IP (gdb's disassembly) reaches
+# memory through a base register that, at IP, holds a pointer variable
+# (gdb's `info scope *IP`: "a variable in $REG", or DW_OP_bregN K with
+# DW_OP_stack_value, the pointer plus K), and the type that variable points
+# to is the type of the object's path up to some member, at the offset the
+# displacement gives, so the byte reached is inside the field hitmap names.
+# For a watchpoint sample (AFTER set) the instruction is the one before IP:
+# the trap comes after the access.  When the pointer is a container_of of a
+# list head (list_for_each_entry's cursor at the head), the type does not
+# hold, and the field is gdb's when the innermost member gdb reaches (the
+# head's next) is the path's innermost one.
+# A global reached rip-relative is gdb's when the disassembler's
+# <SYMBOL+OFF> is the global and OFF is inside the field.  "silent": gdb
+# holds no variable in the base register at IP (optimised out, an index
+# register, an integer), nothing to compare.
+import json
+import re
+
+import gdb
+
+REGS64 = {}
+for r64, names in {
+        "rax": "rax eax ax al", "rbx": "rbx ebx bx bl", "rcx": "rcx ecx cx cl",
+        "rdx": "rdx edx dx dl", "rsi": "rsi esi si sil", "rdi": "rdi edi di dil",
+        "rbp": "rbp ebp bp bpl", "rsp": "rsp esp sp spl"}.items():
+    for n in names.split():
+        REGS64[n] = r64
+for i in range(8, 16):
+    for suf in ("", "d", "w", "b"):
+        REGS64["r%d%s" % (i, suf)] = "r%d" % i
+
+
+def plain(t):
+    return t.strip_typedefs().unqualified()
+
+
+def same(a, b):
+    """One type, whichever compile unit gdb read each from: by tag when
+    both have one (a struct's copies in two units need not compare equal)."""
+    a, b = plain(a), plain(b)
+    if a.code != b.code:
+        return False
+    if a.tag and b.tag:
+        return a.tag == b.tag
+    return a == b
+
+
+def field_at(t, comp):
+    """(offset in bytes, type) of member COMP of struct/union T, looking
+    into anonymous members; None when absent."""
+    m = re.match(r"(\w+)(?:\[(\d+)\])?$", comp)
+    if not m:
+        return None
+    name, idx = m.group(1), m.group(2)
+    st = plain(t)
+    if st.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+        return None
+    for f in st.fields():
+        if f.name == name:
+            off, ft = f.bitpos // 8, f.type
+            if idx is not None:
+                at = plain(ft)
+                if at.code != gdb.TYPE_CODE_ARRAY:
+                    return None
+                ft = at.target()
+                off += int(idx) * ft.sizeof
+            return off, ft
+        if not f.name and not f.is_base_class:
+            sub = field_at(f.type, comp)
+            if sub:
+                return f.bitpos // 8 + sub[0], sub[1]
+    return None
+
+
+def chain(t, path):
+    """[(prefix, offset, type)] from the struct itself down to PATH."""
+    out = [("", 0, t)]
+    off = 0
+    if not path:
+        return out
+    pre = []
+    for comp in path.split("."):
+        r = field_at(t, comp)
+        if r is None:
+            return None
+        off += r[0]
+        t = r[1]
+        pre.append(comp)
+        out.append((".".join(pre), off, t))
+    return out
+
+
+MEM = re.compile(r"(-?0x[0-9a-f]+|-?\d+)?\(%(\w+)(?:,%(\w+)(?:,\d)?)?\)")
+RIP_SYM = re.compile(r"<([\w.]+)(?:\+(\d+))?>")
+
+
+def scope_vars(pc):
+    """[(name, register, K)] of the variables gdb places in a register, or
+    a register plus a constant, at PC."""
+    try:
+        text = gdb.execute("info scope *0x%x" % pc, to_string=True)
+    except gdb.error:
+        return []
+    out = []
+    for chunk in re.split(r"^Symbol ", text, flags=re.M)[1:]:
+        name = chunk.split(" ", 1)[0]
+        if " is multi-location:" in chunk.split("\n", 1)[0]:
+            for rng in re.split(r"\n\s*(?=Range )", chunk)[1:]:
+                m = re.match(r"Range (0x[0-9a-f]+)-(0x[0-9a-f]+): (.*)", rng, re.S)
+                if not m or not int(m.group(1), 16) <= pc < int(m.group(2), 16):
+                    continue
+                out += loc_regs(name, m.group(3))
+        else:
+            out += loc_regs(name, chunk.split(" is ", 1)[1] if " is " in chunk else "")
+    return out
+
+
+def loc_regs(name, loc):
+    m = re.match(r"a variable in \$(\w+)", loc.strip())
+    if m:
+        return [(name, m.group(1), 0)]
+    ops = re.findall(r"\d+: (DW_OP_\w+)(?: (-?\d+))?(?: \[\$(\w+)\])?", loc)
+    if len(ops) == 2 and ops[0][0].startswith("DW_OP_breg") and ops[1][0] == "DW_OP_stack_value":
+        return [(name, ops[0][2], int(ops[0][1] or 0))]
+    return []
+
+
+def var_types(pc):
+    """{name: [type]} of the symbols in the blocks around PC, innermost first."""
+    out = {}
+    try:
+        b = gdb.block_for_pc(pc)
+    except RuntimeError:
+        return out
+    # the blocks `info scope` lists: up to the innermost function, inlined
+    # or not
+    while b is not None and not b.is_global and not b.is_static:
+        for s in b:
+            if s.is_variable or s.is_argument:
+                out.setdefault(s.name, []).append(s.type)
+        if b.function is not None:
+            break
+        b = b.superblock
+    return out
+
+
+def insn_before(ip):
+    """(address, text) of the instruction that ends at IP, from the
+    function's start: a watchpoint traps after the access."""
+    sym = gdb.execute("info symbol 0x%x" % ip, to_string=True)
+    m = re.match(r"\S+ \+ (\d+) in ", sym)
+    start = ip - int(m.group(1)) if m else ip
+    if start == ip:
+        return None
+    last = None
+    for l in gdb.execute("disassemble 0x%x,0x%x" % (start, ip), to_string=True).splitlines():
+        m = re.match(r"\s*(?:=> )?(0x[0-9a-f]+)(?: <[^>]*>)?:\s*(.*)", l)
+        if m:
+            last = (int(m.group(1), 16), m.group(2).strip())
+    return last
+
+
+def inner(t, at):
+    """(containing type, member) of the innermost member of T holding byte
+    AT, by gdb's layout of T."""
+    last = None
+    while True:
+        st = plain(t)
+        if st.code == gdb.TYPE_CODE_ARRAY and st.target().sizeof:
+            t, at = st.target(), at % st.target().sizeof
+            continue
+        if st.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+            return last
+        for f in st.fields():
+            o = f.bitpos // 8
+            if not f.is_base_class and o <= at < o + max(plain(f.type).sizeof, 1):
+                if f.name:
+                    last = (str(st), f.name)
+                t, at = f.type, at - o
+                break
+        else:
+            return last
+
+
+def judge(q):
+    pc = q["ip"]
+    if q.get("after"):
+        prev = insn_before(pc)
+        if prev is None:
+            return "silent", "no instruction before 0x%x" % pc
+        pc, insn = prev
+    else:
+        insn = gdb.execute("x/i 0x%x" % pc, to_string=True).split(":", 1)[1].strip()
+    q["insn"] = insn
+    if re.match(r"call\s+\*.*<pv_ops\+", insn):
+        return "silent", "a paravirt call site: the running kernel patched it"
+    glob = bool(q["object"])
+    if ":" in q["object"] or (not glob and q.get("off") is None):
+        return "silent", "no start address for %s" % (q["object"] or q["struct"])
+    try:
+        if glob:
+            t = gdb.lookup_global_symbol(q["object"]) or gdb.lookup_static_symbol(q["object"])
+            if t is None:
+                return "silent", "no global %s in gdb" % q["object"]
+            # the field's offset in the global: gdb's address of it
+            q["off"] = q["address"] - int(t.value().address)
+            t = t.type
+        else:
+            t = None
+            for kind in ("struct ", "union ", ""):
+                try:
+                    t = gdb.lookup_type(kind + q["struct"])
+                    break
+                except gdb.error:
+                    continue
+    except gdb.error as e:
+        return "silent", "gdb: %s" % e
+    if t is None:
+        return "silent", "no type for %s" % q["object"]
+    ch = chain(t, q["path"])
+    if ch is None:
+        return "wrong", "gdb finds no %s in %s" % (q["path"], t)
+    foff, ftype = ch[-1][1], ch[-1][2]
+    if foff != q["off"]:
+        return "wrong", "gdb puts %s at %d, not %d" % (q["path"], foff, q["off"])
+    fend = foff + max(plain(ftype).sizeof, 1)
+    if "%rip" in insn:
+        m = RIP_SYM.search(insn.split("#", 1)[1] if "#" in insn else "")
+        if not m:
+            return "silent", "no symbol for the rip-relative operand"
+        off = int(m.group(2) or 0)
+        if glob and m.group(1) == q["object"] and foff <= off < fend:
+            return "agree", "%s+%d" % (m.group(1), off)
+        return "wrong", "the operand is %s+%d" % (m.group(1), off)
+    mem = [m for m in MEM.finditer(insn)]
+    if not mem:
+        return "silent", "no memory operand"
+    types = var_types(pc)
+    held = scope_vars(pc)
+    seen = []
+    for m in mem:
+        disp = int(m.group(1) or "0", 0)
+        base = REGS64.get(m.group(2))
+        if m.group(3):
+            continue
+        for name, reg, k in held:
+            if REGS64.get(reg, reg) != base:
+                continue
+            for vt in types.get(name, []):
+                pt = plain(vt)
+                if pt.code != gdb.TYPE_CODE_PTR:
+                    continue
+                target = plain(pt.target())
+                if target.code == gdb.TYPE_CODE_VOID or target.sizeof == 0:
+                    continue
+                at = disp - k
+                seen.append("%s (%s, %s+%d) +%d" % (name, vt, reg, k, at))
+                for pre, poff, ptype in ch:
+                    if same(ptype, target) and foff <= poff + at < fend:
+                        return "agree", "%s = %s: %s%s+%d" % (
+                            name, vt, q["struct"] or q["object"], "." + pre if pre else "", at)
+                # a container_of of a list head (list_for_each_entry's
+                # cursor at the head): the member reached is still the
+                # innermost one the path names
+                gi = inner(target, at)
+                hi = (str(plain(ch[-2][2])), q["path"].split(".")[-1]) if len(ch) > 1 else None
+                if gi is not None and gi == hi:
+                    return "agree", "%s = %s: +%d is %s.%s, as the path's innermost member" % (
+                        name, vt, at, gi[0], gi[1])
+    if not seen:
+        return "silent", "no pointer variable in the base register"
+    return "wrong", "; ".join(seen)
+
+
+def lab_scope(inp, outp):
+    with open(inp) as f, open(outp, "w") as o:
+        for line in f:
+            q = json.loads(line)
+            try:
+                q["gdb"], q["why"] = judge(q)
+            except (gdb.error, RuntimeError) as e:
+                q["gdb"], q["why"] = "silent", "gdb: %s" % e
+            o.write(json.dumps(q) + "\n")
