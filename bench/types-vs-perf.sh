@@ -12,7 +12,8 @@
 # perf 6.12 comes from bench/perf612.sh (PERF612 overrides); it reads the
 # program alone (--symfs) and an empty build-id cache, else it crashes on
 # the C library's samples.  HITMAP overrides ./hitmap; -v shows the wrong
-# and unnamed samples by instruction.
+# and unnamed samples by instruction; TYPES_KEEP=DIR keeps the recordings,
+# outputs and judgements there.
 set -u
 HITMAP=${HITMAP:-./hitmap}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,8 +23,13 @@ verbose=
 command -v perf >/dev/null 2>&1 || { echo "perf not installed (linux-perf)" >&2; exit 77; }
 PERF612=${PERF612:-$(sh "$here/perf612.sh" 2>/dev/null | tail -n 1)}
 [ -x "$PERF612" ] || { echo "perf 6.12 not available (bench/perf612.sh)" >&2; exit 77; }
-out=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-types.XXXXXX")
-trap 'rm -rf "$out"' EXIT
+if [ -n "${TYPES_KEEP:-}" ]; then
+	out=$TYPES_KEEP
+	mkdir -p "$out"
+else
+	out=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-types.XXXXXX")
+	trap 'rm -rf "$out"' EXIT
+fi
 
 status=0
 for prog in flows tasks chains; do

@@ -111,6 +111,12 @@ struct insn_res {
 	uint64_t seg_off;	/* tls, per-cpu: the variable's offset in its block */
 	const char *path;	/* the field there */
 	uint64_t foff, fsize;
+	/* elem: sname is the element of the member array outer.outer_path
+	 * (outer_foff, outer_fsize) an index steps through */
+	unsigned elem : 1;
+	const char *outer, *outer_path;
+	hm_type_id outer_type;
+	uint64_t outer_size, outer_foff, outer_fsize;
 };
 
 struct image {
@@ -320,6 +326,21 @@ static inline hm_binary *attr_binent_dwarf(const struct binent *b)
  * and its path interned in strs (NULL: out of memory). */
 void attr_describe(const hm_types *t, hm_type_id id, uint64_t off, uint64_t *foff,
 		   uint64_t *fsize, const char **path, hm_strtab *strs);
+
+/* An element of a member array an index register steps through. */
+struct attr_elem {
+	hm_type_id type;	/* the element's record */
+	const char *name;	/* its name (the type table's) */
+	uint64_t size;
+	uint64_t off;		/* the access's offset in the element */
+	const char *path;	/* the array member in the outer record, interned */
+	uint64_t array_off, array_size;	/* its offset there, its size */
+};
+/* attribute-describe.c: the member array of type id holding byte off whose
+ * elements an index of unknown multiple of stride steps through whole (1),
+ * none (0), -ENOMEM. */
+int attr_member_array(const hm_types *t, hm_type_id id, uint64_t off, uint64_t stride,
+		      struct attr_elem *e, hm_strtab *strs);
 
 /* attribute-binent.c: the variable of b whose extent holds link address x;
  * attribute-describe.c: the attribution of x inside v (a global's, bias 0),
