@@ -123,6 +123,16 @@ struct image {
 	struct binent *bin;
 	uint64_t bias;		/* runtime − link address */
 	uint64_t start, end;	/* runtime extent */
+	uint64_t time;		/* of the mapping that loaded it (0: always) */
+};
+
+/* A user-space mapping as recorded, kept so that a record that arrives
+ * after later ones (another CPU's buffer) is applied in its time order. */
+struct pmap {
+	uint64_t time, start, len, pgoff;
+	uint32_t prot;
+	struct binent *bin;	/* NULL: anonymous (bucket) */
+	enum hm_attr_bucket bucket;
 };
 
 struct anon {
@@ -134,8 +144,11 @@ struct proc {
 	uint32_t pid;
 	struct image *images;
 	size_t nimages, images_cap;
+	size_t nforked;		/* the first images, the parent's at FORK */
 	struct anon *anon;
 	size_t nanon, anon_cap;
+	struct pmap *maps;	/* since the exec or fork, by time */
+	size_t nmaps, maps_cap;
 };
 
 struct xobject {
@@ -402,7 +415,8 @@ enum hm_attr_bucket attr_regs_bucket(int why);
  * out of memory), its image holding addr, the bucket of an address in no
  * image (stack, heap, no map). */
 struct proc *attr_proc(hm_attr *a, uint32_t pid, int create);
-const struct image *proc_image_at(const struct proc *p, uint64_t addr);
+/* The image holding addr at time t (UINT64_MAX: the latest). */
+const struct image *proc_image_at(const struct proc *p, uint64_t addr, uint64_t t);
 enum hm_attr_bucket proc_anon_bucket(const struct proc *p, uint64_t addr);
 
 /* lines.c: "file:line" of a link address in b; <0 when unknown. */
