@@ -482,8 +482,7 @@ static int mmap_record(hm_attr *a, const hm_perf_mmap *m)
 	return 0;
 }
 
-/* A parent's image into its child, once per load (a second FORK record of
- * the same child adds nothing). */
+/* A parent's image into its child, loaded from the start, once per load. */
 static int add_forked(struct proc *p, const struct image *im)
 {
 	size_t i;
@@ -502,6 +501,7 @@ static int fork_record(hm_attr *a, const hm_perf_task *t)
 {
 	struct proc *parent, *child;
 	size_t i;
+	int err;
 
 	if (t->pid == t->ppid)
 		return 0;	/* a new thread shares its process's maps */
@@ -512,6 +512,9 @@ static int fork_record(hm_attr *a, const hm_perf_task *t)
 	parent = attr_proc(a, t->ppid, 0);	/* the array may have moved */
 	if (!child || !parent)
 		return -ENOMEM;
+	/* the parent's images first, then the child's own maps (read before
+	 * its FORK record, from another CPU's buffer) over them */
+	child->nimages = child->nanon = 0;
 	for (i = 0; i < parent->nimages; i++) {
 		const struct image *im = &parent->images[i];
 
@@ -519,6 +522,9 @@ static int fork_record(hm_attr *a, const hm_perf_task *t)
 			return -ENOMEM;
 	}
 	child->nforked = child->nimages;
+	for (i = 0; i < child->nmaps; i++)
+		if ((err = apply_map(child, &child->maps[i])))
+			return err;
 	return 0;
 }
 
