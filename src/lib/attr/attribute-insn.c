@@ -282,6 +282,21 @@ static int operand_value(hm_attr *a, struct binent *b, uint64_t func, const stru
 	return 0;
 }
 
+/* Whether every offset the operand can reach past its own, in steps of
+ * stride up to the record's end, is in the member array e: a compiler
+ * folds constants into the index (gcc's t + ((k & 7) + 3) * 16 for
+ * &t->hist[k & 7] leaves offset 0 and the index), so the operand's offset
+ * may be below the access's, never above it. */
+static int index_stays(const struct insn_res *r, uint64_t stride, const struct attr_elem *e)
+{
+	uint64_t o;
+
+	for (o = (uint64_t)r->off; o < r->ssize; o += stride)
+		if (o < e->array_off || o - e->array_off >= e->array_size)
+			return 0;
+	return 1;
+}
+
 /* The field the operand names in the record variable v points to. */
 static void operand_field(hm_attr *a, struct binent *b, const struct hm_tval *v,
 			  struct insn_res *r)
@@ -317,7 +332,7 @@ static void operand_field(hm_attr *a, struct binent *b, const struct hm_tval *v,
 			      ? attr_member_array(b->types, r->type, (uint64_t)r->off, v->stride, &e,
 						  &a->memo.strs)
 			      : 0;
-		if (got <= 0) {
+		if (got <= 0 || !index_stays(r, v->stride, &e)) {
 			r->bucket = got < 0 ? HM_NR_BUCKETS : HM_UNATTR_INDEX;
 			return;
 		}
