@@ -9,10 +9,17 @@
 # then one line per recording:
 #   types-RECORDING hitmap-right R perf-right P PASS|MISS
 # PASS: hitmap names at least as many samples right as perf and none wrong.
+# Then per recording, hitmap report and perf 6.12 report -s type,typeoff
+# timed once each on the file (/usr/bin/time):
+#   types-RECORDING-wall hitmap H perf P ratio R goal<=0.5 PASS|MISS
+#   types-RECORDING-cpu  the same for CPU time (user + sys): steadier than
+#                        wall time on a shared machine
+#   types-RECORDING-rss hitmap H KB perf P KB
 # perf 6.12 comes from bench/perf612.sh (PERF612 overrides); it reads the
 # program alone (--symfs) and an empty build-id cache, else it crashes on
 # the C library's samples.  HITMAP overrides ./hitmap; -v shows the wrong
-# and unnamed samples by instruction.
+# and unnamed samples by instruction; TYPES_KEEP=DIR keeps the recordings,
+# outputs and judgements there.
 set -u
 HITMAP=${HITMAP:-./hitmap}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,10 +27,25 @@ src=$here/../tests/attr
 verbose=
 [ "${1:-}" = -v ] && verbose=-v
 command -v perf >/dev/null 2>&1 || { echo "perf not installed (linux-perf)" >&2; exit 77; }
+[ -x /usr/bin/time ] || { echo "/usr/bin/time not installed (time)" >&2; exit 77; }
 PERF612=${PERF612:-$(sh "$here/perf612.sh" 2>/dev/null | tail -n 1)}
 [ -x "$PERF612" ] || { echo "perf 6.12 not available (bench/perf612.sh)" >&2; exit 77; }
-out=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-types.XXXXXX")
-trap 'rm -rf "$out"' EXIT
+if [ -n "${TYPES_KEEP:-}" ]; then
+	out=$TYPES_KEEP
+	mkdir -p "$out"
+else
+	out=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-types.XXXXXX")
+	trap 'rm -rf "$out"' EXIT
+fi
+
+# libtool's wrapper script costs a shell before hitmap starts: time the
+# program it runs (as bench/lib.sh does)
+hm_dir=$(dirname "$HITMAP")
+if [ -x "$hm_dir/.libs/hitmap" ] && head -n 1 "$HITMAP" | grep -q '^#!'; then
+	hm_cmd="env LD_LIBRARY_PATH=$hm_dir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} $hm_dir/.libs/hitmap"
+else
+	hm_cmd=$HITMAP
+fi
 
 status=0
 for prog in flows tasks chains; do
@@ -51,6 +73,22 @@ for prog in flows tasks chains; do
 				(hr >= pr && hw == 0) ? "PASS" : "MISS" }' "$out/$name.judge" |
 			tee "$out/$name.line"
 		grep -q MISS "$out/$name.line" && status=1
+		# speed and memory on the same file: hitmap's report beside
+		# perf 6.12's report -s type,typeoff, each run once
+		/usr/bin/time -f "%e %M %U %S" -o "$out/$name.hm.time" \
+			$hm_cmd report -i "$out/$name.data" >/dev/null 2>&1 || exit 1
+		/usr/bin/time -f "%e %M %U %S" -o "$out/$name.perf.time" \
+			"$PERF612" --buildid-dir "$out/buildid-$name" report -i "$out/$name.data" \
+			--stdio -s type,typeoff --symfs "$out/symfs" >/dev/null 2>&1 || exit 1
+		paste "$out/$name.hm.time" "$out/$name.perf.time" | awk -v n="types-$name" '{
+			r = $5 > 0 ? $1 / $5 : 0
+			printf "%s-wall hitmap %.2fs perf %.2fs ratio %.2f goal<=0.5 %s\n", n, $1, $5,
+				r, r <= 0.5 ? "PASS" : "MISS"
+			h = $3 + $4; p = $7 + $8; r = p > 0 ? h / p : 0
+			printf "%s-cpu hitmap %.2fs perf %.2fs ratio %.2f goal<=0.5 %s\n", n, h, p,
+				r, r <= 0.5 ? "PASS" : "MISS"
+			printf "%s-rss hitmap %d KB perf %d KB\n", n, $2, $6 }' | tee "$out/$name.speed"
+		grep -q MISS "$out/$name.speed" && status=1
 	done
 done
 exit $status

@@ -87,6 +87,7 @@ typedef struct hm_perf_mmap {
 	uint32_t maj, min;	/* MMAP2 inode form; 0 otherwise */
 	uint64_t ino, ino_generation;
 	unsigned mmap2 : 1;	/* MMAP2 (else the older MMAP) */
+	uint64_t time;		/* its sample_id_all TIME; 0 when it has none */
 } hm_perf_mmap;
 
 typedef struct hm_perf_comm {

@@ -142,6 +142,64 @@ static void describe(const hm_types *t, hm_type_id id, uint64_t off, struct desc
 		d->fsize = 1;
 }
 
+/* An index into a member array: from byte off of type id, down the members
+ * holding it to an array whose element (through nested arrays) is a named
+ * record whose size divides stride.  Only the declared array makes the
+ * index whole elements: a stride that merely equals some struct's size
+ * names nothing.  1 with the element type, the offset into the element,
+ * the array member's path ("hist", "in.slots") and offset; 0 when no
+ * such array holds off. */
+int attr_member_array(const hm_types *t, hm_type_id id, uint64_t off, uint64_t stride,
+		      struct attr_elem *e, hm_strtab *strs)
+{
+	struct desc d = { .len = 0 };
+	int depth;
+
+	for (depth = 0; depth < 64 && stride; depth++) {
+		const hm_type *ty = hm_types_get(t, hm_types_resolve(t, id));
+		const hm_member *m;
+
+		if (ty && ty->kind == HM_KIND_ARRAY) {
+			hm_type_id el = ty->target;
+			const hm_type *et;
+			uint64_t esize;
+
+			while ((et = hm_types_get(t, hm_types_resolve(t, el))) &&
+			       et->kind == HM_KIND_ARRAY)
+				el = et->target;
+			esize = hm_types_sizeof(t, el);
+			if (d.len && et && hm_kind_is_record(et->kind) && et->name && esize &&
+			    !(stride % esize)) {
+				d.path[d.len] = 0;
+				e->type = el;
+				e->name = et->name;
+				e->size = esize;
+				e->off = off % esize;
+				e->array_off = d.foff;
+				e->array_size = hm_types_sizeof(t, id);
+				e->path = hm_strtab_intern(strs, d.path);
+				return e->path ? 1 : -ENOMEM;
+			}
+			/* an index not of whole elements here: maybe of an
+			 * array inside the element */
+			if (!(id = array_step(t, ty, &off, &d)))
+				return 0;
+			continue;
+		}
+		if (!ty || !hm_kind_is_record(ty->kind))
+			return 0;
+		m = member_at(t, ty, off);
+		if (!m || (m->flags & HM_MEMBER_BITFIELD))
+			return 0;
+		if (m->name)
+			path_name(&d, m->name);
+		d.foff += m->offset;
+		off -= m->offset;
+		id = m->type;
+	}
+	return 0;
+}
+
 void attr_describe(const hm_types *t, hm_type_id id, uint64_t off, uint64_t *foff,
 		   uint64_t *fsize, const char **path, hm_strtab *strs)
 {

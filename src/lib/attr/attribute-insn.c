@@ -282,6 +282,21 @@ static int operand_value(hm_attr *a, struct binent *b, uint64_t func, const stru
 	return 0;
 }
 
+/* Whether every offset the operand can reach past its own, in steps of
+ * stride up to the record's end, is in the member array e: a compiler
+ * folds constants into the index (gcc's t + ((k & 7) + 3) * 16 for
+ * &t->hist[k & 7] leaves offset 0 and the index), so the operand's offset
+ * may be below the access's, never above it. */
+static int index_stays(const struct insn_res *r, uint64_t stride, const struct attr_elem *e)
+{
+	uint64_t o;
+
+	for (o = (uint64_t)r->off; o < r->ssize; o += stride)
+		if (o < e->array_off || o - e->array_off >= e->array_size)
+			return 0;
+	return 1;
+}
+
 /* The field the operand names in the record variable v points to. */
 static void operand_field(hm_attr *a, struct binent *b, const struct hm_tval *v,
 			  struct insn_res *r)
@@ -299,17 +314,40 @@ static void operand_field(hm_attr *a, struct binent *b, const struct hm_tval *v,
 	if (r->bucket != HM_ATTR_INSN)
 		return;
 	r->ssize = hm_types_sizeof(b->types, r->type);
-	if (v->stride) {
+	if (v->stride && r->ssize && !(v->stride % r->ssize)) {
 		/* p[i].field: a whole number of elements past the pointer,
 		 * so the offset into one element is the operand's modulo
-		 * the element's size; anything else is not an element */
-		if (!r->ssize || v->stride % r->ssize) {
-			r->bucket = HM_UNATTR_INDEX;
-			return;
-		}
+		 * the element's size */
 		r->indexed = 1;
 		r->off = (int64_t)(((r->off % (int64_t)r->ssize) + (int64_t)r->ssize) %
 				   (int64_t)r->ssize);
+	} else if (v->stride) {
+		/* p->a[i].field: the offset falls in a member array whose
+		 * elements the index steps through whole; anything else is
+		 * not an element */
+		struct attr_elem e;
+		int got;
+
+		got = r->off >= 0 && (uint64_t)r->off < r->ssize
+			      ? attr_member_array(b->types, r->type, (uint64_t)r->off, v->stride, &e,
+						  &a->memo.strs)
+			      : 0;
+		if (got <= 0 || !index_stays(r, v->stride, &e)) {
+			r->bucket = got < 0 ? HM_NR_BUCKETS : HM_UNATTR_INDEX;
+			return;
+		}
+		r->elem = 1;
+		r->indexed = 1;
+		r->outer = r->sname;
+		r->outer_type = r->type;
+		r->outer_size = r->ssize;
+		r->outer_path = e.path;
+		r->outer_foff = e.array_off;
+		r->outer_fsize = e.array_size;
+		r->type = e.type;
+		r->sname = hm_strtab_intern(&a->memo.strs, e.name);
+		r->ssize = e.size;
+		r->off = (int64_t)e.off;
 	}
 	if (r->off < 0 || (uint64_t)r->off >= r->ssize) {
 		r->bucket = HM_UNATTR_OFFSET;
@@ -461,6 +499,22 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 	out->bucket = r->bucket;
 	if (r->bucket != HM_ATTR_INSN && r->bucket != HM_ATTR_TLS && r->bucket != HM_ATTR_PERCPU)
 		return 0;
+	if (wide_unsure(r, addr) && r->elem) {
+		/* Which element, and which of its fields, the address is in
+		 * is not known, but any element is in the member array: the
+		 * outer record's array member, at the sampled byte, of an
+		 * instance not known. */
+		snprintf(obj, sizeof(obj), "%s@?", r->outer);
+		out->object = hm_strtab_intern(&a->memo.strs, obj);
+		out->sname = r->outer;
+		out->kind = HM_PROFILE_STRUCT;
+		out->ssize = r->outer_size;
+		out->obj_base = addr - r->outer_foff;
+		out->path = r->outer_path;
+		out->foff = r->outer_foff;
+		out->fsize = 1;
+		return out->object ? 1 : -ENOMEM;
+	}
 	if (wide_unsure(r, addr)) {
 		out->bucket = HM_UNATTR_WIDE;
 		return 0;

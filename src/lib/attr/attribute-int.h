@@ -111,12 +111,28 @@ struct insn_res {
 	uint64_t seg_off;	/* tls, per-cpu: the variable's offset in its block */
 	const char *path;	/* the field there */
 	uint64_t foff, fsize;
+	/* elem: sname is the element of the member array outer.outer_path
+	 * (outer_foff, outer_fsize) an index steps through */
+	unsigned elem : 1;
+	const char *outer, *outer_path;
+	hm_type_id outer_type;
+	uint64_t outer_size, outer_foff, outer_fsize;
 };
 
 struct image {
 	struct binent *bin;
 	uint64_t bias;		/* runtime − link address */
 	uint64_t start, end;	/* runtime extent */
+	uint64_t time;		/* of the mapping that loaded it (0: always) */
+};
+
+/* A user-space mapping as recorded, kept so that a record that arrives
+ * after later ones (another CPU's buffer) is applied in its time order. */
+struct pmap {
+	uint64_t time, start, len, pgoff;
+	uint32_t prot;
+	struct binent *bin;	/* NULL: anonymous (bucket) */
+	enum hm_attr_bucket bucket;
 };
 
 struct anon {
@@ -128,8 +144,11 @@ struct proc {
 	uint32_t pid;
 	struct image *images;
 	size_t nimages, images_cap;
+	size_t nforked;		/* the first images, the parent's at FORK */
 	struct anon *anon;
 	size_t nanon, anon_cap;
+	struct pmap *maps;	/* since the exec or fork, by time */
+	size_t nmaps, maps_cap;
 };
 
 struct xobject {
@@ -326,6 +345,21 @@ static inline hm_binary *attr_binent_dwarf(const struct binent *b)
 void attr_describe(const hm_types *t, hm_type_id id, uint64_t off, uint64_t *foff,
 		   uint64_t *fsize, const char **path, hm_strtab *strs);
 
+/* An element of a member array an index register steps through. */
+struct attr_elem {
+	hm_type_id type;	/* the element's record */
+	const char *name;	/* its name (the type table's) */
+	uint64_t size;
+	uint64_t off;		/* the access's offset in the element */
+	const char *path;	/* the array member in the outer record, interned */
+	uint64_t array_off, array_size;	/* its offset there, its size */
+};
+/* attribute-describe.c: the member array of type id holding byte off whose
+ * elements an index of unknown multiple of stride steps through whole (1),
+ * none (0), -ENOMEM. */
+int attr_member_array(const hm_types *t, hm_type_id id, uint64_t off, uint64_t stride,
+		      struct attr_elem *e, hm_strtab *strs);
+
 /* attribute-binent.c: the variable of b whose extent holds link address x;
  * attribute-describe.c: the attribution of x inside v (a global's, bias 0),
  * and an attribution c of a binary loaded at bias into out (1 attributed, 0
@@ -388,7 +422,8 @@ void attr_regs_free(hm_attr *a);
  * out of memory), its image holding addr, the bucket of an address in no
  * image (stack, heap, no map). */
 struct proc *attr_proc(hm_attr *a, uint32_t pid, int create);
-const struct image *proc_image_at(const struct proc *p, uint64_t addr);
+/* The image holding addr at time t (UINT64_MAX: the latest). */
+const struct image *proc_image_at(const struct proc *p, uint64_t addr, uint64_t t);
 enum hm_attr_bucket proc_anon_bucket(const struct proc *p, uint64_t addr);
 
 /* lines.c: "file:line" of a link address in b; <0 when unknown. */

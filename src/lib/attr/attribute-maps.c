@@ -50,15 +50,24 @@ struct proc *attr_proc(hm_attr *a, uint32_t pid, int create)
 	return &a->maps.procs[lo];
 }
 
-const struct image *proc_image_at(const struct proc *p, uint64_t addr)
+const struct image *proc_image_at(const struct proc *p, uint64_t addr, uint64_t t)
 {
+	const struct image *later = NULL;
 	size_t i;
 
-	/* Later mappings replace earlier ones: search from the end. */
-	for (i = p->nimages; i-- > 0;)
-		if (addr >= p->images[i].start && addr < p->images[i].end)
-			return &p->images[i];
-	return NULL;
+	/* Later mappings replace earlier ones: search from the end, for the
+	 * latest loaded by time t; one loaded after t only when none was. */
+	for (i = p->nimages; i-- > 0;) {
+		const struct image *im = &p->images[i];
+
+		if (addr < im->start || addr >= im->end)
+			continue;
+		if (im->time <= t)
+			return im;
+		if (!later)
+			later = im;
+	}
+	return later;
 }
 
 enum hm_attr_bucket proc_anon_bucket(const struct proc *p, uint64_t addr)
@@ -243,7 +252,7 @@ static struct binent *binary_for(hm_attr *a, const hm_perf_mmap *m)
  * segment holding file offset pgoff decides.  One file page can belong to two
  * segments (the end of .rodata and the start of .data share a page): the
  * segment whose permissions match the mapping's wins. */
-static uint64_t mapping_bias(const struct binent *b, const hm_perf_mmap *m)
+static uint64_t mapping_bias(const struct binent *b, const struct pmap *m)
 {
 	const struct seg *best = NULL;
 	int best_score = -1;
@@ -273,17 +282,42 @@ static uint64_t mapping_bias(const struct binent *b, const hm_perf_mmap *m)
 	       (best->vaddr & ~(uint64_t)0xfff);
 }
 
-static int add_image(struct proc *p, struct binent *b, uint64_t bias)
+/* Whether a mapping of b's file is part of the load at bias: some segment
+ * holding its file offset is at that runtime address.  RELRO's mprotect
+ * maps the first page of the writable segment read-only, a page the
+ * read-only segment before it may share in the file: by permissions alone
+ * that page would give a bias a page off. */
+static int same_load(const struct binent *b, uint64_t bias, const struct pmap *m)
+{
+	size_t i;
+
+	for (i = 0; i < b->nloads; i++) {
+		const struct seg *s = &b->loads[i];
+		uint64_t off0 = s->offset & ~(uint64_t)0xfff;
+
+		if (m->pgoff < off0 || m->pgoff >= s->offset + (s->filesz ? s->filesz : 1))
+			continue;
+		if (m->start - m->pgoff + off0 - (s->vaddr & ~(uint64_t)0xfff) == bias)
+			return 1;
+	}
+	return 0;
+}
+
+static int add_image(struct proc *p, struct binent *b, uint64_t bias, const struct pmap *m)
 {
 	struct image *im;
 	size_t i;
 
-	/* A binary has one bias per process: the first mapping seen (the one
-	 * at file offset 0, or the executable one) decides; later remaps
-	 * (RELRO's mprotect) must not add a second image. */
-	for (i = 0; i < p->nimages; i++)
+	/* A binary has one bias per load: the first mapping of it (the one
+	 * at file offset 0, in time order) decides; later maps of the same
+	 * load (its other segments, RELRO's mprotect) add nothing.  A map at
+	 * file offset 0 that is no part of the latest load is a new load
+	 * (dlclose, then dlopen elsewhere): a new image from its time. */
+	for (i = p->nimages; i-- > 0;)
 		if (p->images[i].bin == b)
-			return 0;
+			break;
+	if (i != (size_t)-1 && (m->pgoff || same_load(b, p->images[i].bias, m)))
+		return 0;
 	if (hm_grow((void **)&p->images, &p->images_cap, p->nimages + 1, sizeof(*p->images)))
 		return -ENOMEM;
 	im = &p->images[p->nimages++];
@@ -291,10 +325,11 @@ static int add_image(struct proc *p, struct binent *b, uint64_t bias)
 	im->bias = bias;
 	im->start = b->lo + bias;
 	im->end = b->hi + bias;
+	im->time = i != (size_t)-1 ? m->time : 0;
 	return 0;
 }
 
-static int add_anon(struct proc *p, const hm_perf_mmap *m, enum hm_attr_bucket bucket)
+static int add_anon(struct proc *p, const struct pmap *m, enum hm_attr_bucket bucket)
 {
 	uint64_t s = m->start, e = m->start + m->len;
 	size_t i, j;
@@ -384,40 +419,89 @@ const struct kmod *attr_kmod_at(const hm_attr *a, uint64_t x)
 	return NULL;
 }
 
-static int mmap_record(hm_attr *a, const hm_perf_mmap *m)
+/* A user-space mapping into p's images or anonymous ranges. */
+static int apply_map(struct proc *p, const struct pmap *m)
 {
-	const char *f = m->filename ? m->filename : "";
-	struct binent *b;
-	struct proc *p;
+	struct binent *b = m->bin;
 
-	if (m->cpumode == PERF_RECORD_MISC_KERNEL || !strncmp(f, "[kernel.kallsyms]", 17))
-		return f[0] == '/' ? kmod_mmap(a, m) : kernel_mmap(a, m);
-	p = attr_proc(a, m->pid, 1);
-	if (!p)
-		return -ENOMEM;
-	if (!strncmp(f, "[stack", 6))
-		return add_anon(p, m, HM_UNATTR_STACK);
-	if (f[0] != '/' || f[1] == '/')	/* [heap], //anon, [anon:...], [vdso] ... */
-		return add_anon(p, m, HM_UNATTR_HEAP);
-	b = binary_for(a, m);
 	if (!b)
-		return -ENOMEM;
+		return add_anon(p, m, m->bucket);
 	if (!b->nloads) {
 		/* Missing or mismatched: the range alone, so its samples land in
 		 * that binary's bucket. */
 		if (hm_grow((void **)&p->images, &p->images_cap, p->nimages + 1,
 			    sizeof(*p->images)))
 			return -ENOMEM;
-		p->images[p->nimages++] = (struct image){ b, 0, m->start, m->start + m->len };
+		p->images[p->nimages++] =
+			(struct image){ b, 0, m->start, m->start + m->len, m->time };
 		return 0;
 	}
-	return add_image(p, b, mapping_bias(b, m));
+	return add_image(p, b, mapping_bias(b, m), m);
+}
+
+static int mmap_record(hm_attr *a, const hm_perf_mmap *m)
+{
+	const char *f = m->filename ? m->filename : "";
+	struct pmap x;
+	struct proc *p;
+	size_t i;
+	int err;
+
+	if (m->cpumode == PERF_RECORD_MISC_KERNEL || !strncmp(f, "[kernel.kallsyms]", 17))
+		return f[0] == '/' ? kmod_mmap(a, m) : kernel_mmap(a, m);
+	x = (struct pmap){ m->time, m->start, m->len, m->pgoff, m->prot, NULL, HM_UNATTR_HEAP };
+	if (!strncmp(f, "[stack", 6)) {
+		x.bucket = HM_UNATTR_STACK;
+	} else if (f[0] == '/' && f[1] != '/') {	/* not [heap], //anon, [vdso] ... */
+		x.bin = binary_for(a, m);
+		if (!x.bin)
+			return -ENOMEM;
+	}
+	p = attr_proc(a, m->pid, 1);
+	if (!p)
+		return -ENOMEM;
+	if (hm_grow((void **)&p->maps, &p->maps_cap, p->nmaps + 1, sizeof(*p->maps)))
+		return -ENOMEM;
+	/* In time order: a file's map that comes after later ones (another
+	 * CPU's ring buffer) goes before them, and the process's mappings
+	 * are made again from its fork in that order (which map of a file
+	 * is its load's first decides the load's bias).  Anonymous maps
+	 * decide no bias: applied as they come. */
+	for (i = p->nmaps; i > 0 && p->maps[i - 1].time > x.time && x.bin; i--)
+		;
+	memmove(p->maps + i + 1, p->maps + i, (p->nmaps - i) * sizeof(*p->maps));
+	p->maps[i] = x;
+	p->nmaps++;
+	if (i == p->nmaps - 1)
+		return apply_map(p, &p->maps[i]);
+	p->nimages = p->nforked;
+	p->nanon = 0;
+	for (i = 0; i < p->nmaps; i++)
+		if ((err = apply_map(p, &p->maps[i])))
+			return err;
+	return 0;
+}
+
+/* A parent's image into its child, loaded from the start, once per load. */
+static int add_forked(struct proc *p, const struct image *im)
+{
+	size_t i;
+
+	for (i = 0; i < p->nimages; i++)
+		if (p->images[i].bin == im->bin && p->images[i].bias == im->bias)
+			return 0;
+	if (hm_grow((void **)&p->images, &p->images_cap, p->nimages + 1, sizeof(*p->images)))
+		return -ENOMEM;
+	p->images[p->nimages] = *im;
+	p->images[p->nimages++].time = 0;
+	return 0;
 }
 
 static int fork_record(hm_attr *a, const hm_perf_task *t)
 {
 	struct proc *parent, *child;
 	size_t i;
+	int err;
 
 	if (t->pid == t->ppid)
 		return 0;	/* a new thread shares its process's maps */
@@ -428,9 +512,19 @@ static int fork_record(hm_attr *a, const hm_perf_task *t)
 	parent = attr_proc(a, t->ppid, 0);	/* the array may have moved */
 	if (!child || !parent)
 		return -ENOMEM;
-	for (i = 0; i < parent->nimages; i++)
-		if (add_image(child, parent->images[i].bin, parent->images[i].bias))
+	/* the parent's images first, then the child's own maps (read before
+	 * its FORK record, from another CPU's buffer) over them */
+	child->nimages = child->nanon = 0;
+	for (i = 0; i < parent->nimages; i++) {
+		const struct image *im = &parent->images[i];
+
+		if (im->bin->nloads && add_forked(child, im))
 			return -ENOMEM;
+	}
+	child->nforked = child->nimages;
+	for (i = 0; i < child->nmaps; i++)
+		if ((err = apply_map(child, &child->maps[i])))
+			return err;
 	return 0;
 }
 
@@ -440,7 +534,7 @@ static void comm_record(hm_attr *a, const hm_perf_comm *c)
 	struct proc *p = c->exec ? attr_proc(a, c->pid, 0) : NULL;
 
 	if (p)
-		p->nimages = p->nanon = 0;
+		p->nimages = p->nanon = p->nforked = p->nmaps = 0;
 }
 
 int hm_attr_record(hm_attr *a, const hm_perf_record *rec)
@@ -465,7 +559,8 @@ int hm_attr_mapped(hm_attr *a, const hm_sample *s, uint64_t addr)
 	if (attr_is_kernel_addr(addr))
 		return a->kern.kernel_seen;
 	p = attr_proc(a, s->pid, 0);
-	return p && (proc_image_at(p, addr) || proc_anon_bucket(p, addr) != HM_UNATTR_NO_MAP);
+	return p && (proc_image_at(p, addr, UINT64_MAX) ||
+		     proc_anon_bucket(p, addr) != HM_UNATTR_NO_MAP);
 }
 
 int hm_attr_ip(hm_attr *a, const hm_sample *s, const void **bin, uint64_t *link)
@@ -487,7 +582,7 @@ int hm_attr_ip(hm_attr *a, const hm_sample *s, const void **bin, uint64_t *link)
 		return 0;
 	}
 	p = attr_proc(a, s->pid, 0);
-	im = p ? proc_image_at(p, s->ip) : NULL;
+	im = p ? proc_image_at(p, s->ip, s->has & HM_HAS_TIME ? s->time : UINT64_MAX) : NULL;
 	if (!im || im->bin->status != BIN_OK)
 		return -ENOENT;
 	*bin = im->bin;

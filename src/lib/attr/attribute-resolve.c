@@ -175,7 +175,7 @@ int hm_attr_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attributio
 					a->kern.kaslr, out);
 	}
 	p = attr_proc(a, s->pid, 0);
-	im = p ? proc_image_at(p, addr) : NULL;
+	im = p ? proc_image_at(p, addr, s->has & HM_HAS_TIME ? s->time : UINT64_MAX) : NULL;
 	if (im)
 		return attr_cached_fill(lookup_link(a, im->bin, addr - im->bias), im->bias, out);
 	out->bucket = p ? proc_anon_bucket(p, addr) : HM_UNATTR_NO_MAP;

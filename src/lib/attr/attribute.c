@@ -95,6 +95,7 @@ void hm_attr_free(hm_attr *a)
 	for (i = 0; i < a->maps.nprocs; i++) {
 		free(a->maps.procs[i].images);
 		free(a->maps.procs[i].anon);
+		free(a->maps.procs[i].maps);
 	}
 	free(a->maps.procs);
 	free(a->kern.kmods);

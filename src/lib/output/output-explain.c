@@ -186,7 +186,16 @@ static void explain_one(FILE *out, hm_attr *a, struct binent *b, uint64_t pc, in
 			r->var_kind >= 0 && r->var_kind < 4 ? kinds[r->var_kind] : "?",
 			r->var_reg >= 0 ? "%" : "", r->var_reg >= 0 ? hm_insn_reg_name(r->var_reg) : "",
 			r->var_off, r->var_pc);
-	if (r->sname && r->named && !r->stack)
+	if (r->elem)
+		fprintf(out, "  type: struct %s * (%" PRIu64 " bytes), its member array %s "
+			"(offset %" PRIu64 ", %" PRIu64 " bytes) of struct %s\n", r->outer,
+			r->outer_size, r->outer_path, r->outer_foff, r->outer_fsize, r->sname);
+	if (r->elem)
+		fprintf(out, "  element: struct %s (%" PRIu64 " bytes), offset %" PRId64 "; an "
+			"access at a page's first byte that may begin on the page before names "
+			"%s.%s of an unknown instance\n", r->sname, r->ssize, r->off, r->outer,
+			r->outer_path);
+	else if (r->sname && r->named && !r->stack)
 		fprintf(out, "  type: %s%s (%" PRIu64 " bytes), offset %" PRId64 "\n",
 			r->kind == HM_PROFILE_STRUCT ? "the struct " : "the variable ", r->sname,
 			r->ssize, r->off);

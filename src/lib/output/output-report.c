@@ -302,9 +302,16 @@ static int cmp_inst(const void *pa, const void *pb)
 	return c ? c : strcmp(a->object, b->object);
 }
 
+/* "TYPE@?" is a field of an instance not known (attribute-insn.c): no
+ * instance to count. */
 static int is_instance(const struct heat_row *r)
 {
-	return r->sname && r->object && r->kind == HM_PROFILE_STRUCT;
+	size_t n;
+
+	if (!r->sname || !r->object || r->kind != HM_PROFILE_STRUCT)
+		return 0;
+	n = strlen(r->object);
+	return n < 2 || strcmp(r->object + n - 2, "@?");
 }
 
 /* The distinct instances of lines v[0..n), sorted by type then object,

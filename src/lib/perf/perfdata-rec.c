@@ -493,6 +493,8 @@ static int parse_mmap(hm_perf_reader *r, hm_perf_record *rec, const unsigned cha
 	rec->kind = HM_PERF_MMAP;
 	m->cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	m->mmap2 = !!v2;
+	if (!hm_pr_record_time(r, p, v2 ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP, size, &m->time))
+		m->time = 0;
 	if ((err = get32x2(&c, &m->pid, &m->tid)) || (err = get64(&c, &m->start)) ||
 	    (err = get64(&c, &m->len)) || (err = get64(&c, &m->pgoff)))
 		return err;
