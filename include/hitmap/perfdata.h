@@ -94,6 +94,7 @@ typedef struct hm_perf_comm {
 	uint32_t pid, tid;
 	const char *comm;
 	unsigned exec : 1;
+	uint64_t time;		/* its sample_id_all TIME; 0 when it has none */
 } hm_perf_comm;
 
 typedef struct hm_perf_task {	/* FORK and EXIT */

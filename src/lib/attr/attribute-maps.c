@@ -528,13 +528,27 @@ static int fork_record(hm_attr *a, const hm_perf_task *t)
 	return 0;
 }
 
-/* exec replaces a process's mappings. */
-static void comm_record(hm_attr *a, const hm_perf_comm *c)
+/* exec replaces a process's mappings: those made before it.  Another CPU's
+ * ring buffer may hold the exec's COMM after maps the new program made
+ * (perf writes each buffer in turn), so maps later than the exec stay and
+ * the process's mappings are made again from them. */
+static int comm_record(hm_attr *a, const hm_perf_comm *c)
 {
 	struct proc *p = c->exec ? attr_proc(a, c->pid, 0) : NULL;
+	size_t i, n = 0;
+	int err;
 
-	if (p)
-		p->nimages = p->nanon = p->nforked = p->nmaps = 0;
+	if (!p)
+		return 0;
+	for (i = 0; c->time && i < p->nmaps; i++)
+		if (p->maps[i].time > c->time)
+			p->maps[n++] = p->maps[i];
+	p->nimages = p->nanon = p->nforked = 0;
+	p->nmaps = n;
+	for (i = 0; i < p->nmaps; i++)
+		if ((err = apply_map(p, &p->maps[i])))
+			return err;
+	return 0;
 }
 
 int hm_attr_record(hm_attr *a, const hm_perf_record *rec)
@@ -542,7 +556,7 @@ int hm_attr_record(hm_attr *a, const hm_perf_record *rec)
 	if (rec->kind == HM_PERF_MMAP || rec->kind == HM_PERF_FORK || rec->kind == HM_PERF_COMM)
 		a->maps.gen++;
 	if (rec->kind == HM_PERF_COMM)
-		comm_record(a, &rec->u.comm);
+		return comm_record(a, &rec->u.comm);
 	if (rec->kind == HM_PERF_MMAP)
 		return mmap_record(a, &rec->u.mmap);
 	if (rec->kind == HM_PERF_FORK)

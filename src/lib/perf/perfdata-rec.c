@@ -535,6 +535,8 @@ int hm_pr_parse_kernel_record(hm_perf_reader *r, hm_perf_record *rec,
 		rec->kind = HM_PERF_COMM;
 		c.what = "COMM record";
 		rec->u.comm.exec = !!(misc & PERF_RECORD_MISC_COMM_EXEC);
+		if (!hm_pr_record_time(r, p, PERF_RECORD_COMM, size, &rec->u.comm.time))
+			rec->u.comm.time = 0;
 		if ((err = get32x2(&c, &rec->u.comm.pid, &rec->u.comm.tid)))
 			return err;
 		return get_string(&c, trailer_of(r), &rec->u.comm.comm) ?: 1;
