@@ -55,7 +55,8 @@ def paths(members, prefix, acc):
             p = (prefix + '.' if prefix else '') + m['name']
         if m['name'] is not None and not m['bit_size'] and m['size'] > 0:
             acc.append((p, m['offset']))
-        paths(m.get('members', []), p, acc)
+        # an array's members are its first element's (hitmap-layout(1))
+        paths(m.get('members', []), p + '[0]' if m['type'].endswith(']') else p, acc)
     return acc
 
 
