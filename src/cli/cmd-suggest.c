@@ -188,8 +188,8 @@ static int load_types(struct srun *r)
 	lo.btf_base = o->btf_base;
 	if ((err = cli_open_types(o->binary, &lo, &r->bin, &r->types)))
 		return err;
-	if (!o->so.cacheline_size)	/* raw BTF names no machine: x86-64's */
-		o->so.cacheline_size = r->bin ? hm_binary_cacheline_size(r->bin) : 64;
+	/* the binary's machine's; raw BTF names none: x86-64's */
+	o->so.cacheline_size = hm_types_cacheline_size(r->types, o->so.cacheline_size);
 	/* a budget a reviewer accepts without asking: two lines */
 	if (o->so.max_growth == UINT64_MAX)
 		o->so.max_growth = 2 * (uint64_t)o->so.cacheline_size;

@@ -37,7 +37,8 @@ int hm_html_layouts(FILE *out, const struct hm_json_binary *bin, const hm_types 
 
 	if (!bin || HM_OPTS_TAKE(&o, uo, hm_html_opts))
 		return -EINVAL;
-	line = o.cacheline_size ? o.cacheline_size : bin->cacheline_size ? bin->cacheline_size : 64;
+	line = o.cacheline_size ? o.cacheline_size
+	       : bin->cacheline_size ? bin->cacheline_size : hm_types_cacheline_size(t, 0);
 	HM_OPTS(hm_layout_opts, lo, .cacheline_size = line, .expand = o.expand);
 	snprintf(title, sizeof(title), "hitmap layout: %s", bin->path ? bin->path : "-");
 	if ((err = html_buf_open(&b)))
@@ -126,7 +127,7 @@ int hm_html_diff(FILE *out, const hm_types *old_t, const hm_types *new_t,
 
 	if (!old_t || !new_t || HM_OPTS_TAKE(&o, uo, hm_html_opts))
 		return -EINVAL;
-	HM_OPTS(hm_layout_opts, lo, .cacheline_size = o.cacheline_size ? o.cacheline_size : 64,
+	HM_OPTS(hm_layout_opts, lo, .cacheline_size = hm_types_cacheline_size(new_t, o.cacheline_size),
 		.expand = o.expand);
 	nv = diff_names(names, n, f, &v);
 	if (!v)

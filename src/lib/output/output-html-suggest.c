@@ -71,7 +71,7 @@ int hm_suggest_html(FILE *out, const struct hm_json_binary *bin,
 
 	if (!bin || HM_OPTS_TAKE(&o, uo, hm_suggest_opts))
 		return -EINVAL;
-	HM_OPTS(hm_layout_opts, lo, .cacheline_size = o.cacheline_size ? o.cacheline_size : 64,
+	HM_OPTS(hm_layout_opts, lo, .cacheline_size = hm_types_cacheline_size(t, o.cacheline_size),
 		.assume_aligned = o.assume_aligned);
 	if ((err = html_buf_open(&sj)))
 		return err;
