@@ -101,8 +101,9 @@ struct hm_check_opts {
 int hm_check(hm_binary *bin, const hm_types *t, const struct hm_check_opts *opts,
 	     hm_findings *out);
 
-/* Lint the structs opts->structs names (all structs when NULL).  Returns 0,
- * -ENOENT when a named struct is absent (reported), -ENOMEM. */
+/* Lint the structs opts->structs names (all structs when NULL; NULL opts
+ * are the defaults).  Returns 0, -ENOENT when a named struct is absent
+ * (reported), -EINVAL for opts this library does not know, -ENOMEM. */
 int hm_lint(const hm_types *t, const struct hm_check_opts *opts, hm_findings *out);
 
 /* The built-in contention-prone type names, NULL-terminated. */

@@ -83,6 +83,7 @@ static void check_diff(const char *v1, const char *v2, const char *groups)
 	load(groups, &bg, &tg);
 	SAME_AS_ZEROED("hm_check", hm_check(bg, tg, NULL, fn), hm_check(bg, tg, &zero, fz));
 	SAME_AS_ZEROED("hm_diff", hm_diff(t1, t2, NULL, fn), hm_diff(t1, t2, &zero, fz));
+	SAME_AS_ZEROED("hm_lint", hm_lint(t1, NULL, fn), hm_lint(t1, &zero, fz));
 
 	/* A newer caller's longer struct: a zero tail is accepted, a set byte
 	 * in it refused, naming the byte. */

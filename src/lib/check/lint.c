@@ -1075,7 +1075,7 @@ int hm_lint(const hm_types *t, const struct hm_check_opts *opts, hm_findings *ou
 {
 	struct hm_check_opts o;
 
-	if (!opts || !HM_OPTS_VALID(opts, hm_check_opts))
+	if (HM_OPTS_TAKE(&o, opts, hm_check_opts))
 		return -EINVAL;
-	return lint_run(t, HM_OPTS_COPY(&o, opts, hm_check_opts), out);
+	return lint_run(t, &o, out);
 }
