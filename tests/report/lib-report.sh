@@ -48,3 +48,26 @@ watch_compare() {
 		sort >"$T/ours"
 	assert_files_eq "$T/oracle" "$T/ours" "$1: samples reads writes transfers per field"
 }
+
+# Timer recordings that carry the general user registers: evidence that
+# needs no memory PMU and no watchpoint.
+REGS=AX,BX,CX,DX,SI,DI,BP,SP,IP,R8,R9,R10,R11,R12,R13,R14,R15
+
+# regs_rec OUT CMD...: CMD recorded with cpu-clock every 50 us, its user
+# registers and CPU; perf's messages in $T/rec.err.
+regs_rec() {
+	out=$1; shift
+	perf record -q -o "$out" -e cpu-clock -c 50000 --user-regs=$REGS --sample-cpu -- "$@" \
+		2>"$T/rec.err"
+}
+
+# regs_probe SRC ARGS...: skip unless a timer recording of SRC (built by
+# gcc, run with ARGS) yields samples with user registers here.
+regs_probe() {
+	build_fixture "$1" "$T/probe" gcc 5 -O2 -pthread
+	shift
+	regs_rec "$T/probe.data" "$T/probe" "$@" >/dev/null ||
+		skip "perf record -e cpu-clock --user-regs fails here: $(head -1 "$T/rec.err")"
+	perf script -i "$T/probe.data" -F ip,uregs 2>/dev/null | grep -q 'AX:0x' ||
+		skip "perf record -e cpu-clock --user-regs records no user registers here"
+}

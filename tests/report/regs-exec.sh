@@ -13,11 +13,9 @@ require perf linux-perf
 require objdump binutils
 require python3 python3
 
-REGS=AX,BX,CX,DX,SI,DI,BP,SP,IP,R8,R9,R10,R11,R12,R13,R14,R15
 bin="$T/regs-gcc"
 build_fixture "$RSRC/regs-share.c" "$bin" gcc 5 -O2 -pthread
-perf record -q -o "$T/a.data" -e cpu-clock -c 50000 --user-regs=$REGS --sample-cpu -- \
-	"$bin" false 100 >"$T/a.out" 2>"$T/rec.err" ||
+regs_rec "$T/a.data" "$bin" false 100 >"$T/a.out" ||
 	skip "perf record -e cpu-clock --user-regs fails here: $(head -1 "$T/rec.err")"
 perf script -i "$T/a.data" -F ip,uregs 2>/dev/null | grep -q 'AX:0x' ||
 	skip "perf record -e cpu-clock --user-regs records no user registers here"

@@ -14,19 +14,8 @@ require perf linux-perf
 require objdump binutils
 require python3 python3
 
-REGS=AX,BX,CX,DX,SI,DI,BP,SP,IP,R8,R9,R10,R11,R12,R13,R14,R15
-rec() {
-	out=$1; shift
-	perf record -q -o "$out" -e cpu-clock -c 50000 --user-regs=$REGS --sample-cpu -- "$@" \
-		2>"$T/rec.err"
-}
-
 # The probe: a timer recording with user registers yields samples here.
-build_fixture "$RSRC/regs-share.c" "$T/probe" gcc 5 -O2 -pthread
-rec "$T/probe.data" "$T/probe" one 50 >/dev/null ||
-	skip "perf record -e cpu-clock --user-regs fails here: $(head -1 "$T/rec.err")"
-perf script -i "$T/probe.data" -F ip,uregs 2>/dev/null | grep -q 'AX:0x' ||
-	skip "perf record -e cpu-clock --user-regs records no user registers here"
+regs_probe "$RSRC/regs-share.c" one 50
 
 # verdict JSON OBJECT: the verdict of every line holding OBJECT's fields.
 verdict() {
@@ -70,7 +59,7 @@ for mode in false padded true one; do
 			[ $((nrec % 2)) = 0 ] && cc=clang
 			bin="$T/regs-$cc"
 			d="$T/$cc-$mode-$run"
-			rec "$d.data" "$bin" $mode 200 >"$d.out" ||
+			regs_rec "$d.data" "$bin" $mode 200 >"$d.out" ||
 				fail "perf record $cc $mode: $(cat "$T/rec.err")"
 			"$HITMAP" report -i "$d.data" --regs-log "$d.log" --json >"$d.json" 2>"$d.err" ||
 				{ cat "$d.err" >&2; fail "report $cc $mode"; }

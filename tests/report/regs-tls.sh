@@ -18,18 +18,8 @@ require perf linux-perf
 require objdump binutils
 require python3 python3
 
-REGS=AX,BX,CX,DX,SI,DI,BP,SP,IP,R8,R9,R10,R11,R12,R13,R14,R15
-rec() {
-	out=$1; shift
-	perf record -q -o "$out" -e cpu-clock -c 50000 --user-regs=$REGS --sample-cpu -- "$@" \
-		2>"$T/rec.err"
-}
-
-build_fixture "$RSRC/regs-tls.c" "$T/probe" gcc 5 -O2 -pthread
-rec "$T/probe.data" "$T/probe" 50 >/dev/null ||
-	skip "perf record -e cpu-clock --user-regs fails here: $(head -1 "$T/rec.err")"
-perf script -i "$T/probe.data" -F ip,uregs 2>/dev/null | grep -q 'AX:0x' ||
-	skip "perf record -e cpu-clock --user-regs records no user registers here"
+# The probe: a timer recording with user registers yields samples here.
+regs_probe "$RSRC/regs-tls.c" 50
 
 for cc in gcc clang; do
 	require $cc $cc
@@ -40,7 +30,7 @@ for cc in gcc clang; do
 		grep -q . || fail "$cc: no %fs-relative add in count()"
 	for run in 1 2; do
 		d="$T/$cc-$run"
-		rec "$d.data" "$bin" 300 >"$d.out" || fail "perf record $cc: $(cat "$T/rec.err")"
+		regs_rec "$d.data" "$bin" 300 >"$d.out" || fail "perf record $cc: $(cat "$T/rec.err")"
 		"$HITMAP" report -i "$d.data" --regs-log "$d.log" --json --top 1000 >"$d.json" \
 			2>"$d.err" || { cat "$d.err" >&2; fail "report $cc $run"; }
 		python3 - "$d.out" "$d.log" "$d.json" >"$d.check" <<'PY' ||

@@ -24,19 +24,8 @@ PERF612=${PERF612:-$(sh "$top_srcdir/bench/perf612.sh" 2>"$T/perf612.err" | tail
 [ -x "$PERF612" ] ||
 	skip "perf 6.12 cannot be installed (bench/perf612.sh): $(tail -n 1 "$T/perf612.err")"
 
-REGS=AX,BX,CX,DX,SI,DI,BP,SP,IP,R8,R9,R10,R11,R12,R13,R14,R15
-rec() {
-	out=$1; shift
-	perf record -q -o "$out" -e cpu-clock -c 50000 --user-regs=$REGS --sample-cpu -- "$@" \
-		2>"$T/rec.err"
-}
-
 # The probe: a timer recording with user registers yields samples here.
-build_fixture "$RSRC/regs-share.c" "$T/probe" gcc 5 -O2 -pthread
-rec "$T/probe.data" "$T/probe" one 50 >/dev/null ||
-	skip "perf record -e cpu-clock --user-regs fails here: $(head -1 "$T/rec.err")"
-perf script -i "$T/probe.data" -F ip,uregs 2>/dev/null | grep -q 'AX:0x' ||
-	skip "perf record -e cpu-clock --user-regs records no user registers here"
+regs_probe "$RSRC/regs-share.c" one 50
 
 for cc in gcc clang; do
 	require $cc $cc
@@ -54,7 +43,7 @@ for mode in false padded true one; do
 	for cc in gcc clang; do
 		n=$mode-$cc
 		d="$T/$n"
-		rec "$d.data" "$T/bin/regs-$cc" $mode 200 >"$d.out" ||
+		regs_rec "$d.data" "$T/bin/regs-$cc" $mode 200 >"$d.out" ||
 			fail "perf record $n: $(cat "$T/rec.err")"
 		"$HITMAP" report -i "$d.data" --regs-log "$d.log" --json >"$d.json" 2>"$d.err" ||
 			{ cat "$d.err" >&2; fail "report $n"; }
