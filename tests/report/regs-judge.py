@@ -69,32 +69,11 @@ def truth(ea):
 
 
 judged = []  # (tid, time, symoff, truth)
-for line in open(script):
-    m = re.match(r'\s*(\d+)\s+(\d+)\.(\d+):\s+([0-9a-f]+)\s+(\S+)\+0x([0-9a-f]+)\s+\((\S+)\)(.*)',
-                 line)
-    if not m or not m.group(7).endswith('/' + prog):
-        continue
-    tid, t = int(m.group(1)), int(m.group(2)) * 10**9 + int(m.group(3))
-    ip, sym, off = int(m.group(4), 16), m.group(5), int(m.group(6), 16)
-    if sym not in syms:
-        continue
-    regs = {}
-    for k, v in re.findall(r'(\w+):(0x[0-9a-f]+)', m.group(8)):
-        k = k.lower()
-        regs[k if k.startswith('r') else 'r' + k] = int(v, 16)
-    if 'rip' not in regs:
-        continue
-    link = syms[sym] + off
+for tid, t, ip, sym, off, link, regs in oracle.samples(script, prog, syms):
     rl, insn = oracle.rule(funcs, where, link)
     if not insn:
         continue
-    seg, disp, base, index, scale = oracle.mem_operand(insn[1], insn[2])
-    if base == 'rip':
-        ea = oracle.next_addr(funcs, where, insn) + disp + ip - link
-    else:
-        ea = disp + (regs[oracle.REG64[base]] if base else 0) + \
-            (regs[oracle.REG64[index]] * scale if index else 0)
-    tr = truth(ea & (2**64 - 1))
+    tr = truth(oracle.effective(funcs, where, insn, regs, ip - link))
     if tr:
         judged.append((tid, t, '%s+0x%x' % (sym, off), tr))
 

@@ -152,6 +152,39 @@ def next_addr(funcs, where, insn):
     return None
 
 
+def samples(script, prog, syms):
+    """perf script's samples of PROG in functions of syms: (tid, time in ns,
+    ip, sym, offset, link address, registers by 64-bit name)."""
+    for line in open(script):
+        m = re.match(r'\s*(\d+)\s+(\d+)\.(\d+):\s+([0-9a-f]+)\s+(\S+)\+0x([0-9a-f]+)\s+\((\S+)\)(.*)',
+                     line)
+        if not m or not m.group(7).endswith('/' + prog):
+            continue
+        tid, t = int(m.group(1)), int(m.group(2)) * 10**9 + int(m.group(3))
+        ip, sym, off = int(m.group(4), 16), m.group(5), int(m.group(6), 16)
+        if sym not in syms:
+            continue
+        regs = {}
+        for k, v in re.findall(r'(\w+):(0x[0-9a-f]+)', m.group(8)):
+            k = k.lower()
+            regs[k if k.startswith('r') else 'r' + k] = int(v, 16)
+        if 'rip' not in regs:
+            continue
+        yield tid, t, ip, sym, off, syms[sym] + off, regs
+
+
+def effective(funcs, where, insn, regs, bias):
+    """The address insn's memory operand names with these registers (a
+    RIP-relative one at the runtime address: link + bias)."""
+    seg, disp, base, index, scale = mem_operand(insn[1], insn[2])
+    if base == 'rip':
+        ea = next_addr(funcs, where, insn) + disp + bias
+    else:
+        ea = disp + (regs[REG64[base]] if base else 0) + \
+            (regs[REG64[index]] * scale if index else 0)
+    return ea & (2**64 - 1)
+
+
 def main():
     objdump, script, log, progout, prog, nm = sys.argv[1:7]
     for line in open(nm):
@@ -174,33 +207,11 @@ def main():
     agree = disagree = offfield = missing = 0
     counts = {}
     bad = []
-    for line in open(script):
-        m = re.match(r'\s*(\d+)\s+(\d+)\.(\d+):\s+([0-9a-f]+)\s+(\S+)\+0x([0-9a-f]+)\s+\((\S+)\)(.*)',
-                     line)
-        if not m or not m.group(7).endswith('/' + prog):
-            continue
-        tid, t = int(m.group(1)), int(m.group(2)) * 10**9 + int(m.group(3))
-        ip, sym, off = int(m.group(4), 16), m.group(5), int(m.group(6), 16)
-        if sym not in syms:
-            continue
-        regs = {}
-        for k, v in re.findall(r'(\w+):(0x[0-9a-f]+)', m.group(8)):
-            k = k.lower()
-            regs[k if k.startswith('r') else 'r' + k] = int(v, 16)
-        if 'rip' not in regs:
-            continue
-        link = syms[sym] + off
-        bias = ip - link
+    for tid, t, ip, sym, off, link, regs in samples(script, prog, syms):
         rl, insn = rule(funcs, where, link)
         want = (rl, 0, 0)
         if insn:
-            seg, disp, base, index, scale = mem_operand(insn[1], insn[2])
-            if base == 'rip':
-                ea = next_addr(funcs, where, insn) + disp + bias
-            else:
-                ea = disp + (regs[REG64[base]] if base else 0) + \
-                    (regs[REG64[index]] * scale if index else 0)
-            want = (rl, insn[0], ea & (2**64 - 1))
+            want = (rl, insn[0], effective(funcs, where, insn, regs, ip - link))
             name = None
             for kind, oname, obase, osize in objects:
                 if obase <= want[2] < obase + osize:
