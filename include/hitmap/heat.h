@@ -103,6 +103,19 @@ typedef struct hm_profile_shared {
 	const uint32_t *cpus;
 } hm_profile_shared;
 
+/* The fields of one struct in the true sharing part of one line, together:
+ * a lock and what it guards, written from several CPUs.  Separating them
+ * removes nothing; keeping others off their line does.  Summed over the
+ * lines where the same set was truly shared. */
+typedef struct hm_profile_shared_group {
+	size_t nr_fields;
+	const char *const *fields;	/* paths, sorted by name, distinct */
+	uint64_t samples, hitm, transfers;
+	uint32_t lines;
+	size_t nr_cpus;
+	const uint32_t *cpus;
+} hm_profile_shared_group;
+
 enum hm_profile_kind { HM_PROFILE_STRUCT = 0, HM_PROFILE_VARIABLE = 1 };
 
 typedef struct hm_profile_struct {
@@ -117,6 +130,10 @@ typedef struct hm_profile_struct {
 	const hm_profile_pair *pairs;	/* most samples (then HITM) first */
 	size_t nr_shared;
 	const hm_profile_shared *shared;	/* most samples (then HITM) first */
+	/* "true_shared_groups"; none in a profile written before them (its
+	 * truly shared fields are then each a group of one) */
+	size_t nr_shared_groups;
+	const hm_profile_shared_group *shared_groups;	/* most samples first */
 } hm_profile_struct;
 
 /* One binary of the recording: perf's build-id table (its file name as

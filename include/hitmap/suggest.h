@@ -114,7 +114,9 @@ const char *hm_evidence_kind_name(enum hm_evidence_kind kind);
 /* A profile struct: every field with its loads/stores/CPUs (watchpoint reads
  * and writes count as loads and stores), every contending pair weighing its
  * HITMs when the profile has them, else its line transfers, else its
- * samples, and every truly shared field as a one-member, non-strict group. */
+ * samples, and every truly shared group (the fields a line truly shared
+ * together) as a non-strict group; a profile without groups (older than
+ * them) gives each truly shared field as a group of one. */
 int hm_evidence_from_profile(const hm_profile_struct *ps, const char *source,
 			     hm_evidence **out);
 

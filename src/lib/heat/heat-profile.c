@@ -1,5 +1,6 @@
 /* Heat → profile: merging the per-line rows of each struct into fields,
- * and the contending pairs and truly shared fields of its lines. */
+ * and the contending pairs, truly shared fields and truly shared groups of
+ * its lines. */
 #include "config.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -14,6 +15,15 @@ struct pb_pair {		/* a contending pair or a truly shared field */
 	struct heat_cpuset cpus;
 };
 
+/* The fields of one struct in one line's true sharing part, and what the
+ * lines where that set was truly shared add up to (in c, whose a is the
+ * first path). */
+struct pb_group {
+	const char **paths;	/* sorted by name, distinct; heap */
+	size_t n;
+	struct pb_pair c;
+};
+
 struct pb_struct {
 	const char *name;
 	enum hm_profile_kind kind;
@@ -22,6 +32,8 @@ struct pb_struct {
 	size_t nrows, rows_cap;
 	struct pb_pair *pairs, *shared;
 	size_t npairs, pairs_cap, nshared, shared_cap;
+	struct pb_group *groups;
+	size_t ngroups, groups_cap;
 };
 
 struct pb {
@@ -81,6 +93,69 @@ static int pb_note(struct pb_pair **arr, size_t *n, size_t *cap, const struct he
 	return 0;
 }
 
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int pb_count(struct pb_pair *p, const struct heat_row *x)
+{
+	p->samples += x->c.samples;
+	p->hitm += row_hitm(x);
+	p->transfers += x->c.transfers;
+	return heat_cpuset_union(&p->cpus, &x->cpus);
+}
+
+/* The truly shared rows of x's struct on line l (x the first of them) as
+ * one group: the set of their paths, noted once per line. */
+static int pb_group_note(struct pb_struct *s, const struct heat_line *l, const struct heat_row *x)
+{
+	const struct heat_row *y;
+	const char **v;
+	struct pb_group *g = NULL;
+	size_t n = 0, k, i;
+
+	for (y = x; y; y = y->next)
+		n += y->in_ts && y->sname == x->sname && y->kind == x->kind;
+	if (!(v = malloc(n * sizeof(*v))))
+		return -ENOMEM;
+	for (n = 0, y = x; y; y = y->next)
+		if (y->in_ts && y->c.samples && y->group && y->sname == x->sname &&
+		    y->kind == x->kind)
+			v[n++] = y->path;
+	qsort(v, n, sizeof(*v), path_cmp);
+	for (i = k = 0; i < n; i++)
+		if (!k || strcmp(v[k - 1], v[i]))
+			v[k++] = v[i];
+	n = k;
+	for (i = 0; i < s->ngroups && !g; i++) {
+		g = &s->groups[i];
+		for (k = 0; g->n == n && k < n && !strcmp(g->paths[k], v[k]); k++)
+			;
+		if (g->n != n || k < n)
+			g = NULL;
+	}
+	if (g) {
+		free(v);
+	} else {
+		if (hm_grow((void **)&s->groups, &s->groups_cap, s->ngroups + 1, sizeof(*g))) {
+			free(v);
+			return -ENOMEM;
+		}
+		g = &s->groups[s->ngroups++];
+		memset(g, 0, sizeof(*g));
+		g->paths = v;
+		g->n = n;
+		g->c.a = v[0];
+	}
+	g->c.lines++;
+	for (y = l->rows; y; y = y->next)
+		if (y->in_ts && y->c.samples && y->group && y->sname == x->sname &&
+		    y->kind == x->kind && pb_count(&g->c, y))
+			return -ENOMEM;
+	return 0;
+}
+
 static int pb_line(struct pb *b, const struct heat_line *l)
 {
 	const struct heat_row *x, *y;
@@ -95,6 +170,14 @@ static int pb_line(struct pb *b, const struct heat_line *l)
 		if (!(s = pb_struct_of(b, x)))
 			return -ENOMEM;
 		if (x->in_ts && pb_note(&s->shared, &s->nshared, &s->shared_cap, x, NULL))
+			return -ENOMEM;
+		/* the first truly shared row of its struct on the line notes
+		 * the group of them all */
+		for (y = l->rows; x->in_ts && y != x; y = y->next)
+			if (y->in_ts && y->c.samples && y->group && y->sname == x->sname &&
+			    y->kind == x->kind)
+				break;
+		if (x->in_ts && y == x && pb_group_note(s, l, x))
 			return -ENOMEM;
 		/* Contending pairs: fields of different groups (different
 		 * actors), one of them written, on the false sharing part. */
@@ -215,6 +298,46 @@ static int cmp_pairs(const void *pa, const void *pb)
 	return strcmp(a->a, b->a) ? strcmp(a->a, b->a) : strcmp(a->b ? a->b : "", b->b ? b->b : "");
 }
 
+static int cmp_groups(const void *pa, const void *pb)
+{
+	const struct pb_group *a = pa, *b = pb;
+	int c = cmp_pairs(&a->c, &b->c);
+
+	for (size_t k = 0; !c && k < a->n && k < b->n; k++)
+		c = strcmp(a->paths[k], b->paths[k]);
+	return c ? c : (a->n > b->n) - (a->n < b->n);
+}
+
+static int pb_groups(struct pb *b, struct pb_struct *ps, hm_profile_struct *out)
+{
+	hm_profile_shared_group *sg = hm_arena_alloc(b->arena, (ps->ngroups + 1) * sizeof(*sg));
+
+	if (!sg)
+		return -ENOMEM;
+	if (ps->ngroups)
+		qsort(ps->groups, ps->ngroups, sizeof(*ps->groups), cmp_groups);
+	for (size_t i = 0; i < ps->ngroups; i++) {
+		const struct pb_group *g = &ps->groups[i];
+		const char **f = hm_arena_alloc(b->arena, (g->n + 1) * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		for (size_t k = 0; k < g->n; k++)
+			if (!(f[k] = pb_str(b, g->paths[k])))
+				return -ENOMEM;
+		sg[i] = (hm_profile_shared_group){ .nr_fields = g->n, .fields = f,
+						   .samples = g->c.samples, .hitm = g->c.hitm,
+						   .transfers = g->c.transfers,
+						   .lines = g->c.lines };
+		sg[i].cpus = pb_cpus(b, &g->c.cpus, &sg[i].nr_cpus);
+		if (!sg[i].cpus)
+			return -ENOMEM;
+	}
+	out->shared_groups = sg;
+	out->nr_shared_groups = ps->ngroups;
+	return 0;
+}
+
 static int pb_pairs(struct pb *b, struct pb_struct *ps, hm_profile_struct *out)
 {
 	hm_profile_pair *pp = hm_arena_alloc(b->arena, (ps->npairs + 1) * sizeof(*pp));
@@ -251,7 +374,7 @@ static int pb_pairs(struct pb *b, struct pb_struct *ps, hm_profile_struct *out)
 	out->nr_pairs = ps->npairs;
 	out->shared = sh;
 	out->nr_shared = ps->nshared;
-	return 0;
+	return pb_groups(b, ps, out);
 }
 
 static int cmp_structs(const void *pa, const void *pb)
@@ -275,6 +398,11 @@ static void pb_free(struct pb *b)
 			free(b->s[i].pairs[j].cpus.w);
 		for (j = 0; j < b->s[i].nshared; j++)
 			free(b->s[i].shared[j].cpus.w);
+		for (j = 0; j < b->s[i].ngroups; j++) {
+			free(b->s[i].groups[j].c.cpus.w);
+			free(b->s[i].groups[j].paths);
+		}
+		free(b->s[i].groups);
 		free(b->s[i].pairs);
 		free(b->s[i].shared);
 		free(b->s[i].rows);

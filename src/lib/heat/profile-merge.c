@@ -124,6 +124,17 @@ static int shared_key(const void *a, const void *b)
 	return strcmp(((const hm_profile_shared *)a)->field, ((const hm_profile_shared *)b)->field);
 }
 
+/* groups: by their sorted field lists */
+static int group_key(const void *a, const void *b)
+{
+	const hm_profile_shared_group *x = a, *y = b;
+	int c = 0;
+
+	for (size_t k = 0; !c && k < x->nr_fields && k < y->nr_fields; k++)
+		c = strcmp(x->fields[k], y->fields[k]);
+	return c ? c : (x->nr_fields > y->nr_fields) - (x->nr_fields < y->nr_fields);
+}
+
 /* output orders, as the profile writer keeps them */
 static int field_order(const void *a, const void *b)
 {
@@ -154,6 +165,19 @@ static int shared_order(const void *a, const void *b)
 	if (x->hitm != y->hitm)
 		return x->hitm > y->hitm ? -1 : 1;
 	return strcmp(x->field, y->field);
+}
+
+static int group_order(const void *a, const void *b)
+{
+	const hm_profile_shared_group *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	if (x->hitm != y->hitm)
+		return x->hitm > y->hitm ? -1 : 1;
+	if (x->transfers != y->transfers)
+		return x->transfers > y->transfers ? -1 : 1;
+	return group_key(a, b);
 }
 
 static uint64_t struct_samples(const hm_profile_struct *s)
@@ -319,6 +343,48 @@ static const struct entries shared = {
 	shared_order,
 };
 
+static const void *groups_of(const hm_profile_struct *s, size_t *n)
+{
+	*n = s->nr_shared_groups;
+	return s->shared_groups;
+}
+
+static int group_add(struct fold *f, void *dv, const struct ref *r0, const struct ref *r)
+{
+	hm_profile_shared_group *d = dv;
+	const hm_profile_shared_group *q = r->x;
+
+	if (r == r0) {
+		const char **v = hm_arena_alloc(f->m->a, (q->nr_fields + 1) * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		for (size_t k = 0; k < q->nr_fields; k++)
+			if (!(v[k] = dup(f->m, q->fields[k])))
+				return -ENOMEM;
+		d->fields = v;
+		d->nr_fields = q->nr_fields;
+	}
+	d->samples += q->samples;
+	d->hitm += q->hitm;
+	d->transfers += q->transfers;
+	d->lines += q->lines;
+	return set_add(f->cpus, q->cpus, q->nr_cpus);
+}
+
+static int group_close(struct fold *f, void *dv)
+{
+	hm_profile_shared_group *d = dv;
+
+	d->cpus = set_done(f->m, f->cpus, &d->nr_cpus);
+	return !d->fields || !d->cpus ? -ENOMEM : 0;
+}
+
+static const struct entries groups = {
+	sizeof(hm_profile_shared_group), groups_of, group_key, group_add, group_close,
+	group_order,
+};
+
 /* The merged entries of kind e of the inputs' structs r[0..n), into *out
  * (the profile's arena) and *nr.  The first error stops the summing, so a
  * difference is told once. */
@@ -371,7 +437,7 @@ static int merge_struct(struct mg *m, const struct ref *r, size_t n, hm_profile_
 	struct fold f = { m, s0->name, cpus, thr };
 	size_t i, k, t;
 	const char **objs;
-	void *fo = NULL, *po = NULL, *so = NULL;
+	void *fo = NULL, *po = NULL, *so = NULL, *go = NULL;
 	char a[32], b[32], what[600];
 	int err = 0;
 
@@ -417,6 +483,10 @@ static int merge_struct(struct mg *m, const struct ref *r, size_t n, hm_profile_
 	if (!err)
 		err = merge_entries(&f, r, n, &shared, &so, &o->nr_shared);
 	o->shared = so;
+	/* truly shared groups (none from a profile older than them) */
+	if (!err)
+		err = merge_entries(&f, r, n, &groups, &go, &o->nr_shared_groups);
+	o->shared_groups = go;
 	return err;
 }
 

@@ -131,6 +131,23 @@ static void save_struct(hm_json *j, const hm_profile_struct *s)
 		hm_json_end_object(j);
 	}
 	hm_json_end_array(j);
+	/* the same fields as the lines shared them: what must stay together */
+	hm_json_key(j, "true_shared_groups");
+	hm_json_begin_array(j);
+	for (i = 0; i < s->nr_shared_groups; i++) {
+		const hm_profile_shared_group *q = &s->shared_groups[i];
+
+		hm_json_begin_object(j);
+		hm_json_key(j, "fields");
+		hm_json_begin_array(j);
+		for (size_t k = 0; k < q->nr_fields; k++)
+			hm_json_string(j, q->fields[k]);
+		hm_json_end_array(j);
+		save_sharing(j, q->samples, q->hitm, q->transfers, q->lines, q->cpus,
+			     q->nr_cpus);
+		hm_json_end_object(j);
+	}
+	hm_json_end_array(j);
 	hm_json_end_object(j);
 }
 
@@ -388,6 +405,41 @@ static int load_shared(const struct loader *ld, const hm_jp_value *o, hm_profile
 			       &q->nr_cpus);
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A truly shared group: its "fields", at least one, each named once. */
+static int load_group(const struct loader *ld, const hm_jp_value *o, hm_profile_shared_group *q)
+{
+	const hm_jp_value *v, *c;
+	const char **names;
+	int r = member(ld, o, "fields", HM_JP_ARRAY, &v);
+
+	if (r < 0)
+		return r;
+	if (!r || !v->len)
+		return bad(ld, r ? v : o, "%s", "a true sharing group needs \"fields\"");
+	if (!(names = hm_arena_alloc(ld->arena, (v->len + 1) * sizeof(*names))))
+		return -ENOMEM;
+	for (c = v->child; c; c = c->next) {
+		if (c->type != HM_JP_STRING)
+			return bad(ld, c, "\"%s\" entries must be strings", "fields");
+		names[q->nr_fields] = hm_arena_strndup(ld->arena, c->str, c->len);
+		if (!names[q->nr_fields])
+			return -ENOMEM;
+		for (size_t k = 0; k < q->nr_fields; k++)
+			if (!strcmp(names[k], names[q->nr_fields]))
+				return bad(ld, c, "field \"%s\" twice in a group", names[k]);
+		q->nr_fields++;
+	}
+	qsort(names, q->nr_fields, sizeof(*names), name_cmp);
+	q->fields = names;
+	return load_contention(ld, o, &q->samples, &q->hitm, &q->transfers, &q->lines, &q->cpus,
+			       &q->nr_cpus);
+}
+
 static int load_objects(const struct loader *ld, const hm_jp_value *o, hm_profile_struct *s)
 {
 	const hm_jp_value *v, *c;
@@ -450,7 +502,9 @@ static int load_struct(const struct loader *ld, const hm_jp_value *o, hm_profile
 	    (err = LOAD_ARRAY(ld, o, "pairs", hm_profile_pair, load_pair, &s->pairs,
 			      &s->nr_pairs)) ||
 	    (err = LOAD_ARRAY(ld, o, "true_shared", hm_profile_shared, load_shared,
-			      &s->shared, &s->nr_shared)))
+			      &s->shared, &s->nr_shared)) ||
+	    (err = LOAD_ARRAY(ld, o, "true_shared_groups", hm_profile_shared_group, load_group,
+			      &s->shared_groups, &s->nr_shared_groups)))
 		return err;
 	return 0;
 }

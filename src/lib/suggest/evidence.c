@@ -244,7 +244,16 @@ int hm_evidence_from_profile(const hm_profile_struct *ps, const char *source,
 	for (size_t i = 0; i < ps->nr_pairs && !err; i++)
 		err = hm_evidence_add_pair(ev, ps->pairs[i].a, ps->pairs[i].b,
 					   pair_weight(&ps->pairs[i]));
-	for (size_t i = 0; i < ps->nr_shared && !err; i++) {
+	/* the fields a line truly shared stay together, away from the other
+	 * hot fields: separating a lock from what it guards removes nothing */
+	for (size_t i = 0; i < ps->nr_shared_groups && !err; i++) {
+		const hm_profile_shared_group *g = &ps->shared_groups[i];
+		uint64_t w = g->hitm ? g->hitm : g->transfers ? g->transfers : g->samples;
+
+		err = hm_evidence_add_group(ev, g->fields, g->nr_fields, w, 0);
+	}
+	/* a profile from before the groups: each truly shared field alone */
+	for (size_t i = 0; !ps->nr_shared_groups && i < ps->nr_shared && !err; i++) {
 		const hm_profile_shared *s = &ps->shared[i];
 		uint64_t w = s->hitm ? s->hitm : s->transfers ? s->transfers : s->samples;
 

@@ -664,6 +664,30 @@ static int today_shared(struct sg_ctx *c, hm_suggestion *s)
 	return 0;
 }
 
+/* Nothing shares a line today, yet the evidence has truly shared groups:
+ * say that their contention is true sharing, which no layout removes (a
+ * lock and what it guards stay together). */
+static void true_sharing_why(struct sg_ctx *c, hm_suggestion *s)
+{
+	size_t n = 0, g, k;
+	int w;
+
+	for (g = 0; g < c->ngroups && !c->groups[g].strict; g++)
+		;
+	if (!c->ngroups || g < c->ngroups || c->npairs || s->nshared)
+		return;
+	w = snprintf(s->whybuf, sizeof(s->whybuf), "the contention is true sharing of ");
+	for (g = 0; g < c->ngroups && w > 0 && (size_t)w < sizeof(s->whybuf); g++)
+		for (k = 0; k < c->groups[g].nr && (size_t)w < sizeof(s->whybuf); k++)
+			w += snprintf(s->whybuf + w, sizeof(s->whybuf) - (size_t)w, "%s%s",
+				      n++ ? (k ? ", " : "; ") : "", c->groups[g].paths[k]);
+	if (w > 0 && (size_t)w < sizeof(s->whybuf))
+		snprintf(s->whybuf + w, sizeof(s->whybuf) - (size_t)w,
+			 " (kept together): no layout removes it: nothing to do");
+	if (w > 0 && (size_t)w < sizeof(s->whybuf) - 60)
+		s->why = s->whybuf;
+}
+
 /* Whether the C rules give back today's offsets.  When they do not, s->why
  * names the first member that disagrees. */
 static int replay_ok(struct sg_ctx *c, hm_suggestion *s)
@@ -790,6 +814,7 @@ static int run(struct sg_ctx *c, hm_suggestion *s)
 	}
 	if (c->today->st.remaining < 1e-9) {
 		s->why = "no contending pair shares a line today: nothing to do";
+		true_sharing_why(c, s);
 		return 0;
 	}
 	c->vars = hm_arena_alloc(&c->arena, SG_MAX_VARIANTS * sizeof(*c->vars));
