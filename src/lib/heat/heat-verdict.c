@@ -88,8 +88,8 @@ const char *heat_rule_text(enum heat_rule r)
 		"access the line, one writes); false sharing: they access fields of "
 		"different groups, true sharing: fields of one shared group; each part 5 "
 		"or more windows and 10 % of the line's",
-		"sampled registers: no shared 1 ms window, but the threads' accesses are "
-		"too few to have met in 5 had they met at random",
+		"sampled registers: no shared 1 ms window, but the threads' accesses (or "
+		"their writes) are too few to have met in 5 had they met at random",
 	};
 
 	return texts[r];
@@ -398,25 +398,32 @@ static int add_cost(struct heat_evidence *e, uint32_t cpu, uint64_t n)
  * meets one seen in nB about nA * nB / W times.  A timer samples few of
  * the accesses (under emulation, only those at the start of a translated
  * block), and when even random meetings would stay below the floor, no
- * shared window is no evidence that the threads never meet.  EV is sorted
- * by window. */
-static int regs_random_meetings(const struct rev *ev, size_t nev, double *out)
+ * shared window is no evidence that the threads never meet.  *all counts
+ * every meeting; *wr only those a shared window needs, where one of the
+ * two wrote (wA of A's windows with a write: nA * nB - (nA - wA) * (nB -
+ * wB) pairs of windows): threads that read the line often and write it
+ * seldom meet often but share a window seldom.  EV is sorted by window. */
+static int regs_random_meetings(const struct rev *ev, size_t nev, double *all, double *wr)
 {
-	struct { uint32_t tid; uint64_t n; } *t = NULL, *v;
+	struct { uint32_t tid; uint64_t n, w; } *t = NULL, *v;
 	size_t nt = 0, k, j, a, b, i;
-	double sum = 0, sq = 0;
+	double sum = 0, sq = 0, pairs_w = 0, span;
 
-	*out = 0;
+	*all = *wr = 0;
 	if (!nev)
 		return 0;
 	for (k = 0; k < nev; k = j) {
 		for (j = k; j < nev && ev[j].win == ev[k].win; j++)
 			;
 		for (a = k; a < j; a++) {
+			int w = 0;
+
 			for (b = k; b < a && ev[b].tid != ev[a].tid; b++)
 				;
 			if (b < a)	/* the thread is counted in this window already */
 				continue;
+			for (b = a; b < j; b++)
+				w |= ev[b].tid == ev[a].tid && ev[b].w;
 			for (i = 0; i < nt && t[i].tid != ev[a].tid; i++)
 				;
 			if (i == nt) {
@@ -427,17 +434,24 @@ static int regs_random_meetings(const struct rev *ev, size_t nev, double *out)
 				}
 				t = v;
 				t[nt].tid = ev[a].tid;
-				t[nt++].n = 0;
+				t[nt].n = t[nt].w = 0;
+				nt++;
 			}
 			t[i].n++;
+			t[i].w += w;
 		}
 	}
 	for (i = 0; i < nt; i++) {
 		sum += t[i].n;
 		sq += (double)t[i].n * t[i].n;
+		for (k = i + 1; k < nt; k++)
+			pairs_w += (double)t[i].n * t[k].n -
+				   (double)(t[i].n - t[i].w) * (t[k].n - t[k].w);
 	}
 	free(t);
-	*out = (sum * sum - sq) / 2 / (double)(ev[nev - 1].win - ev[0].win + 1);
+	span = (double)(ev[nev - 1].win - ev[0].win + 1);
+	*all = (sum * sum - sq) / 2 / span;
+	*wr = pairs_w / span;
 	return 0;
 }
 
@@ -450,7 +464,7 @@ int heat_line_verdict_regs(struct heat_line *l, const hm_heat *h)
 	struct heat_row *r;
 	uint32_t ng = 0, nwritten = 0, i;
 	size_t nev = 0, k, j, a, b;
-	double meet;
+	double meet, meet_w;
 	int err = 0;
 
 	free(e->cost);
@@ -513,7 +527,7 @@ int heat_line_verdict_regs(struct heat_line *l, const hm_heat *h)
 		e->fs_transfers += fs;
 		e->ts_transfers += ts;
 	}
-	if ((err = regs_random_meetings(ev, nev, &meet)))
+	if ((err = regs_random_meetings(ev, nev, &meet, &meet_w)))
 		goto out;
 
 	if (e->actors < 2) {
@@ -525,6 +539,11 @@ int heat_line_verdict_regs(struct heat_line *l, const hm_heat *h)
 	} else if (!nwritten) {
 		l->verdict = HEAT_READ_SHARED;
 		e->rule = HEAT_RULE_NO_WRITES;
+	} else if (!e->transfers && meet_w < HEAT_MIN_TRANSFERS) {
+		/* written too seldom in the samples for a shared window to be
+		 * expected: no shared window says nothing */
+		l->verdict = HEAT_INSUFFICIENT;
+		e->rule = HEAT_RULE_SPARSE_WINDOWS;
 	} else if (!e->transfers) {
 		l->verdict = HEAT_PRIVATE;
 		e->rule = HEAT_RULE_NO_OVERLAP;
