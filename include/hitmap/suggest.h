@@ -84,54 +84,10 @@ typedef struct hm_ev_group {
 
 typedef struct hm_evidence hm_evidence;
 
-/* New, empty evidence about struct `name`; `source` says where it came from
- * ("profile p.json", "rules mm.rules") and is copied.  NULL + ENOMEM. */
-hm_evidence *hm_evidence_new(const char *name, enum hm_evidence_kind kind, const char *source);
 void hm_evidence_free(hm_evidence *ev);
-
-/* Add a hot field, a pair, a group.  0 or -ENOMEM.  A field added twice has
- * its counters summed; a pair added twice (either order) its weights. */
-int hm_evidence_add_field(hm_evidence *ev, const char *path, uint64_t loads, uint64_t stores,
-			  uint32_t nr_cpus);
+/* Add a pair (either order adds to its weight).  0 or -ENOMEM. */
 int hm_evidence_add_pair(hm_evidence *ev, const char *a, const char *b, uint64_t weight);
-int hm_evidence_add_group(hm_evidence *ev, const char *const *paths, size_t nr,
-			  uint64_t weight, int strict);
-
-const char *hm_evidence_name(const hm_evidence *ev);
-enum hm_evidence_kind hm_evidence_kind(const hm_evidence *ev);
-const char *hm_evidence_source(const hm_evidence *ev);
-const hm_ev_field *hm_evidence_fields(const hm_evidence *ev, size_t *n);
 const hm_ev_pair *hm_evidence_pairs(const hm_evidence *ev, size_t *n);
-const hm_ev_group *hm_evidence_groups(const hm_evidence *ev, size_t *n);
-/* Whether there is any contention to act on (a pair or a group). */
-int hm_evidence_empty(const hm_evidence *ev);
-/* "profile", "rules", "lint" */
-const char *hm_evidence_kind_name(enum hm_evidence_kind kind);
-
-/* Adapters.  Each returns 0 and sets *out (possibly empty evidence), or a
- * negative errno.  `source` is copied into the evidence. */
-
-/* A profile struct: every field with its loads/stores/CPUs (watchpoint reads
- * and writes count as loads and stores), every contending pair weighing its
- * HITMs when the profile has them, else its line transfers, else its
- * samples, and every truly shared group (the fields a line truly shared
- * together) as a non-strict group; a profile without groups (older than
- * them) gives each truly shared field as a group of one. */
-int hm_evidence_from_profile(const hm_profile_struct *ps, const char *source,
-			     hm_evidence **out);
-
-/* Rules about struct `name`: `apart A B C` gives the pairs (A,B) (A,C) (B,C)
- * with weight 1, `alone A B` a strict group of weight 1.  Other directives
- * are not placement evidence and are skipped. */
-int hm_evidence_from_rules(const hm_ruleset *rs, const char *name, const char *source,
-			   hm_evidence **out);
-
-/* Lint findings about struct `name`: the first member a finding names (the
- * contention-prone one) paired with each of the others, weight 1; with
- * "lint-read-mostly" findings the others count as read-mostly (a load, no
- * store), otherwise as written. */
-int hm_evidence_from_findings(const hm_findings *f, const char *name, const char *source,
-			      hm_evidence **out);
 
 /* The evidence a run has, for hm_evidence_pick().  Any of profile, rules
  * and lint may be NULL; each label is the `source` its evidence carries. */

@@ -13,6 +13,7 @@
 #include "hitmap/heat.h"
 #include "hitmap/output.h"
 #include "hitmap/suggest.h"
+#include "suggest/suggest-lib.h"
 #include "base/opts.h"
 #include "output/output-html.h"
 
@@ -40,9 +41,9 @@ static int evidence_heat(const hm_suggestion *s, const hm_types *t, hm_profile_s
 
 	*fields = NULL;
 	memset(ps, 0, sizeof(*ps));
-	if (!ev || hm_evidence_kind(ev) != HM_EVIDENCE_PROFILE)
+	if (!ev || hmi_evidence_kind(ev) != HM_EVIDENCE_PROFILE)
 		return 0;
-	ef = hm_evidence_fields(ev, &n);
+	ef = hmi_evidence_fields(ev, &n);
 	if (!n)
 		return 0;
 	if (!(*fields = calloc(n, sizeof(**fields))))

@@ -31,18 +31,18 @@ static void evidence_line(FILE *out, const hm_suggestion *s)
 {
 	const hm_evidence *ev = s->ev;
 
-	switch (hm_evidence_kind(ev)) {
+	switch (hmi_evidence_kind(ev)) {
 	case HM_EVIDENCE_PROFILE:
 		fprintf(out, "evidence: %s (weights are samples: HITMs, or line transfers)\n",
-			hm_evidence_source(ev));
+			hmi_evidence_source(ev));
 		break;
 	case HM_EVIDENCE_RULES:
 		fprintf(out, "evidence: %s (no measurement: each pair weighs 1)\n",
-			hm_evidence_source(ev));
+			hmi_evidence_source(ev));
 		break;
 	default:
 		fprintf(out, "evidence: %s\n  (the weakest kind: a guess from member types, "
-			"no measurement;\n  each pair weighs 1)\n", hm_evidence_source(ev));
+			"no measurement;\n  each pair weighs 1)\n", hmi_evidence_source(ev));
 		break;
 	}
 }
@@ -381,8 +381,8 @@ static void json_struct(hm_json *j, const hm_suggestion *s, const hm_types *t,
 	hm_json_kstr(j, "name", s->name);
 	hm_json_key(j, "evidence");
 	hm_json_begin_object(j);
-	hm_json_kstr(j, "kind", hm_evidence_kind_name(hm_evidence_kind(s->ev)));
-	hm_json_kstr(j, "source", hm_evidence_source(s->ev));
+	hm_json_kstr(j, "kind", hmi_evidence_kind_name(hmi_evidence_kind(s->ev)));
+	hm_json_kstr(j, "source", hmi_evidence_source(s->ev));
 	hm_json_key(j, "total");
 	hm_json_double(j, s->total);
 	hm_json_end_object(j);

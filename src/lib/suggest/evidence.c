@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hitmap/suggest.h"
+#include "suggest/suggest-lib.h"
 #include "base/util.h"
 #include "base/opts.h"
 
@@ -75,7 +76,7 @@ static const char *dup(hm_evidence *ev, const char *s)
 	return hm_arena_strndup(&ev->arena, s ? s : "", strlen(s ? s : ""));
 }
 
-hm_evidence *hm_evidence_new(const char *name, enum hm_evidence_kind kind, const char *source)
+hm_evidence *hmi_evidence_new(const char *name, enum hm_evidence_kind kind, const char *source)
 {
 	hm_evidence *ev = calloc(1, sizeof(*ev));
 
@@ -105,8 +106,8 @@ void hm_evidence_free(hm_evidence *ev)
 	free(ev);
 }
 
-int hm_evidence_add_field(hm_evidence *ev, const char *path, uint64_t loads, uint64_t stores,
-			  uint32_t nr_cpus)
+int hmi_evidence_add_field(hm_evidence *ev, const char *path, uint64_t loads, uint64_t stores,
+			   uint32_t nr_cpus)
 {
 	hm_ev_field *f;
 	size_t k;
@@ -163,8 +164,8 @@ int hm_evidence_add_pair(hm_evidence *ev, const char *a, const char *b, uint64_t
 	return 0;
 }
 
-int hm_evidence_add_group(hm_evidence *ev, const char *const *paths, size_t nr, uint64_t weight,
-			  int strict)
+int hmi_evidence_add_group(hm_evidence *ev, const char *const *paths, size_t nr, uint64_t weight,
+			   int strict)
 {
 	const char **copy;
 	hm_ev_group *g;
@@ -184,11 +185,11 @@ int hm_evidence_add_group(hm_evidence *ev, const char *const *paths, size_t nr, 
 	return 0;
 }
 
-const char *hm_evidence_name(const hm_evidence *ev) { return ev->name; }
-enum hm_evidence_kind hm_evidence_kind(const hm_evidence *ev) { return ev->kind; }
-const char *hm_evidence_source(const hm_evidence *ev) { return ev->source; }
+const char *hmi_evidence_name(const hm_evidence *ev) { return ev->name; }
+enum hm_evidence_kind hmi_evidence_kind(const hm_evidence *ev) { return ev->kind; }
+const char *hmi_evidence_source(const hm_evidence *ev) { return ev->source; }
 
-const hm_ev_field *hm_evidence_fields(const hm_evidence *ev, size_t *n)
+const hm_ev_field *hmi_evidence_fields(const hm_evidence *ev, size_t *n)
 {
 	*n = ev->nfields;
 	return ev->fields;
@@ -200,18 +201,18 @@ const hm_ev_pair *hm_evidence_pairs(const hm_evidence *ev, size_t *n)
 	return ev->pairs;
 }
 
-const hm_ev_group *hm_evidence_groups(const hm_evidence *ev, size_t *n)
+const hm_ev_group *hmi_evidence_groups(const hm_evidence *ev, size_t *n)
 {
 	*n = ev->ngroups;
 	return ev->groups;
 }
 
-int hm_evidence_empty(const hm_evidence *ev)
+int hmi_evidence_empty(const hm_evidence *ev)
 {
 	return !ev->npairs && !ev->ngroups;
 }
 
-const char *hm_evidence_kind_name(enum hm_evidence_kind kind)
+const char *hmi_evidence_kind_name(enum hm_evidence_kind kind)
 {
 	switch (kind) {
 	case HM_EVIDENCE_PROFILE: return "profile";
@@ -227,10 +228,10 @@ static uint64_t pair_weight(const hm_profile_pair *p)
 	return p->hitm ? p->hitm : p->transfers ? p->transfers : p->samples;
 }
 
-int hm_evidence_from_profile(const hm_profile_struct *ps, const char *source,
-			     hm_evidence **out)
+int hmi_evidence_from_profile(const hm_profile_struct *ps, const char *source,
+			      hm_evidence **out)
 {
-	hm_evidence *ev = hm_evidence_new(ps->name, HM_EVIDENCE_PROFILE, source);
+	hm_evidence *ev = hmi_evidence_new(ps->name, HM_EVIDENCE_PROFILE, source);
 	int err = 0;
 
 	if (!ev)
@@ -239,7 +240,7 @@ int hm_evidence_from_profile(const hm_profile_struct *ps, const char *source,
 		const hm_profile_field *f = &ps->fields[i];
 		uint64_t st = f->c.stores + f->c.writes, ld = f->c.loads + f->c.reads;
 
-		err = hm_evidence_add_field(ev, f->path, ld, st, (uint32_t)f->nr_cpus);
+		err = hmi_evidence_add_field(ev, f->path, ld, st, (uint32_t)f->nr_cpus);
 	}
 	for (size_t i = 0; i < ps->nr_pairs && !err; i++)
 		err = hm_evidence_add_pair(ev, ps->pairs[i].a, ps->pairs[i].b,
@@ -250,14 +251,14 @@ int hm_evidence_from_profile(const hm_profile_struct *ps, const char *source,
 		const hm_profile_shared_group *g = &ps->shared_groups[i];
 		uint64_t w = g->hitm ? g->hitm : g->transfers ? g->transfers : g->samples;
 
-		err = hm_evidence_add_group(ev, g->fields, g->nr_fields, w, 0);
+		err = hmi_evidence_add_group(ev, g->fields, g->nr_fields, w, 0);
 	}
 	/* a profile from before the groups: each truly shared field alone */
 	for (size_t i = 0; !ps->nr_shared_groups && i < ps->nr_shared && !err; i++) {
 		const hm_profile_shared *s = &ps->shared[i];
 		uint64_t w = s->hitm ? s->hitm : s->transfers ? s->transfers : s->samples;
 
-		err = hm_evidence_add_group(ev, &s->field, 1, w, 0);
+		err = hmi_evidence_add_group(ev, &s->field, 1, w, 0);
 	}
 	if (err) {
 		hm_evidence_free(ev);
@@ -267,10 +268,10 @@ int hm_evidence_from_profile(const hm_profile_struct *ps, const char *source,
 	return 0;
 }
 
-int hm_evidence_from_rules(const hm_ruleset *rs, const char *name, const char *source,
-			   hm_evidence **out)
+int hmi_evidence_from_rules(const hm_ruleset *rs, const char *name, const char *source,
+			    hm_evidence **out)
 {
-	hm_evidence *ev = hm_evidence_new(name, HM_EVIDENCE_RULES, source);
+	hm_evidence *ev = hmi_evidence_new(name, HM_EVIDENCE_RULES, source);
 	int err = 0;
 
 	if (!ev)
@@ -285,7 +286,7 @@ int hm_evidence_from_rules(const hm_ruleset *rs, const char *name, const char *s
 				for (unsigned b = a + 1; b < r->nr_args && !err; b++)
 					err = hm_evidence_add_pair(ev, r->args[a], r->args[b], 1);
 		} else if (r->kind == HM_RULE_ALONE) {
-			err = hm_evidence_add_group(ev, r->args, r->nr_args, 1, 1);
+			err = hmi_evidence_add_group(ev, r->args, r->nr_args, 1, 1);
 		}
 	}
 	if (err) {
@@ -296,10 +297,10 @@ int hm_evidence_from_rules(const hm_ruleset *rs, const char *name, const char *s
 	return 0;
 }
 
-int hm_evidence_from_findings(const hm_findings *f, const char *name, const char *source,
-			      hm_evidence **out)
+int hmi_evidence_from_findings(const hm_findings *f, const char *name, const char *source,
+			       hm_evidence **out)
 {
-	hm_evidence *ev = hm_evidence_new(name, HM_EVIDENCE_LINT, source);
+	hm_evidence *ev = hmi_evidence_new(name, HM_EVIDENCE_LINT, source);
 	int err = 0;
 
 	if (!ev)
@@ -314,9 +315,9 @@ int hm_evidence_from_findings(const hm_findings *f, const char *name, const char
 		/* with "lint-read-mostly" the first member is the contention-prone
 		 * one and the others its read-mostly neighbours; else they are the
 		 * contention-prone members of one line, every two a pair */
-		err = hm_evidence_add_field(ev, fi->members[0], 0, 1, 0);
+		err = hmi_evidence_add_field(ev, fi->members[0], 0, 1, 0);
 		for (unsigned b = 1; b < fi->nr_members && !err; b++) {
-			err = hm_evidence_add_field(ev, fi->members[b], rm, !rm, 0);
+			err = hmi_evidence_add_field(ev, fi->members[b], rm, !rm, 0);
 			for (unsigned a = 0; a < (rm ? 1 : b) && !err; a++)
 				err = hm_evidence_add_pair(ev, fi->members[a], fi->members[b], 1);
 		}
@@ -343,18 +344,18 @@ int hm_evidence_pick(const char *name, const struct hm_evidence_inputs *user,
 	ps = in.profile ? hm_profile_find_struct(in.profile, name) : NULL;
 	if (in.profile && (ps || (!in.rules && !in.lint))) {
 		if (ps)
-			return hm_evidence_from_profile(ps, in.profile_source, out);
-		*out = hm_evidence_new(name, HM_EVIDENCE_PROFILE, in.profile_source);
+			return hmi_evidence_from_profile(ps, in.profile_source, out);
+		*out = hmi_evidence_new(name, HM_EVIDENCE_PROFILE, in.profile_source);
 		return *out ? 0 : -ENOMEM;
 	}
 	if (in.rules) {
 		if (!in.lint)
-			return hm_evidence_from_rules(in.rules, name, in.rules_source, out);
-		if ((err = hm_evidence_from_rules(in.rules, name, in.rules_source, out)))
+			return hmi_evidence_from_rules(in.rules, name, in.rules_source, out);
+		if ((err = hmi_evidence_from_rules(in.rules, name, in.rules_source, out)))
 			return err;
-		if (!hm_evidence_empty(*out))
+		if (!hmi_evidence_empty(*out))
 			return 0;
 		hm_evidence_free(*out);
 	}
-	return hm_evidence_from_findings(in.lint, name, in.lint_source, out);
+	return hmi_evidence_from_findings(in.lint, name, in.lint_source, out);
 }

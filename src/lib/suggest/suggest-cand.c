@@ -236,7 +236,7 @@ static void cand_moves(struct sg_ctx *c, int x)
 		}
 	}
 	/* next to what it is read with: a claim only measured loads back */
-	if (!c->ents[x].read_mostly || hm_evidence_kind(c->ev) != HM_EVIDENCE_PROFILE)
+	if (!c->ents[x].read_mostly || hmi_evidence_kind(c->ev) != HM_EVIDENCE_PROFILE)
 		return;
 	for (size_t m = 0; m < c->nents && !c->refused; m++) {
 		if ((int)m == x || !c->ents[m].read_mostly)

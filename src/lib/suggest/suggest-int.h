@@ -3,6 +3,7 @@
 #ifndef HM_SUGGEST_INT_H
 #define HM_SUGGEST_INT_H
 #include "hitmap/suggest.h"
+#include "suggest/suggest-lib.h"
 #include "base/util.h"
 
 /* A unit that moves as a whole: one direct member, or a run of bitfields. */

@@ -177,14 +177,14 @@ static int note(hm_suggestion *s, const char *fmt, ...)
 static int map_evidence(struct sg_ctx *c, hm_suggestion *s)
 {
 	size_t nf;
-	const hm_ev_field *f = hm_evidence_fields(c->ev, &nf);
+	const hm_ev_field *f = hmi_evidence_fields(c->ev, &nf);
 	/* loads and stores known (a profile; lint's guesses): writers and
 	 * readers told apart; otherwise (rules) every named member is contended */
-	int counts = hm_evidence_kind(c->ev) == HM_EVIDENCE_PROFILE || nf > 0;
+	int counts = hmi_evidence_kind(c->ev) == HM_EVIDENCE_PROFILE || nf > 0;
 	struct sg_ref r;
 
 	c->pairs = hm_evidence_pairs(c->ev, &c->npairs);
-	c->groups = hm_evidence_groups(c->ev, &c->ngroups);
+	c->groups = hmi_evidence_groups(c->ev, &c->ngroups);
 	c->pref = hm_arena_alloc(&c->arena, (c->npairs + 1) * sizeof(*c->pref));
 	c->gref = hm_arena_alloc(&c->arena, (c->ngroups + 1) * sizeof(*c->gref));
 	if (!c->pref || !c->gref)
@@ -346,7 +346,7 @@ int sg_resolve(const struct sg_ctx *c, const char *path, struct sg_ref *r)
  * and there they only weigh in the remaining contention. */
 static size_t creates_pair(const struct sg_ctx *c, const struct sg_var *v)
 {
-	if (hm_evidence_kind(c->ev) == HM_EVIDENCE_LINT)
+	if (hmi_evidence_kind(c->ev) == HM_EVIDENCE_LINT)
 		return SIZE_MAX;
 	for (size_t i = 0; i < c->npairs; i++)
 		if (c->pref[i].ok && sg_pair_frac(c, v, i) > 0 && sg_pair_frac(c, c->today, i) == 0)
@@ -808,7 +808,7 @@ static int run(struct sg_ctx *c, hm_suggestion *s)
 	s->today = c->today->st;
 	if ((err = today_shared(c, s)))
 		return err;
-	if (hm_evidence_empty(c->ev)) {
+	if (hmi_evidence_empty(c->ev)) {
 		s->why = "no evidence of contention: nothing to do";
 		return 0;
 	}

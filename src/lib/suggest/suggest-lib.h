@@ -1,0 +1,54 @@
+/* Internal to libhitmap, shared between its folders: building and reading
+ * the evidence suggest works from (suggest/evidence.c), beyond what
+ * hitmap/suggest.h gives the command (hm_evidence_pick() and the pairs). */
+#ifndef HM_SUGGEST_LIB_H
+#define HM_SUGGEST_LIB_H
+#include "hitmap/suggest.h"
+
+/* New, empty evidence about struct `name`; `source` says where it came from
+ * ("profile p.json", "rules mm.rules") and is copied.  NULL + ENOMEM. */
+hm_evidence *hmi_evidence_new(const char *name, enum hm_evidence_kind kind, const char *source);
+
+/* Add a hot field, a group (a pair: hm_evidence_add_pair()).  0 or
+ * -ENOMEM.  A field added twice has its counters summed. */
+int hmi_evidence_add_field(hm_evidence *ev, const char *path, uint64_t loads, uint64_t stores,
+			   uint32_t nr_cpus);
+int hmi_evidence_add_group(hm_evidence *ev, const char *const *paths, size_t nr,
+			   uint64_t weight, int strict);
+
+const char *hmi_evidence_name(const hm_evidence *ev);
+enum hm_evidence_kind hmi_evidence_kind(const hm_evidence *ev);
+const char *hmi_evidence_source(const hm_evidence *ev);
+const hm_ev_field *hmi_evidence_fields(const hm_evidence *ev, size_t *n);
+const hm_ev_group *hmi_evidence_groups(const hm_evidence *ev, size_t *n);
+/* Whether there is any contention to act on (a pair or a group). */
+int hmi_evidence_empty(const hm_evidence *ev);
+/* "profile", "rules", "lint" */
+const char *hmi_evidence_kind_name(enum hm_evidence_kind kind);
+
+/* Adapters.  Each returns 0 and sets *out (possibly empty evidence), or a
+ * negative errno.  `source` is copied into the evidence. */
+
+/* A profile struct: every field with its loads/stores/CPUs (watchpoint reads
+ * and writes count as loads and stores), every contending pair weighing its
+ * HITMs when the profile has them, else its line transfers, else its
+ * samples, and every truly shared group (the fields a line truly shared
+ * together) as a non-strict group; a profile without groups (older than
+ * them) gives each truly shared field as a group of one. */
+int hmi_evidence_from_profile(const hm_profile_struct *ps, const char *source,
+			      hm_evidence **out);
+
+/* Rules about struct `name`: `apart A B C` gives the pairs (A,B) (A,C) (B,C)
+ * with weight 1, `alone A B` a strict group of weight 1.  Other directives
+ * are not placement evidence and are skipped. */
+int hmi_evidence_from_rules(const hm_ruleset *rs, const char *name, const char *source,
+			    hm_evidence **out);
+
+/* Lint findings about struct `name`: the first member a finding names (the
+ * contention-prone one) paired with each of the others, weight 1; with
+ * "lint-read-mostly" findings the others count as read-mostly (a load, no
+ * store), otherwise as written. */
+int hmi_evidence_from_findings(const hm_findings *f, const char *name, const char *source,
+			       hm_evidence **out);
+
+#endif
