@@ -57,36 +57,51 @@ def same(a, b):
     return a == b
 
 
+def index(off, ft, idx):
+    """(offset, type) of elements IDX ("[1][2]") of array type FT at OFF;
+    None when FT is no array that deep."""
+    for i in re.findall(r"\[(\d+)\]", idx):
+        at = plain(ft)
+        if at.code != gdb.TYPE_CODE_ARRAY:
+            return None
+        ft = at.target()
+        off += int(i) * ft.sizeof
+    return off, ft
+
+
 def field_at(t, comp):
-    """(offset in bytes, type) of member COMP of struct/union T, looking
-    into anonymous members; None when absent."""
-    m = re.match(r"(\w+)(?:\[(\d+)\])?$", comp)
+    """(offset in bytes, type, (unit, bytes)) of member COMP of
+    struct/union T ("name", "name[1][2]"; "[1]" an element of T itself),
+    looking into anonymous members; None when absent.  A bitfield's offset
+    is that of its first byte, unit its storage unit's size, bytes how many
+    its bits take; (0, 0) for any other member."""
+    m = re.match(r"(\w*)((?:\[\d+\])*)$", comp)
     if not m:
         return None
     name, idx = m.group(1), m.group(2)
+    if not name:
+        r = index(0, t, idx) if idx else None
+        return r + ((0, 0),) if r else None
     st = plain(t)
     if st.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
         return None
     for f in st.fields():
         if f.name == name:
-            off, ft = f.bitpos // 8, f.type
-            if idx is not None:
-                at = plain(ft)
-                if at.code != gdb.TYPE_CODE_ARRAY:
-                    return None
-                ft = at.target()
-                off += int(idx) * ft.sizeof
-            return off, ft
+            r = index(f.bitpos // 8, f.type, idx)
+            if r and f.bitsize:	# its unit, and the bytes its bits take
+                return r + ((plain(f.type).sizeof, (f.bitpos % 8 + f.bitsize + 7) // 8),)
+            return r + ((0, 0),) if r else None
         if not f.name and not f.is_base_class:
             sub = field_at(f.type, comp)
             if sub:
-                return f.bitpos // 8 + sub[0], sub[1]
+                return (f.bitpos // 8 + sub[0],) + sub[1:]
     return None
 
 
 def chain(t, path):
-    """[(prefix, offset, type)] from the struct itself down to PATH."""
-    out = [("", 0, t)]
+    """[(prefix, offset, type, (unit, bytes))] from the struct itself down
+    to PATH (see field_at)."""
+    out = [("", 0, t, (0, 0))]
     off = 0
     if not path:
         return out
@@ -98,7 +113,7 @@ def chain(t, path):
         off += r[0]
         t = r[1]
         pre.append(comp)
-        out.append((".".join(pre), off, t))
+        out.append((".".join(pre), off, t, r[2]))
     return out
 
 
@@ -232,10 +247,13 @@ def judge(q):
     ch = chain(t, q["path"])
     if ch is None:
         return "wrong", "gdb finds no %s in %s" % (q["path"], t)
-    foff, ftype = ch[-1][1], ch[-1][2]
-    if foff != q["off"]:
+    foff, ftype, (unit, nbytes) = ch[-1][1], ch[-1][2], ch[-1][3]
+    fend = foff + (nbytes or max(plain(ftype).sizeof, 1))
+    # a bitfield's row is at its storage unit, which holds its bytes
+    if unit and q["off"] <= foff and fend <= q["off"] + unit:
+        pass
+    elif foff != q["off"]:
         return "wrong", "gdb puts %s at %d, not %d" % (q["path"], foff, q["off"])
-    fend = foff + max(plain(ftype).sizeof, 1)
     if "%rip" in insn:
         m = RIP_SYM.search(insn.split("#", 1)[1] if "#" in insn else "")
         if not m:
@@ -249,7 +267,7 @@ def judge(q):
         return "silent", "no memory operand"
     types = var_types(pc)
     held = scope_vars(pc)
-    seen = []
+    seen, untyped = [], []
     for m in mem:
         disp = int(m.group(1) or "0", 0)
         base = REGS64.get(m.group(2))
@@ -266,8 +284,8 @@ def judge(q):
                 if target.code == gdb.TYPE_CODE_VOID or target.sizeof == 0:
                     continue
                 at = disp - k
-                seen.append("%s (%s, %s+%d) +%d" % (name, vt, reg, k, at))
-                for pre, poff, ptype in ch:
+                what = "%s (%s, %s+%d) +%d" % (name, vt, reg, k, at)
+                for pre, poff, ptype, _ in ch:
                     if same(ptype, target) and foff <= poff + at < fend:
                         return "agree", "%s = %s: %s%s+%d" % (
                             name, vt, q["struct"] or q["object"], "." + pre if pre else "", at)
@@ -279,8 +297,17 @@ def judge(q):
                 if gi is not None and gi == hi:
                     return "agree", "%s = %s: +%d is %s.%s, as the path's innermost member" % (
                         name, vt, at, gi[0], gi[1])
+                # a pointer to a scalar (a cast: bit_spin_lock's unsigned
+                # long *) names no struct; nor does one whose byte reached
+                # is outside what it points to (container_of arithmetic)
+                if target.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION,
+                                       gdb.TYPE_CODE_ARRAY) or not 0 <= at < target.sizeof:
+                    untyped.append(what)
+                else:
+                    seen.append(what)
     if not seen:
-        return "silent", "no pointer variable in the base register"
+        return "silent", ("no pointer variable in the base register" if not untyped else
+                          "gdb's pointer names no struct there: " + "; ".join(untyped))
     return "wrong", "; ".join(seen)
 
 
