@@ -88,8 +88,9 @@ const char *heat_rule_text(enum heat_rule r)
 		"access the line, one writes); false sharing: they access fields of "
 		"different groups, true sharing: fields of one shared group; each part 5 "
 		"or more windows and 10 % of the line's",
-		"sampled registers: no shared 1 ms window, but the threads' accesses (or "
-		"their writes) are too few to have met in 5 had they met at random",
+		"sampled registers: no shared 1 ms window, but too few accesses to tell: "
+		"one thread seen in fewer than 5 windows, or threads whose accesses (or "
+		"writes) are too few to have met in 5 had they met at random",
 	};
 
 	return texts[r];
@@ -463,7 +464,7 @@ int heat_line_verdict_regs(struct heat_line *l, const hm_heat *h)
 	struct rev *ev = NULL;
 	struct heat_row *r;
 	uint32_t ng = 0, nwritten = 0, i;
-	size_t nev = 0, k, j, a, b;
+	size_t nev = 0, nwin, k, j, a, b;
 	double meet, meet_w;
 	int err = 0;
 
@@ -530,7 +531,14 @@ int heat_line_verdict_regs(struct heat_line *l, const hm_heat *h)
 	if ((err = regs_random_meetings(ev, nev, &meet, &meet_w)))
 		goto out;
 
-	if (e->actors < 2) {
+	for (k = 0, nwin = 0; k < nev; k++)
+		nwin += !k || ev[k].win != ev[k - 1].win;
+	if (e->actors < 2 && nwin < HEAT_MIN_TRANSFERS) {
+		/* a timer sees few of the accesses: one thread in a window or
+		 * two says nothing of the others (a kernel lock's second CPU) */
+		l->verdict = HEAT_INSUFFICIENT;
+		e->rule = HEAT_RULE_SPARSE_WINDOWS;
+	} else if (e->actors < 2) {
 		l->verdict = HEAT_PRIVATE;
 		e->rule = HEAT_RULE_ONE_ACTOR;
 	} else if (!e->transfers && meet < HEAT_MIN_TRANSFERS) {
