@@ -210,6 +210,20 @@ def inner(t, at):
 
 
 def judge(q):
+    """gdb's verdict on one query.  A timer sample's IP is the next
+    instruction to run: hitmap takes the access from the one before it when
+    that one ran last, else from the one at the IP; gdb agrees when either
+    instruction reaches the field."""
+    v = judge_at(q)
+    if v[0] != "agree" and not q.get("after"):
+        w = judge_at(dict(q, after=True))
+        if w[0] == "agree":
+            q["insn"] = "before the IP: " + q.get("insn", "")
+            return w
+    return v
+
+
+def judge_at(q):
     pc = q["ip"]
     if q.get("after"):
         prev = insn_before(pc)

@@ -153,7 +153,8 @@ def check_gdb():
             for l in f:
                 a = json.loads(l)
                 cache[a["key"]] = a
-    todo = [k for k in gdb_queries if k not in cache]
+    # a cached "wrong" is asked again: the judge may have learned since
+    todo = [k for k in gdb_queries if k not in cache or cache[k]["gdb"] == "wrong"]
     if todo:
         qin, qout = os.path.join(SCRATCH, "gdb-q.jsonl"), os.path.join(SCRATCH, "gdb-a.jsonl")
         with open(qin, "w") as f:
