@@ -256,8 +256,9 @@ def verdict_of(rows, path):
 CLOCK_VERDICTS = {
     "mmap2": ("false and true sharing", "true sharing", "false sharing", "insufficient evidence"),
     "lock1s": ("true sharing", "insufficient evidence"),
-    # one file per thread: each lock context is one thread's (one actor)
-    "lock1p": ("private",),
+    # one file per thread: each lock context is one thread's (one actor);
+    # private once that thread is seen in 5 windows, never a sharing verdict
+    "lock1p": ("private", "insufficient evidence"),
     "fshare": ("false sharing", "false and true sharing", "insufficient evidence"),
 }
 # The fields a timer sample must name in the seed's object.
