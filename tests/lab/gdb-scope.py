@@ -216,7 +216,7 @@ def judge(q):
     instruction reaches the field."""
     v = judge_at(q)
     if v[0] != "agree" and not q.get("after"):
-        w = judge_at(dict(q, after=True))
+        w = judge_at(dict(q, after=True, timer=True))
         if w[0] == "agree":
             q["insn"] = "before the IP: " + q.get("insn", "")
             return w
@@ -258,6 +258,11 @@ def judge_at(q):
         return "silent", "gdb: %s" % e
     if t is None:
         return "silent", "no type for %s" % q["object"]
+    if q["path"].endswith("(padding)"):
+        # bytes no member holds: gdb's layout must hold none there either
+        if inner(t, q["off"]) and inner(t, q["off"])[1] != q["path"].split(".")[-2:][0]:
+            return "wrong", "gdb puts a member at %d" % q["off"]
+        return "silent", "padding: no member for gdb to name"
     ch = chain(t, q["path"])
     if ch is None:
         return "wrong", "gdb finds no %s in %s" % (q["path"], t)
@@ -281,6 +286,14 @@ def judge_at(q):
         return "silent", "no memory operand"
     types = var_types(pc)
     held = scope_vars(pc)
+    if q.get("timer"):
+        # the variables gdb places at the IP held the same registers one
+        # instruction before, save the one that instruction wrote
+        dst = re.search(r",%(\w+)$", insn)
+        dst = REGS64.get(dst.group(1)) if dst else None
+        held += [h for h in scope_vars(q["ip"]) if REGS64.get(h[1], h[1]) != dst]
+        for n, ts in var_types(q["ip"]).items():
+            types.setdefault(n, ts)
     seen, untyped = [], []
     for m in mem:
         disp = int(m.group(1) or "0", 0)
