@@ -132,8 +132,9 @@
     var ls = S.line_size || L;
     sec.appendChild(el("h2", null, el("a", { href: "#" + sec.id }, S.kind + " " + S.name),
       el("span", { cls: "muted" }, " — " + S.size + " bytes, " + lines + " cacheline" +
-        (lines === 1 ? "" : "s") + " of " + ls + (S.base_known ? "" :
-        "; lines counted from offset 0 (the object may start anywhere)"))));
+        (lines === 1 ? "" : "s") + " of " + ls + (!S.base_known ?
+        "; lines counted from offset 0 (the object may start anywhere)" : o.placement ?
+        "; the object starts a line: " + o.placement : ""))));
     var grid = el("div", { cls: "hm-lines", role: "group", "aria-label": S.name + " cachelines" });
     var rows = [];
     for (var i = 0; i < lines; i++) {
@@ -141,7 +142,7 @@
       var lab = el("div", { cls: "hm-ln" + (c ? " hm-contended" : "") },
         "line " + i + " · " + i * ls + (c ? " ⚠" : ""));
       var row = el("div", { cls: "hm-row" + (c ? " hm-contended" : ""), "data-line": i });
-      if (c) row.appendChild(el("span", { cls: "hm-mark" }, "⚠ " + c));
+      if (c) grid.appendChild(el("div", { cls: "hm-mark" }, "⚠ " + c));
       grid.appendChild(lab);
       grid.appendChild(row);
       rows.push(row);
@@ -314,10 +315,11 @@
       else if (e.key === "Home") next = all[0];
       else if (e.key === "End") next = all[all.length - 1];
       else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-        var row = cur.parentNode, x = cur.getBoundingClientRect().left + 2;
-        var sib = e.key === "ArrowDown" ? row.nextElementSibling : row.previousElementSibling;
-        sib = sib && (e.key === "ArrowDown" ? sib.nextElementSibling : sib.previousElementSibling);
-        if (sib && sib.classList.contains("hm-row")) {
+        /* the grid holds line numbers and labels between its rows */
+        var rows = Array.prototype.slice.call(grid.querySelectorAll(".hm-row"));
+        var x = cur.getBoundingClientRect().left + 2;
+        var sib = rows[rows.indexOf(cur.parentNode) + (e.key === "ArrowDown" ? 1 : -1)];
+        if (sib) {
           var best = null, bd = Infinity;
           Array.prototype.forEach.call(sib.querySelectorAll(".hm-b"), function (b) {
             var r = b.getBoundingClientRect(), dd = x < r.left ? r.left - x : x > r.right ? x - r.right : 0;
@@ -524,7 +526,7 @@
     sec.appendChild(el("p", null, "evidence: " + ln.evidence));
     var grid = el("div", { cls: "hm-lines" });
     var row = el("div", { cls: "hm-row" + (c ? " hm-contended" : "") });
-    if (c) row.appendChild(el("span", { cls: "hm-mark" }, "⚠ " + ln.verdict));
+    if (c) grid.appendChild(el("div", { cls: "hm-mark" }, "⚠ " + ln.verdict));
     grid.appendChild(el("div", { cls: "hm-ln" + (c ? " hm-contended" : "") }, hex(ln.address)));
     grid.appendChild(row);
     context(row, ln);
@@ -622,7 +624,7 @@
     });
     return out;
   }
-  function pairOf(A, B, pa, pb, la, lb, ca, cb) {
+  function pairOf(A, B, pa, pb, la, lb, ca, cb, place) {
     var ia = {}, ib = {}, sa = {}, sb = {}, peersA = {}, peersB = {}, moved = movedPaths(A, B);
     A.members.forEach(function (m) { if (m.path) ia[m.path] = m; });
     B.members.forEach(function (m) { if (m.path) ib[m.path] = m; });
@@ -638,9 +640,9 @@
     Object.keys(ib).forEach(function (p) { if (!ia[p]) sb[p] = "added"; });
     var g = el("div", { cls: "hm-pair" });
     g.appendChild(el("div", { "data-side": "old" }, el("h3", null, la),
-      drawStruct(A, { prefix: pa, status: sa, peers: peersA, contended: ca })));
+      drawStruct(A, { prefix: pa, status: sa, peers: peersA, contended: ca, placement: place })));
     g.appendChild(el("div", { "data-side": "new" }, el("h3", null, lb),
-      drawStruct(B, { prefix: pb, status: sb, peers: peersB, contended: cb })));
+      drawStruct(B, { prefix: pb, status: sb, peers: peersB, contended: cb, placement: place })));
     return g;
   }
   function diffPage() {
@@ -677,6 +679,10 @@
       sec.appendChild(el("p", null, "evidence: " + s.evidence.kind + " (" + s.evidence.source + "); today " +
         s.today.size + " bytes, " + s.today.cachelines + " cachelines; pairs sharing a line: " +
         (s.today.shared.map(function (p) { return p.a + " + " + p.b; }).join(", ") || "none")));
+      /* where the object starts decides which members share a line */
+      sec.appendChild(el("p", { cls: "hm-placement" }, "placement: " + (D.placement ?
+        "each object starts a line: " + D.placement : "the object may start anywhere its " +
+        s.today.alignment + "-byte alignment allows; lines counted from offset 0")));
       if (D.heat)
         sec.appendChild(el("p", { cls: "hm-heat-note" }, "heat: each field's loads and stores in the " +
           "evidence (samples, loads, stores); the evidence has no HITM, transfer or CPU counts"));
@@ -702,7 +708,8 @@
           }).join("; ")))
         )));
         box.appendChild(pairOf(D.today, D.proposals[k], "t" + i + "-", "p" + i + "-" + k + "-", "today",
-          "proposal #" + p.rank, sharedRows(D.today, s.today.shared), sharedRows(D.proposals[k], s.today.shared)));
+          "proposal #" + p.rank, sharedRows(D.today, s.today.shared), sharedRows(D.proposals[k], s.today.shared),
+          D.placement));
         sec.appendChild(box);
       });
       app.appendChild(sec);
