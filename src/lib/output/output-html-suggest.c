@@ -16,17 +16,20 @@
 #include "base/opts.h"
 #include "output/output-html.h"
 #include "suggest/suggest-int.h"
+#include "check/check-int.h"
 
 static int draw(hm_json *j, const hm_types *t, hm_type_id id, const char *name,
-		const struct hm_layout_opts *lo, const hm_profile_struct *heat)
+		const struct hm_layout_opts *lo, const hm_profile_struct *heat,
+		struct hmc_typeclass *tc)
 {
 	hm_layout *l = hm_layout_new(t, id, lo);
+	int err;
 
 	if (!l)
 		return -errno;
-	html_struct_json(j, l, name, heat);
+	err = html_struct_json(j, l, name, heat, tc);
 	hm_layout_free(l);
-	return 0;
+	return err;
 }
 
 /* The heat of a suggestion's measured evidence, in the shape the drawing
@@ -97,6 +100,7 @@ int hm_suggest_html(FILE *out, const struct hm_json_binary *bin,
 {
 	struct hm_suggest_opts o;
 	struct html_buf sj, b;
+	struct hmc_typeclass *tc;
 	char title[512];
 	int err;
 
@@ -112,7 +116,13 @@ int hm_suggest_html(FILE *out, const struct hm_json_binary *bin,
 		return err;
 	}
 	snprintf(title, sizeof(title), "hitmap suggest: %s", bin->path ? bin->path : "-");
+	/* locks and atomics marked as lint counts them, on both sides */
+	if (!(tc = hmc_typeclass_new(t, NULL))) {
+		html_buf_free(&sj);
+		return -ENOMEM;
+	}
 	if ((err = html_buf_open(&b))) {
+		hmc_typeclass_free(tc);
 		html_buf_free(&sj);
 		return err;
 	}
@@ -140,16 +150,17 @@ int hm_suggest_html(FILE *out, const struct hm_json_binary *bin,
 		if (place)
 			hm_json_kstr(&b.j, "placement", place);
 		hm_json_key(&b.j, "today");
-		err = draw(&b.j, t, id, NULL, &slo, heat);
+		err = draw(&b.j, t, id, NULL, &slo, heat, tc);
 		hm_json_key(&b.j, "proposals");
 		hm_json_begin_array(&b.j);
 		for (size_t k = 0; !err && k < hm_suggestion_count(s[i]); k++)
-			err = draw(&b.j, t, hm_suggestion_get(s[i], k)->type, name, &slo, heat);
+			err = draw(&b.j, t, hm_suggestion_get(s[i], k)->type, name, &slo, heat, tc);
 		hm_json_end_array(&b.j);
 		hm_json_end_object(&b.j);
 		free(pf);
 	}
 	hm_json_end_array(&b.j);
+	hmc_typeclass_free(tc);
 	if (err) {
 		html_buf_free(&b);
 		html_buf_free(&sj);

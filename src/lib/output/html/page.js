@@ -58,6 +58,8 @@
     return Math.max(1, Math.min(4, Math.ceil(4 * v / max)));
   }
   var LEVEL_NAMES = ["cold", "warm", "hot", "hotter", "hottest"];
+  /* locks and atomics (lint's classes), marked whatever the heat */
+  var UNIT_MARK = { lock: "L", atomic: "A" };
   /* A report's heat level: against the hottest field of the whole report,
    * not of its own line, and one sample is never more than warm (a line
    * with one sample of one thread is no hot spot). */
@@ -91,6 +93,10 @@
       lg.appendChild(el("span", { cls: "hm-h" + i, title: LEVEL_NAMES[i] }, "h" + i));
     lg.appendChild(el("span", { cls: "hm-hole", title: "hole" }, "hole"));
     lg.appendChild(el("span", { cls: "hm-pad", title: "padding" }, "pad"));
+    lg.appendChild(el("span", { cls: "hm-b hm-unit hm-lock", title: "a lock, or in one" },
+      el("span", { cls: "hm-u" }, UNIT_MARK.lock), "lock"));
+    lg.appendChild(el("span", { cls: "hm-b hm-unit hm-atomic", title: "an atomic, or in one" },
+      el("span", { cls: "hm-u" }, UNIT_MARK.atomic), "atomic"));
     c.appendChild(lg);
     c.appendChild(el("span", { cls: "muted" },
       "Tab / arrow keys move between members; focus or hover shows counts"));
@@ -183,15 +189,26 @@
       });
     }
     var max = 0, blocks = [], trs = [];
+    /* the lock or atomic a member is or lies in (members in pre-order):
+     * the blocks drawn are the leaves, a lock's words among them */
+    var units = [];
+    S.members.forEach(function (m) {
+      while (units.length && units[units.length - 1].depth >= m.depth) units.pop();
+      if (m.unit) units.push(m);
+      m._unit = units.length ? units[units.length - 1] : null;
+    });
     S.members.forEach(function (m) { if (m.leaf) max = Math.max(max, value(m.heat, metric)); });
     S.members.forEach(function (m) {
       var id = memberId(prefix, S.name, m);
       if (!m.leaf || (!m.size && !m.bit_size)) return;
-      var st = o.status && m.path ? o.status[m.path] : null;
+      var st = o.status && m.path ? o.status[m.path] : null, u = m._unit;
       function make(first) {
         var d = el("div", { "data-path": m.path || "", "data-offset": m.offset, "data-size": m.size,
           tabindex: first ? 0 : -1, role: "button", id: first ? id : null,
-          cls: (m.bit_size ? "hm-bits" : "") + (st === "moved" ? " hm-moved" : "") },
+          "data-unit": u ? u.unit : null, "data-unit-path": u ? u.path || "" : null,
+          cls: (m.bit_size ? "hm-bits" : "") + (st === "moved" ? " hm-moved" : "") +
+            (u ? " hm-unit hm-" + u.unit : "") },
+          u ? el("span", { cls: "hm-u", "aria-hidden": "true" }, UNIT_MARK[u.unit]) : null,
           m.name || "(anon)");
         d._m = m;
         d.appendChild(el("span", { cls: "lv" }));
@@ -243,6 +260,9 @@
       var st = o.status && m.path ? o.status[m.path] : null, peer = o.peers && m.path ? o.peers[m.path] : null;
       var name = el("td", { cls: "path", style: "padding-left:" + (0.5 + m.depth) + "rem" },
         m.name || "(anonymous)");
+      if (m.unit) name.appendChild(el("span", { cls: "hm-unit-l hm-" + m.unit, "data-unit-type": m.unit_type },
+        " " + UNIT_MARK[m.unit] + " " +
+        m.unit + (m.unit_type ? " (" + m.unit_type + ")" : "")));
       if (m.straddles) name.appendChild(el("span", { cls: "muted" }, " (straddles a line)"));
       if (st === "added") name.appendChild(el("span", { cls: "muted" }, " (added)"));
       if (peer) name.appendChild(el("span", null, " ", el("a", { href: "#" + peer[0] }, peer[1])));
@@ -266,8 +286,10 @@
         d.classList.remove("hm-h0", "hm-h1", "hm-h2", "hm-h3", "hm-h4");
         d.classList.add("hm-h" + lv);
         d.lastChild.textContent = lv ? "h" + lv : "";
+        var u = d._m._unit;
         d.setAttribute("aria-label", (d._m.path || "(anonymous)") + ", offset " + d._m.offset + ", size " +
-          d._m.size + ", " + metric + " " + v + ", " + LEVEL_NAMES[lv]);
+          d._m.size + ", " + metric + " " + v + ", " + LEVEL_NAMES[lv] +
+          (u ? ", " + (u === d._m ? "" : "in ") + u.unit + " " + (u.unit_type || "") : ""));
         d.title = (d._m.path || "") + " @" + d._m.offset + " +" + d._m.size + ": " + metric + " " + v;
       });
       trs.forEach(function (tr) {
