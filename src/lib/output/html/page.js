@@ -65,7 +65,16 @@
    * with one sample of one thread is no hot spot). */
   var reportMax = 0;
   function reportLevel(v) {
+    if (!reportMax)
+      extra.lines.forEach(function (l) {
+        l.fields.forEach(function (f) { reportMax = Math.max(reportMax, value(f.counts, metric)); });
+      });
     return v <= 1 ? Math.min(1, level(v, reportMax)) : level(v, reportMax);
+  }
+  /* A member's level in a drawing: on a report page on the report's scale
+   * (a struct with one sample is not hot for want of hotter members). */
+  function memberLevel(v, max) {
+    return page.kind === "report" ? reportLevel(v) : level(v, max);
   }
   /* The CPUs of a report's line or field; when the samples carry no CPU
    * the list holds thread ids standing in for them, which are no CPUs. */
@@ -282,7 +291,7 @@
       max = 0;
       S.members.forEach(function (m) { if (m.leaf) max = Math.max(max, value(m.heat, metric)); });
       blocks.forEach(function (d) {
-        var v = value(d._m.heat, metric), lv = level(v, max);
+        var v = value(d._m.heat, metric), lv = memberLevel(v, max);
         d.classList.remove("hm-h0", "hm-h1", "hm-h2", "hm-h3", "hm-h4");
         d.classList.add("hm-h" + lv);
         d.lastChild.textContent = lv ? "h" + lv : "";
@@ -295,7 +304,7 @@
       trs.forEach(function (tr) {
         var v = value(tr._m.heat, metric);
         tr.children[4].textContent = tr._m.heat ? v : "";
-        tr.children[5].textContent = tr._m.heat ? "h" + level(v, max) : "";
+        tr.children[5].textContent = tr._m.heat ? "h" + memberLevel(v, max) : "";
       });
     }
     paint();
@@ -552,10 +561,6 @@
     grid.appendChild(el("div", { cls: "hm-ln" + (c ? " hm-contended" : "") }, hex(ln.address)));
     grid.appendChild(row);
     context(row, ln);
-    if (!reportMax)
-      extra.lines.forEach(function (l) {
-        l.fields.forEach(function (f) { reportMax = Math.max(reportMax, value(f.counts, metric)); });
-      });
     var tb = el("tbody");
     ln.fields.forEach(function (f, k) {
       var v = value(f.counts, metric), lv = reportLevel(v), nm = fieldName(f);
