@@ -3,7 +3,7 @@
 a WebSocket client of its own) and say what the page did.
 
 usage: cdp.py CHROMIUM PAGE.html OUT.json [--dom DOM.html] [--keys KEY,KEY...]
-                  [--width PX] [--pairs]
+                  [--width PX] [--pairs] [--boxes SEL;SEL...]
 
 OUT.json: {"requests": [urls other than the page], "console": [messages of
 level error or warning, exceptions, log entries of level error],
@@ -14,8 +14,11 @@ each key pressed (Tab, ArrowRight, ...), the focused element: its tag,
 class, data-path, data-offset, outline width, and the tip's text, "pairs":
 with --pairs, for each side-by-side pair of layouts (.hm-pair) and each of
 its sides, the getBoundingClientRect() of the side and of its member table,
-and the side's computed overflow-x}.  --width sets the window's width
-(default 1280).
+and the side's computed overflow-x, "boxes": with --boxes, for each CSS
+selector the getBoundingClientRect() [left, top, right, bottom] of every
+element it matches that takes room on the page}.  --width sets the
+window's width (default 1280).  --pairs and --boxes first scroll to the end
+so that every lazily drawn section is there.
 """
 import base64, json, os, shutil, socket, struct, subprocess, sys, tempfile, time
 import urllib.request
@@ -162,10 +165,20 @@ def main():
             r = call("Runtime.evaluate", expression=probe, returnByValue=True)
             pressed.append(dict(json.loads(r["result"]["value"]), key=k))
         boxes = []
-        if "--pairs" in sys.argv:
+        if "--pairs" in sys.argv or "--boxes" in sys.argv:
             # every lazy section drawn first: scroll to the end and back
             call("Runtime.evaluate", expression="window.scrollTo(0, document.body.scrollHeight)")
             time.sleep(0.5)
+        sels = {}
+        if "--boxes" in sys.argv:
+            for sel in sys.argv[sys.argv.index("--boxes") + 1].split(";"):
+                js = ("JSON.stringify(Array.prototype.map.call(document.querySelectorAll(%s),"
+                      "function(e){var b=e.getBoundingClientRect();"
+                      "return [b.left,b.top+scrollY,b.right,b.bottom+scrollY];})"
+                      ".filter(function(b){return b[2]>b[0]&&b[3]>b[1];}))" % json.dumps(sel))
+                r = call("Runtime.evaluate", expression=js, returnByValue=True)
+                sels[sel] = json.loads(r["result"]["value"])
+        if "--pairs" in sys.argv:
             js = ("JSON.stringify(Array.prototype.map.call(document.querySelectorAll('.hm-pair'),"
                   "function(p){return Array.prototype.map.call(p.children,function(d){"
                   "var r=function(e){if(!e)return null;var b=e.getBoundingClientRect();"
@@ -181,7 +194,7 @@ def main():
         res = {"requests": [], "console": [], "ready": ready, "load_ms": round(load_ms),
                "render_ms": int(render_ms) if render_ms else None,
                "painted_ms": int(painted_ms) if painted_ms else None, "keys": pressed,
-               "pairs": boxes}
+               "pairs": boxes, "boxes": sels}
         for e in events:
             m, p = e.get("method"), e.get("params", {})
             if m == "Network.requestWillBeSent" and p["request"]["url"] != url:

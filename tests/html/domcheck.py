@@ -18,6 +18,10 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 class Node:
     def __init__(self, tag, attrs, parent):
         self.tag, self.attrs, self.parent, self.kids = tag, dict(attrs), parent, []
+        self.text = []		# the text directly inside, in order
+
+    def all_text(self):
+        return "".join(self.text) + "".join(k.all_text() for k in self.kids)
 
     def cls(self):
         return (self.attrs.get("class") or "").split()
@@ -48,6 +52,9 @@ class Tree(HTMLParser):
         self.cur.kids.append(n)
         if tag not in VOID:
             self.cur = n
+
+    def handle_data(self, data):
+        self.cur.text.append(data)
 
     def handle_endtag(self, tag):
         c = self.cur

@@ -51,3 +51,68 @@ cat "$T/check.out"
 grep -q 'ok suggest: 1 structs, [1-9][0-9]* proposals, each before and after, [1-9]' "$T/check.out" ||
 	fail "no proposal drawn hot"
 html_quiet "$T/sp.html" sp
+
+# A contended line below another: its red label takes a row of its own and,
+# in Chromium at 1400 and 1920 px, no label box meets a member block box
+# (getBoundingClientRect over the DevTools protocol).  The rules say the
+# object starts a line (`placement line-aligned`), so the page says that,
+# and which rule file says it, never "may start anywhere"; without the
+# placement it says the object may start anywhere its alignment allows.
+cat >"$T/w.c" <<'C'
+struct wide {
+	char head[64];
+	long hits;
+	long misses;
+	int n;
+};
+struct wide w;
+C
+build_fixture "$T/w.c" "$T/w" gcc 5 -O0 -c
+printf 'struct wide {\n\tapart hits misses\n\tplacement line-aligned\n}\n' >"$T/w.rules"
+"$HITMAP" suggest -C wide --rules "$T/w.rules" --html "$T/w.html" "$T/w" >/dev/null ||
+	fail "suggest --html, line-aligned"
+html_dom "$T/w.html" w
+grep -q '<div class="hm-mark">⚠ hits and misses share this line</div>' "$T/w.dom" ||
+	fail "the contended line has no label"
+# what the page shows: the DOM without its script
+python3 -c 'import re, sys; print(re.sub(r"(?s)<script.*?</script>", "", open(sys.argv[1]).read()))' \
+	"$T/w.dom" >"$T/w.shown"
+grep -q 'may start anywhere' "$T/w.shown" && fail "line-aligned by the rules, the page says anywhere"
+grep -q "<p class=\"hm-placement\">placement: each object starts a line: \`placement line-aligned\` for wide in rules $T/w.rules</p>" \
+	"$T/w.dom" || fail "the page does not say the rules make the object start a line"
+grep -q "the object starts a line: \`placement line-aligned\` for wide in rules $T/w.rules" "$T/w.dom" ||
+	fail "the drawings do not say where the object starts"
+for px in 1400 1920; do
+	python3 "$HTML_SRC/cdp.py" "$CHROMIUM" "$T/w.html" "$T/w$px.cdp" --width $px \
+		--boxes '.hm-mark;.hm-b' || fail "cdp.py at $px px"
+	python3 - "$T/w$px.cdp" $px <<'PY' || fail "at $px px a label is drawn over a member"
+import json, sys
+b = json.load(open(sys.argv[1]))["boxes"]
+labels, blocks = b[".hm-mark"], b[".hm-b"]
+assert labels and blocks, ("nothing measured", len(labels), len(blocks))
+for l in labels:
+    for m in blocks:
+        assert l[2] <= m[0] or m[2] <= l[0] or l[3] <= m[1] or m[3] <= l[1], ("overlap", l, m)
+print("%s px: %d labels, %d blocks, none over another" % (sys.argv[2], len(labels), len(blocks)))
+PY
+done
+printf 'struct wide {\n\tapart hits misses\n}\n' >"$T/a.rules"
+"$HITMAP" suggest -C wide --rules "$T/a.rules" --html "$T/a.html" "$T/w" >/dev/null ||
+	fail "suggest --html, no placement"
+html_dom "$T/a.html" a
+grep -q '<p class="hm-placement">placement: the object may start anywhere its 8-byte alignment allows; lines counted from offset 0</p>' \
+	"$T/a.dom" || fail "without a placement rule the page claims where the object starts"
+
+# A kernel struct whose slab cache is made with SLAB_HWCACHE_ALIGN: the page
+# names the kmem_cache_create() call (kernel/cred.c:692 in Linux 6.1), as
+# suggest's own note does.
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	"$HITMAP" suggest -C cred --lint --html "$T/k.html" /sys/kernel/btf/vmlinux >"$T/k.txt" ||
+		fail "suggest --html on the running kernel's BTF"
+	grep -q 'SLAB_HWCACHE_ALIGN (kernel/cred.c:692)' "$T/k.txt" || fail "suggest: no slab note"
+	html_dom "$T/k.html" k
+	grep -q '<p class="hm-placement">placement: each object starts a line: its slab cache is created with SLAB_HWCACHE_ALIGN (kernel/cred.c:692)</p>' \
+		"$T/k.dom" || fail "the page does not say the slab cache aligns cred"
+else
+	echo "skipped the kernel part: no /sys/kernel/btf/vmlinux"
+fi

@@ -8,6 +8,7 @@
 #include "hitmap/output.h"
 #include "base/opts.h"
 #include "output/output-html.h"
+#include "check/check-int.h"
 
 /* The profile entry heat for `ty` is filed under: its name, else the
  * struct's a typedef names (as the layout's heat notes choose it). */
@@ -40,9 +41,15 @@ int hm_html_layouts(FILE *out, const struct hm_json_binary *bin, const hm_types 
 	line = o.cacheline_size ? o.cacheline_size
 	       : bin->cacheline_size ? bin->cacheline_size : hm_types_cacheline_size(t, 0);
 	HM_OPTS(hm_layout_opts, lo, .cacheline_size = line, .expand = o.expand);
+	struct hmc_typeclass *tc = hmc_typeclass_new(t, NULL);
+
 	snprintf(title, sizeof(title), "hitmap layout: %s", bin->path ? bin->path : "-");
-	if ((err = html_buf_open(&b)))
+	if (!tc)
+		return -ENOMEM;
+	if ((err = html_buf_open(&b))) {
+		hmc_typeclass_free(tc);
 		return err;
+	}
 	html_page_head(&b.j, "layout", o.title ? o.title : title, line);
 	hm_json_kstr(&b.j, "binary", bin->path);
 	hm_json_kstr(&b.j, "build_id", bin->build_id);
@@ -62,12 +69,18 @@ int hm_html_layouts(FILE *out, const struct hm_json_binary *bin, const hm_types 
 		}
 		if (!(l = hm_layout_new(t, id, &lo))) {
 			err = -errno;
-			html_buf_free(&b);
-			return err;
+			break;
 		}
-		html_struct_json(&b.j, l, hm_types_get(t, id)->name ? NULL : alias,
-				 entry_for(t, ids[i], id, o.profile));
+		err = html_struct_json(&b.j, l, hm_types_get(t, id)->name ? NULL : alias,
+				       entry_for(t, ids[i], id, o.profile), tc);
 		hm_layout_free(l);
+		if (err)
+			break;
+	}
+	hmc_typeclass_free(tc);
+	if (err) {
+		html_buf_free(&b);
+		return err;
 	}
 	hm_json_end_array(&b.j);
 	return html_page_finish(out, &b, NULL, "layout", o.title ? o.title : title);
@@ -129,14 +142,21 @@ int hm_html_diff(FILE *out, const hm_types *old_t, const hm_types *new_t,
 		return -EINVAL;
 	HM_OPTS(hm_layout_opts, lo, .cacheline_size = hm_types_cacheline_size(new_t, o.cacheline_size),
 		.expand = o.expand);
+	struct hmc_typeclass *tca = NULL, *tcb = NULL;
+
 	nv = diff_names(names, n, f, &v);
-	if (!v)
+	if (!v || !(tca = hmc_typeclass_new(old_t, NULL)) || !(tcb = hmc_typeclass_new(new_t, NULL))) {
+		hmc_typeclass_free(tca);
+		free(v);
 		return -ENOMEM;
+	}
 	old_label = old_label ? old_label : "old";
 	new_label = new_label ? new_label : "new";
 	snprintf(title, sizeof(title), "hitmap diff: %s → %s", old_label, new_label);
 	if ((err = html_buf_open(&b))) {
 		free(v);
+		hmc_typeclass_free(tca);
+		hmc_typeclass_free(tcb);
 		return err;
 	}
 	html_page_head(&b.j, "diff", o.title ? o.title : title, lo.cacheline_size);
@@ -161,21 +181,28 @@ int hm_html_diff(FILE *out, const hm_types *old_t, const hm_types *new_t,
 		if (!lc) {
 			err = -errno;
 			hm_layout_free(la);
-			html_buf_free(&b);
-			free(v);
-			return err;
+			break;
 		}
 		hm_json_begin_object(&b.j);
 		hm_json_kstr(&b.j, "name", v[i]);
 		hm_json_key(&b.j, "old");
-		html_struct_json(&b.j, la, NULL, NULL);
+		err = html_struct_json(&b.j, la, NULL, NULL, tca);
 		hm_json_key(&b.j, "new");
-		html_struct_json(&b.j, lc, NULL, NULL);
+		if (!err)
+			err = html_struct_json(&b.j, lc, NULL, NULL, tcb);
 		hm_json_end_object(&b.j);
 		hm_layout_free(la);
 		hm_layout_free(lc);
+		if (err)
+			break;
+	}
+	free(v);
+	hmc_typeclass_free(tca);
+	hmc_typeclass_free(tcb);
+	if (err) {
+		html_buf_free(&b);
+		return err;
 	}
 	hm_json_end_array(&b.j);
-	free(v);
 	return html_page_finish(out, &b, NULL, "diff", o.title ? o.title : title);
 }

@@ -20,6 +20,7 @@ static int struct_layouts(hm_json *j, const hm_attr *a, const hm_profile *p)
 {
 	HM_OPTS(hm_layout_opts, lo, .cacheline_size = hm_attr_line_size(a), .expand = 1);
 	size_t drawn = 0;
+	int err;
 
 	hm_json_key(j, "structs");
 	hm_json_begin_array(j);
@@ -36,8 +37,11 @@ static int struct_layouts(hm_json *j, const hm_attr *a, const hm_profile *p)
 				return -ENOMEM;
 			continue;	/* not a complete record: its lines say enough */
 		}
-		html_struct_json(j, l, NULL, ps);
+		/* the heat marks what contends: no lock or atomic marks */
+		err = html_struct_json(j, l, NULL, ps, NULL);
 		hm_layout_free(l);
+		if (err)
+			return err;
 		drawn++;
 	}
 	hm_json_end_array(j);

@@ -16,17 +16,21 @@
 #include "suggest/suggest-lib.h"
 #include "base/opts.h"
 #include "output/output-html.h"
+#include "suggest/suggest-int.h"
+#include "check/check-int.h"
 
 static int draw(hm_json *j, const hm_types *t, hm_type_id id, const char *name,
-		const struct hm_layout_opts *lo, const hm_profile_struct *heat)
+		const struct hm_layout_opts *lo, const hm_profile_struct *heat,
+		struct hmc_typeclass *tc)
 {
 	hm_layout *l = hm_layout_new(t, id, lo);
+	int err;
 
 	if (!l)
 		return -errno;
-	html_struct_json(j, l, name, heat);
+	err = html_struct_json(j, l, name, heat, tc);
 	hm_layout_free(l);
-	return 0;
+	return err;
 }
 
 /* The heat of a suggestion's measured evidence, in the shape the drawing
@@ -61,12 +65,43 @@ static int evidence_heat(const hm_suggestion *s, const hm_types *t, hm_profile_s
 	return 0;
 }
 
+/* Why suggest counts a struct's lines from the object's start, in the
+ * order suggest itself decides it: an alignment of a whole line, then
+ * --assume-aligned, a slab cache made with SLAB_HWCACHE_ALIGN (a kernel),
+ * and last a rule file's `placement line-aligned`, which the run's options
+ * carry as assume_aligned for this struct alone.  NULL when the object may
+ * start anywhere its alignment allows. */
+static const char *placement(const hm_suggestion *s, const hm_types *t,
+			     const struct hm_suggest_opts *o, unsigned L, char *buf, size_t len)
+{
+	const hm_suggest_stats *st = hm_suggestion_today(s);
+	const char *name = hm_types_get(t, hm_suggestion_type(s))->name;
+	const hm_evidence *ev = hm_suggestion_evidence(s);
+	const char *src = ev ? hm_evidence_source(ev) : NULL, *where;
+
+	if (!st->base_known)
+		return NULL;
+	if (st->alignment >= L)
+		snprintf(buf, len, "its alignment (%u bytes) is a multiple of the line", st->alignment);
+	else if (o->assume_aligned)
+		snprintf(buf, len, "--assume-aligned");
+	else if (o->style == HM_STYLE_KERNEL && (where = sg_kslab_where(name)) &&
+		 st->size > L / 2)
+		snprintf(buf, len, "its slab cache is created with SLAB_HWCACHE_ALIGN (%s)", where);
+	else if (src && !strncmp(src, "rules ", 6))
+		snprintf(buf, len, "`placement line-aligned` for %s in %s", name, src);
+	else
+		snprintf(buf, len, "`placement line-aligned` for %s in the run's rule files", name);
+	return buf;
+}
+
 int hm_suggest_html(FILE *out, const struct hm_json_binary *bin,
 		    const hm_suggestion *const *s, size_t n, const hm_types *t,
 		    const struct hm_suggest_opts *uo)
 {
 	struct hm_suggest_opts o;
 	struct html_buf sj, b;
+	struct hmc_typeclass *tc;
 	char title[512];
 	int err;
 
@@ -82,7 +117,13 @@ int hm_suggest_html(FILE *out, const struct hm_json_binary *bin,
 		return err;
 	}
 	snprintf(title, sizeof(title), "hitmap suggest: %s", bin->path ? bin->path : "-");
+	/* locks and atomics marked as lint counts them, on both sides */
+	if (!(tc = hmc_typeclass_new(t, NULL))) {
+		html_buf_free(&sj);
+		return -ENOMEM;
+	}
 	if ((err = html_buf_open(&b))) {
+		hmc_typeclass_free(tc);
 		html_buf_free(&sj);
 		return err;
 	}
@@ -92,6 +133,12 @@ int hm_suggest_html(FILE *out, const struct hm_json_binary *bin,
 	for (size_t i = 0; i < n && !err; i++) {
 		hm_type_id id = hm_suggestion_type(s[i]);
 		const char *name = hm_types_get(t, id)->name;
+		/* the object starts where suggest says, the rules' placement
+		 * included, and each proposal keeps that start */
+		HM_OPTS(hm_layout_opts, slo, .cacheline_size = lo.cacheline_size,
+			.assume_aligned = hm_suggestion_today(s[i])->base_known);
+		char why[256];
+		const char *place = placement(s[i], t, &o, lo.cacheline_size, why, sizeof(why));
 		hm_profile_struct ps;
 		hm_profile_field *pf;
 		const hm_profile_struct *heat;
@@ -101,17 +148,20 @@ int hm_suggest_html(FILE *out, const struct hm_json_binary *bin,
 		heat = pf ? &ps : NULL;
 		hm_json_begin_object(&b.j);
 		hm_json_kbool(&b.j, "heat", heat != NULL);
+		if (place)
+			hm_json_kstr(&b.j, "placement", place);
 		hm_json_key(&b.j, "today");
-		err = draw(&b.j, t, id, NULL, &lo, heat);
+		err = draw(&b.j, t, id, NULL, &slo, heat, tc);
 		hm_json_key(&b.j, "proposals");
 		hm_json_begin_array(&b.j);
 		for (size_t k = 0; !err && k < hm_suggestion_count(s[i]); k++)
-			err = draw(&b.j, t, hm_suggestion_get(s[i], k)->type, name, &lo, heat);
+			err = draw(&b.j, t, hm_suggestion_get(s[i], k)->type, name, &slo, heat, tc);
 		hm_json_end_array(&b.j);
 		hm_json_end_object(&b.j);
 		free(pf);
 	}
 	hm_json_end_array(&b.j);
+	hmc_typeclass_free(tc);
 	if (err) {
 		html_buf_free(&b);
 		html_buf_free(&sj);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "hitmap/types.h"
 #include "output/output-html.h"
+#include "check/check-int.h"
 
 int html_buf_open(struct html_buf *b)
 {
@@ -155,9 +156,14 @@ static void member_cpus(hm_json *j, const hm_profile_struct *ps, const char *pat
 	hm_json_end_array(j);
 }
 
-void html_struct_json(hm_json *j, const hm_layout *l, const char *name,
-		      const hm_profile_struct *ps)
+int html_struct_json(hm_json *j, const hm_layout *l, const char *name,
+		     const hm_profile_struct *ps, struct hmc_typeclass *tc)
 {
+	struct hmc_hot *hot = NULL;
+	/* the same members lint judges as units: a lock's or an atomic's
+	 * internals are not marked, a member holding one is */
+	int nhot = tc ? hmc_hot_fields(tc, l, &hot) : 0;
+	size_t k = 0;
 	const hm_types *t = hm_layout_types(l);
 	const hm_type *ty = hm_types_get(t, hm_layout_type(l));
 	const struct hm_layout_summary *s = hm_layout_summary(l);
@@ -166,6 +172,8 @@ void html_struct_json(hm_json *j, const hm_layout *l, const char *name,
 	const hm_hole *h = hm_layout_holes(l, &nh);
 	const hm_group *g = hm_layout_groups(l, &ng);
 
+	if (nhot < 0)
+		return nhot;
 	hm_json_begin_object(j);
 	hm_json_kstr(j, "name", name ? name : hm_layout_name(l));
 	hm_json_kstr(j, "kind", kind_name(ty->kind));
@@ -195,6 +203,11 @@ void html_struct_json(hm_json *j, const hm_layout *l, const char *name,
 		hm_json_kuint(j, "line_first", f[i].line_first);
 		hm_json_kuint(j, "line_last", f[i].line_last);
 		hm_json_kbool(j, "straddles", f[i].straddles);
+		if (k < (size_t)nhot && hot[k].field == i) {
+			hm_json_kstr(j, "unit", hot[k].weight == HMC_LOCK ? "lock" : "atomic");
+			hm_json_kstr(j, "unit_type", hot[k].why);
+			k++;
+		}
 		if (ps && f[i].path) {
 			hm_heat_counts c;
 
@@ -229,6 +242,8 @@ void html_struct_json(hm_json *j, const hm_layout *l, const char *name,
 	}
 	hm_json_end_array(j);
 	hm_json_end_object(j);
+	free(hot);
+	return 0;
 }
 
 void html_page_head(hm_json *j, const char *kind, const char *title, unsigned line)

@@ -58,12 +58,23 @@
     return Math.max(1, Math.min(4, Math.ceil(4 * v / max)));
   }
   var LEVEL_NAMES = ["cold", "warm", "hot", "hotter", "hottest"];
+  /* locks and atomics (lint's classes), marked whatever the heat */
+  var UNIT_MARK = { lock: "L", atomic: "A" };
   /* A report's heat level: against the hottest field of the whole report,
    * not of its own line, and one sample is never more than warm (a line
    * with one sample of one thread is no hot spot). */
   var reportMax = 0;
   function reportLevel(v) {
+    if (!reportMax)
+      extra.lines.forEach(function (l) {
+        l.fields.forEach(function (f) { reportMax = Math.max(reportMax, value(f.counts, metric)); });
+      });
     return v <= 1 ? Math.min(1, level(v, reportMax)) : level(v, reportMax);
+  }
+  /* A member's level in a drawing: on a report page on the report's scale
+   * (a struct with one sample is not hot for want of hotter members). */
+  function memberLevel(v, max) {
+    return page.kind === "report" ? reportLevel(v) : level(v, max);
   }
   /* The CPUs of a report's line or field; when the samples carry no CPU
    * the list holds thread ids standing in for them, which are no CPUs. */
@@ -91,6 +102,10 @@
       lg.appendChild(el("span", { cls: "hm-h" + i, title: LEVEL_NAMES[i] }, "h" + i));
     lg.appendChild(el("span", { cls: "hm-hole", title: "hole" }, "hole"));
     lg.appendChild(el("span", { cls: "hm-pad", title: "padding" }, "pad"));
+    lg.appendChild(el("span", { cls: "hm-b hm-unit hm-lock", title: "a lock, or in one" },
+      el("span", { cls: "hm-u" }, UNIT_MARK.lock), "lock"));
+    lg.appendChild(el("span", { cls: "hm-b hm-unit hm-atomic", title: "an atomic, or in one" },
+      el("span", { cls: "hm-u" }, UNIT_MARK.atomic), "atomic"));
     c.appendChild(lg);
     c.appendChild(el("span", { cls: "muted" },
       "Tab / arrow keys move between members; focus or hover shows counts"));
@@ -132,8 +147,9 @@
     var ls = S.line_size || L;
     sec.appendChild(el("h2", null, el("a", { href: "#" + sec.id }, S.kind + " " + S.name),
       el("span", { cls: "muted" }, " — " + S.size + " bytes, " + lines + " cacheline" +
-        (lines === 1 ? "" : "s") + " of " + ls + (S.base_known ? "" :
-        "; lines counted from offset 0 (the object may start anywhere)"))));
+        (lines === 1 ? "" : "s") + " of " + ls + (!S.base_known ?
+        "; lines counted from offset 0 (the object may start anywhere)" : o.placement ?
+        "; the object starts a line: " + o.placement : ""))));
     var grid = el("div", { cls: "hm-lines", role: "group", "aria-label": S.name + " cachelines" });
     var rows = [];
     for (var i = 0; i < lines; i++) {
@@ -141,7 +157,7 @@
       var lab = el("div", { cls: "hm-ln" + (c ? " hm-contended" : "") },
         "line " + i + " · " + i * ls + (c ? " ⚠" : ""));
       var row = el("div", { cls: "hm-row" + (c ? " hm-contended" : ""), "data-line": i });
-      if (c) row.appendChild(el("span", { cls: "hm-mark" }, "⚠ " + c));
+      if (c) grid.appendChild(el("div", { cls: "hm-mark" }, "⚠ " + c));
       grid.appendChild(lab);
       grid.appendChild(row);
       rows.push(row);
@@ -182,15 +198,26 @@
       });
     }
     var max = 0, blocks = [], trs = [];
+    /* the lock or atomic a member is or lies in (members in pre-order):
+     * the blocks drawn are the leaves, a lock's words among them */
+    var units = [];
+    S.members.forEach(function (m) {
+      while (units.length && units[units.length - 1].depth >= m.depth) units.pop();
+      if (m.unit) units.push(m);
+      m._unit = units.length ? units[units.length - 1] : null;
+    });
     S.members.forEach(function (m) { if (m.leaf) max = Math.max(max, value(m.heat, metric)); });
     S.members.forEach(function (m) {
       var id = memberId(prefix, S.name, m);
       if (!m.leaf || (!m.size && !m.bit_size)) return;
-      var st = o.status && m.path ? o.status[m.path] : null;
+      var st = o.status && m.path ? o.status[m.path] : null, u = m._unit;
       function make(first) {
         var d = el("div", { "data-path": m.path || "", "data-offset": m.offset, "data-size": m.size,
           tabindex: first ? 0 : -1, role: "button", id: first ? id : null,
-          cls: (m.bit_size ? "hm-bits" : "") + (st === "moved" ? " hm-moved" : "") },
+          "data-unit": u ? u.unit : null, "data-unit-path": u ? u.path || "" : null,
+          cls: (m.bit_size ? "hm-bits" : "") + (st === "moved" ? " hm-moved" : "") +
+            (u ? " hm-unit hm-" + u.unit : "") },
+          u ? el("span", { cls: "hm-u", "aria-hidden": "true" }, UNIT_MARK[u.unit]) : null,
           m.name || "(anon)");
         d._m = m;
         d.appendChild(el("span", { cls: "lv" }));
@@ -242,6 +269,9 @@
       var st = o.status && m.path ? o.status[m.path] : null, peer = o.peers && m.path ? o.peers[m.path] : null;
       var name = el("td", { cls: "path", style: "padding-left:" + (0.5 + m.depth) + "rem" },
         m.name || "(anonymous)");
+      if (m.unit) name.appendChild(el("span", { cls: "hm-unit-l hm-" + m.unit, "data-unit-type": m.unit_type },
+        " " + UNIT_MARK[m.unit] + " " +
+        m.unit + (m.unit_type ? " (" + m.unit_type + ")" : "")));
       if (m.straddles) name.appendChild(el("span", { cls: "muted" }, " (straddles a line)"));
       if (st === "added") name.appendChild(el("span", { cls: "muted" }, " (added)"));
       if (peer) name.appendChild(el("span", null, " ", el("a", { href: "#" + peer[0] }, peer[1])));
@@ -261,18 +291,20 @@
       max = 0;
       S.members.forEach(function (m) { if (m.leaf) max = Math.max(max, value(m.heat, metric)); });
       blocks.forEach(function (d) {
-        var v = value(d._m.heat, metric), lv = level(v, max);
+        var v = value(d._m.heat, metric), lv = memberLevel(v, max);
         d.classList.remove("hm-h0", "hm-h1", "hm-h2", "hm-h3", "hm-h4");
         d.classList.add("hm-h" + lv);
         d.lastChild.textContent = lv ? "h" + lv : "";
+        var u = d._m._unit;
         d.setAttribute("aria-label", (d._m.path || "(anonymous)") + ", offset " + d._m.offset + ", size " +
-          d._m.size + ", " + metric + " " + v + ", " + LEVEL_NAMES[lv]);
+          d._m.size + ", " + metric + " " + v + ", " + LEVEL_NAMES[lv] +
+          (u ? ", " + (u === d._m ? "" : "in ") + u.unit + " " + (u.unit_type || "") : ""));
         d.title = (d._m.path || "") + " @" + d._m.offset + " +" + d._m.size + ": " + metric + " " + v;
       });
       trs.forEach(function (tr) {
         var v = value(tr._m.heat, metric);
         tr.children[4].textContent = tr._m.heat ? v : "";
-        tr.children[5].textContent = tr._m.heat ? "h" + level(v, max) : "";
+        tr.children[5].textContent = tr._m.heat ? "h" + memberLevel(v, max) : "";
       });
     }
     paint();
@@ -314,10 +346,11 @@
       else if (e.key === "Home") next = all[0];
       else if (e.key === "End") next = all[all.length - 1];
       else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-        var row = cur.parentNode, x = cur.getBoundingClientRect().left + 2;
-        var sib = e.key === "ArrowDown" ? row.nextElementSibling : row.previousElementSibling;
-        sib = sib && (e.key === "ArrowDown" ? sib.nextElementSibling : sib.previousElementSibling);
-        if (sib && sib.classList.contains("hm-row")) {
+        /* the grid holds line numbers and labels between its rows */
+        var rows = Array.prototype.slice.call(grid.querySelectorAll(".hm-row"));
+        var x = cur.getBoundingClientRect().left + 2;
+        var sib = rows[rows.indexOf(cur.parentNode) + (e.key === "ArrowDown" ? 1 : -1)];
+        if (sib) {
           var best = null, bd = Infinity;
           Array.prototype.forEach.call(sib.querySelectorAll(".hm-b"), function (b) {
             var r = b.getBoundingClientRect(), dd = x < r.left ? r.left - x : x > r.right ? x - r.right : 0;
@@ -524,14 +557,10 @@
     sec.appendChild(el("p", null, "evidence: " + ln.evidence));
     var grid = el("div", { cls: "hm-lines" });
     var row = el("div", { cls: "hm-row" + (c ? " hm-contended" : "") });
-    if (c) row.appendChild(el("span", { cls: "hm-mark" }, "⚠ " + ln.verdict));
+    if (c) grid.appendChild(el("div", { cls: "hm-mark" }, "⚠ " + ln.verdict));
     grid.appendChild(el("div", { cls: "hm-ln" + (c ? " hm-contended" : "") }, hex(ln.address)));
     grid.appendChild(row);
     context(row, ln);
-    if (!reportMax)
-      extra.lines.forEach(function (l) {
-        l.fields.forEach(function (f) { reportMax = Math.max(reportMax, value(f.counts, metric)); });
-      });
     var tb = el("tbody");
     ln.fields.forEach(function (f, k) {
       var v = value(f.counts, metric), lv = reportLevel(v), nm = fieldName(f);
@@ -622,7 +651,7 @@
     });
     return out;
   }
-  function pairOf(A, B, pa, pb, la, lb, ca, cb) {
+  function pairOf(A, B, pa, pb, la, lb, ca, cb, place) {
     var ia = {}, ib = {}, sa = {}, sb = {}, peersA = {}, peersB = {}, moved = movedPaths(A, B);
     A.members.forEach(function (m) { if (m.path) ia[m.path] = m; });
     B.members.forEach(function (m) { if (m.path) ib[m.path] = m; });
@@ -638,9 +667,9 @@
     Object.keys(ib).forEach(function (p) { if (!ia[p]) sb[p] = "added"; });
     var g = el("div", { cls: "hm-pair" });
     g.appendChild(el("div", { "data-side": "old" }, el("h3", null, la),
-      drawStruct(A, { prefix: pa, status: sa, peers: peersA, contended: ca })));
+      drawStruct(A, { prefix: pa, status: sa, peers: peersA, contended: ca, placement: place })));
     g.appendChild(el("div", { "data-side": "new" }, el("h3", null, lb),
-      drawStruct(B, { prefix: pb, status: sb, peers: peersB, contended: cb })));
+      drawStruct(B, { prefix: pb, status: sb, peers: peersB, contended: cb, placement: place })));
     return g;
   }
   function diffPage() {
@@ -677,6 +706,10 @@
       sec.appendChild(el("p", null, "evidence: " + s.evidence.kind + " (" + s.evidence.source + "); today " +
         s.today.size + " bytes, " + s.today.cachelines + " cachelines; pairs sharing a line: " +
         (s.today.shared.map(function (p) { return p.a + " + " + p.b; }).join(", ") || "none")));
+      /* where the object starts decides which members share a line */
+      sec.appendChild(el("p", { cls: "hm-placement" }, "placement: " + (D.placement ?
+        "each object starts a line: " + D.placement : "the object may start anywhere its " +
+        s.today.alignment + "-byte alignment allows; lines counted from offset 0")));
       if (D.heat)
         sec.appendChild(el("p", { cls: "hm-heat-note" }, "heat: each field's loads and stores in the " +
           "evidence (samples, loads, stores); the evidence has no HITM, transfer or CPU counts"));
@@ -702,7 +735,8 @@
           }).join("; ")))
         )));
         box.appendChild(pairOf(D.today, D.proposals[k], "t" + i + "-", "p" + i + "-" + k + "-", "today",
-          "proposal #" + p.rank, sharedRows(D.today, s.today.shared), sharedRows(D.proposals[k], s.today.shared)));
+          "proposal #" + p.rank, sharedRows(D.today, s.today.shared), sharedRows(D.proposals[k], s.today.shared),
+          D.placement));
         sec.appendChild(box);
       });
       app.appendChild(sec);
