@@ -18,7 +18,7 @@
  * structs; C++ bases are refused outright).  Runs of bitfields, with any
  * ordinary member sharing their storage, stay in one piece.  Each
  * proposal is also added to the type table as a hypothetical struct (same
- * name, edited member list; see typebuild.h) so that hm_layout_new() and the
+ * name, edited member list) so that hm_layout_new() and the
  * normal printer show it exactly as `hitmap layout` would show the patched
  * build.
  *
@@ -246,23 +246,19 @@ typedef struct hm_suggestion hm_suggestion;
  * the evidence names sits inside one anonymous struct member (the kernel's
  * `struct { ... } __randomize_layout;`), the proposals move members inside
  * it and sizes are those of the outer struct.  The hypothetical structs are
- * appended to `t` (which is why it is not const; see typebuild.h for what
- * that invalidates).  Returns 0 and sets *out — a suggestion with zero
- * proposals when the evidence is empty, nothing shares a line today, the
- * type is a union, its layout is not the plain C rules (packed), or nothing
- * helps within the constraints (hm_suggestion_why() says which) — or
- * -EINVAL (not a struct, C++ bases; reported), -ENOMEM. */
+ * appended to `t`, which is why it is not const: every hm_type and
+ * hm_member pointer taken from `t` earlier, and every hm_layout built
+ * earlier, is invalid afterwards (ids and names stay valid).  Returns 0
+ * and sets *out — a suggestion with zero proposals when the evidence is
+ * empty, nothing shares a line today, the type is a union, its layout is
+ * not the plain C rules (packed), or nothing helps within the constraints
+ * (hm_suggestion_why() says which) — or -EINVAL (not a struct, C++ bases;
+ * reported), -ENOMEM. */
 int hm_suggest(hm_types *t, hm_type_id id, const hm_evidence *ev,
 	       const struct hm_suggest_opts *opts, hm_suggestion **out);
 void hm_suggestion_free(hm_suggestion *s);
 
 hm_type_id hm_suggestion_type(const hm_suggestion *s);
-const hm_evidence *hm_suggestion_evidence(const hm_suggestion *s);
-const hm_suggest_stats *hm_suggestion_today(const hm_suggestion *s);
-/* Sum of the evidence weights (the denominator of every ratio). */
-double hm_suggestion_total(const hm_suggestion *s);
-/* Pairs of the evidence that share a line today, heaviest first. */
-const hm_ev_pair *const *hm_suggestion_shared(const hm_suggestion *s, size_t *n);
 /* Proposals, best first: most contention removed per byte added (the
  * bytes plus one line, so free proposals compare too), then least remaining
  * contention, fewest bytes added, fewest edits. */
@@ -270,15 +266,6 @@ size_t hm_suggestion_count(const hm_suggestion *s);
 const hm_proposal *hm_suggestion_get(const hm_suggestion *s, size_t i);
 /* Why there are no proposals (NULL when there are). */
 const char *hm_suggestion_why(const hm_suggestion *s);
-/* Notes gathered while proposing (paths not found, constraints that removed
- * proposals), one line each, NULL-terminated. */
-const char *const *hm_suggestion_notes(const hm_suggestion *s);
-
-/* The declaration text an ALIGN edit adds in `style` for alignment `bytes`
- * ("____cacheline_aligned_in_smp", "__attribute__((aligned(64)))",
- * "_Alignas(64)", "alignas(64)"), written to buf.  Returns the length. */
-int hm_suggest_align_text(enum hm_suggest_style style, unsigned line_size, uint64_t bytes,
-			  char *buf, size_t len);
 
 /* Whether the binary was built by GCC (its .comment names GCC and no clang),
  * for opts.records_struct_align. */

@@ -15,6 +15,7 @@
 #include "hitmap/suggest.h"
 #include "base/opts.h"
 #include "output/output-html.h"
+#include "suggest/suggest-lib.h"
 
 static int draw(hm_json *j, const hm_types *t, hm_type_id id, const char *name,
 		const struct hm_layout_opts *lo, const hm_profile_struct *heat)
@@ -34,7 +35,7 @@ static int draw(hm_json *j, const hm_types *t, hm_type_id id, const char *name,
 static int evidence_heat(const hm_suggestion *s, const hm_types *t, hm_profile_struct *ps,
 			 hm_profile_field **fields)
 {
-	const hm_evidence *ev = hm_suggestion_evidence(s);
+	const hm_evidence *ev = hmi_suggestion_evidence(s);
 	const hm_ev_field *ef;
 	size_t n;
 
