@@ -154,7 +154,7 @@ int hm_evidence_pick(const char *name, const struct hm_evidence_inputs *in,
 /* ---- Proposals ---- */
 
 enum hm_suggest_style {
-	HM_STYLE_AUTO = 0,	/* kernel for a vmlinux, else gnu (the CLI decides) */
+	HM_STYLE_AUTO = 0,	/* kernel for a vmlinux, else gnu (hm_suggest_opts_defaults()) */
 	HM_STYLE_KERNEL,	/* ____cacheline_aligned_in_smp */
 	HM_STYLE_GNU,		/* __attribute__((aligned(N))) */
 	HM_STYLE_C11,		/* _Alignas(N) */
@@ -168,13 +168,15 @@ struct hm_suggest_opts {
 	 * (HM_EDIT_WRAP), CACHELINE_PADDING (HM_EDIT_LINEPAD) and cacheline
 	 * groups (HM_EDIT_GROUP) are tried in kernel style only */
 	enum hm_suggest_style style;
-	uint64_t max_growth;		/* bytes sizeof may grow; UINT64_MAX = any */
+	/* bytes sizeof may grow; UINT64_MAX = any (hm_suggest_opts_defaults()
+	 * reads it as left open: two lines) */
+	uint64_t max_growth;
 	bool keep_size;		/* sizeof must not change */
 	bool assume_aligned;	/* objects start on a line boundary */
 	/* The compiler records a struct's alignment in its debug info once a
 	 * member carries an alignment attribute (GCC does, clang does not), so
 	 * the hypothetical struct must say it too to print like the rebuild.
-	 * hm_suggest_compiler_records_align() tells from the binary. */
+	 * hm_suggest_opts_defaults() tells from the binary. */
 	bool records_struct_align;
 	unsigned max_proposals;		/* 0 = 8 */
 	/* Pairs of member paths no proposal may leave on one line (the
@@ -267,9 +269,19 @@ const hm_proposal *hm_suggestion_get(const hm_suggestion *s, size_t i);
 /* Why there are no proposals (NULL when there are). */
 const char *hm_suggestion_why(const hm_suggestion *s);
 
-/* Whether the binary was built by GCC (its .comment names GCC and no clang),
- * for opts.records_struct_align. */
-int hm_suggest_compiler_records_align(const hm_binary *bin);
+/* Fill in what opts leaves to the binary, as `hitmap suggest` does, for
+ * the types `t` read from `bin` (NULL: a raw BTF file, a kernel's):
+ * cacheline_size 0 becomes the line size of t's machine
+ * (hm_types_cacheline_size()); max_growth UINT64_MAX becomes two lines;
+ * style HM_STYLE_AUTO becomes HM_STYLE_KERNEL for a Linux kernel (bin
+ * defines linux_banner, or is NULL) and HM_STYLE_GNU otherwise;
+ * records_struct_align is set to whether bin's compiler records a
+ * struct's alignment (GCC does, clang does not; raw BTF: GCC, the
+ * kernel's).  Call it before hm_suggest(), after setting what the caller
+ * chose.  0, or -EINVAL (t or opts NULL, or opts of a size this library
+ * does not know). */
+int hm_suggest_opts_defaults(const hm_types *t, const hm_binary *bin,
+			     struct hm_suggest_opts *opts);
 
 /* ---- Patch ---- */
 

@@ -16,7 +16,6 @@
 #include "suggest/suggest-int.h"
 #include "base/util.h"
 #include "base/opts.h"
-#include "elf/binary-lib.h"
 #include "suggest/suggest-lib.h"
 
 /* ---- evidence paths ---- */
@@ -417,20 +416,6 @@ static void sg_set_type_align(hm_types *t, hm_type_id id, uint32_t align)
 
 	if (ty)
 		ty->alignment = align;
-}
-
-int hm_suggest_compiler_records_align(const hm_binary *bin)
-{
-	size_t len = 0;
-	const char *c = hmi_binary_section(bin, ".comment", &len);
-	int gcc = 0;
-
-	for (size_t i = 0; c && i < len; i += strnlen(c + i, len - i) + 1) {
-		if (memmem(c + i, strnlen(c + i, len - i), "clang", 5))
-			return 0;
-		gcc |= !strncmp(c + i, "GCC:", 4);
-	}
-	return gcc;
 }
 
 static hm_type_id build_outer(struct sg_ctx *c, const struct sg_var *v, hm_type_id inner,
