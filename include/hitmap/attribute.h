@@ -83,32 +83,11 @@ enum hm_attr_bucket {
 	HM_NR_BUCKETS
 };
 
-/* "global", "object", "no-addr", "no-map", "no-binary", "build-id-mismatch",
- * "no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux",
- * "instruction", "no-insn", "no-mem-operand", "no-variable",
- * "untyped-pointer", "offset-outside-type", "ambiguous-type", "tls",
- * "per-cpu", "unknown-index", "patched-text", "kmem-cache", "kmem-untyped",
- * "wide-access", "regs-clobbered", "segment-base-unknown", "branch-target",
- * "irq-deferred", "regs-missing". */
-const char *hm_attr_bucket_name(enum hm_attr_bucket b);
-
 /* 1 for the buckets whose samples are named: a global, an object, by the
  * instruction (its typed pointer, TLS, per-cpu), a kernel slab object typed
  * by its cache; 0 for the unattributed ones.  The one list of them: report's
  * "attributed" sum, its JSON's attributed_buckets and saved profiles. */
 int hm_attr_bucket_attributed(enum hm_attr_bucket b);
-
-typedef struct hm_attribution {
-	enum hm_attr_bucket bucket;
-	/* The rest only for the attributed buckets (HM_ATTR_*): */
-	const char *sname;		/* profile key (see heat.h) */
-	enum hm_profile_kind kind;
-	uint64_t ssize;
-	const char *object;		/* "g_stats", "slots[2]", "mm_struct@0xffff..." */
-	uint64_t obj_base;		/* runtime address of the object */
-	const char *path;		/* "mmap_lock.count", "[3]", "" */
-	uint64_t foff, fsize;		/* the field within the object */
-} hm_attribution;
 
 typedef struct hm_attr hm_attr;
 
@@ -148,42 +127,6 @@ int hm_attr_set_sysroot(hm_attr *a, const char *dir);
  * close names).  Loads the types of the --binary / --vmlinux files. */
 int hm_attr_add_object(hm_attr *a, const char *spec);
 
-/* Feed a non-sample record (MMAP, FORK, ...).  0 or -ENOMEM. */
-int hm_attr_record(hm_attr *a, const hm_perf_record *rec);
-/* Attribute data address `addr` of sample s.  Always fills out->bucket;
- * returns 1 when attributed, 0 when not, -ENOMEM. */
-int hm_attr_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribution *out);
-/* Whether perf would find a map for addr in s's process (c2c's nomap). */
-int hm_attr_mapped(hm_attr *a, const hm_sample *s, uint64_t addr);
-/* The binary and link-time address of a runtime IP; 0 if found, -ENOENT. */
-int hm_attr_ip(hm_attr *a, const hm_sample *s, const void **bin, uint64_t *link);
-/* "function+0xoff (file:line)" for a code location found by hm_attr_ip, or
- * "0xIP" when nothing is known.  Returns the length like snprintf. */
-int hm_attr_code_label(hm_attr *a, const void *bin, uint64_t link, uint64_t ip, char *buf,
-		       size_t len);
-/* The heap allocation containing an address, from the allocator events of
- * the recording (`hitmap record --alloc`) that hm_attr_run() read. */
-typedef struct hm_alloc_info {
-	uint64_t base, size;	/* the block the allocator returned */
-	uint64_t site;		/* runtime address of the call that allocated it */
-	const void *site_bin;	/* for hm_attr_code_label(): NULL if unmapped */
-	uint64_t site_link;
-	const char *function;	/* "malloc", "calloc", "realloc", "aligned_alloc" */
-	uint32_t pid;
-	unsigned nr;		/* allocations seen that contained the address */
-	/* they did not all come from one site with one size (a freed block
-	 * reused): base, size and site are the oldest one's, not evidence */
-	unsigned ambiguous : 1;
-	/* A kernel object (kmem tracepoints): the newest one recorded at the
-	 * address; function "kmem_cache_alloc" or "kmalloc", the cache's name
-	 * (NULL for kmalloc), pid (uint32_t)-1, site the call_site. */
-	const char *cache;
-} hm_alloc_info;
-/* 0 and *out filled, or -ENOENT (no allocation seen contains addr). */
-int hm_attr_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out);
-/* Allocator samples read (counted apart from memory samples). */
-uint64_t hm_attr_alloc_samples(const hm_attr *a);
-
 /* Kernel allocations (the kmem tracepoints a recording holds: `hitmap
  * record --kmem`, `perf kmem record`, `perf record -e kmem:kmalloc ...`):
  * kmem_cache_alloc and kmalloc start an object (ptr, bytes_alloc,
@@ -206,15 +149,8 @@ int hm_attr_set_kernel_btf(hm_attr *a, const char *path);
  * hm_attr_set_kernel_btf()).  -EINVAL bad syntax, -ENOENT no such struct,
  * -ENODATA no kernel types. */
 int hm_attr_set_cache_type(hm_attr *a, const char *spec);
-/* kmem tracepoint samples read (counted apart from memory samples). */
-uint64_t hm_attr_kmem_samples(const hm_attr *a);
 /* The cacheline size of the first binary opened (64 if none). */
 unsigned hm_attr_line_size(const hm_attr *a);
-/* The type table holding struct `name` among those attribution loaded: the
- * first binary's that has it, in the order they were added, the kernel's
- * last; its id in *id.  NULL when none has it (or none was loaded). */
-const hm_types *hm_attr_types_with(const hm_attr *a, const char *name, hm_type_id *id);
-
 /* ---- the report: a whole perf.data through attribution into heat ---- */
 
 typedef struct hm_report_stats {

@@ -35,9 +35,7 @@ hm_binary *hm_binary_open_mem(const void *buf, size_t len, const char *name);
 
 void hm_binary_close(hm_binary *bin);
 
-const char *hm_binary_path(const hm_binary *bin);
 const char *hm_binary_arch(const hm_binary *bin);	/* "x86_64", "aarch64", ... */
-int hm_binary_big_endian(const hm_binary *bin);
 
 /* Cacheline size implied by the ELF machine (x86-64, arm64: 64; ppc64: 128;
  * s390x: 256; others 64) — never the host's. */
@@ -45,22 +43,6 @@ unsigned hm_binary_cacheline_size(const hm_binary *bin);
 
 /* Build-id as lower-case hex, or NULL when the file has none. */
 const char *hm_binary_build_id(const hm_binary *bin);
-
-/* Section contents by name, mapped read-only; NULL if absent or SHT_NOBITS.
- * Valid until hm_binary_close(). */
-const void *hm_binary_section(const hm_binary *bin, const char *name, size_t *size);
-
-/* The section's link address: sh_addr; in a Linux kernel module (a .ko), the
- * offset the kernel's module loader gives it from the module's base (its
- * first code section), which symbols, instruction bytes and relocated DWARF
- * use too; sections the loader keeps out of the module's core (.init*,
- * .modinfo, per-CPU) get addresses beyond any module. */
-uint64_t hm_binary_section_addr(const hm_binary *bin, size_t idx);
-/* Whether bin is a Linux kernel module (ET_REL with .gnu.linkonce.this_module). */
-int hm_binary_is_module(const hm_binary *bin);
-
-/* The libelf handle (Elf *) for loaders that need it (dwarf, btf). */
-void *hm_binary_elf(const hm_binary *bin);
 
 /* Symbols (from .symtab, else .dynsym).  Lookups build an index on first use
  * (under a lock: a handle may be shared between threads). */

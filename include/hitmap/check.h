@@ -106,9 +106,6 @@ int hm_check(hm_binary *bin, const hm_types *t, const struct hm_check_opts *opts
  * (reported), -EINVAL for opts this library does not know, -ENOMEM. */
 int hm_lint(const hm_types *t, const struct hm_check_opts *opts, hm_findings *out);
 
-/* The built-in contention-prone type names, NULL-terminated. */
-extern const char *const hm_lint_default_types[];
-
 /* Compare every struct present in both tables (or those opts->structs names):
  * size, line count, member offsets and lines, pairs that newly share a line
  * or no longer do, straddling, alignment, group spans.  A change that breaks a

@@ -240,14 +240,6 @@ hm_perf_reader *hm_perf_reader_open_opts(const char *path, const struct hm_perf_
 /* Read from memory (fuzzing); buf must outlive the reader. */
 hm_perf_reader *hm_perf_reader_open_mem(const void *buf, size_t len, const char *name);
 void hm_perf_reader_close(hm_perf_reader *r);
-/* The name of the file records are read from (for messages): the file
- * opened, a perf.data directory's DIR/data, or the DIR/data.N that the
- * last record hm_perf_reader_next() delivered came from (its offset is in
- * that file). */
-const char *hm_perf_reader_name(const hm_perf_reader *r);
-/* The path the reader was opened with, a file or a perf.data directory, to
- * open it again; NULL for standard input, a descriptor or memory. */
-const char *hm_perf_reader_path(const hm_perf_reader *r);
 
 /* Header information.  In pipe mode, events are known only once the attr
  * records have been read: call after the first hm_perf_reader_next(). */

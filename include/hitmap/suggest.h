@@ -18,7 +18,7 @@
  * structs; C++ bases are refused outright).  Runs of bitfields, with any
  * ordinary member sharing their storage, stay in one piece.  Each
  * proposal is also added to the type table as a hypothetical struct (same
- * name, edited member list; see typebuild.h) so that hm_layout_new() and the
+ * name, edited member list) so that hm_layout_new() and the
  * normal printer show it exactly as `hitmap layout` would show the patched
  * build.
  *
@@ -112,7 +112,7 @@ int hm_evidence_pick(const char *name, const struct hm_evidence_inputs *in,
 /* ---- Proposals ---- */
 
 enum hm_suggest_style {
-	HM_STYLE_AUTO = 0,	/* kernel for a vmlinux, else gnu (the CLI decides) */
+	HM_STYLE_AUTO = 0,	/* kernel for a vmlinux, else gnu (hm_suggest_opts_defaults()) */
 	HM_STYLE_KERNEL,	/* ____cacheline_aligned_in_smp */
 	HM_STYLE_GNU,		/* __attribute__((aligned(N))) */
 	HM_STYLE_C11,		/* _Alignas(N) */
@@ -126,13 +126,15 @@ struct hm_suggest_opts {
 	 * (HM_EDIT_WRAP), CACHELINE_PADDING (HM_EDIT_LINEPAD) and cacheline
 	 * groups (HM_EDIT_GROUP) are tried in kernel style only */
 	enum hm_suggest_style style;
-	uint64_t max_growth;		/* bytes sizeof may grow; UINT64_MAX = any */
+	/* bytes sizeof may grow; UINT64_MAX = any (hm_suggest_opts_defaults()
+	 * reads it as left open: two lines) */
+	uint64_t max_growth;
 	bool keep_size;		/* sizeof must not change */
 	bool assume_aligned;	/* objects start on a line boundary */
 	/* The compiler records a struct's alignment in its debug info once a
 	 * member carries an alignment attribute (GCC does, clang does not), so
 	 * the hypothetical struct must say it too to print like the rebuild.
-	 * hm_suggest_compiler_records_align() tells from the binary. */
+	 * hm_suggest_opts_defaults() tells from the binary. */
 	bool records_struct_align;
 	unsigned max_proposals;		/* 0 = 8 */
 	/* Pairs of member paths no proposal may leave on one line (the
@@ -204,23 +206,19 @@ typedef struct hm_suggestion hm_suggestion;
  * the evidence names sits inside one anonymous struct member (the kernel's
  * `struct { ... } __randomize_layout;`), the proposals move members inside
  * it and sizes are those of the outer struct.  The hypothetical structs are
- * appended to `t` (which is why it is not const; see typebuild.h for what
- * that invalidates).  Returns 0 and sets *out — a suggestion with zero
- * proposals when the evidence is empty, nothing shares a line today, the
- * type is a union, its layout is not the plain C rules (packed), or nothing
- * helps within the constraints (hm_suggestion_why() says which) — or
- * -EINVAL (not a struct, C++ bases; reported), -ENOMEM. */
+ * appended to `t`, which is why it is not const: every hm_type and
+ * hm_member pointer taken from `t` earlier, and every hm_layout built
+ * earlier, is invalid afterwards (ids and names stay valid).  Returns 0
+ * and sets *out — a suggestion with zero proposals when the evidence is
+ * empty, nothing shares a line today, the type is a union, its layout is
+ * not the plain C rules (packed), or nothing helps within the constraints
+ * (hm_suggestion_why() says which) — or -EINVAL (not a struct, C++ bases;
+ * reported), -ENOMEM. */
 int hm_suggest(hm_types *t, hm_type_id id, const hm_evidence *ev,
 	       const struct hm_suggest_opts *opts, hm_suggestion **out);
 void hm_suggestion_free(hm_suggestion *s);
 
 hm_type_id hm_suggestion_type(const hm_suggestion *s);
-const hm_evidence *hm_suggestion_evidence(const hm_suggestion *s);
-const hm_suggest_stats *hm_suggestion_today(const hm_suggestion *s);
-/* Sum of the evidence weights (the denominator of every ratio). */
-double hm_suggestion_total(const hm_suggestion *s);
-/* Pairs of the evidence that share a line today, heaviest first. */
-const hm_ev_pair *const *hm_suggestion_shared(const hm_suggestion *s, size_t *n);
 /* Proposals, best first: most contention removed per byte added (the
  * bytes plus one line, so free proposals compare too), then least remaining
  * contention, fewest bytes added, fewest edits. */
@@ -228,19 +226,20 @@ size_t hm_suggestion_count(const hm_suggestion *s);
 const hm_proposal *hm_suggestion_get(const hm_suggestion *s, size_t i);
 /* Why there are no proposals (NULL when there are). */
 const char *hm_suggestion_why(const hm_suggestion *s);
-/* Notes gathered while proposing (paths not found, constraints that removed
- * proposals), one line each, NULL-terminated. */
-const char *const *hm_suggestion_notes(const hm_suggestion *s);
 
-/* The declaration text an ALIGN edit adds in `style` for alignment `bytes`
- * ("____cacheline_aligned_in_smp", "__attribute__((aligned(64)))",
- * "_Alignas(64)", "alignas(64)"), written to buf.  Returns the length. */
-int hm_suggest_align_text(enum hm_suggest_style style, unsigned line_size, uint64_t bytes,
-			  char *buf, size_t len);
-
-/* Whether the binary was built by GCC (its .comment names GCC and no clang),
- * for opts.records_struct_align. */
-int hm_suggest_compiler_records_align(const hm_binary *bin);
+/* Fill in what opts leaves to the binary, as `hitmap suggest` does, for
+ * the types `t` read from `bin` (NULL: a raw BTF file, a kernel's):
+ * cacheline_size 0 becomes the line size of t's machine
+ * (hm_types_cacheline_size()); max_growth UINT64_MAX becomes two lines;
+ * style HM_STYLE_AUTO becomes HM_STYLE_KERNEL for a Linux kernel (bin
+ * defines linux_banner, or is NULL) and HM_STYLE_GNU otherwise;
+ * records_struct_align is set to whether bin's compiler records a
+ * struct's alignment (GCC does, clang does not; raw BTF: GCC, the
+ * kernel's).  Call it before hm_suggest(), after setting what the caller
+ * chose.  0, or -EINVAL (t or opts NULL, or opts of a size this library
+ * does not know). */
+int hm_suggest_opts_defaults(const hm_types *t, const hm_binary *bin,
+			     struct hm_suggest_opts *opts);
 
 /* ---- Patch ---- */
 

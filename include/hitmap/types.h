@@ -116,11 +116,6 @@ typedef struct hm_type {
 					 * `int v __attribute__((vector_size(32)))` */
 } hm_type;
 
-typedef struct hm_enumerator {
-	const char *name;
-	int64_t value;
-} hm_enumerator;
-
 typedef struct hm_variable {
 	const char *name;
 	hm_type_id type;
@@ -169,8 +164,8 @@ struct hm_load_opts {
 };
 
 /* Load the types of `bin` (DWARF; BTF when asked or when there is no DWARF;
- * DWARF of a separate debug file found by hm_debuginfo_find() when bin has
- * neither).  Reads dwz-compressed DWARF (partial units, and the .gnu_debugaltlink file
+ * DWARF of a separate debug file, looked for as hitmap/debuginfo.h says,
+ * when bin has neither).  Reads dwz-compressed DWARF (partial units, and the .gnu_debugaltlink file
  * found as written, beside bin or by build-id) and split DWARF (.dwo files
  * through DW_AT_comp_dir or beside bin).  Returns 0, -ENODATA when the file
  * has no debug info and none was found elsewhere (the diagnostic names
@@ -203,9 +198,6 @@ void hm_types_free(hm_types *t);
 size_t hm_types_count(const hm_types *t);
 const hm_type *hm_types_get(const hm_types *t, hm_type_id id);
 const hm_member *hm_types_members(const hm_types *t, const hm_type *type);
-const uint64_t *hm_types_dims(const hm_types *t, const hm_type *type);
-const hm_type_id *hm_types_params(const hm_types *t, const hm_type *type);
-const hm_enumerator *hm_types_enumerators(const hm_types *t, const hm_type *type);
 
 /* The cacheline size for t's types, the one rule every part of the library
  * follows: `asked` when it is not 0, else the line size of the machine the
@@ -278,7 +270,6 @@ int hm_types_declare_split(const hm_types *t, hm_type_id id, const char *name,
 /* Global variables (loaded with opts.variables). */
 size_t hm_types_nr_variables(const hm_types *t);
 const hm_variable *hm_types_variable(const hm_types *t, size_t idx);
-const hm_variable *hm_types_find_variable(const hm_types *t, const char *name);
 
 #ifdef __cplusplus
 }

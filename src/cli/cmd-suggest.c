@@ -28,7 +28,7 @@ struct sopts {
 	const char *profile, *input, *vmlinux;
 	const char *rules[MAX_FILES], *binaries[MAX_FILES], *objects[MAX_FILES];
 	size_t nrules, nbinaries, nobjects;
-	int lint, json, patch, layout_only, style_set, no_cache;
+	int lint, json, patch, layout_only, no_cache;
 	int allow_partial;	/* --allow-partial: a truncated profile is used */
 	unsigned jobs;
 	const char *source_root;
@@ -89,10 +89,8 @@ static int parse(int argc, char **argv, struct sopts *o)
 	free(o->cnames);
 	if (rc)
 		return rc;
-	if (o->style >= 0) {
+	if (o->style >= 0)
 		o->so.style = (enum hm_suggest_style)o->style;
-		o->style_set = 1;
-	}
 	o->so.keep_size = !!o->keep_size;
 	o->so.assume_aligned = !!o->assume_aligned;
 	o->names_given = o->nnames > 0;
@@ -188,17 +186,8 @@ static int load_types(struct srun *r)
 	lo.btf_base = o->btf_base;
 	if ((err = cli_open_types(o->binary, &lo, &r->bin, &r->types)))
 		return err;
-	/* the binary's machine's; raw BTF names none: x86-64's */
-	o->so.cacheline_size = hm_types_cacheline_size(r->types, o->so.cacheline_size);
-	/* a budget a reviewer accepts without asking: two lines */
-	if (o->so.max_growth == UINT64_MAX)
-		o->so.max_growth = 2 * (uint64_t)o->so.cacheline_size;
-	/* raw BTF is the kernel's, built by gcc */
-	o->so.records_struct_align = r->bin ? hm_suggest_compiler_records_align(r->bin) : 1;
-	if (!o->style_set)
-		o->so.style = !r->bin || hm_binary_symbol(r->bin, "linux_banner") ?
-			      HM_STYLE_KERNEL : HM_STYLE_GNU;
-	return 0;
+	/* what the options leave open, the binary decides */
+	return hm_suggest_opts_defaults(r->types, r->bin, &o->so);
 }
 
 static int lint_all(struct srun *r)

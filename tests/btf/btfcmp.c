@@ -44,6 +44,7 @@
 #include "hitmap/layout.h"
 #include "hitmap/types.h"
 #include "btf/btf.h"
+#include "types/types-lib.h"
 
 enum { C_FLAT, C_FLEX, C_NATURAL, C_ALIGN, C_ATOMIC, C_DUP, C_MISSING, C_SIZE, C_HOLES,
        C_OTHER, C_N };
@@ -185,7 +186,7 @@ static int has_dim(const hm_types *t, hm_type_id id, uint64_t want)
 	const hm_type *ty = hm_types_get(t, id);
 
 	return ty && ty->kind == HM_KIND_ARRAY && ty->nr &&
-	       hm_types_dims(t, ty)[0] == want;
+	       hmi_types_dims(t, ty)[0] == want;
 }
 
 static void diff_struct(const hm_types *d, hm_type_id di, const hm_types *b, hm_type_id bi,
@@ -524,7 +525,7 @@ int main(int argc, char **argv)
 		if (vars) {
 			rc = 0;
 			for (int i = 2; i < argc; i++) {
-				const hm_variable *v = hm_types_find_variable(a, argv[i]);
+				const hm_variable *v = hmi_types_find_variable(a, argv[i]);
 				char buf[512];
 
 				if (!v) {

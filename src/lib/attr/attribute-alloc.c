@@ -130,7 +130,7 @@ static void resolve_site(hm_attr *a, const hm_sample *s, struct alloc_ent *e)
 	uint64_t link;
 
 	e->site = s->ip;
-	if (hm_attr_ip(a, &at, &vb, &link))
+	if (hmi_attr_ip(a, &at, &vb, &link))
 		return;
 	b = (struct binent *)vb;
 	e->bin = b;
@@ -259,7 +259,7 @@ static int cmp_base(const void *pa, const void *pb)
 	return x->time < y->time ? -1 : x->time > y->time;
 }
 
-int hm_attr_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out)
+int hmi_attr_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out)
 {
 	struct attr_allocs *t = a->strat.allocs;
 	const struct alloc_ent *hit = NULL;
@@ -308,9 +308,4 @@ int hm_attr_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out)
 	out->function = fnames[hit->func];
 	out->pid = hit->pid;
 	return 0;
-}
-
-uint64_t hm_attr_alloc_samples(const hm_attr *a)
-{
-	return a->strat.allocs ? a->strat.allocs->samples : 0;
 }

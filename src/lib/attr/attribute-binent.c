@@ -7,15 +7,16 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hitmap/debuginfo.h"
+#include "elf/debuginfo-lib.h"
 #include "attr/attribute-int.h"
 #include "dwarf/dwarf-scope.h"
 #include "insn/insn.h"
 #include "base/diag.h"
+#include "elf/binary-lib.h"
 
 int attr_binent_phdrs(struct binent *b)
 {
-	Elf *elf = hm_binary_elf(b->bin);
+	Elf *elf = hmi_binary_elf(b->bin);
 	size_t n, i;
 
 	if (!elf || elf_getphdrnum(elf, &n))
@@ -89,18 +90,18 @@ int attr_binent_types(struct binent *b)
 	/* Stripped system libraries are common: their debug info is looked
 	 * for where distributions keep it (libc6-dbg: by build-id), quietly:
 	 * a miss is one note from the caller, not the list of places tried. */
-	if (!b->dbg && !hm_binary_section(b->bin, ".debug_info", NULL) &&
-	    !hm_binary_section(b->bin, ".BTF", NULL)) {
+	if (!b->dbg && !hmi_binary_section(b->bin, ".debug_info", NULL) &&
+	    !hmi_binary_section(b->bin, ".BTF", NULL)) {
 		struct hm_diag_count quiet = { 0 }, *prev = hm_diag_divert(&quiet);
 		hm_binary *dbg = NULL;
 		enum hm_debug_source src;
 
-		err = hm_debuginfo_find(b->bin, o.debuginfo, &dbg, &src);
+		err = hmi_debuginfo_find(b->bin, o.debuginfo, &dbg, &src);
 		hm_diag_divert(prev);
 		if (err || dbg == b->bin)
 			return b->types_err = -ENODATA;
 		hm_diag(HM_DIAG_DEBUG, "%s: debug info from %s (%s)", b->path,
-			hm_binary_path(dbg), hm_debug_source_name(src));
+			hmi_binary_path(dbg), hmi_debug_source_name(src));
 		b->dbg = dbg;
 		b->own_dbg = 1;
 	}
@@ -171,7 +172,7 @@ int attr_binent_scopes(struct binent *b)
 	return b->scopes_err;
 }
 
-const hm_types *hm_attr_types_with(const hm_attr *a, const char *name, hm_type_id *id)
+const hm_types *hmi_attr_types_with(const hm_attr *a, const char *name, hm_type_id *id)
 {
 	for (size_t i = 0; i <= a->bin.nbins; i++) {
 		const struct binent *b = i < a->bin.nbins ? a->bin.bins[i] : a->bin.vmlinux;

@@ -2,8 +2,9 @@
  * attributed. */
 #include "config.h"
 #include "hitmap/attribute.h"
+#include "attr/attribute-lib.h"
 
-const char *hm_attr_bucket_name(enum hm_attr_bucket b)
+const char *hmi_attr_bucket_name(enum hm_attr_bucket b)
 {
 	static const char *const names[HM_NR_BUCKETS] = {
 		"global", "object", "no-addr", "no-map", "no-binary", "build-id-mismatch",

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "attr/attribute-int.h"
+#include "types/types-lib.h"
 
 struct desc {
 	char path[512];
@@ -83,7 +84,7 @@ static const hm_member *member_at(const hm_types *t, const hm_type *ty, uint64_t
  * the element, return the element type (HM_TYPE_NONE if it has no size). */
 static hm_type_id array_step(const hm_types *t, const hm_type *ty, uint64_t *off, struct desc *d)
 {
-	const uint64_t *dims = hm_types_dims(t, ty);
+	const uint64_t *dims = hmi_types_dims(t, ty);
 	uint64_t esize = hm_types_sizeof(t, ty->target);
 	uint32_t i, j;
 

@@ -19,11 +19,34 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include "hitmap/attribute.h"
-#include "hitmap/debuginfo.h"
+#include "attr/attribute-lib.h"
+#include "elf/debuginfo-lib.h"
 #include "hitmap/binary.h"
 #include "hitmap/types.h"
 #include "base/util.h"
 #include "insn/insn.h"
+
+typedef struct hm_attribution {
+	enum hm_attr_bucket bucket;
+	/* The rest only for the attributed buckets (HM_ATTR_*): */
+	const char *sname;		/* profile key (see heat.h) */
+	enum hm_profile_kind kind;
+	uint64_t ssize;
+	const char *object;		/* "g_stats", "slots[2]", "mm_struct@0xffff..." */
+	uint64_t obj_base;		/* runtime address of the object */
+	const char *path;		/* "mmap_lock.count", "[3]", "" */
+	uint64_t foff, fsize;		/* the field within the object */
+} hm_attribution;
+
+/* Feed a non-sample record (MMAP, FORK, ...).  0 or -ENOMEM. */
+int hmi_attr_record(hm_attr *a, const hm_perf_record *rec);
+/* Attribute data address `addr` of sample s.  Always fills out->bucket;
+ * returns 1 when attributed, 0 when not, -ENOMEM. */
+int hmi_attr_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribution *out);
+/* Whether perf would find a map for addr in s's process (c2c's nomap). */
+int hmi_attr_mapped(hm_attr *a, const hm_sample *s, uint64_t addr);
+/* The binary and link-time address of a runtime IP; 0 if found, -ENOENT. */
+int hmi_attr_ip(hm_attr *a, const hm_sample *s, const void **bin, uint64_t *link);
 
 #define ATTR_CACHE 32768	/* direct-mapped (binary, link address) → attribution */
 
@@ -175,7 +198,7 @@ struct cache_slot {
 };
 
 /* A kernel module's mapping: [start, end) holds its core, link address 0
- * at start (hm_binary_section_addr). */
+ * at start (hmi_binary_section_addr). */
 struct kmod {
 	struct binent *b;
 	uint64_t start, end;
@@ -226,7 +249,7 @@ struct hm_attr {
 		size_t nrecs, nrecs_slots;
 		hm_arena rec_arena;
 		hm_strtab strs;
-		unsigned answer_timed : 1;	/* the last hm_attr_resolve() looked up
+		unsigned answer_timed : 1;	/* the last hmi_attr_resolve() looked up
 						 * a kmem object by the sample's time:
 						 * its answer is not memoised by address */
 		struct insn_res **ires;	/* open addressing, ires_slots; in rec_arena */
@@ -283,7 +306,7 @@ void attr_allocs_free(struct attr_allocs *t);
  * its samples (0, -ENOMEM, -EBADMSG with a message naming the sample);
  * the live object holding kernel address addr at s's time: 1 attributed,
  * 0 not (out->bucket says why), -ENOENT in none; the newest object ever
- * holding addr (hm_attr_alloc_at()); free it all. */
+ * holding addr (hmi_attr_alloc_at()); free it all. */
 int attr_kmem_event(const hm_perf_event *ev);
 int attr_kmem_sample(hm_attr *a, const hm_perf_info *info, const hm_perf_event *ev,
 		     const hm_sample *s);

@@ -42,6 +42,7 @@
 #include <linux/perf_event.h>
 #include "attr/attribute-int.h"
 #include "base/diag.h"
+#include "perf/perfdata-lib.h"
 
 #define PAGE_SHIFT 12
 #define BIG_PAGES 16
@@ -416,7 +417,7 @@ static int note_named(struct attr_kmem *k, size_t obj)
 static int bad(hm_attr *a, const hm_perf_event *ev, const hm_sample *s, const char *what)
 {
 	return hm_fail(EBADMSG, "%s: %s sample at offset 0x%" PRIx64 ": %s",
-		       a->maps.reader ? hm_perf_reader_name(a->maps.reader) : "perf.data",
+		       a->maps.reader ? hmi_perf_reader_name(a->maps.reader) : "perf.data",
 		       ev->name ? ev->name : ev->tp->name, s->offset, what);
 }
 
@@ -670,9 +671,4 @@ int hm_attr_set_cache_type(hm_attr *a, const char *spec)
 	k->nuser++;
 	k->ntypes = 0;		/* resolved again with it */
 	return 0;
-}
-
-uint64_t hm_attr_kmem_samples(const hm_attr *a)
-{
-	return a->strat.kmem ? a->strat.kmem->samples : 0;
 }

@@ -17,6 +17,7 @@
 #include "attr/attribute-int.h"
 #include "elf/kcore.h"
 #include "base/diag.h"
+#include "elf/binary-lib.h"
 
 struct proc *attr_proc(hm_attr *a, uint32_t pid, int create)
 {
@@ -169,7 +170,7 @@ static void table_build_id(const hm_attr *a, const char *name, char *out)
  * .debug files): its program headers' offsets are not the mapped file's. */
 static int debug_only(const hm_binary *bin)
 {
-	Elf *elf = hm_binary_elf(bin);
+	Elf *elf = hmi_binary_elf(bin);
 	size_t n = 0;
 	int loads = 0;
 
@@ -400,7 +401,7 @@ static int kmod_mmap(hm_attr *a, const hm_perf_mmap *m)
 	b = binary_for(a, m);
 	if (!b)
 		return -ENOMEM;
-	if (b->status != BIN_OK || !b->bin || !hm_binary_is_module(b->bin))
+	if (b->status != BIN_OK || !b->bin || !hmi_binary_is_module(b->bin))
 		return 0;
 	if (hm_grow((void **)&a->kern.kmods, &a->kern.kmods_cap, a->kern.nkmods + 1,
 		    sizeof(*a->kern.kmods)))
@@ -551,7 +552,7 @@ static int comm_record(hm_attr *a, const hm_perf_comm *c)
 	return 0;
 }
 
-int hm_attr_record(hm_attr *a, const hm_perf_record *rec)
+int hmi_attr_record(hm_attr *a, const hm_perf_record *rec)
 {
 	if (rec->kind == HM_PERF_MMAP || rec->kind == HM_PERF_FORK || rec->kind == HM_PERF_COMM)
 		a->maps.gen++;
@@ -566,7 +567,7 @@ int hm_attr_record(hm_attr *a, const hm_perf_record *rec)
 	return 0;
 }
 
-int hm_attr_mapped(hm_attr *a, const hm_sample *s, uint64_t addr)
+int hmi_attr_mapped(hm_attr *a, const hm_sample *s, uint64_t addr)
 {
 	struct proc *p;
 
@@ -577,7 +578,7 @@ int hm_attr_mapped(hm_attr *a, const hm_sample *s, uint64_t addr)
 		     proc_anon_bucket(p, addr) != HM_UNATTR_NO_MAP);
 }
 
-int hm_attr_ip(hm_attr *a, const hm_sample *s, const void **bin, uint64_t *link)
+int hmi_attr_ip(hm_attr *a, const hm_sample *s, const void **bin, uint64_t *link)
 {
 	const struct kmod *k;
 	const struct image *im;

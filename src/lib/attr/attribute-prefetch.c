@@ -22,6 +22,8 @@
 #include "dwarf/dwarf-scope.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "elf/binary-lib.h"
+#include "perf/perfdata-lib.h"
 
 #define PF_BATCH 64
 
@@ -123,7 +125,7 @@ void attr_prefetch_start(hm_attr *a, struct binent *b)
 	    !a->maps.reader)
 		return;
 	a->strat.prefetch_tried = 1;
-	name = hm_perf_reader_path(a->maps.reader);
+	name = hmi_perf_reader_path(a->maps.reader);
 	/* a file or a perf.data directory, read again; never a pipe */
 	if (!may_thread(&a->opt.load) || !name || stat(name, &st) ||
 	    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
@@ -160,7 +162,7 @@ void attr_prefetch_early(hm_attr *a, struct binent *b)
 	if (a->strat.prefetch || a->strat.prefetch_tried || b != a->bin.vmlinux || b->scopes ||
 	    b->scopes_err || b->types || b->types_err || !a->maps.reader || !may_thread(&a->opt.load))
 		return;
-	if (!b->dbg && !hm_binary_section(b->bin, ".debug_info", NULL))
+	if (!b->dbg && !hmi_binary_section(b->bin, ".debug_info", NULL))
 		return;
 	prev = hm_diag_divert(&quiet);
 	err = hm_scopes_open(attr_binent_dwarf(b), &s);

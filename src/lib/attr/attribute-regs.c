@@ -127,7 +127,7 @@ static void note(hm_attr *a, const hm_sample *s, const struct hm_regs_rule *r)
 		n.pc = r->pc;
 		n.addr = s->addr;
 	} else {
-		n.rule = hm_attr_bucket_name(attr_regs_bucket(s->regs_rule));
+		n.rule = hmi_attr_bucket_name(attr_regs_bucket(s->regs_rule));
 	}
 	a->opt.regs_note(a->opt.regs_note_ctx, &n);
 }
@@ -159,7 +159,7 @@ int attr_regs_waits(hm_attr *a, const hm_sample *s)
 	int kernel = s->cpumode == PERF_RECORD_MISC_KERNEL;
 
 	return !s->regs_rule && (kernel ? s->nr_regs_intr : s->nr_regs_user) && !s->addr &&
-	       !(s->has & HM_HAS_DATA_SRC) && !hm_attr_mapped(a, s, s->ip);
+	       !(s->has & HM_HAS_DATA_SRC) && !hmi_attr_mapped(a, s, s->ip);
 }
 
 int attr_regs_addr(hm_attr *a, const hm_perf_info *info, hm_sample *s)
@@ -178,7 +178,7 @@ int attr_regs_addr(hm_attr *a, const hm_perf_info *info, hm_sample *s)
 	have = sample_regs(ev, s, kernel, regs);
 	if (!have)
 		return 0;
-	if (hm_attr_ip(a, s, (const void **)&b, &link))
+	if (hmi_attr_ip(a, s, (const void **)&b, &link))
 		return keep_regs(a, s);
 	if (b->status != BIN_OK || attr_binent_insn(b))
 		return 0;

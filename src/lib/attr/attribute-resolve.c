@@ -128,7 +128,7 @@ static int in_kernel_image(const struct binent *b, uint64_t x)
 	return 0;
 }
 
-int hm_attr_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribution *out)
+int hmi_attr_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribution *out)
 {
 	const struct xobject *o;
 	const struct kmod *k;

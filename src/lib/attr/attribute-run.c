@@ -83,7 +83,7 @@ struct fast_ent {
 /* Samples whose address the address path leaves unattributed (no map,
  * stack, heap) are named by their instruction, so their memo is keyed by
  * address and IP: open addressing like fast_tab, emptied at FAST_MAX
- * entries.  The entry also keeps what hm_attr_ip() says of its IP (a
+ * entries.  The entry also keeps what hmi_attr_ip() says of its IP (a
  * function of IP, pid and hm_attr.gen, as the IP cache's entries are): a
  * sample named by its instruction reads one memo line, not two.  One entry
  * is one cacheline. */
@@ -255,7 +255,7 @@ static void sample_ip(struct run *run, const struct sample_ctx *c, const struct 
 		e->ip = s->ip;
 		e->pid = s->pid;
 		e->gen = a->maps.gen;
-		if (hm_attr_ip(a, s, &e->bin, &e->link))
+		if (hmi_attr_ip(a, s, &e->bin, &e->link))
 			e->bin = NULL, e->link = 0;
 	}
 	acc->ip_bin = e->bin;
@@ -274,7 +274,7 @@ static void access_of(hm_heat_access *acc, const hm_attribution *at, uint64_t ad
 		acc->path = at->path;
 		acc->foff = at->foff;
 		acc->fsize = at->fsize;
-		acc->strategy = hm_attr_bucket_name(at->bucket);
+		acc->strategy = hmi_attr_bucket_name(at->bucket);
 	}
 	acc->addr = addr;
 }
@@ -293,7 +293,7 @@ static int resolve_slow(struct run *run, const struct sample_ctx *c, struct fast
 	int r;
 
 	a->memo.answer_timed = 0;
-	r = hm_attr_resolve(a, s, addr, &at);
+	r = hmi_attr_resolve(a, s, addr, &at);
 	if (r < 0)
 		return r;
 	e->timed = a->memo.answer_timed;
@@ -301,7 +301,7 @@ static int resolve_slow(struct run *run, const struct sample_ctx *c, struct fast
 		return 1;
 	e->bucket = (uint8_t)at.bucket;
 	e->row = NULL;
-	e->mapped = has_data_src ? (uint8_t)hm_attr_mapped(a, s, addr) : 1;
+	e->mapped = has_data_src ? (uint8_t)hmi_attr_mapped(a, s, addr) : 1;
 	e->by_ip = 0;
 	if (!r && (s->has & HM_HAS_IP) &&
 	    (at.bucket == HM_UNATTR_NO_MAP || at.bucket == HM_UNATTR_STACK ||
@@ -405,7 +405,7 @@ static int resolve_ip_slow(struct run *run, const struct sample_ctx *c, int trap
 	}
 	x->ip_bin = NULL;
 	x->ip_link = 0;
-	if (hm_attr_ip(a, s, &x->ip_bin, &x->ip_link))
+	if (hmi_attr_ip(a, s, &x->ip_bin, &x->ip_link))
 		x->ip_bin = NULL, x->ip_link = 0;
 	x->addr = addr;
 	x->ip = s->ip;
@@ -494,7 +494,7 @@ static int sample_by_ip(struct run *run, const struct sample_ctx *c, const struc
 	/* The instruction names the field only once its binary is mapped:
 	 * an IP in no known mapping (its MMAP2 on another CPU's buffer,
 	 * later in the file) waits like an address. */
-	if ((!x->valid || x->gen != a->maps.gen) && c->may_wait && !hm_attr_mapped(a, s, s->ip))
+	if ((!x->valid || x->gen != a->maps.gen) && c->may_wait && !hmi_attr_mapped(a, s, s->ip))
 		return pend(run, s) ? -ENOMEM : 1;
 	if (!x->valid || x->gen != a->maps.gen) {
 		const hm_perf_event *sev = sample_event(run->info, s);
@@ -782,7 +782,7 @@ static int run_record(struct run *run, const hm_perf_record *rec)
 		return 0;
 	}
 	if (rec->type != PERF_RECORD_FINISHED_ROUND_)
-		return hm_attr_record(run->a, rec);
+		return hmi_attr_record(run->a, rec);
 	err = order_flush(run, run->ord.limit);
 	if (!err && run->kmem)
 		attr_kmem_prune(run->a, run->ord.limit);

@@ -23,12 +23,14 @@
 #include "attr/attribute-int.h"
 #include "dwarf/dwarf-scope.h"
 #include "insn/insn.h"
+#include "elf/binary-lib.h"
+#include "types/types-lib.h"
 
 /* b's PT_TLS: its size and how far below the thread pointer its block
  * starts (the executable's, the only one at a link-time offset). */
 static int tls_segment(const struct binent *b, uint64_t *memsz, uint64_t *below)
 {
-	Elf *elf = hm_binary_elf(b->bin);
+	Elf *elf = hmi_binary_elf(b->bin);
 	size_t n, i;
 
 	if (!elf || elf_getphdrnum(elf, &n))
@@ -61,7 +63,7 @@ struct dreloc {
  * types: 1 and *out, or 0. */
 static int dyn_reloc_at(const struct binent *b, uint64_t at, struct dreloc *out)
 {
-	Elf *elf = hm_binary_elf(b->bin);
+	Elf *elf = hmi_binary_elf(b->bin);
 	Elf_Scn *scn = NULL;
 
 	while (elf && (scn = elf_nextscn(elf, scn))) {
@@ -113,7 +115,7 @@ static int dyn_reloc_at(const struct binent *b, uint64_t at, struct dreloc *out)
  * filled): 1 and *v, or 0 when they are not in the file. */
 static int file_u64(const struct binent *b, uint64_t at, uint64_t *v)
 {
-	Elf *elf = hm_binary_elf(b->bin);
+	Elf *elf = hmi_binary_elf(b->bin);
 	const unsigned char *f;
 	size_t fsize = 0, i;
 
@@ -129,7 +131,7 @@ static int file_u64(const struct binent *b, uint64_t at, uint64_t *v)
 			return 0;
 		*v = 0;
 		for (unsigned k = 0; k < 8; k++)
-			*v |= (uint64_t)f[o + k] << (8 * (hm_binary_big_endian(b->bin) == 1 ? 7 - k : k));
+			*v |= (uint64_t)f[o + k] << (8 * (hmi_binary_big_endian(b->bin) == 1 ? 7 - k : k));
 		return 1;
 	}
 	return 0;
@@ -260,7 +262,7 @@ static int tls_tpoff(hm_attr *a, struct binent *b, struct insn_res *r, int64_t t
 /* The per-cpu variable at link address o of .data..percpu. */
 static int percpu_var(hm_attr *a, struct binent *b, struct insn_res *r, uint64_t o)
 {
-	Elf *elf = hm_binary_elf(attr_binent_dwarf(b));
+	Elf *elf = hmi_binary_elf(attr_binent_dwarf(b));
 	Elf_Scn *scn = NULL;
 	const struct var_ref *v;
 	const hm_variable *var;
@@ -286,7 +288,7 @@ static int percpu_var(hm_attr *a, struct binent *b, struct insn_res *r, uint64_t
 	/* The symbol first: DWARF puts many discarded variables at 0, the
 	 * start of the section, where the first per-cpu variable lives. */
 	sym = hm_binary_object_at(attr_binent_dwarf(b), o);
-	var = sym ? hm_types_find_variable(b->types, sym->name) : NULL;
+	var = sym ? hmi_types_find_variable(b->types, sym->name) : NULL;
 	if (!var || !var->has_addr || var->addr != sym->addr) {
 		v = attr_var_at(b, o);
 		var = v ? v->var : NULL;

@@ -16,6 +16,7 @@
 #include "attr/attribute-int.h"
 #include "base/diag.h"
 #include "dwarf/dwline.h"
+#include "elf/binary-lib.h"
 
 /* A sequence: the addresses [lo, hi) of one run of a unit's program. */
 struct seq {
@@ -121,7 +122,7 @@ static int load_table(struct binent *b)
 	}
 	if (rc)
 		hm_diag(HM_DIAG_WARNING, "%s: .debug_line: %s at offset 0x%llx; code locations "
-			"after it are unknown", hm_binary_path(b->dbg ? b->dbg : b->bin), what,
+			"after it are unknown", hmi_binary_path(b->dbg ? b->dbg : b->bin), what,
 			(unsigned long long)bad_off);
 	if (t->n)
 		qsort(t->seqs, t->n, sizeof(*t->seqs), cmp_seq);
@@ -198,8 +199,8 @@ int hm_lines_lookup(hm_attr *a, const struct binent *cb, uint64_t link, char *bu
 	return snprintf(buf, len, "%s:%u", name, f.best.line);
 }
 
-int hm_attr_code_label(hm_attr *a, const void *vb, uint64_t link, uint64_t ip, char *buf,
-		       size_t len)
+int hmi_attr_code_label(hm_attr *a, const void *vb, uint64_t link, uint64_t ip, char *buf,
+			size_t len)
 {
 	const struct binent *b = vb;
 	const hm_symbol *f = b ? hm_binary_func_at(attr_binent_dwarf(b), link) : NULL;

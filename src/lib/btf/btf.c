@@ -1096,7 +1096,7 @@ static int mark_flexible(struct btf *b)
 
 static uint64_t section_addr(hm_binary *bin, const char *name)
 {
-	Elf *elf = bin ? hm_binary_elf(bin) : NULL;
+	Elf *elf = bin ? hmi_binary_elf(bin) : NULL;
 	size_t n = bin ? hmi_binary_section_count(bin) : 0;
 
 	for (size_t i = 1; elf && i < n; i++) {
@@ -1268,10 +1268,10 @@ int hm_btf_load_split_raw(const void *base_buf, size_t base_len, const char *bas
 
 int hm_btf_load_elf(hm_binary *bin, hm_types *t, const struct hm_load_opts *o)
 {
-	struct blob own = { NULL, 0, hm_binary_path(bin) };
+	struct blob own = { NULL, 0, hmi_binary_path(bin) };
 
-	if (!(own.buf = hm_binary_section(bin, ".BTF", &own.len)))
-		return hm_fail(ENODATA, "%s: no .BTF section", hm_binary_path(bin));
+	if (!(own.buf = hmi_binary_section(bin, ".BTF", &own.len)))
+		return hm_fail(ENODATA, "%s: no .BTF section", hmi_binary_path(bin));
 	return load_blobs(NULL, &own, ".BTF", bin, t, o);
 }
 

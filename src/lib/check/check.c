@@ -10,6 +10,7 @@
 #include "base/diag.h"
 #include "base/util.h"
 #include "base/opts.h"
+#include "types/types-lib.h"
 
 /* ---- geometry ---- */
 
@@ -666,7 +667,7 @@ static int eval_global(struct ctx *c, const hm_rule *r)
 	unsigned line = hm_types_cacheline_size(c->t, c->o->cacheline_size ? c->o->cacheline_size :
 						c->bin ? hm_binary_cacheline_size(c->bin) : 0);
 	const hm_symbol *sym = c->bin ? hm_binary_symbol(c->bin, r->object) : NULL;
-	const hm_variable *var = hm_types_find_variable(c->t, r->object);
+	const hm_variable *var = hmi_types_find_variable(c->t, r->object);
 	uint64_t addr, size, a, end;
 	char names[160] = "";
 	size_t total = 0;

@@ -15,7 +15,8 @@
 #include "base/util.h"
 #include "base/opts.h"
 
-const char *const hm_lint_default_types[] = {
+/* The built-in contention-prone type names, NULL-terminated. */
+static const char *const lint_default_types[] = {
 	/* locks */
 	"spinlock_t", "raw_spinlock_t", "rwlock_t", "struct mutex", "struct rw_semaphore",
 	"seqcount_t", "seqlock_t", "struct spinlock", "struct raw_spinlock",
@@ -94,9 +95,9 @@ static int match_name(struct hmc_typeclass *tc, const hm_type *ty, const char **
 	const char *const *e;
 	size_t i;
 
-	for (i = 0; hm_lint_default_types[i]; i++) {
-		if (entry_matches(hm_lint_default_types[i], ty)) {
-			*why = hm_lint_default_types[i];
+	for (i = 0; lint_default_types[i]; i++) {
+		if (entry_matches(lint_default_types[i], ty)) {
+			*why = lint_default_types[i];
 			return i < NR_LOCK_TYPES ? HMC_LOCK : HMC_ATOMIC;
 		}
 	}

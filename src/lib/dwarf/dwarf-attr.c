@@ -7,6 +7,7 @@
 #include "dwarf/dwarf-int.h"
 #include "dwarf/dwarf-x3.h"
 #include "base/diag.h"
+#include "elf/binary-lib.h"
 
 static int form_u(struct loader *ld, Dwarf_Attribute a, uint64_t *v)
 {
@@ -224,9 +225,9 @@ static void member_location(struct loader *ld, Dwarf_Attribute a, struct die_att
 static int dwo_addr(struct loader *ld, uint64_t idx, uint64_t *addr)
 {
 	size_t size;
-	const unsigned char *p = hm_binary_section(ld->bin, ".debug_addr", &size);
+	const unsigned char *p = hmi_binary_section(ld->bin, ".debug_addr", &size);
 	uint64_t at = ld->dwo_addr_base + idx * ld->addr_size, v = 0;
-	int big = hm_binary_big_endian(ld->bin);
+	int big = hmi_binary_big_endian(ld->bin);
 
 	if (!p || idx > size || at > size || size - at < ld->addr_size)
 		return -1;
@@ -246,7 +247,7 @@ static void var_location(struct loader *ld, Dwarf_Attribute a, struct die_attrs 
 	end = p + len;
 	if (p[0] == DW_OP_addr && len >= 1u + ld->addr_size) {
 		for (unsigned i = 0; i < ld->addr_size; i++)
-			v |= (uint64_t)p[1 + i] << (8 * (hm_binary_big_endian(ld->bin) ?
+			v |= (uint64_t)p[1 + i] << (8 * (hmi_binary_big_endian(ld->bin) ?
 							  ld->addr_size - 1 - i : i));
 		d->addr = v;
 		d->has_addr = 1;
@@ -297,7 +298,7 @@ static hm_binary *line_secs(struct loader *ld, Dwarf_Debug dbg, struct hm_dwl_se
 	int dwo = ld->in_dwo && dbg == ld->dbg;
 
 	memset(s, 0, sizeof(*s));
-	s->big_endian = hm_binary_big_endian(b) == 1;
+	s->big_endian = hmi_binary_big_endian(b) == 1;
 	if (!o)
 		return b;
 	s->line = hm_dwarf_obj_section(o, dwo ? ".debug_line.dwo" : ".debug_line", &s->nline);
@@ -337,7 +338,7 @@ static void x3_attr(struct loader *ld, Dwarf_Attribute a, Dwarf_Half at, uint64_
 
 	if (form_u(ld, a, &high))
 		return;
-	s = strx_string(ld, hm_x3_index(low, high, hm_binary_big_endian(ld->bin) == 1));
+	s = strx_string(ld, hm_x3_index(low, high, hmi_binary_big_endian(ld->bin) == 1));
 	if (at == DW_AT_name)
 		d->name = s;
 	else if (at == DW_AT_comp_dir)
@@ -651,7 +652,7 @@ static void ftab_read(struct loader *ld, Dwarf_Debug dbg, uint64_t off, struct f
 	} else if (rc && !ld->warned_line) {
 		ld->warned_line = 1;
 		hm_diag(HM_DIAG_WARNING, "%s: %s: %s at offset 0x%llx; declaration files "
-			"of its types are unknown", hm_binary_path(b),
+			"of its types are unknown", hmi_binary_path(b),
 			s.line ? (b == ld->dwo_bin ? ".debug_line.dwo" : ".debug_line") :
 			"no line table", what, (unsigned long long)off);
 	}
@@ -672,7 +673,7 @@ static void ftab_dwo(struct loader *ld, struct ftab *f)
 	const char *cd;
 
 	f->comp_dir = ld->dwo_comp_dir;
-	if (hm_binary_section(ld->dwo_bin, ".debug_line.dwo", &n)) {
+	if (hmi_binary_section(ld->dwo_bin, ".debug_line.dwo", &n)) {
 		ftab_read(ld, ld->dbg, 0, f);
 		return;
 	}

@@ -215,14 +215,14 @@ static Dwarf_Small obj_byte_order(void *obj)
 {
 	struct hm_dwarf_obj *o = obj;
 
-	return hm_binary_big_endian(o->bin) ? DW_END_big : DW_END_little;
+	return hmi_binary_big_endian(o->bin) ? DW_END_big : DW_END_little;
 }
 #else
 static Dwarf_Endianness obj_byte_order(void *obj)
 {
 	struct hm_dwarf_obj *o = obj;
 
-	return hm_binary_big_endian(o->bin) ? DW_OBJECT_MSB : DW_OBJECT_LSB;
+	return hmi_binary_big_endian(o->bin) ? DW_OBJECT_MSB : DW_OBJECT_LSB;
 }
 #endif
 
@@ -305,7 +305,7 @@ static int widen_x3(struct hm_dwarf_obj *o)
 	const unsigned char *ab = ai ? hmi_binary_section_at(o->bin, ai, &n) : NULL;
 	const char *units[] = { ".debug_info", ".debug_types" };
 	struct hm_x3_abbrev x;
-	int big = hm_binary_big_endian(o->bin) == 1;
+	int big = hmi_binary_big_endian(o->bin) == 1;
 
 	if (!ab || !hm_x3_count(ab, n))
 		return 0;
@@ -352,10 +352,10 @@ int hm_dwarf_open_flags(hm_binary *bin, unsigned flags, Dwarf_Debug *dbg,
 			continue;
 		if (!hmi_binary_section_in_file(bin, i))
 			return hm_fail(EBADMSG, "%s: truncated file (section %s extends past "
-				       "its end)", hm_binary_path(bin), n);
+				       "its end)", hmi_binary_path(bin), n);
 		if (!hmi_binary_section_at(bin, i, &size))
 			return hm_fail(EBADMSG, "%s: cannot decompress section %s",
-				       hm_binary_path(bin), n);
+				       hmi_binary_path(bin), n);
 		found = 1;
 	}
 	if (!found)
@@ -365,7 +365,7 @@ int hm_dwarf_open_flags(hm_binary *bin, unsigned flags, Dwarf_Debug *dbg,
 		return -ENOMEM;
 	o->bin = bin;
 	o->flags = flags;
-	o->elf = hm_binary_elf(bin);
+	o->elf = hmi_binary_elf(bin);
 	o->nsec = hmi_binary_section_count(bin);
 	o->rel = hmi_binary_elf_type(bin) == ET_REL;
 	o->copies = calloc(o->nsec + 1, sizeof(*o->copies));
@@ -394,7 +394,7 @@ int hm_dwarf_open_flags(hm_binary *bin, unsigned flags, Dwarf_Debug *dbg,
 	rc = dwarf_object_init_b(&o->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, &err);
 	if (rc != DW_DLV_OK) {
 		if (rc == DW_DLV_ERROR) {
-			hm_diag(HM_DIAG_ERROR, "%s: corrupt DWARF: %s", hm_binary_path(bin),
+			hm_diag(HM_DIAG_ERROR, "%s: corrupt DWARF: %s", hmi_binary_path(bin),
 				dwarf_errmsg(err));
 			/* no Dwarf_Debug yet: libdwarf frees this kind with dbg NULL */
 			dwarf_dealloc(NULL, err, DW_DLA_ERROR);
@@ -522,10 +522,10 @@ int hm_dwarf_open_alt(hm_binary *bin, hm_binary **alt_bin, Dwarf_Debug *alt_dbg,
 		      struct hm_dwarf_obj **alt_obj)
 {
 	size_t size, len, idlen;
-	const char *link = hm_binary_section(bin, ".gnu_debugaltlink", &size);
+	const char *link = hmi_binary_section(bin, ".gnu_debugaltlink", &size);
 	const unsigned char *id;
 	char cand[PATH_MAX];
-	const char *path = hm_binary_path(bin), *slash;
+	const char *path = hmi_binary_path(bin), *slash;
 	hm_binary *alt = NULL;
 	int rc;
 

@@ -4,6 +4,7 @@
 #include "config.h"
 #include <errno.h>
 #include "dwarf/dwarf-scope-int.h"
+#include "elf/binary-lib.h"
 
 int dws_bad(hm_scopes *s, Dwarf_Error e, const char *what)
 {
@@ -62,8 +63,8 @@ static int add_range(hm_scopes *s, uint64_t lo, uint64_t hi)
 {
 	/* an empty range, or code the linker discarded (address 0 in a
 	 * linked file), covers nothing; a kernel module's first code section
-	 * is at 0 (hm_binary_section_addr) */
-	if (lo >= hi || (lo == 0 && !hm_binary_is_module(s->bin)))
+	 * is at 0 (hmi_binary_section_addr) */
+	if (lo >= hi || (lo == 0 && !hmi_binary_is_module(s->bin)))
 		return 0;
 	if (GROW(s, s->rg, s->nrg, s->crg))
 		return -ENOMEM;

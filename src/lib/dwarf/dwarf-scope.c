@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dwarf/dwarf-scope-int.h"
+#include "elf/binary-lib.h"
 
 /* ---- open: the units' ranges ---- */
 
@@ -97,8 +98,8 @@ int hm_scopes_open(hm_binary *bin, hm_scopes **out)
 	if (!s)
 		return -ENOMEM;
 	s->bin = bin;
-	s->path = hm_binary_path(bin);
-	s->big = hm_binary_big_endian(bin) == 1;
+	s->path = hmi_binary_path(bin);
+	s->big = hmi_binary_big_endian(bin) == 1;
 	rc = hm_dwarf_open_flags(bin, HM_DWARF_LOCATIONS, &s->dbg, &s->obj);
 	if (rc) {
 		free(s);

@@ -16,6 +16,7 @@
 #include "dwarf/dwarf-int.h"
 #include "dwarf/dwarf-load.h"
 #include "base/diag.h"
+#include "elf/binary-lib.h"
 
 
 int dw_set_err(struct loader *ld, int err)
@@ -1313,7 +1314,7 @@ static int walk_cus(struct loader *ld)
 
 int hm_dwarf_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types *t)
 {
-	struct loader ld = { .t = t, .bin = bin, .opts = opts, .path = hm_binary_path(bin) };
+	struct loader ld = { .t = t, .bin = bin, .opts = opts, .path = hmi_binary_path(bin) };
 	struct hm_dwarf_obj *obj = NULL;
 	int rc;
 
@@ -1321,7 +1322,7 @@ int hm_dwarf_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types *t)
 	if (rc)
 		return rc;
 	ld.main_dbg = ld.dbg;
-	ld.big_endian = hm_binary_big_endian(bin) == 1;
+	ld.big_endian = hmi_binary_big_endian(bin) == 1;
 	ld.x3 = hm_dwarf_widened(obj);
 	ld.obj = obj;
 	rc = hm_dwarf_open_alt(bin, &ld.alt_bin, &ld.alt_dbg, &ld.alt_obj);

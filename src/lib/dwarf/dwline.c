@@ -7,6 +7,7 @@
 #include <string.h>
 #include "hitmap/binary.h"
 #include "dwarf/dwline.h"
+#include "elf/binary-lib.h"
 
 /* DWARF constants used here (dwarf.h names, kept local so that this file
  * depends on nothing but the bytes). */
@@ -125,11 +126,11 @@ static const char *sec_str(const char *sec, size_t size, uint64_t off)
 void hm_dwl_secs_of(const hm_binary *bin, struct hm_dwl_secs *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->line = hm_binary_section(bin, ".debug_line", &s->nline);
-	s->line_str = hm_binary_section(bin, ".debug_line_str", &s->nline_str);
-	s->str = hm_binary_section(bin, ".debug_str", &s->nstr);
-	s->str_offsets = hm_binary_section(bin, ".debug_str_offsets", &s->nstr_offsets);
-	s->big_endian = hm_binary_big_endian(bin) == 1;
+	s->line = hmi_binary_section(bin, ".debug_line", &s->nline);
+	s->line_str = hmi_binary_section(bin, ".debug_line_str", &s->nline_str);
+	s->str = hmi_binary_section(bin, ".debug_str", &s->nstr);
+	s->str_offsets = hmi_binary_section(bin, ".debug_str_offsets", &s->nstr_offsets);
+	s->big_endian = hmi_binary_big_endian(bin) == 1;
 }
 
 const char *hm_dwl_strx(const struct hm_dwl_secs *s, uint64_t base, unsigned offsize,

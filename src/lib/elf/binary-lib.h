@@ -4,7 +4,31 @@
 #define HM_BINARY_LIB_H
 #include <stddef.h>
 #include <stdint.h>
+#include <libelf.h>
 #include "hitmap/binary.h"
+
+/* The file's name as it was opened (or the name hm_binary_open_mem() was
+ * given), for messages and for the files found beside it. */
+const char *hmi_binary_path(const hm_binary *bin);
+/* 1 when the file is big-endian (ELFDATA2MSB), else 0. */
+int hmi_binary_big_endian(const hm_binary *bin);
+
+/* Section contents by name, mapped read-only; NULL if absent or SHT_NOBITS.
+ * Valid until hm_binary_close(). */
+const void *hmi_binary_section(const hm_binary *bin, const char *name, size_t *size);
+
+/* The section's link address: sh_addr; in a Linux kernel module (a .ko), the
+ * offset the kernel's module loader gives it from the module's base (its
+ * first code section), which symbols, instruction bytes and relocated DWARF
+ * use too; sections the loader keeps out of the module's core (.init*,
+ * .modinfo, per-CPU) get addresses beyond any module. */
+uint64_t hmi_binary_section_addr(const hm_binary *bin, size_t idx);
+/* Whether bin is a Linux kernel module (ET_REL with .gnu.linkonce.this_module). */
+int hmi_binary_is_module(const hm_binary *bin);
+
+/* The libelf handle, for the readers that walk the file with libelf (dwarf,
+ * btf, insn, attr's segments). */
+Elf *hmi_binary_elf(const hm_binary *bin);
 
 unsigned hmi_binary_machine(const hm_binary *bin);	/* EM_X86_64, EM_AARCH64, ... */
 unsigned hmi_binary_elf_type(const hm_binary *bin);	/* ET_EXEC, ET_DYN, ET_REL */

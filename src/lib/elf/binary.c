@@ -189,7 +189,7 @@ static int module_layout(hm_binary *bin)
 	return 0;
 }
 
-uint64_t hm_binary_section_addr(const hm_binary *bin, size_t idx)
+uint64_t hmi_binary_section_addr(const hm_binary *bin, size_t idx)
 {
 	GElf_Shdr sh;
 	Elf_Scn *scn;
@@ -202,7 +202,7 @@ uint64_t hm_binary_section_addr(const hm_binary *bin, size_t idx)
 	return scn && gelf_getshdr(scn, &sh) ? sh.sh_addr : 0;
 }
 
-int hm_binary_is_module(const hm_binary *bin)
+int hmi_binary_is_module(const hm_binary *bin)
 {
 	return bin->secaddr != NULL;
 }
@@ -365,7 +365,7 @@ void hm_binary_close(hm_binary *bin)
 	free(bin);
 }
 
-const char *hm_binary_path(const hm_binary *bin)
+const char *hmi_binary_path(const hm_binary *bin)
 {
 	return bin->path;
 }
@@ -403,7 +403,7 @@ int hmi_binary_is_64bit(const hm_binary *bin)
 	return gelf_getclass(bin->elf) == ELFCLASS64;
 }
 
-int hm_binary_big_endian(const hm_binary *bin)
+int hmi_binary_big_endian(const hm_binary *bin)
 {
 	return bin->ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 }
@@ -543,7 +543,7 @@ size_t hmi_binary_section_count(const hm_binary *bin)
 	return bin->nsections;
 }
 
-const void *hm_binary_section(const hm_binary *bin, const char *name, size_t *size)
+const void *hmi_binary_section(const hm_binary *bin, const char *name, size_t *size)
 {
 	size_t dummy;
 
@@ -559,7 +559,7 @@ const void *hm_binary_section(const hm_binary *bin, const char *name, size_t *si
 	return NULL;
 }
 
-void *hm_binary_elf(const hm_binary *bin)
+Elf *hmi_binary_elf(const hm_binary *bin)
 {
 	return bin->elf;
 }

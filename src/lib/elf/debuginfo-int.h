@@ -1,9 +1,9 @@
 /* Internal: the debug-file search by build-id alone (elf/debuginfo.c). */
 #ifndef HM_DEBUGINFO_INTERNAL_H
 #define HM_DEBUGINFO_INTERNAL_H
-#include "hitmap/debuginfo.h"
+#include "elf/debuginfo-lib.h"
 
-/* The search of hm_debuginfo_find() by build-id alone (lower-case hex), for
+/* The search of hmi_debuginfo_find() by build-id alone (lower-case hex), for
  * binaries known only from a perf.data build-id table or the running
  * kernel's notes: the build-id places, perf's cache and debuginfod.  Returns
  * 0 and a malloc'ed path in *path_out, -ENODATA when not found (quietly:

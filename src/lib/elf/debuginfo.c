@@ -17,6 +17,7 @@
 #include "base/opts.h"
 #include "elf/debuginfod-lib.h"
 #include "elf/debuginfo-int.h"
+#include "elf/binary-lib.h"
 
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"
 
@@ -38,7 +39,7 @@ static void tried_add(struct tried *t, const char *place)
 	fputs(place, t->f);
 }
 
-const char *hm_debug_source_name(enum hm_debug_source src)
+const char *hmi_debug_source_name(enum hm_debug_source src)
 {
 	switch (src) {
 	case HM_DEBUG_SELF: return "itself";
@@ -54,7 +55,7 @@ static int has_dwarf(const hm_binary *bin)
 {
 	size_t size = 0;
 
-	return hm_binary_section(bin, ".debug_info", &size) && size;
+	return hmi_binary_section(bin, ".debug_info", &size) && size;
 }
 
 /* Open path quietly: a candidate that is missing or not ELF is just not it. */
@@ -248,7 +249,7 @@ static int read_debuglink(const hm_binary *bin, char *name, size_t n, uint32_t *
 			  const char **why)
 {
 	size_t size, len, off;
-	const unsigned char *s = hm_binary_section(bin, ".gnu_debuglink", &size);
+	const unsigned char *s = hmi_binary_section(bin, ".gnu_debuglink", &size);
 	const unsigned char *c;
 
 	if (!s || !size)
@@ -266,7 +267,7 @@ static int read_debuglink(const hm_binary *bin, char *name, size_t n, uint32_t *
 	memcpy(name, s, len);
 	name[len] = 0;
 	c = s + off;
-	*crc = hm_binary_big_endian(bin) ?
+	*crc = hmi_binary_big_endian(bin) ?
 	       (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 | (uint32_t)c[2] << 8 | c[3] :
 	       (uint32_t)c[3] << 24 | (uint32_t)c[2] << 16 | (uint32_t)c[1] << 8 | c[0];
 	return 0;
@@ -276,7 +277,7 @@ static char *find_debuglink(hm_binary *bin, const struct hm_debuginfo_opts *o,
 			    struct tried *t, enum hm_debug_source *src)
 {
 	char name[NAME_MAX + 1], dir[PATH_MAX], path[PATH_MAX];
-	const char *dirs[64], *p = hm_binary_path(bin), *slash;
+	const char *dirs[64], *p = hmi_binary_path(bin), *slash;
 	char *real = NULL;
 	size_t nd;
 	uint32_t want;
@@ -327,7 +328,7 @@ static char *find_debuglink(hm_binary *bin, const struct hm_debuginfo_opts *o,
 		if (file_crc(path, &crc) || crc != want) {
 			/* another build's debug file: its types may differ */
 			hm_diag(HM_DIAG_WARNING, "%s: ignored: its CRC does not match the "
-				".gnu_debuglink of %s", path, hm_binary_path(bin));
+				".gnu_debuglink of %s", path, hmi_binary_path(bin));
 			continue;
 		}
 		*src = HM_DEBUG_DEBUGLINK;
@@ -337,7 +338,7 @@ static char *find_debuglink(hm_binary *bin, const struct hm_debuginfo_opts *o,
 }
 
 int hmi_debuginfo_find_by_id(const char *build_id, const struct hm_debuginfo_opts *opts,
-			    char **path_out, enum hm_debug_source *src)
+			     char **path_out, enum hm_debug_source *src)
 {
 	struct hm_debuginfo_opts o;
 	enum hm_debug_source s = HM_DEBUG_BUILD_ID;
@@ -357,8 +358,8 @@ int hmi_debuginfo_find_by_id(const char *build_id, const struct hm_debuginfo_opt
 	return 0;
 }
 
-int hm_debuginfo_find(hm_binary *bin, const struct hm_debuginfo_opts *opts,
-		      hm_binary **debug, enum hm_debug_source *src)
+int hmi_debuginfo_find(hm_binary *bin, const struct hm_debuginfo_opts *opts,
+		       hm_binary **debug, enum hm_debug_source *src)
 {
 	struct hm_debuginfo_opts o;
 	struct tried t = { 0 };
@@ -389,15 +390,15 @@ int hm_debuginfo_find(hm_binary *bin, const struct hm_debuginfo_opts *opts,
 	if (path && !(b = hm_binary_open(path)))
 		rc = errno ? -errno : -ENOENT;
 	else if (!path)
-		rc = hm_fail(ENODATA, "%s: no DWARF debug info%s%s%s", hm_binary_path(bin),
+		rc = hm_fail(ENODATA, "%s: no DWARF debug info%s%s%s", hmi_binary_path(bin),
 			     t.n ? "; tried " : "", t.n ? t.text : "",
 			     hex || t.n ? "" : " (no build-id, no .gnu_debuglink: built without -g?)");
 	free(path);
 	free(t.text);
 	if (rc)
 		return rc;
-	hm_diag(HM_DIAG_DEBUG, "%s: debug info from %s (%s)", hm_binary_path(bin),
-		hm_binary_path(b), hm_debug_source_name(s));
+	hm_diag(HM_DIAG_DEBUG, "%s: debug info from %s (%s)", hmi_binary_path(bin),
+		hmi_binary_path(b), hmi_debug_source_name(s));
 	*debug = b;
 	if (src)
 		*src = s;

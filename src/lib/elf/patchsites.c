@@ -85,7 +85,7 @@ static const unsigned char *bytes_at(const hm_binary *code, uint64_t lo, uint64_
 	size_t n = hmi_binary_section_count(code);
 
 	for (size_t i = 1; i < n; i++) {
-		uint64_t a = hm_binary_section_addr(code, i);
+		uint64_t a = hmi_binary_section_addr(code, i);
 		const unsigned char *p;
 		size_t size;
 
@@ -103,7 +103,7 @@ static const unsigned char *bytes_at(const hm_binary *code, uint64_t lo, uint64_
 static int bad(const hm_binary *code, const struct table *t, uint64_t at, const char *why)
 {
 	hm_diag(HM_DIAG_WARNING, "%s: patch-site table %s at 0x%" PRIx64 ": %s; its sites are not known",
-		hm_binary_path(code), t->start, at, why);
+		hmi_binary_path(code), t->start, at, why);
 	return -EBADMSG;
 }
 
@@ -170,7 +170,7 @@ static int read_table(hm_patch_sites *s, const hm_binary *code, const hm_binary 
 
 /* A kernel module's table: its whole section, relocated as the module
  * loader relocates it (PC-relative entries against the sections' load
- * addresses, hm_binary_section_addr), read from a copy. */
+ * addresses, hmi_binary_section_addr), read from a copy. */
 static int read_module_table(hm_patch_sites *s, const hm_binary *code, const struct table *t)
 {
 	size_t n = hmi_binary_section_count(code), i, size;
@@ -194,7 +194,7 @@ static int read_module_table(hm_patch_sites *s, const hm_binary *code, const str
 		return 0;	/* NOBITS: a debug file's copy of it */
 	}
 	if (size % t->entsize)
-		return bad(code, t, hm_binary_section_addr(code, i),
+		return bad(code, t, hmi_binary_section_addr(code, i),
 			   "its section is not a whole number of entries");
 	if (!size)
 		return 0;
@@ -206,7 +206,7 @@ static int read_module_table(hm_patch_sites *s, const hm_binary *code, const str
 	err = hm_binary_relocate(code, i, c, size, HM_RELOC_PCREL);
 	hm_binary_elf_unlock(code);
 	if (!err)
-		err = read_entries(s, t, c, hm_binary_section_addr(code, i), size);
+		err = read_entries(s, t, c, hmi_binary_section_addr(code, i), size);
 	else
 		err = bad(code, t, 0, "its relocations cannot be read");
 	free(c);
@@ -269,14 +269,14 @@ int hm_patch_sites_read(const hm_binary *code, const hm_binary *syms, hm_patch_s
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	if ((hmi_binary_elf_type(code) == ET_REL && !hm_binary_is_module(code)) ||
-	    hmi_binary_machine(code) != EM_X86_64 || hm_binary_big_endian(code) ||
+	if ((hmi_binary_elf_type(code) == ET_REL && !hmi_binary_is_module(code)) ||
+	    hmi_binary_machine(code) != EM_X86_64 || hmi_binary_big_endian(code) ||
 	    !hmi_binary_is_64bit(code)) {
 		/* Another layout (or an object no loader lays out): say so
 		 * if the tables are there, else there is nothing to patch. */
 		if (hm_binary_symbol(syms, tables[0].start) ||
-		    hm_binary_section(code, ".altinstructions", NULL) ||
-		    hm_binary_section(code, "__jump_table", NULL))
+		    hmi_binary_section(code, ".altinstructions", NULL) ||
+		    hmi_binary_section(code, "__jump_table", NULL))
 			err = -ENOTSUP;
 	} else {
 		int module = hmi_binary_elf_type(code) == ET_REL;

@@ -14,7 +14,7 @@
  * .gnu.linkonce.this_module) has no such symbols: its tables are its
  * sections of those names, read through the module's relocations
  * (elf/reloc.h) at the addresses the module loader gives its sections
- * (hm_binary_section_addr).  Another ET_REL file is not laid out by any
+ * (hmi_binary_section_addr).  Another ET_REL file is not laid out by any
  * loader: hm_patch_sites_read() says -ENOTSUP.
  *
  * Ownership: hm_patch_sites_read() returns a set freed with

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <gelf.h>
 #include "elf/reloc.h"
+#include "elf/binary-lib.h"
 
 /* The bytes an absolute relocation writes, or 0 for a type not applied. */
 static int reloc_width(unsigned machine, unsigned type)
@@ -62,7 +63,7 @@ static void apply_one(unsigned char *p, size_t size, uint64_t off, int w, uint64
 int hm_binary_relocate(const hm_binary *bin, size_t target, unsigned char *buf, size_t size,
 		       unsigned flags)
 {
-	Elf *elf = hm_binary_elf(bin);
+	Elf *elf = hmi_binary_elf(bin);
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
 	int big;
@@ -107,12 +108,12 @@ int hm_binary_relocate(const hm_binary *bin, size_t target, unsigned char *buf, 
 			if (!gelf_getsym(sd, GELF_R_SYM(r.r_info), &s))
 				continue;
 			/* a kernel module's sections have load addresses
-			 * (hm_binary_section_addr); a plain object's are 0 */
+			 * (hmi_binary_section_addr); a plain object's are 0 */
 			v = s.st_value + r.r_addend;
 			if (s.st_shndx != SHN_UNDEF && s.st_shndx < SHN_LORESERVE)
-				v += hm_binary_section_addr(bin, s.st_shndx);
+				v += hmi_binary_section_addr(bin, s.st_shndx);
 			if (pw) {	/* S + A - P */
-				v -= hm_binary_section_addr(bin, target) + r.r_offset;
+				v -= hmi_binary_section_addr(bin, target) + r.r_offset;
 				w = pw;
 			}
 			apply_one(buf, size, r.r_offset, w, v, sh.sh_type == SHT_RELA, big);

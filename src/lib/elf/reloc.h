@@ -1,6 +1,6 @@
 /* reloc: a section of an ET_REL file (a kernel module, a plain object)
  * with its relocations applied, as the kernel's module loader would apply
- * them, at the link addresses hm_binary_section_addr() gives the sections.
+ * them, at the link addresses hmi_binary_section_addr() gives the sections.
  * Shared by the DWARF reader (a module's debug sections) and the patch-site
  * tables (a module's .altinstructions, __jump_table ...).
  *

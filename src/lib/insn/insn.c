@@ -50,7 +50,7 @@ struct hm_insn_ctx {
 
 hm_insn_ctx *hm_insn_ctx_new(const hm_binary *bin, const hm_binary *syms)
 {
-	Elf *elf = hm_binary_elf(bin);
+	Elf *elf = hmi_binary_elf(bin);
 	hm_insn_ctx *c;
 	const char *file;
 	size_t fsize = 0, n = 0, i;
@@ -86,7 +86,7 @@ hm_insn_ctx *hm_insn_ctx_new(const hm_binary *bin, const hm_binary *syms)
 			c->segs[c->nsegs++] = (struct xseg){ ph.p_vaddr, ph.p_filesz,
 							     (const uint8_t *)file + ph.p_offset };
 		}
-	} else if (file && hm_binary_is_module(bin)) {
+	} else if (file && hmi_binary_is_module(bin)) {
 		/* A kernel module has no segments: its code sections, at the
 		 * addresses the module loader gives them. */
 		n = hmi_binary_section_count(bin);
@@ -104,7 +104,7 @@ hm_insn_ctx *hm_insn_ctx_new(const hm_binary *bin, const hm_binary *syms)
 			    !(sh.sh_flags & SHF_EXECINSTR) || sh.sh_offset > fsize ||
 			    sh.sh_size > fsize - sh.sh_offset)
 				continue;
-			c->segs[c->nsegs++] = (struct xseg){ hm_binary_section_addr(bin, i),
+			c->segs[c->nsegs++] = (struct xseg){ hmi_binary_section_addr(bin, i),
 							     sh.sh_size,
 							     (const uint8_t *)file + sh.sh_offset };
 		}

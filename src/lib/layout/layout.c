@@ -857,7 +857,7 @@ static int path_below(const hm_types *t, hm_type_id id, uint64_t off, char *buf,
 	if (!ty || depth > HM_NEST_MAX)
 		return 0;
 	if (ty->kind == HM_KIND_ARRAY) {
-		const uint64_t *dims = hm_types_dims(t, ty);
+		const uint64_t *dims = hmi_types_dims(t, ty);
 		uint64_t esz = hm_types_sizeof(t, ty->target), stride = esz;
 		uint32_t d;
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hitmap/types.h"
-#include "hitmap/debuginfo.h"
+#include "elf/debuginfo-lib.h"
 #include "btf/btf.h"
 #include "base/diag.h"
 #include "base/util.h"
@@ -118,7 +118,7 @@ static int load_once(hm_binary *bin, const struct hm_load_opts *opts, hm_types *
 	t = hm_types_new();
 	if (!t)
 		return -ENOMEM;
-	has_btf = hm_binary_section(bin, ".BTF", NULL) != NULL;
+	has_btf = hmi_binary_section(bin, ".BTF", NULL) != NULL;
 	if (opts->btf && has_btf) {
 		rc = hm_btf_load_elf(bin, t, opts);
 		goto out;
@@ -139,22 +139,22 @@ static int load_once(hm_binary *bin, const struct hm_load_opts *opts, hm_types *
 	}
 	if (rc == -ENODATA && !opts->no_debuginfo_lookup) {
 		/* stripped, as distributions ship binaries: the DWARF is in
-		 * a file of its own (hm_debuginfo_find() reports a miss) */
+		 * a file of its own (hmi_debuginfo_find() reports a miss) */
 		hm_binary *dbg = NULL;
 
-		rc = hm_debuginfo_find(bin, opts->debuginfo, &dbg, NULL);
+		rc = hmi_debuginfo_find(bin, opts->debuginfo, &dbg, NULL);
 		if (!rc && dbg != bin) {
 			rc = hm_dwarf_load(dbg, opts, t);
 			hm_binary_close(dbg);
 		} else if (!rc) {
 			rc = hm_fail(ENODATA, "%s: no types in its DWARF debug info",
-				     hm_binary_path(bin));
+				     hmi_binary_path(bin));
 		}
 	} else if (rc == -ENODATA)
 		hm_fail(ENODATA, "%s: no DWARF debug info (stripped? install the -dbg package)",
-			hm_binary_path(bin));
+			hmi_binary_path(bin));
 	if (rc == -ENOMEM)
-		hm_fail(ENOMEM, "%s: out of memory loading debug info", hm_binary_path(bin));
+		hm_fail(ENOMEM, "%s: out of memory loading debug info", hmi_binary_path(bin));
 	if (!rc && opts->only) {
 		/* in `only` mode nested types were loaded as needed: make them
 		 * findable too, after the requested ones */
@@ -169,7 +169,7 @@ static int load_once(hm_binary *bin, const struct hm_load_opts *opts, hm_types *
 		rc = hm_types_finish(t);
 out:
 	if (!rc)
-		rc = hm_types_check_chains(t, hm_binary_path(bin));
+		rc = hm_types_check_chains(t, hmi_binary_path(bin));
 	if (rc) {
 		hm_types_free(t);
 		return rc;
@@ -191,7 +191,7 @@ static int cache_hit(hm_binary *bin, const char *dir, const struct hm_load_opts 
 	if (hm_typecache_read(bin, dir, &t))
 		return -ENOENT;
 	prev = hm_diag_divert(&quiet);
-	rc = hm_types_check_chains(t, hm_binary_path(bin));
+	rc = hm_types_check_chains(t, hmi_binary_path(bin));
 	hm_diag_divert(prev);
 	if (!rc && hm_types_memo_reset(t))
 		rc = -ENOMEM;	/* a miss too: the load that follows reports it */
@@ -200,7 +200,7 @@ static int cache_hit(hm_binary *bin, const char *dir, const struct hm_load_opts 
 		rc = -ENOMEM;
 	if (rc) {
 		hm_diag(HM_DIAG_DEBUG, "%s: type cache ignored: it fails the type checks",
-			hm_binary_path(bin));
+			hmi_binary_path(bin));
 		hm_types_free(t);
 		return -ENOENT;
 	}
@@ -261,7 +261,7 @@ static int load_any(hm_binary *bin, const struct hm_load_opts *user, hm_types **
 	}
 	if (!rc)
 		hm_types_free(t);
-	hm_diag(HM_DIAG_DEBUG, "%s: not cached: the full load %s", hm_binary_path(bin),
+	hm_diag(HM_DIAG_DEBUG, "%s: not cached: the full load %s", hmi_binary_path(bin),
 		rc ? "failed" : "had warnings");
 	return load_direct(bin, &opts, out);
 }

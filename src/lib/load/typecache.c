@@ -21,6 +21,7 @@
 #include "base/diag.h"
 #include "load/typecache.h"
 #include "types/types-int.h"
+#include "elf/binary-lib.h"
 
 #define CACHE_MAGIC "HMTYPES"
 /* Bump when the meaning of a stored array changes (a new hash function
@@ -119,9 +120,9 @@ static int source_stat(hm_binary *bin, struct stat *st)
 {
 	size_t size = 0;
 
-	if (stat(hm_binary_path(bin), st) < 0 || !S_ISREG(st->st_mode))
+	if (stat(hmi_binary_path(bin), st) < 0 || !S_ISREG(st->st_mode))
 		return -ENOENT;
-	if (!elf_rawfile(hm_binary_elf(bin), &size) || (off_t)size != st->st_size)
+	if (!elf_rawfile(hmi_binary_elf(bin), &size) || (off_t)size != st->st_size)
 		return -ENOENT;
 	return 0;
 }
@@ -149,7 +150,7 @@ int hm_typecache_usable(hm_binary *bin, const struct hm_load_opts *opts, char *d
 
 	if (opts->btf || !opts->cache)
 		return 0;
-	if (!hm_binary_section(bin, ".debug_info", NULL) && !hm_binary_section(bin, ".BTF", NULL))
+	if (!hmi_binary_section(bin, ".debug_info", NULL) && !hmi_binary_section(bin, ".BTF", NULL))
 		return 0;
 	if (opts->cache_dir) {
 		if (!*opts->cache_dir || strlen(opts->cache_dir) >= len)
@@ -620,10 +621,10 @@ int hm_typecache_write(hm_binary *bin, const char *dir, const hm_types *t)
 	err = write_file(path, &h, data);
 out:
 	if (err)
-		hm_diag(HM_DIAG_DEBUG, "%s: type cache %s not written: %s", hm_binary_path(bin),
+		hm_diag(HM_DIAG_DEBUG, "%s: type cache %s not written: %s", hmi_binary_path(bin),
 			path, strerror(-err));
 	else
-		hm_diag(HM_DIAG_DEBUG, "%s: type cache %s written", hm_binary_path(bin), path);
+		hm_diag(HM_DIAG_DEBUG, "%s: type cache %s written", hmi_binary_path(bin), path);
 	if (!err)
 		cache_prune(dir, strrchr(path, '/') + 1);
 	free(types);
@@ -860,7 +861,7 @@ int hm_typecache_read(hm_binary *bin, const char *dir, hm_types **out)
 	/* O_NONBLOCK: a FIFO put there must not hang the open */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
-		hm_diag(HM_DIAG_DEBUG, "%s: type cache %s: %s", hm_binary_path(bin), path,
+		hm_diag(HM_DIAG_DEBUG, "%s: type cache %s: %s", hmi_binary_path(bin), path,
 			strerror(errno));
 		return -ENOENT;
 	}
@@ -870,12 +871,12 @@ int hm_typecache_read(hm_binary *bin, const char *dir, hm_types **out)
 		(void)futimens(fd, NULL);
 	close(fd);
 	if (why) {
-		hm_diag(HM_DIAG_DEBUG, "%s: type cache %s ignored: %s", hm_binary_path(bin),
+		hm_diag(HM_DIAG_DEBUG, "%s: type cache %s ignored: %s", hmi_binary_path(bin),
 			path, why);
 		hm_types_free(t);
 		return -ENOENT;
 	}
-	hm_diag(HM_DIAG_DEBUG, "%s: type cache %s used", hm_binary_path(bin), path);
+	hm_diag(HM_DIAG_DEBUG, "%s: type cache %s used", hmi_binary_path(bin), path);
 	*out = t;
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include "insn/insn.h"
 #include "heat/heat-int.h"
 #include "base/diag.h"
+#include "elf/binary-lib.h"
 
 /* "0x401000", "401000" or "FUNC+0xOFF" / "FUNC" → a link address. */
 static int parse_where(const hm_binary *bin, const char *where, uint64_t *pc)
@@ -40,7 +41,7 @@ static int parse_where(const hm_binary *bin, const char *where, uint64_t *pc)
 	f = hm_binary_symbol(bin, name);
 	if (!f)
 		return hm_fail(ENOENT, "explain '%s': no symbol '%s' in %s", where, name,
-			       hm_binary_path(bin));
+			       hmi_binary_path(bin));
 	*pc = f->addr + off;
 	return 0;
 }
@@ -213,7 +214,7 @@ static void explain_one(FILE *out, hm_attr *a, struct binent *b, uint64_t pc, in
 			r->fsize, r->bucket == HM_ATTR_TLS ? ", strategy tls"
 			: r->bucket == HM_ATTR_PERCPU ? ", strategy per-cpu" : "");
 	else
-		fprintf(out, "  unattributed: %s\n", hm_attr_bucket_name(r->bucket));
+		fprintf(out, "  unattributed: %s\n", hmi_attr_bucket_name(r->bucket));
 }
 
 /* The sampled-register rule at pc: which instruction a timer sample there
@@ -254,7 +255,7 @@ static void explain_regs(FILE *out, struct binent *b, uint64_t pc, int kernel)
 			why[r.passed]);
 	if (r.why != HM_RW_PREV && r.why != HM_RW_AT_IP) {
 		fprintf(out, "  unattributed: %s (%s)\n",
-			hm_attr_bucket_name(attr_regs_bucket(r.why)), why[r.why]);
+			hmi_attr_bucket_name(attr_regs_bucket(r.why)), why[r.why]);
 		return;
 	}
 	if (!hm_insn_decode(b->insn, r.pc, &in))
@@ -310,7 +311,7 @@ int hm_attr_explain(FILE *out, hm_attr *a, const char *where)
 	{
 		char label[400];
 
-		hm_attr_code_label(a, b, pc, pc, label, sizeof(label));
+		hmi_attr_code_label(a, b, pc, pc, label, sizeof(label));
 		fprintf(out, " %s\n", label);
 	}
 	explain_one(out, a, b, pc, 0);

@@ -11,6 +11,7 @@
 #include "hitmap/output.h"
 #include "base/opts.h"
 #include "output/output-html.h"
+#include "attr/attribute-lib.h"
 
 /* Structs drawn below the lines: the most sampled first, at most this many
  * (a report names the few structs that matter; the rest are in the JSON). */
@@ -30,7 +31,7 @@ static int struct_layouts(hm_json *j, const hm_attr *a, const hm_profile *p)
 		hm_type_id id;
 		hm_layout *l;
 
-		if (ps->kind != HM_PROFILE_STRUCT || !(t = hm_attr_types_with(a, ps->name, &id)))
+		if (ps->kind != HM_PROFILE_STRUCT || !(t = hmi_attr_types_with(a, ps->name, &id)))
 			continue;
 		if (!(l = hm_layout_new(t, id, &lo))) {
 			if (errno == ENOMEM)

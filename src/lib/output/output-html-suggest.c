@@ -39,7 +39,7 @@ static int draw(hm_json *j, const hm_types *t, hm_type_id id, const char *name,
 static int evidence_heat(const hm_suggestion *s, const hm_types *t, hm_profile_struct *ps,
 			 hm_profile_field **fields)
 {
-	const hm_evidence *ev = hm_suggestion_evidence(s);
+	const hm_evidence *ev = hmi_suggestion_evidence(s);
 	const hm_ev_field *ef;
 	size_t n;
 

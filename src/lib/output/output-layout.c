@@ -19,6 +19,7 @@
 #include "base/util.h"
 #include "layout/layout-int.h"
 #include "types/declare.h"
+#include "types/types-lib.h"
 
 #define GROUP_BEGIN "__cacheline_group_begin__"
 #define GROUP_END "__cacheline_group_end__"
@@ -276,7 +277,7 @@ static int needs_declarator(const struct pctx *c, hm_type_id id, int derived, un
 
 static void params(const struct pctx *c, const hm_type *fn, struct sb *o, unsigned depth)
 {
-	const hm_type_id *p = hm_types_params(c->t, fn);
+	const hm_type_id *p = hmi_types_params(c->t, fn);
 
 	sb_puts(o, "(");
 	for (uint32_t i = 0; i < fn->nr; i++) {
@@ -353,7 +354,7 @@ static int needs_declarator(const struct pctx *c, hm_type_id id, int derived, un
 	case HM_KIND_PTR_TO_MEMBER:
 		return kind_of(c, skip_quals(c, ty->target)) == HM_KIND_FUNC;
 	case HM_KIND_FUNC: {
-		const hm_type_id *p = hm_types_params(c->t, ty);
+		const hm_type_id *p = hmi_types_params(c->t, ty);
 		hm_type_id r = skip_quals(c, ty->target);
 		enum hm_type_kind rk = kind_of(c, r);
 
@@ -388,7 +389,7 @@ static void union_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 static void enum_fp(const struct pctx *c, const hm_type *ty, const struct pconf *conf)
 {
 	struct sb *o = c->b;
-	const hm_enumerator *e = hm_types_enumerators(c->t, ty);
+	const hm_enumerator *e = hmi_types_enumerators(c->t, ty);
 	int w = 0;
 
 	sb_printf(o, "enum%s%s", ty->name ? " " : "", ty->name ? ty->name : "");
@@ -419,7 +420,7 @@ static void enum_fp(const struct pctx *c, const hm_type *ty, const struct pconf 
  * of a flexible array's elements. */
 static hm_type_id array_elem(const struct pctx *c, const hm_type *ty)
 {
-	const uint64_t *dims = hm_types_dims(c->t, ty);
+	const uint64_t *dims = hmi_types_dims(c->t, ty);
 	hm_type_id elem = ty->target;
 
 	if (ty->nr && (dims[0] == 0 || dims[0] == HM_DIM_FLEXIBLE) &&
@@ -431,7 +432,7 @@ static hm_type_id array_elem(const struct pctx *c, const hm_type *ty)
 static void array_fp(const struct pctx *c, const hm_type *ty, const char *name,
 		     struct pconf *conf, unsigned depth)
 {
-	const uint64_t *dims = hm_types_dims(c->t, ty);
+	const uint64_t *dims = hmi_types_dims(c->t, ty);
 	hm_type_id elem = array_elem(c, ty);
 	int single = conf->last_member && conf->first_member;
 

@@ -469,7 +469,7 @@ static void print_header(FILE *out, const hm_report_stats *st, const struct hm_r
 
 		if (!st->buckets[i] || hm_attr_bucket_attributed(i))
 			continue;
-		snprintf(item, sizeof(item), "%s %" PRIu64, hm_attr_bucket_name(i), st->buckets[i]);
+		snprintf(item, sizeof(item), "%s %" PRIu64, hmi_attr_bucket_name(i), st->buckets[i]);
 		if (first) {
 			col = fprintf(out, "unattributed: %s", item);
 		} else if (col + 2 + strlen(item) > 78) {
@@ -555,7 +555,7 @@ static void print_locations(FILE *out, hm_attr *a, const struct heat_row *r)
 	for (i = 0; i < r->nips && i < 3; i++) {
 		char label[400];
 
-		hm_attr_code_label(a, ips[i].bin, ips[i].link, ips[i].ip, label, sizeof(label));
+		hmi_attr_code_label(a, ips[i].bin, ips[i].link, ips[i].ip, label, sizeof(label));
 		fprintf(out, "        %7" PRIu64 "  %.60s\n", ips[i].n, label);
 	}
 	if (r->nips > 3 || r->ip_other)
@@ -569,14 +569,14 @@ static void print_alloc(FILE *out, hm_attr *a, const struct heat_row *r)
 	hm_alloc_info al;
 	char site[400];
 
-	if (!r->sname || hm_attr_alloc_at(a, r->obj_base, &al))
+	if (!r->sname || hmi_attr_alloc_at(a, r->obj_base, &al))
 		return;
 	if (al.ambiguous) {
 		fprintf(out, "    in %u heap blocks of different sites or sizes (the address "
 			"was reused): allocation site unattributed\n", al.nr);
 		return;
 	}
-	hm_attr_code_label(a, al.site_bin, al.site_link, al.site, site, sizeof(site));
+	hmi_attr_code_label(a, al.site_bin, al.site_link, al.site, site, sizeof(site));
 	fprintf(out, "    allocated at %s by %s%s%s, %" PRIu64 " bytes at 0x%" PRIx64 "\n",
 		site, al.function, al.cache ? " from " : "", al.cache ? al.cache : "", al.size,
 		al.base);
@@ -587,13 +587,13 @@ static void json_alloc(hm_json *j, hm_attr *a, const struct heat_row *r)
 	hm_alloc_info al;
 	char site[400];
 
-	if (!r->sname || hm_attr_alloc_at(a, r->obj_base, &al))
+	if (!r->sname || hmi_attr_alloc_at(a, r->obj_base, &al))
 		return;
 	hm_json_key(j, "allocation");
 	hm_json_begin_object(j);
 	hm_json_kuint(j, "blocks", al.nr);
 	if (!al.ambiguous) {
-		hm_attr_code_label(a, al.site_bin, al.site_link, al.site, site, sizeof(site));
+		hmi_attr_code_label(a, al.site_bin, al.site_link, al.site, site, sizeof(site));
 		hm_json_kstr(j, "site", site);
 		hm_json_kuint(j, "site_address", al.site);
 		hm_json_kstr(j, "function", al.function);
@@ -847,7 +847,7 @@ static void json_row(hm_json *j, hm_attr *a, const struct heat_row *r, uint64_t 
 	for (i = 0; i < r->nips; i++) {
 		char label[400];
 
-		hm_attr_code_label(a, ips[i].bin, ips[i].link, ips[i].ip, label, sizeof(label));
+		hmi_attr_code_label(a, ips[i].bin, ips[i].link, ips[i].ip, label, sizeof(label));
 		hm_json_begin_object(j);
 		hm_json_kstr(j, "location", label);
 		hm_json_kuint(j, "ip", ips[i].ip);
@@ -892,13 +892,13 @@ int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stat
 	hm_json_key(&j, "buckets");
 	hm_json_begin_object(&j);
 	for (b = 0; b < HM_NR_BUCKETS; b++)
-		hm_json_kuint(&j, hm_attr_bucket_name(b), st->buckets[b]);
+		hm_json_kuint(&j, hmi_attr_bucket_name(b), st->buckets[b]);
 	hm_json_end_object(&j);
 	hm_json_key(&j, "attributed_buckets");
 	hm_json_begin_array(&j);
 	for (b = 0; b < HM_NR_BUCKETS; b++)
 		if (hm_attr_bucket_attributed(b))
-			hm_json_string(&j, hm_attr_bucket_name(b));
+			hm_json_string(&j, hmi_attr_bucket_name(b));
 	hm_json_end_array(&j);
 	json_instances(&j, h);
 	hm_json_key(&j, "lines");

@@ -11,6 +11,7 @@
 #include "base/json.h"
 #include "suggest/suggest-int.h"
 #include "base/opts.h"
+#include "suggest/suggest-lib.h"
 
 #define SHOW_SHARED 8
 
@@ -69,8 +70,8 @@ static void edit_line(FILE *out, const hm_edit *e, const struct hm_suggest_opts 
 
 	switch (e->kind) {
 	case HM_EDIT_ALIGN:
-		hm_suggest_align_text(o ? o->style : HM_STYLE_GNU, line_size(o), e->value, a,
-				      sizeof(a));
+		hmi_suggest_align_text(o ? o->style : HM_STYLE_GNU, line_size(o), e->value, a,
+				       sizeof(a));
 		fprintf(out, "     %s: add %s\n", e->member, a);
 		break;
 	case HM_EDIT_MOVE:
@@ -92,8 +93,8 @@ static void edit_line(FILE *out, const hm_edit *e, const struct hm_suggest_opts 
 			"_end_aligned(%s)\n", e->member, e->anchor, e->pad_name, e->pad_name);
 		break;
 	case HM_EDIT_WRAP:
-		hm_suggest_align_text(o ? o->style : HM_STYLE_GNU, line_size(o), e->value, a,
-				      sizeof(a));
+		hmi_suggest_align_text(o ? o->style : HM_STYLE_GNU, line_size(o), e->value, a,
+				       sizeof(a));
 		if (strcmp(e->member, e->anchor))
 			fprintf(out, "     %s to %s: wrap in struct { ... } %s;\n", e->member,
 				e->anchor, a);
@@ -210,7 +211,7 @@ int hm_suggest_print_layout(FILE *out, const hm_suggestion *s, const hm_types *t
 static int print_text(FILE *out, const hm_suggestion *s, const hm_types *t,
 		      const struct hm_suggest_opts *o, size_t only)
 {
-	const char *const *notes = hm_suggestion_notes(s);
+	const char *const *notes = hmi_suggestion_notes(s);
 	int err = 0;
 
 	fprintf(out, "struct %s\n", s->name);
@@ -295,8 +296,8 @@ static void json_edit(hm_json *j, const hm_edit *e, const struct hm_suggest_opts
 	hm_json_kstr(j, "member", e->member);
 	if (e->kind == HM_EDIT_ALIGN) {
 		hm_json_kuint(j, "bytes", e->value);
-		hm_suggest_align_text(o ? o->style : HM_STYLE_GNU, line_size(o), e->value, a,
-				      sizeof(a));
+		hmi_suggest_align_text(o ? o->style : HM_STYLE_GNU, line_size(o), e->value, a,
+				       sizeof(a));
 		hm_json_kstr(j, "text", a);
 	} else if (e->kind == HM_EDIT_MOVE) {
 		hm_json_kstr(j, "after", e->anchor);
@@ -310,8 +311,8 @@ static void json_edit(hm_json *j, const hm_edit *e, const struct hm_suggest_opts
 	} else if (e->kind == HM_EDIT_WRAP) {
 		hm_json_kstr(j, "last", e->anchor);
 		hm_json_kuint(j, "bytes", e->value);
-		hm_suggest_align_text(o ? o->style : HM_STYLE_GNU, line_size(o), e->value, a,
-				      sizeof(a));
+		hmi_suggest_align_text(o ? o->style : HM_STYLE_GNU, line_size(o), e->value, a,
+				       sizeof(a));
 		hm_json_kstr(j, "text", a);
 	} else {
 		hm_json_kstr(j, "name", e->pad_name);
@@ -375,7 +376,7 @@ static void json_proposal(hm_json *j, const hm_suggestion *s, const hm_types *t,
 static void json_struct(hm_json *j, const hm_suggestion *s, const hm_types *t,
 			const struct hm_suggest_opts *o)
 {
-	const char *const *notes = hm_suggestion_notes(s);
+	const char *const *notes = hmi_suggestion_notes(s);
 
 	hm_json_begin_object(j);
 	hm_json_kstr(j, "name", s->name);

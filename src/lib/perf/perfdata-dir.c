@@ -309,7 +309,7 @@ int hm_pr_dir_next(hm_perf_reader *r, hm_perf_record *rec)
 		if (!best)
 			return 0;
 		/* the reader keeps this stream's fields until the next call, so
-		 * the record's pointers and hm_perf_reader_name() are its */
+		 * the record's pointers and hmi_perf_reader_name() are its */
 		use(r, bi);
 		best->have = 0;
 		ret = hm_pr_dispatch(r, rec, best->p, best->type, best->size, best->off);

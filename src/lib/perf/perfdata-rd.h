@@ -98,7 +98,7 @@ struct pr_input {
 
 struct hm_perf_reader {
 	char *name;
-	char *path;		/* hm_perf_reader_path() */
+	char *path;		/* hmi_perf_reader_path() */
 	int fd, own_fd, pipe;
 	const unsigned char *mem;
 	size_t mem_len;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "perf/perfdata-rd.h"
 #include "base/opts.h"
+#include "perf/perfdata-lib.h"
 
 /* Small enough to stay in the CPU's L2 between read() and parsing, and to
  * keep the resident size down; records (at most 64 KiB) still fit. */
@@ -838,12 +839,12 @@ const hm_perf_info *hm_perf_reader_info(const hm_perf_reader *r)
 	return &r->info;
 }
 
-const char *hm_perf_reader_name(const hm_perf_reader *r)
+const char *hmi_perf_reader_name(const hm_perf_reader *r)
 {
 	return r->name;
 }
 
-const char *hm_perf_reader_path(const hm_perf_reader *r)
+const char *hmi_perf_reader_path(const hm_perf_reader *r)
 {
 	return r->path;
 }

@@ -22,6 +22,7 @@
 #include "base/util.h"
 #include "elf/binary-lib.h"
 #include "record/record-int.h"
+#include "types/types-lib.h"
 
 /* No PERF_SAMPLE_PERIOD: with it, the kernel's software-event path (which
  * breakpoints take) samples every hit and ignores sample_period. */
@@ -155,7 +156,7 @@ static int field_of(const hm_types *t, const hm_variable *v, const char *path, s
 			if (parse_index(&p, &idx))
 				return hm_fail(EINVAL, "%s: column %zu: expected an index and ']'",
 					       expr, col + (size_t)(at - path) + 1);
-			dims = hm_types_dims(t, arr);
+			dims = hmi_types_dims(t, arr);
 			if (dims[dim] == HM_DIM_FLEXIBLE || idx >= dims[dim])
 				return hm_fail(EINVAL, "%s: column %zu: index %" PRIu64 " is out of "
 					       "bounds for %s%.*s (%s%" PRIu64 " elements)", expr,
@@ -199,7 +200,7 @@ static int field_of(const hm_types *t, const hm_variable *v, const char *path, s
 static int find_object(const char *name, hm_binary *bin, const hm_types *t,
 		       const hm_variable **var, uint64_t *addr, uint64_t *size)
 {
-	const hm_variable *v = t ? hm_types_find_variable(t, name) : NULL;
+	const hm_variable *v = t ? hmi_types_find_variable(t, name) : NULL;
 	const hm_symbol *s;
 
 	*var = NULL;
@@ -289,7 +290,7 @@ static int resolve(const struct parsed *x, const char *expr, hm_binary *bin,
 
 	if (find_object(x->name, bin, types, &var, base, size)) {
 		hm_fail(ENOENT, "%s: no global variable or symbol %s in %s", expr, x->name,
-			bin ? hm_binary_path(bin) : "the binary");
+			bin ? hmi_binary_path(bin) : "the binary");
 		suggest(x->name, bin, types);
 		return -ENOENT;
 	}
@@ -491,10 +492,10 @@ int hmi_record_load_bias(pid_t pid, hm_binary *bin, uint64_t *bias)
 	*bias = 0;
 	if (hmi_binary_elf_type(bin) == ET_EXEC)
 		return 0;
-	if (stat(hm_binary_path(bin), &sb))
-		return hm_fail(errno, "%s: %s", hm_binary_path(bin), strerror(errno));
+	if (stat(hmi_binary_path(bin), &sb))
+		return hm_fail(errno, "%s: %s", hmi_binary_path(bin), strerror(errno));
 	if (hmi_binary_first_load(bin, &vaddr, &offset))
-		return hm_fail(ENOEXEC, "%s: no PT_LOAD segment", hm_binary_path(bin));
+		return hm_fail(ENOEXEC, "%s: no PT_LOAD segment", hmi_binary_path(bin));
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	f = fopen(path, "r");
 	if (!f)
@@ -518,6 +519,6 @@ int hmi_record_load_bias(pid_t pid, hm_binary *bin, uint64_t *bias)
 	if (rc)
 		return hm_fail(ENOENT, "%s: not mapped by process %d (is the command a script? "
 			       "run the binary itself, or name the binary the process runs)",
-			       hm_binary_path(bin), (int)pid);
+			       hmi_binary_path(bin), (int)pid);
 	return 0;
 }

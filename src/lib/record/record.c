@@ -526,7 +526,7 @@ static int synthesize(struct session *s)
 		return 0;
 	if (s->o->binary) {
 		blen = hmi_binary_build_id_raw(s->o->binary, &bid);
-		if (realpath(hm_binary_path(s->o->binary), real))
+		if (realpath(hmi_binary_path(s->o->binary), real))
 			bpath = real;
 	}
 	rc = hm_proc_synthesize(s->w, pid, bpath, bid, blen);

@@ -18,6 +18,7 @@
 #include "hitmap/suggest.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "suggest/suggest-lib.h"
 
 /* A patch hitmap will not write is not a failure of the run: a warning, and
  * the caller prints the layout instead. */
@@ -574,7 +575,7 @@ static int apply(struct ed *e, const hm_types *t, hm_type_id id, const hm_propos
 			return err;
 		switch (ed->kind) {
 		case HM_EDIT_ALIGN:
-			hm_suggest_align_text(style, line_size, ed->value, attr, sizeof(attr));
+			hmi_suggest_align_text(style, line_size, ed->value, attr, sizeof(attr));
 			err = edit_align(e, &sp, attr, style == HM_STYLE_C11 ||
 					 style == HM_STYLE_CXX);
 			break;
@@ -605,7 +606,7 @@ static int apply(struct ed *e, const hm_types *t, hm_type_id id, const hm_propos
 				return refuse(ENOTSUP, "%s:%zu: wrapping members of %s inside "
 					      "preprocessor conditionals is not safe to do "
 					      "blindly", e->s.rel, sp.a + 1, e->sname);
-			hm_suggest_align_text(style, line_size, ed->value, attr, sizeof(attr));
+			hmi_suggest_align_text(style, line_size, ed->value, attr, sizeof(attr));
 			err = edit_wrap(e, &sp, &an, attr);
 			break;
 		}

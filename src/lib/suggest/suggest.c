@@ -11,11 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hitmap/suggest.h"
-#include "hitmap/typebuild.h"
+#include "types/typebuild-lib.h"
 #include "base/diag.h"
 #include "suggest/suggest-int.h"
 #include "base/util.h"
 #include "base/opts.h"
+#include "suggest/suggest-lib.h"
 
 /* ---- evidence paths ---- */
 
@@ -417,20 +418,6 @@ static void sg_set_type_align(hm_types *t, hm_type_id id, uint32_t align)
 		ty->alignment = align;
 }
 
-int hm_suggest_compiler_records_align(const hm_binary *bin)
-{
-	size_t len = 0;
-	const char *c = hm_binary_section(bin, ".comment", &len);
-	int gcc = 0;
-
-	for (size_t i = 0; c && i < len; i += strnlen(c + i, len - i) + 1) {
-		if (memmem(c + i, strnlen(c + i, len - i), "clang", 5))
-			return 0;
-		gcc |= !strncmp(c + i, "GCC:", 4);
-	}
-	return gcc;
-}
-
 static hm_type_id build_outer(struct sg_ctx *c, const struct sg_var *v, hm_type_id inner,
 			      int inner_user);
 
@@ -445,9 +432,9 @@ static hm_type_id linepad_type(struct sg_ctx *c)
 		return c->linepad_type;
 	if ((c->linepad_type = hm_types_find_struct(c->t, "cacheline_padding")))
 		return c->linepad_type;
-	if (!(ch = hm_types_char(c->t)) || !(x.type = hm_types_add_array(c->t, ch, 0)))
+	if (!(ch = hmi_types_char(c->t)) || !(x.type = hmi_types_add_array(c->t, ch, 0)))
 		return HM_TYPE_NONE;
-	return c->linepad_type = hm_types_add_struct(c->t, "cacheline_padding", &x, 1, 0, c->L);
+	return c->linepad_type = hmi_types_add_struct(c->t, "cacheline_padding", &x, 1, 0, c->L);
 }
 
 /* The types of a cacheline group's markers: `__u8[0]` and an empty struct. */
@@ -457,11 +444,11 @@ static hm_type_id group_type(struct sg_ctx *c, uint8_t kind)
 
 	if (kind == SG_PAD_GPAD) {
 		if (!c->empty_struct)
-			c->empty_struct = hm_types_add_struct(c->t, NULL, NULL, 0, 0, 0);
+			c->empty_struct = hmi_types_add_struct(c->t, NULL, NULL, 0, 0, 0);
 		return c->empty_struct;
 	}
-	if (!c->u8_array && (u8 = hm_types_typedef_base(c->t, "__u8", "unsigned char", 1, 0)))
-		c->u8_array = hm_types_add_array(c->t, u8, 0);
+	if (!c->u8_array && (u8 = hmi_types_typedef_base(c->t, "__u8", "unsigned char", 1, 0)))
+		c->u8_array = hmi_types_add_array(c->t, u8, 0);
 	return c->u8_array;
 }
 
@@ -499,7 +486,7 @@ static hm_type_id build_wrap(struct sg_ctx *c, const struct sg_var *v, size_t i)
 		al = v->s[k].attr > al ? v->s[k].attr : al;
 		n += ent_members(c, &v->s[k], v->s[k].off - s0->off, &mm[n]);
 	}
-	id = hm_types_add_struct(c->t, NULL, mm, n, sg_align_up(end, al), s0->wrap);
+	id = hmi_types_add_struct(c->t, NULL, mm, n, sg_align_up(end, al), s0->wrap);
 	free(mm);
 	return id;
 }
@@ -536,10 +523,10 @@ static hm_type_id build_type(struct sg_ctx *c, const struct sg_var *v)
 			continue;
 		}
 		if (sl->ent < 0) {
-			if (!ch && !(ch = hm_types_char(c->t)))
+			if (!ch && !(ch = hmi_types_char(c->t)))
 				goto out;
 			mm[n++] = (hm_member){ .name = sl->pad_name, .offset = sl->off,
-					       .type = hm_types_add_array(c->t, ch, sl->pad) };
+					       .type = hmi_types_add_array(c->t, ch, sl->pad) };
 			if (!mm[n - 1].type)
 				goto out;
 			continue;
@@ -558,7 +545,7 @@ static hm_type_id build_type(struct sg_ctx *c, const struct sg_var *v)
 		}
 		n += ent_members(c, sl, sl->off, &mm[n]);
 	}
-	id = hm_types_add_struct_like(c->t, c->id, mm, n, v->inner_size);
+	id = hmi_types_add_struct_like(c->t, c->id, mm, n, v->inner_size);
 	if (id && c->opts.records_struct_align) {
 		for (uint32_t k = 0; k < n; k++)
 			user |= mm[k].alignment != 0;
@@ -602,7 +589,7 @@ static hm_type_id build_outer(struct sg_ctx *c, const struct sg_var *v, hm_type_
 			}
 			user |= mm[k].alignment != 0;
 		}
-		id = hm_types_add_struct_like(c->t, o->id, mm, o->nmem, ov->st.size);
+		id = hmi_types_add_struct_like(c->t, o->id, mm, o->nmem, ov->st.size);
 		if (id && c->opts.records_struct_align &&
 		    (user || o->type_align || v->inner_align > saved.align))
 			sg_set_type_align(c->t, id, ov->st.alignment);
@@ -913,13 +900,13 @@ void hm_suggestion_free(hm_suggestion *s)
 }
 
 hm_type_id hm_suggestion_type(const hm_suggestion *s) { return s->id; }
-const hm_evidence *hm_suggestion_evidence(const hm_suggestion *s) { return s->ev; }
-const hm_suggest_stats *hm_suggestion_today(const hm_suggestion *s) { return &s->today; }
-double hm_suggestion_total(const hm_suggestion *s) { return s->total; }
+const hm_evidence *hmi_suggestion_evidence(const hm_suggestion *s) { return s->ev; }
+const hm_suggest_stats *hmi_suggestion_today(const hm_suggestion *s) { return &s->today; }
+double hmi_suggestion_total(const hm_suggestion *s) { return s->total; }
 size_t hm_suggestion_count(const hm_suggestion *s) { return s->nprop; }
 const char *hm_suggestion_why(const hm_suggestion *s) { return s->nprop ? NULL : s->why; }
 
-const hm_ev_pair *const *hm_suggestion_shared(const hm_suggestion *s, size_t *n)
+const hm_ev_pair *const *hmi_suggestion_shared(const hm_suggestion *s, size_t *n)
 {
 	*n = s->nshared;
 	return s->shared;
@@ -930,15 +917,15 @@ const hm_proposal *hm_suggestion_get(const hm_suggestion *s, size_t i)
 	return i < s->nprop ? &s->prop[i] : NULL;
 }
 
-const char *const *hm_suggestion_notes(const hm_suggestion *s)
+const char *const *hmi_suggestion_notes(const hm_suggestion *s)
 {
 	static const char *const none[] = { NULL };
 
 	return s->nnotes ? s->notes : none;
 }
 
-int hm_suggest_align_text(enum hm_suggest_style style, unsigned line_size, uint64_t bytes,
-			  char *buf, size_t len)
+int hmi_suggest_align_text(enum hm_suggest_style style, unsigned line_size, uint64_t bytes,
+			   char *buf, size_t len)
 {
 	switch (style) {
 	case HM_STYLE_KERNEL:

@@ -1,10 +1,10 @@
-/* typebuild: made-up types appended to a loaded table (see typebuild.h).
+/* typebuild: made-up types appended to a loaded table (see typebuild-lib.h).
  * Uses the table's storage directly, like the loaders do. */
 #include "config.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hitmap/typebuild.h"
+#include "types/typebuild-lib.h"
 #include "types/types-int.h"
 
 static hm_type_id add_record(hm_types *t, hm_type ty, const hm_member *members, uint32_t nr,
@@ -34,8 +34,8 @@ nomem:
 	return HM_TYPE_NONE;
 }
 
-hm_type_id hm_types_add_struct_like(hm_types *t, hm_type_id like, const hm_member *members,
-				    uint32_t nr, uint64_t size)
+hm_type_id hmi_types_add_struct_like(hm_types *t, hm_type_id like, const hm_member *members,
+				     uint32_t nr, uint64_t size)
 {
 	const hm_type *base = hm_types_get(t, like);
 
@@ -46,8 +46,8 @@ hm_type_id hm_types_add_struct_like(hm_types *t, hm_type_id like, const hm_membe
 	return add_record(t, *base, members, nr, size);	/* a copy: the vectors move */
 }
 
-hm_type_id hm_types_add_struct(hm_types *t, const char *name, const hm_member *members,
-			       uint32_t nr, uint64_t size, uint32_t alignment)
+hm_type_id hmi_types_add_struct(hm_types *t, const char *name, const hm_member *members,
+				uint32_t nr, uint64_t size, uint32_t alignment)
 {
 	hm_type ty = { .kind = HM_KIND_STRUCT, .alignment = alignment };
 
@@ -128,7 +128,7 @@ static int arrays_catch_up(hm_types *t)
 	return 0;
 }
 
-hm_type_id hm_types_add_array(hm_types *t, hm_type_id elem, uint64_t dim)
+hm_type_id hmi_types_add_array(hm_types *t, hm_type_id elem, uint64_t dim)
 {
 	hm_type ty = { .kind = HM_KIND_ARRAY, .target = elem, .nr = 1 };
 	hm_type_id id;
@@ -150,7 +150,7 @@ nomem:
 	return HM_TYPE_NONE;
 }
 
-hm_type_id hm_types_char(hm_types *t)
+hm_type_id hmi_types_char(hm_types *t)
 {
 	hm_type ty = { .kind = HM_KIND_BASE, .size = 1, .is_signed = 1 };
 	hm_type_id id;
@@ -172,8 +172,8 @@ nomem:
 	return HM_TYPE_NONE;
 }
 
-hm_type_id hm_types_typedef_base(hm_types *t, const char *name, const char *base,
-				 uint64_t size, int is_signed)
+hm_type_id hmi_types_typedef_base(hm_types *t, const char *name, const char *base,
+				  uint64_t size, int is_signed)
 {
 	hm_type b = { .kind = HM_KIND_BASE, .size = size, .is_signed = !!is_signed };
 	hm_type td = { .kind = HM_KIND_TYPEDEF };

@@ -4,6 +4,7 @@
 #ifndef HM_TYPES_INT_H
 #define HM_TYPES_INT_H
 #include "hitmap/types.h"
+#include "types/types-lib.h"
 #include "base/util.h"
 
 /* A growable array of `elem`-sized items. */

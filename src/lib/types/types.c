@@ -125,17 +125,17 @@ const hm_member *hm_types_members(const hm_types *t, const hm_type *ty)
 	return ty->nr ? &t->members.v[ty->first] : NULL;
 }
 
-const uint64_t *hm_types_dims(const hm_types *t, const hm_type *ty)
+const uint64_t *hmi_types_dims(const hm_types *t, const hm_type *ty)
 {
 	return ty->nr ? &t->dims.v[ty->first] : NULL;
 }
 
-const hm_type_id *hm_types_params(const hm_types *t, const hm_type *ty)
+const hm_type_id *hmi_types_params(const hm_types *t, const hm_type *ty)
 {
 	return ty->nr ? &t->params.v[ty->first] : NULL;
 }
 
-const hm_enumerator *hm_types_enumerators(const hm_types *t, const hm_type *ty)
+const hm_enumerator *hmi_types_enumerators(const hm_types *t, const hm_type *ty)
 {
 	return ty->nr ? &t->enums.v[ty->first] : NULL;
 }
@@ -552,7 +552,7 @@ int hm_types_keep_structs(hm_types *t, const char *const *only)
 		int rec = ty->kind == HM_KIND_STRUCT || ty->kind == HM_KIND_UNION ||
 			  ty->kind == HM_KIND_CLASS;
 		const hm_member *m = rec ? hm_types_members(t, ty) : NULL;
-		const hm_type_id *pa = ty->kind == HM_KIND_FUNC ? hm_types_params(t, ty) : NULL;
+		const hm_type_id *pa = ty->kind == HM_KIND_FUNC ? hmi_types_params(t, ty) : NULL;
 		hm_type_id refs[2] = { ty->target, ty->kind == HM_KIND_PTR_TO_MEMBER ?
 				       ty->containing : 0 };
 
@@ -844,7 +844,7 @@ const hm_variable *hm_types_variable(const hm_types *t, size_t idx)
 	return idx < t->vars.n ? &t->vars.v[idx] : NULL;
 }
 
-const hm_variable *hm_types_find_variable(const hm_types *t, const char *name)
+const hm_variable *hmi_types_find_variable(const hm_types *t, const char *name)
 {
 	size_t j;
 
@@ -1211,7 +1211,7 @@ static int spell(const struct speller *s, hm_type_id id, unsigned qmask, hm_sbuf
 static void spell_params(const struct speller *s, const hm_type *fn, uint32_t first,
 			 hm_sbuf *decl, unsigned depth)
 {
-	const hm_type_id *p = hm_types_params(s->t, fn);
+	const hm_type_id *p = hmi_types_params(s->t, fn);
 	uint32_t n = fn->nr - first;
 
 	hm_sbuf_puts(decl, "(");
@@ -1423,7 +1423,7 @@ static int spell(const struct speller *s, hm_type_id id, unsigned qmask, hm_sbuf
 		return spell(s, ty->target, 0, spec, decl, depth + 1);
 	}
 	case HM_KIND_ARRAY: {
-		const uint64_t *dims = hm_types_dims(t, ty);
+		const uint64_t *dims = hmi_types_dims(t, ty);
 
 		if (ty->vector) {	/* GNU C: the attribute follows the declarator */
 			uint64_t bytes = hm_types_sizeof(t, ty->target);
