@@ -13,7 +13,7 @@
 #include <string.h>
 #include "hitmap/output.h"
 #include "base/util.h"
-#include "heat/profile-int.h"
+#include "heat/heat-lib.h"
 #include "output/output-int.h"
 #include "base/opts.h"
 
@@ -150,28 +150,29 @@ int hm_print_layout_heat(FILE *out, const hm_types *t, hm_type_id id,
 /* ---- JSON ---- */
 
 /* Opens "heat": {...} and leaves it open for the caller to add to. */
-static void json_heat(hm_json *j, struct hm_member_heat *h)
+static void json_heat(hm_json *j, struct hmi_member_heat *h)
 {
-	size_t n = hm_member_heat_cpus(h);
+	const uint32_t *cpus;
+	size_t n = hmi_member_heat_cpus(h, &cpus);
 
 	hm_json_key(j, "heat");
 	hm_json_begin_object(j);
-	hm_profile_json_counts(j, &h->c);
+	hmi_profile_json_counts(j, hmi_member_heat_counts(h));
 	hm_json_key(j, "cpus");
 	hm_json_begin_array(j);
 	for (size_t i = 0; i < n; i++)
-		hm_json_uint(j, h->cpus[i]);
+		hm_json_uint(j, cpus[i]);
 	hm_json_end_array(j);
 }
 
 /* A named member's heat is that of its own fields; an anonymous one's the
  * sum of its members' (the named ones inside it, at any depth). */
 static void member_heat(const hm_profile_struct *ps, const hm_field *all, const hm_field *f,
-			struct hm_member_heat *h)
+			struct hmi_member_heat *h)
 {
 	if (f->name) {
 		if (f->path)
-			hm_member_heat_add_path(h, ps, f->path);
+			hmi_member_heat_add_path(h, ps, f->path);
 		return;
 	}
 	for (uint32_t i = f->nr_children ? (uint32_t)(f - all) + 1 : HM_FIELD_NONE;
@@ -183,28 +184,36 @@ static void json_member(void *vx, const hm_layout *l, hm_type_id id, const hm_fi
 			hm_json_writer *w)
 {
 	struct heat_ctx *x = vx;
-	struct hm_member_heat h = { 0 };
+	struct hmi_member_heat *h = hmi_member_heat_new();
 	hm_json *j = hm_json_writer_json(w);
 
-	member_heat(entry(x, id), hm_layout_fields(l, NULL), f, &h);
-	json_heat(j, &h);
-	hm_json_end_object(j);	/* "heat" */
-	if (h.nomem)
+	if (!h) {
 		x->err = -ENOMEM;
-	hm_member_heat_release(&h);
+		return;
+	}
+	member_heat(entry(x, id), hm_layout_fields(l, NULL), f, h);
+	json_heat(j, h);
+	hm_json_end_object(j);	/* "heat" */
+	if (hmi_member_heat_failed(h))
+		x->err = -ENOMEM;
+	hmi_member_heat_free(h);
 }
 
 static void json_struct(void *vx, const hm_layout *l, hm_type_id id, hm_json_writer *w)
 {
 	struct heat_ctx *x = vx;
 	HM_OPTS(hm_layout_opts, lo, .cacheline_size = x->line, .expand = 1);
-	struct hm_member_heat h = { 0 };
+	struct hmi_member_heat *h = hmi_member_heat_new();
 	hm_json *j = hm_json_writer_json(w);
 	const hm_profile_struct *ps = entry(x, id);
 	hm_layout *el;
 
-	hm_member_heat_add_path(&h, ps, "");
-	json_heat(j, &h);
+	if (!h) {
+		x->err = -ENOMEM;
+		return;
+	}
+	hmi_member_heat_add_path(h, ps, "");
+	json_heat(j, h);
 	hm_json_kbool(j, "in_profile", ps != NULL);
 	hm_json_key(j, "gone");
 	hm_json_begin_array(j);
@@ -217,9 +226,9 @@ static void json_struct(void *vx, const hm_layout *l, hm_type_id id, hm_json_wri
 	hm_layout_free(el);
 	hm_json_end_array(j);
 	hm_json_end_object(j);	/* "heat" */
-	if (h.nomem)
+	if (hmi_member_heat_failed(h))
 		x->err = -ENOMEM;
-	hm_member_heat_release(&h);
+	hmi_member_heat_free(h);
 	(void)l;
 }
 

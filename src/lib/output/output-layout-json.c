@@ -6,7 +6,7 @@
 #include "hitmap/output.h"
 #include "base/json.h"
 #include "base/util.h"
-#include "layout/layout-int.h"
+#include "layout/layout-lib.h"
 #include "output/output-int.h"
 #include "base/opts.h"
 
@@ -262,17 +262,17 @@ static void json_list_entry(hm_json *j, const hm_types *t, hm_type_id id, unsign
 			    const char *alias)
 {
 	const hm_type *ty = hm_types_get(t, id);
-	struct hm_sholes h = { 0 };
+	struct hmi_layout_holes *h = NULL;
 
-	hm_sholes_compute(t, ty, &h);
+	hmi_layout_holes_new(t, ty, &h);
 	hm_json_begin_object(j);
 	json_name(j, ty, alias);
 	hm_json_kstr(j, "kind", kind_name(ty->kind));
 	hm_json_kuint(j, "size", ty->size);
 	hm_json_kuint(j, "cachelines", (ty->size + line - 1) / line);
-	hm_json_kuint(j, "holes", h.nr_holes);
+	hm_json_kuint(j, "holes", hmi_layout_holes_count(h));
 	hm_json_end_object(j);
-	hm_sholes_free(&h);
+	hmi_layout_holes_free(h);
 }
 
 static int print_json(FILE *out, const struct hm_json_binary *bin, const hm_types *t,

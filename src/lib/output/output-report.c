@@ -722,7 +722,7 @@ static void json_counts(hm_json *j, const hm_heat_counts *c)
 {
 	hm_json_key(j, "counts");
 	hm_json_begin_object(j);
-	hm_profile_json_counts(j, c);
+	hmi_profile_json_counts(j, c);
 	hm_json_end_object(j);
 }
 
@@ -887,7 +887,7 @@ int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stat
 	hm_json_kbool(&j, "assumed_writes", st->assumed_writes);
 	if (st->truncated) {
 		hm_json_key(&j, "truncated");
-		hm_profile_json_truncation(&j, st->truncated);
+		hmi_profile_json_truncation(&j, st->truncated);
 	}
 	hm_json_key(&j, "buckets");
 	hm_json_begin_object(&j);
