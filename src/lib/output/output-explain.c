@@ -10,7 +10,7 @@
 #include "attr/attribute-int.h"
 #include "dwarf/dwarf-scope.h"
 #include "insn/insn.h"
-#include "heat/heat-int.h"
+#include "heat/heat-lib.h"
 #include "base/diag.h"
 
 /* "0x401000", "401000" or "FUNC+0xOFF" / "FUNC" → a link address. */
