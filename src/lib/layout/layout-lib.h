@@ -6,6 +6,11 @@
 #define HM_LAYOUT_LIB_H
 #include "hitmap/layout.h"
 
+/* The table a layout was made from, and its struct's name (NULL:
+ * anonymous). */
+const hm_types *hmi_layout_types(const hm_layout *l);
+const char *hmi_layout_name(const hm_layout *l);
+
 struct hmi_layout_holes;
 
 /* The accounting of struct level ty (a union level has no holes).

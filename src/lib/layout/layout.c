@@ -792,9 +792,9 @@ void hm_layout_free(hm_layout *l)
 	free(l);
 }
 
-const hm_types *hm_layout_types(const hm_layout *l) { return l->t; }
+const hm_types *hmi_layout_types(const hm_layout *l) { return l->t; }
 hm_type_id hm_layout_type(const hm_layout *l) { return l->id; }
-const char *hm_layout_name(const hm_layout *l) { return l->ty->name; }
+const char *hmi_layout_name(const hm_layout *l) { return l->ty->name; }
 unsigned hm_layout_cacheline_size(const hm_layout *l) { return l->line; }
 const struct hm_layout_summary *hm_layout_summary(const hm_layout *l) { return &l->sum; }
 

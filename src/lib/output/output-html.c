@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hitmap/types.h"
+#include "layout/layout-lib.h"
 #include "output/output-html.h"
 
 int html_buf_open(struct html_buf *b)
@@ -158,7 +159,7 @@ static void member_cpus(hm_json *j, const hm_profile_struct *ps, const char *pat
 void html_struct_json(hm_json *j, const hm_layout *l, const char *name,
 		      const hm_profile_struct *ps)
 {
-	const hm_types *t = hm_layout_types(l);
+	const hm_types *t = hmi_layout_types(l);
 	const hm_type *ty = hm_types_get(t, hm_layout_type(l));
 	const struct hm_layout_summary *s = hm_layout_summary(l);
 	size_t nf, nh, ng, i;
@@ -167,7 +168,7 @@ void html_struct_json(hm_json *j, const hm_layout *l, const char *name,
 	const hm_group *g = hm_layout_groups(l, &ng);
 
 	hm_json_begin_object(j);
-	hm_json_kstr(j, "name", name ? name : hm_layout_name(l));
+	hm_json_kstr(j, "name", name ? name : hmi_layout_name(l));
 	hm_json_kstr(j, "kind", kind_name(ty->kind));
 	hm_json_kuint(j, "size", s->size);
 	hm_json_kuint(j, "alignment", s->alignment);

@@ -84,7 +84,7 @@ static void text_member(void *vx, const struct hm_print_member *m, hm_print_note
 
 	if (!m->path || !x->ps || !hm_heat_field_label(x->ps, m->path, label, sizeof(label)))
 		return;
-	hm_print_note(n, "heat %s: %s", m->path, label);
+	hmi_print_note(n, "heat %s: %s", m->path, label);
 }
 
 static void text_end(void *vx, hm_type_id id, hm_print_notes *n)
@@ -98,11 +98,11 @@ static void text_end(void *vx, hm_type_id id, hm_print_notes *n)
 	hm_layout *l;
 
 	if (!ps) {
-		hm_print_note(n, "heat: no samples of %s in %s", name, x->ho->source);
+		hmi_print_note(n, "heat: no samples of %s in %s", name, x->ho->source);
 		return;
 	}
 	hm_profile_member_counts(ps, "", &c);
-	hm_print_note(n, "heat: %llu samples of %s in %s%s%s%s", (unsigned long long)c.samples,
+	hmi_print_note(n, "heat: %llu samples of %s in %s%s%s%s", (unsigned long long)c.samples,
 		      name, x->ho->source, x->ho->profile->kind ? " (" : "",
 		      x->ho->profile->kind ? x->ho->profile->kind : "",
 		      x->ho->profile->kind ? " data)" : "");
@@ -115,7 +115,7 @@ static void text_end(void *vx, hm_type_id id, hm_print_notes *n)
 		const hm_profile_field *pf = &ps->fields[k];
 
 		if (!path_known(l, pf->path))
-			hm_print_note(n, "heat %s: not in this layout (%llu samples)", pf->path,
+			hmi_print_note(n, "heat %s: not in this layout (%llu samples)", pf->path,
 				      (unsigned long long)pf->c.samples);
 	}
 	hm_layout_free(l);
@@ -143,7 +143,7 @@ int hm_print_layout_heat(FILE *out, const hm_types *t, hm_type_id id,
 	if (!t || heat_opts(&ho, user))
 		return -EINVAL;
 	entry(&x, id);
-	err = hm_print_layout_hooked(out, t, id, o, &h);
+	err = hmi_print_layout_hooked(out, t, id, o, &h);
 	return err ? err : x.err;
 }
 
@@ -185,7 +185,7 @@ static void json_member(void *vx, const hm_layout *l, hm_type_id id, const hm_fi
 {
 	struct heat_ctx *x = vx;
 	struct hmi_member_heat *h = hmi_member_heat_new();
-	hm_json *j = hm_json_writer_json(w);
+	hm_json *j = hmi_json_writer_json(w);
 
 	if (!h) {
 		x->err = -ENOMEM;
@@ -204,7 +204,7 @@ static void json_struct(void *vx, const hm_layout *l, hm_type_id id, hm_json_wri
 	struct heat_ctx *x = vx;
 	HM_OPTS(hm_layout_opts, lo, .cacheline_size = x->line, .expand = 1);
 	struct hmi_member_heat *h = hmi_member_heat_new();
-	hm_json *j = hm_json_writer_json(w);
+	hm_json *j = hmi_json_writer_json(w);
 	const hm_profile_struct *ps = entry(x, id);
 	hm_layout *el;
 
@@ -235,7 +235,7 @@ static void json_struct(void *vx, const hm_layout *l, hm_type_id id, hm_json_wri
 static void json_top(void *vx, hm_json_writer *w)
 {
 	struct heat_ctx *x = vx;
-	hm_json *j = hm_json_writer_json(w);
+	hm_json *j = hmi_json_writer_json(w);
 	const hm_profile *p = x->ho->profile;
 
 	hm_json_key(j, "heat_source");
@@ -262,6 +262,6 @@ int hm_print_layouts_json_heat(FILE *out, const struct hm_json_binary *bin,
 	if (!t || !bin || heat_opts(&ho, user))
 		return -EINVAL;
 	x.line = bin->cacheline_size;
-	err = hm_print_layouts_json_hooked(out, bin, t, ids, n, expand, &h);
+	err = hmi_print_layouts_json_hooked(out, bin, t, ids, n, expand, &h);
 	return err ? err : x.err;
 }

@@ -18,6 +18,7 @@
 #include "base/opts.h"
 #include "base/util.h"
 #include "layout/layout-lib.h"
+#include "output/output-int.h"
 #include "types/declare.h"
 
 #define GROUP_BEGIN "__cacheline_group_begin__"
@@ -66,7 +67,7 @@ struct pctx {
 	hm_type_id top;				/* the id the caller asked for */
 };
 
-/* Where hm_print_note() writes: after a member's line (a new line first),
+/* Where hmi_print_note() writes: after a member's line (a new line first),
  * or before a closing line (a whole line). */
 struct hm_print_notes {
 	const struct pctx *c;
@@ -1107,7 +1108,7 @@ static void end_hook(const struct pctx *c, const struct pconf *conf, unsigned de
 		c->hooks->end_notes(c->hooks->ctx, c->top, &n);
 }
 
-int hm_print_note(hm_print_notes *n, const char *fmt, ...)
+int hmi_print_note(hm_print_notes *n, const char *fmt, ...)
 {
 	struct sb *o = n->c->b;
 	char *text;
@@ -1730,7 +1731,7 @@ int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct h
 	return print_typedef(out, t, id, o, NULL);
 }
 
-int hm_print_layout_hooked(FILE *out, const hm_types *t, hm_type_id id,
+int hmi_print_layout_hooked(FILE *out, const hm_types *t, hm_type_id id,
 			   const struct hm_print_opts *o, const struct hm_print_hooks *user)
 {
 	struct hm_print_hooks h;
