@@ -64,13 +64,13 @@ struct hm_print_hooks {
 	void (*json_struct)(void *ctx, const hm_layout *l, hm_type_id id, hm_json_writer *w);
 };
 
-/* hm_print_layout() or, for a typedef, hm_print_typedef(), with the text
+/* hm_layout_print() or, for a typedef, hm_layout_print_typedef(), with the text
  * hooks of h called (h may be NULL).  -EINVAL also for a bad h->sz. */
-int hmi_print_layout_hooked(FILE *out, const hm_types *t, hm_type_id id,
+int hmi_layout_print_hooked(FILE *out, const hm_types *t, hm_type_id id,
 			   const struct hm_print_opts *o, const struct hm_print_hooks *h);
 
-/* hm_print_layouts_json() (not the list form) with the JSON hooks of h. */
-int hmi_print_layouts_json_hooked(FILE *out, const struct hm_json_binary *bin,
+/* hm_layouts_print_json() (not the list form) with the JSON hooks of h. */
+int hmi_layouts_print_json_hooked(FILE *out, const struct hm_json_binary *bin,
 				 const hm_types *t, const hm_type_id *ids, size_t n, int expand,
 				 const struct hm_print_hooks *h);
 

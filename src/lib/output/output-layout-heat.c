@@ -130,7 +130,7 @@ static int heat_opts(struct hm_heat_print_opts *ho, const struct hm_heat_print_o
 	return 0;
 }
 
-int hm_print_layout_heat(FILE *out, const hm_types *t, hm_type_id id,
+int hm_layout_print_heat(FILE *out, const hm_types *t, hm_type_id id,
 			 const struct hm_print_opts *o, const struct hm_heat_print_opts *user)
 {
 	struct hm_heat_print_opts ho;
@@ -143,7 +143,7 @@ int hm_print_layout_heat(FILE *out, const hm_types *t, hm_type_id id,
 	if (!t || heat_opts(&ho, user))
 		return -EINVAL;
 	entry(&x, id);
-	err = hmi_print_layout_hooked(out, t, id, o, &h);
+	err = hmi_layout_print_hooked(out, t, id, o, &h);
 	return err ? err : x.err;
 }
 
@@ -247,7 +247,7 @@ static void json_top(void *vx, hm_json_writer *w)
 	hm_json_end_object(j);
 }
 
-int hm_print_layouts_json_heat(FILE *out, const struct hm_json_binary *bin,
+int hm_layouts_print_json_heat(FILE *out, const struct hm_json_binary *bin,
 			       const hm_types *t, const hm_type_id *ids, size_t n, int expand,
 			       const struct hm_heat_print_opts *user)
 {
@@ -262,6 +262,6 @@ int hm_print_layouts_json_heat(FILE *out, const struct hm_json_binary *bin,
 	if (!t || !bin || heat_opts(&ho, user))
 		return -EINVAL;
 	x.line = bin->cacheline_size;
-	err = hmi_print_layouts_json_hooked(out, bin, t, ids, n, expand, &h);
+	err = hmi_layouts_print_json_hooked(out, bin, t, ids, n, expand, &h);
 	return err ? err : x.err;
 }

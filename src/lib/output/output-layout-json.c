@@ -324,13 +324,13 @@ static int print_json(FILE *out, const struct hm_json_binary *bin, const hm_type
 	return ferror(out) ? -EIO : 0;
 }
 
-int hm_print_layouts_json(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
+int hm_layouts_print_json(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
 			  const hm_type_id *ids, size_t n, int expand, int list)
 {
 	return print_json(out, bin, t, ids, n, expand, list, NULL);
 }
 
-int hmi_print_layouts_json_hooked(FILE *out, const struct hm_json_binary *bin,
+int hmi_layouts_print_json_hooked(FILE *out, const struct hm_json_binary *bin,
 				 const hm_types *t, const hm_type_id *ids, size_t n, int expand,
 				 const struct hm_print_hooks *user)
 {

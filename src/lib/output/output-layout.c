@@ -989,40 +989,45 @@ static void member_type_padding(const struct pctx *c, hm_type_id id, struct clas
 {
 	const hm_type *ty = T(c, id);
 	struct hmi_layout_holes *h;
+	uint64_t padding;
+	uint32_t holes, bit_holes;
 
 	if (!ty || (ty->kind != HM_KIND_STRUCT && ty->kind != HM_KIND_CLASS) || ty->declaration)
 		return;
 	if (hmi_layout_holes_new(c->t, ty, &h))
 		return;
-	if (hmi_layout_holes_padding(h)) {
+	padding = hmi_layout_holes_padding(h);
+	holes = hmi_layout_holes_count(h);
+	bit_holes = hmi_layout_holes_bit_count(h);
+	hmi_layout_holes_free(h);
+	if (padding) {
 		newline_once(c->b, newline);
 		sb_puts(c->b, "\n");
 		sb_tabs(c->b, cc->indent);
-		sb_printf(c->b, "/* XXX last struct has %" PRIu64 " byte%s of padding */", hmi_layout_holes_padding(h),
-			  hmi_layout_holes_padding(h) != 1 ? "s" : "");
+		sb_printf(c->b, "/* XXX last struct has %" PRIu64 " byte%s of padding */", padding,
+			  padding != 1 ? "s" : "");
 		s->nr_paddings++;
-		s->sum_paddings += hmi_layout_holes_padding(h);
+		s->sum_paddings += padding;
 	}
-	if (hmi_layout_holes_count(h) || hmi_layout_holes_bit_count(h)) {
+	if (holes || bit_holes) {
 		sb_puts(c->b, "\n");
 		sb_tabs(c->b, cc->indent);
 		sb_puts(c->b, "/* hitmap: last struct has ");
-		if (hmi_layout_holes_count(h))
-			sb_printf(c->b, "%u hole%s", hmi_layout_holes_count(h), hmi_layout_holes_count(h) != 1 ? "s" : "");
-		if (hmi_layout_holes_bit_count(h))
-			sb_printf(c->b, "%s%u bit hole%s", hmi_layout_holes_count(h) ? ", " : "", hmi_layout_holes_bit_count(h),
-				  hmi_layout_holes_bit_count(h) != 1 ? "s" : "");
+		if (holes)
+			sb_printf(c->b, "%u hole%s", holes, holes != 1 ? "s" : "");
+		if (bit_holes)
+			sb_printf(c->b, "%s%u bit hole%s", holes ? ", " : "", bit_holes,
+				  bit_holes != 1 ? "s" : "");
 		sb_puts(c->b, " */");
 	}
-	if (hmi_layout_holes_count(h)) {
+	if (holes) {
 		s->nr_types_holes++;
-		s->sum_types_holes += hmi_layout_holes_count(h);
+		s->sum_types_holes += holes;
 	}
-	if (hmi_layout_holes_bit_count(h)) {
+	if (bit_holes) {
 		s->nr_types_bit_holes++;
-		s->sum_types_bit_holes += hmi_layout_holes_bit_count(h);
+		s->sum_types_bit_holes += bit_holes;
 	}
-	hmi_layout_holes_free(h);
 }
 
 static void bitfield_filler(const struct pctx *c, const hm_member *last, uint32_t bits,
@@ -1302,9 +1307,11 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 			newline_once(o, &newline);
 			sb_puts(o, "\n");
 			sb_tabs(o, cc.indent);
-			sb_printf(o, "/* XXX %" PRIu64 " byte%s hole, try to pack */", hmi_layout_holes_member_hole(h, i),
-				  hmi_layout_holes_member_hole(h, i) != 1 ? "s" : "");
-			s.sum_holes += hmi_layout_holes_member_hole(h, i);
+			uint64_t hole = hmi_layout_holes_member_hole(h, i);
+
+			sb_printf(o, "/* XXX %" PRIu64 " byte%s hole, try to pack */", hole,
+				  hole != 1 ? "s" : "");
+			s.sum_holes += hole;
 		}
 		sb_puts(o, "\n");
 		if (hmi_layout_holes_member_skipped(h, i))
@@ -1638,7 +1645,7 @@ static int print_record(FILE *out, const hm_types *t, hm_type_id id, const struc
 	return print_top(out, t, id, o, hooks);
 }
 
-int hm_print_layout(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
+int hm_layout_print(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
 {
 	return print_record(out, t, id, o, NULL);
 }
@@ -1726,12 +1733,13 @@ static int print_typedef(FILE *out, const hm_types *t, hm_type_id id, const stru
 	return print_top(out, t, id, o, hooks);
 }
 
-int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
+int hm_layout_print_typedef(FILE *out, const hm_types *t, hm_type_id id,
+			    const struct hm_print_opts *o)
 {
 	return print_typedef(out, t, id, o, NULL);
 }
 
-int hmi_print_layout_hooked(FILE *out, const hm_types *t, hm_type_id id,
+int hmi_layout_print_hooked(FILE *out, const hm_types *t, hm_type_id id,
 			   const struct hm_print_opts *o, const struct hm_print_hooks *user)
 {
 	struct hm_print_hooks h;
@@ -1744,7 +1752,7 @@ int hmi_print_layout_hooked(FILE *out, const hm_types *t, hm_type_id id,
 	return print_record(out, t, id, o, &h);
 }
 
-int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned line)
+int hm_layout_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned line)
 {
 	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
 	const char *name = ty ? ty->name : NULL, *scope = ty ? ty->scope : NULL;

@@ -896,8 +896,8 @@ static void json_row(hm_json *j, hm_attr *a, const struct heat_row *r, uint64_t 
 	hm_json_end_object(j);
 }
 
-int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
-		   const struct hm_report_opts *uo)
+int hm_report_print_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
+			 const struct hm_report_opts *uo)
 {
 	struct hm_report_opts oc;
 	const struct hm_report_opts *o;

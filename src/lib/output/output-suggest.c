@@ -211,7 +211,7 @@ int hm_suggest_print_layout(FILE *out, const hm_suggestion *s, const hm_types *t
 		return -EINVAL;
 	opts = HM_OPTS_COPY(&oc, uo, hm_suggest_opts);
 	HM_OPTS(hm_print_opts, po, .cacheline_size = line_size(opts), .annotate = 1);
-	return hm_print_layout(out, t, hm_suggestion_get(s, i)->type, &po);
+	return hm_layout_print(out, t, hm_suggestion_get(s, i)->type, &po);
 }
 
 static int print_text(FILE *out, const hm_suggestion *s, const hm_types *t,
@@ -358,6 +358,7 @@ static void json_proposal(hm_json *j, const hm_suggestion *s, const hm_types *t,
 			  const struct hm_suggest_opts *o, size_t i)
 {
 	const hm_proposal *p = hm_suggestion_get(s, i);
+	const hm_suggest_stats *today = hm_suggestion_today(s);
 
 	hm_json_begin_object(j);
 	hm_json_kuint(j, "rank", i + 1);
@@ -369,9 +370,9 @@ static void json_proposal(hm_json *j, const hm_suggestion *s, const hm_types *t,
 	hm_json_end_array(j);
 	hm_json_kint(j, "growth", p->growth);
 	json_stats(j, &p->stats);
-	hm_json_kint(j, "holes_created", (int64_t)p->stats.holes - (int64_t)hm_suggestion_today(s)->holes);
+	hm_json_kint(j, "holes_created", (int64_t)p->stats.holes - (int64_t)today->holes);
 	hm_json_key(j, "remaining_ratio");
-	hm_json_double(j, hm_suggestion_today(s)->remaining > 0 ? p->stats.remaining / hm_suggestion_today(s)->remaining : 0);
+	hm_json_double(j, today->remaining > 0 ? p->stats.remaining / today->remaining : 0);
 	hm_json_key(j, "separates");
 	hm_json_begin_array(j);
 	for (size_t k = 0; k < p->nr_separated; k++)
