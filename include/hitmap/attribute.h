@@ -204,8 +204,8 @@ struct hm_report_opts {
 /* The text report (80 columns) / the JSON report ("schema": "hitmap/1"). */
 int hm_report_print(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
 		    const struct hm_report_opts *o);
-int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
-		   const struct hm_report_opts *o);
+int hm_report_print_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
+			 const struct hm_report_opts *o);
 /* The report as one self-contained HTML page (see hm_html_layouts() in
  * output.h): the ranked lines first, each drawn on its bytes with its
  * fields coloured by heat, their code locations and counts, the buckets

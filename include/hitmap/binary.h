@@ -52,7 +52,7 @@ const hm_symbol *hm_binary_object_at(const hm_binary *bin, uint64_t addr);
 /* The STT_FUNC symbol containing addr, or NULL. */
 const hm_symbol *hm_binary_func_at(const hm_binary *bin, uint64_t addr);
 
-/* The binary a JSON document describes (hm_print_layouts_json() in output.h,
+/* The binary a JSON document describes (hm_layouts_print_json() in output.h,
  * hm_suggest_print_json() in suggest.h): here, below both, so that neither
  * header needs the other. */
 struct hm_json_binary {

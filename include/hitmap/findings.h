@@ -96,7 +96,7 @@ struct hm_findings_meta {
 /* Print the findings to out in the given format.  Text is one or two lines per
  * finding (plus its detail) and a closing count line, within 80 columns where
  * names allow.  Returns 0, or -EIO when writing fails. */
-int hm_findings_print(const hm_findings *f, FILE *out, enum hm_findings_format fmt,
+int hm_findings_print(FILE *out, const hm_findings *f, enum hm_findings_format fmt,
 		      const struct hm_findings_meta *meta);
 
 #ifdef __cplusplus

@@ -3,7 +3,8 @@
  *
  * A profile is keyed by names, not addresses: struct name → field path.  It
  * survives a rebuild that moves offsets (offsets are kept for information).
- * `hitmap report --save-profile` writes one; `check` and `suggest` read it.
+ * hm_heat_profile() makes one from a heat accumulator and hm_profile_save()
+ * writes it; hm_profile_load() reads it back for hm_check() and hm_suggest().
  *
  * Profile file (JSON, UTF-8).  Unknown keys are ignored so later versions of
  * schema 1 can add counters; a different "schema" is refused.
@@ -162,8 +163,8 @@ typedef struct hm_profile {
 	const hm_profile_struct *structs;	/* most samples first */
 	size_t nr_builds;
 	const hm_profile_build *builds;	/* by file name; "source": {"builds": [...]} */
-	/* NULL, or the cut of the input it was made from: check and suggest
-	 * refuse such a profile unless --allow-partial */
+	/* NULL, or where the input it was made from was cut: the counts
+	 * cover only what came before; a caller decides whether to use it */
 	const hm_profile_truncation *truncated;
 } hm_profile;
 
@@ -216,7 +217,7 @@ size_t hm_profile_member_counts(const hm_profile_struct *s, const char *path,
 
 typedef struct hm_heat hm_heat;
 
-/* Which counter a ranking uses (report -d). */
+/* Which counter a ranking uses (hm_report_opts.metric). */
 enum hm_heat_metric {
 	HM_METRIC_TOT_HITM = 0, HM_METRIC_LCL_HITM, HM_METRIC_RMT_HITM,
 	HM_METRIC_PEER, HM_METRIC_TRANSFERS, HM_METRIC_SAMPLES,
@@ -267,8 +268,8 @@ hm_profile *hm_heat_profile(const hm_heat *h, const char *input, const char *kin
 int hm_heat_field_label(const hm_profile_struct *s, const char *path, char *buf,
 			size_t len);
 
-/* A heat table for one struct, to print after its layout (`hitmap layout
- * --profile`): one line per member (any depth) that has samples — offset,
+/* A heat table for one struct, to print after its layout (hm_layout_print()):
+ * one line per member (any depth) that has samples — offset,
  * path, hm_heat_field_label() — in layout order, under a header naming the
  * profile's data kind.  Members the profile has but the struct has not (a
  * rebuild removed them) are listed at the end.  Fits 80 columns.  0 or a

@@ -109,9 +109,7 @@ typedef struct hm_layout hm_layout;
 hm_layout *hm_layout_new(const hm_types *t, hm_type_id id, const struct hm_layout_opts *opts);
 void hm_layout_free(hm_layout *l);
 
-const hm_types *hm_layout_types(const hm_layout *l);
 hm_type_id hm_layout_type(const hm_layout *l);
-const char *hm_layout_name(const hm_layout *l);
 unsigned hm_layout_cacheline_size(const hm_layout *l);
 const struct hm_layout_summary *hm_layout_summary(const hm_layout *l);
 

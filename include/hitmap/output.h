@@ -1,5 +1,6 @@
 /* output: printing layouts — the pahole-compatible text body with hitmap's
- * annotations, the one-line --list form, and the JSON schema "hitmap/1".
+ * annotations, the one-line summary of a struct (name, size, holes,
+ * cachelines), and the JSON schema "hitmap/1".
  *
  * Every function writes to a caller-owned FILE* and allocates nothing the
  * caller must free.  They return 0 or a negative errno (-ENOMEM, -EINVAL for
@@ -33,94 +34,29 @@ struct hm_print_opts {
 /* The body of struct/union/class `id` as `pahole -F dwarf -M
  * --suppress_force_paddings -C NAME` prints it (dwarves 1.24), except where
  * pahole is wrong (see hitmap-layout(1)), plus hitmap's annotation lines. */
-int hm_print_layout(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o);
+int hm_layout_print(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o);
 
 /* A typedef as `pahole -C TYPEDEF` prints it: the body of an anonymous
  * struct it names (`typedef struct {...} atomic_t;`), else one line
  * (`typedef struct spinlock spinlock_t;`). */
-int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o);
+int hm_layout_print_typedef(FILE *out, const hm_types *t, hm_type_id id,
+			    const struct hm_print_opts *o);
 
 /* One `name<TAB>size<TAB>holes<TAB>cachelines` line: the columns of
  * `pahole --sizes` (holes counted as it counts them), then the cacheline
  * count.  id may be a typedef of a struct: its name stands in for an
  * anonymous one.  cacheline_size 0: the table's (hm_types_cacheline_size()). */
-int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned cacheline_size);
+int hm_layout_print_list_line(FILE *out, const hm_types *t, hm_type_id id,
+			      unsigned cacheline_size);
 
 /* JSON documents (schema "hitmap/1", documented in hitmap-layout(1)): the
- * full layouts of ids[0..n), or the --list form when list is set.  An id may
- * be a typedef of a struct (as with -C TYPEDEF). */
-int hm_print_layouts_json(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
+ * full layouts of ids[0..n), or, when list is set, one summary per struct
+ * (hm_layout_print_list_line()'s numbers).  An id may be a typedef of a
+ * struct: its name stands in for an anonymous one. */
+int hm_layouts_print_json(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
 			  const hm_type_id *ids, size_t n, int expand, int list);
 
-/* ---- Annotations: lines and fields added while printing ----
- *
- * The printers call these hooks at fixed places, so that what a caller adds
- * sits beside the member it is about without anyone reading the printed
- * text back.  Every hook may be NULL. */
-
-/* A member of the text body, as the printer places it. */
-struct hm_print_member {
-	const hm_member *member;
-	/* Its dotted path from the outermost record, spelt as hm_field.path
-	 * (anonymous levels skipped, a base class by its type name); NULL for
-	 * an unnamed member, and for members of a record printed inside a
-	 * pointer or array member (no path reaches them) or nested deeper
-	 * than hm_layout lists. */
-	const char *path;
-	uint64_t offset;	/* absolute (storage unit for bitfields) */
-	uint64_t size;		/* as printed */
-};
-
-/* Where a hook adds lines; valid during the call only. */
-typedef struct hm_print_notes hm_print_notes;
-
-/* Add one line of hitmap's own: the indentation of the place, then
- * HM_NOTE_PREFIX, the text, " *\/".  0 or a negative errno. */
-int hm_print_note(hm_print_notes *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Where a JSON hook adds fields: to the object being written (a member, a
- * struct, or the document).  Valid during the call only; keys and values
- * alternate as in the document itself. */
-typedef struct hm_json_writer hm_json_writer;
-
-void hm_json_writer_key(hm_json_writer *w, const char *key);
-void hm_json_writer_string(hm_json_writer *w, const char *s);	/* NULL writes null */
-void hm_json_writer_uint(hm_json_writer *w, uint64_t v);
-void hm_json_writer_bool(hm_json_writer *w, int v);
-void hm_json_writer_begin_object(hm_json_writer *w);
-void hm_json_writer_end_object(hm_json_writer *w);
-void hm_json_writer_begin_array(hm_json_writer *w);
-void hm_json_writer_end_array(hm_json_writer *w);
-
-struct hm_print_hooks {
-	size_t sz;		/* sizeof(struct hm_print_hooks) */
-	void *ctx;		/* passed to every hook */
-	/* text: lines after the member's line (its last, for an inline record) */
-	void (*member_notes)(void *ctx, const struct hm_print_member *m, hm_print_notes *n);
-	/* text: lines before the closing line of the outermost record `id` (as
-	 * given: a typedef stays a typedef), after pahole's summary comments */
-	void (*end_notes)(void *ctx, hm_type_id id, hm_print_notes *n);
-	/* JSON: fields after "binary" at the top of the document */
-	void (*json_top)(void *ctx, hm_json_writer *w);
-	/* JSON: fields at the end of each member object; id is the struct's,
-	 * as given */
-	void (*json_member)(void *ctx, const hm_layout *l, hm_type_id id, const hm_field *f,
-			    hm_json_writer *w);
-	/* JSON: fields at the end of each struct object; id as given */
-	void (*json_struct)(void *ctx, const hm_layout *l, hm_type_id id, hm_json_writer *w);
-};
-
-/* hm_print_layout() or, for a typedef, hm_print_typedef(), with the text
- * hooks of h called (h may be NULL).  -EINVAL also for a bad h->sz. */
-int hm_print_layout_hooked(FILE *out, const hm_types *t, hm_type_id id,
-			   const struct hm_print_opts *o, const struct hm_print_hooks *h);
-
-/* hm_print_layouts_json() (not the list form) with the JSON hooks of h. */
-int hm_print_layouts_json_hooked(FILE *out, const struct hm_json_binary *bin,
-				 const hm_types *t, const hm_type_id *ids, size_t n, int expand,
-				 const struct hm_print_hooks *h);
-
-/* ---- Heat beside layouts (hitmap layout --profile / --heat) ---- */
+/* ---- Heat beside layouts: a profile's counters next to each member ---- */
 
 struct hm_heat_print_opts {
 	size_t sz;			/* sizeof(struct hm_heat_print_opts) */
@@ -129,24 +65,25 @@ struct hm_heat_print_opts {
 };
 
 /* The body of `id` (a struct/union/class or a typedef, as
- * hm_print_layout_hooked()) with a line `/\* hitmap: heat PATH: LABEL *\/`
- * (hm_heat_field_label()) after each member that has samples, and before
- * the closing line the samples of the struct in the profile and the paths
- * the profile has but the layout has not.  The profile entry is the one
- * named as id, else as the struct a typedef names. */
-int hm_print_layout_heat(FILE *out, const hm_types *t, hm_type_id id,
+ * hm_layout_print() and hm_layout_print_typedef() take it) with a line
+ * `/\* hitmap: heat PATH: LABEL *\/` (hm_heat_field_label()) after each
+ * member that has samples, and before the closing line the samples of the
+ * struct in the profile and the paths the profile has but the layout has
+ * not.  The profile entry is the one named as id, else as the struct a
+ * typedef names. */
+int hm_layout_print_heat(FILE *out, const hm_types *t, hm_type_id id,
 			 const struct hm_print_opts *o, const struct hm_heat_print_opts *ho);
 
-/* The layout JSON of hm_print_layouts_json() with "heat_source" after
+/* The layout JSON of hm_layouts_print_json() with "heat_source" after
  * "binary", a "heat" object (the counters of every profile field in the
  * member, its CPUs; for an anonymous member, the sum of its members') in
  * every member, and in every struct one with the struct's total,
  * "in_profile" and the "gone" paths.  Documented in hitmap-layout(1). */
-int hm_print_layouts_json_heat(FILE *out, const struct hm_json_binary *bin,
+int hm_layouts_print_json_heat(FILE *out, const struct hm_json_binary *bin,
 			       const hm_types *t, const hm_type_id *ids, size_t n, int expand,
 			       const struct hm_heat_print_opts *ho);
 
-/* ---- HTML: one self-contained page (hitmap --html) ----
+/* ---- HTML: one self-contained page ----
  *
  * A page draws each struct on its cachelines: one row per line, bytes to
  * scale, members as blocks coloured (and patterned, and labelled) by the
@@ -159,16 +96,17 @@ int hm_print_layouts_json_heat(FILE *out, const struct hm_json_binary *bin,
 
 struct hm_html_opts {
 	size_t sz;			/* sizeof(struct hm_html_opts): declare with HM_OPTS */
-	const char *title;		/* the page's heading; NULL: from the command */
+	/* the page's heading; NULL: "hitmap layout: PATH" or "hitmap diff:
+	 * OLD → NEW" */
+	const char *title;
 	unsigned cacheline_size;	/* 0 = 64 */
 	bool expand;		/* lay out named member structs too (pahole -E) */
 	const hm_profile *profile;	/* heat of the layouts (may be NULL) */
 	const char *source;		/* the profile's or perf.data's name */
 };
 
-/* The layouts of ids[0..n) (ids as hm_print_layouts_json() takes them),
- * with the heat of o->profile when set (layout --html, with --profile /
- * --heat). */
+/* The layouts of ids[0..n) (ids as hm_layouts_print_json() takes them),
+ * with the heat of o->profile beside each member when it is set. */
 int hm_html_layouts(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
 		    const hm_type_id *ids, size_t n, const struct hm_html_opts *o);
 

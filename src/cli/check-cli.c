@@ -261,7 +261,7 @@ int ccli_finish(struct ccli *a, hm_findings *f, const struct hm_check_stats *st)
 		m.rules_skipped = st->skipped;
 	}
 	hm_findings_sort(f);
-	if (hm_findings_print(f, stdout, a->fmt, &m) || fflush(stdout)) {
+	if (hm_findings_print(stdout, f, a->fmt, &m) || fflush(stdout)) {
 		cli_error("cannot write the findings: %s", strerror(errno));
 		return HM_EXIT_INPUT;
 	}

@@ -136,9 +136,9 @@ static int print_all(const hm_types *t, const struct layout_args *a, const hm_ty
 	}
 	if (a->json) {
 		if (prof)
-			err = hm_print_layouts_json_heat(stdout, &jb, t, ids, n, a->expand, &ho);
+			err = hm_layouts_print_json_heat(stdout, &jb, t, ids, n, a->expand, &ho);
 		else
-			err = hm_print_layouts_json(stdout, &jb, t, ids, n, a->expand, a->list);
+			err = hm_layouts_print_json(stdout, &jb, t, ids, n, a->expand, a->list);
 	} else {
 		size_t i;
 
@@ -146,13 +146,13 @@ static int print_all(const hm_types *t, const struct layout_args *a, const hm_ty
 			const hm_type *ty = hm_types_get(t, ids[i]);
 
 			if (a->list)
-				err = hm_print_list_line(stdout, t, ids[i], a->line);
+				err = hm_layout_print_list_line(stdout, t, ids[i], a->line);
 			else if (prof)
-				err = hm_print_layout_heat(stdout, t, ids[i], &po, &ho);
+				err = hm_layout_print_heat(stdout, t, ids[i], &po, &ho);
 			else if (ty && ty->kind == HM_KIND_TYPEDEF)
-				err = hm_print_typedef(stdout, t, ids[i], &po);
+				err = hm_layout_print_typedef(stdout, t, ids[i], &po);
 			else
-				err = hm_print_layout(stdout, t, ids[i], &po);
+				err = hm_layout_print(stdout, t, ids[i], &po);
 		}
 	}
 	if (!err && fflush(stdout))

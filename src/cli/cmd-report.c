@@ -212,7 +212,7 @@ static int output(hm_attr *a, hm_heat *h, const hm_report_stats *st,
 		if ((err = cli_write_html(ra->html, write_html, &x)))
 			return err;
 	}
-	err = ra->json ? hm_report_json(stdout, a, h, st, &ra->ro)
+	err = ra->json ? hm_report_print_json(stdout, a, h, st, &ra->ro)
 		       : hm_report_print(stdout, a, h, st, &ra->ro);
 	if (fflush(stdout) || err) {
 		cli_error("cannot write the report");

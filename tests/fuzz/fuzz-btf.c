@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		n = hm_types_structs(t, &ids);
 		for (i = 0; i < n && i < 64; i++) {
 			hm_layout_free(hm_layout_new(t, ids[i], &lo));
-			hm_print_layout(null, t, ids[i], &po);
+			hm_layout_print(null, t, ids[i], &po);
 		}
 	}
 	hm_types_free(t);

@@ -50,7 +50,7 @@ static char *text(const hm_findings *f)
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 
-	if (!out || hm_findings_print(f, out, HM_FINDINGS_TEXT, NULL) || fclose(out)) {
+	if (!out || hm_findings_print(out, f, HM_FINDINGS_TEXT, NULL) || fclose(out)) {
 		fprintf(stderr, "cannot print findings\n");
 		exit(1);
 	}

@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: no struct %s\n", argv[1], argv[2]);
 		return 3;
 	}
-	err = hm_print_layout(stdout, t, id, &po);
+	err = hm_layout_print(stdout, t, id, &po);
 	hm_types_free(t);
 	hm_binary_close(bin);
 	return err ? 3 : 0;

@@ -209,9 +209,9 @@ static void opts_sz(const char *path)
 	CHECK(!strcmp(last_diag, "struct hm_layout_opts: sz 0 is too small (declare it with HM_OPTS)"),
 	      "sz 0 message: %s", last_diag);
 	po.sz = 0;
-	CHECK(hm_print_layout(null, t, id, &po) == -EINVAL, "hm_print_layout: sz 0 refused");
+	CHECK(hm_layout_print(null, t, id, &po) == -EINVAL, "hm_layout_print: sz 0 refused");
 	po.sz = sizeof(po);
-	CHECK(hm_print_layout(null, t, id, &po) == 0, "hm_print_layout: HM_OPTS accepted");
+	CHECK(hm_layout_print(null, t, id, &po) == 0, "hm_layout_print: HM_OPTS accepted");
 
 	/* An older caller, whose struct ends after cacheline_size: the expand bit
 	 * past its sz is not its own and must be ignored. */
@@ -295,19 +295,19 @@ static void machine_lines(const char *path, unsigned line)
 	hm_layout_free(l);
 	/* the printers: pahole's summary line and the --list line */
 	f = tmpfile();
-	CHECK(f && !hm_print_layout(f, t, id, &po) && !hm_print_list_line(f, t, id, 0),
+	CHECK(f && !hm_layout_print(f, t, id, &po) && !hm_layout_print_list_line(f, t, id, 0),
 	      "%s: printers", path);
 	got = f ? (rewind(f), fread(buf, 1, sizeof(buf) - 1, f)) : 0;
 	buf[got] = 0;
 	snprintf(want, sizeof(want), "size: 296, cachelines: %u,", n);
-	CHECK(strstr(buf, want), "%s: hm_print_layout with 0: no '%s'", path, want);
+	CHECK(strstr(buf, want), "%s: hm_layout_print with 0: no '%s'", path, want);
 	/* name, size, holes (pahole --sizes' columns), then the cachelines */
 	{
 		const char *ln = strstr(buf, "mm_struct\t296\t");
 		unsigned holes, lines = 0;
 
 		CHECK(ln && sscanf(ln + 14, "%u\t%u\n", &holes, &lines) == 2 && lines == n,
-		      "%s: hm_print_list_line with 0: %u cachelines, not %u", path, lines, n);
+		      "%s: hm_layout_print_list_line with 0: %u cachelines, not %u", path, lines, n);
 	}
 	if (f)
 		fclose(f);

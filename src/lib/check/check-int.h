@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "hitmap/check.h"
 #include "hitmap/layout.h"
+#include "layout/layout-lib.h"
 
 /* Where an object may start relative to a line: at any multiple of `step`
  * below `unit`.  step == unit means the start is known to be line-aligned. */

@@ -181,12 +181,12 @@ hm_layout *hmc_layout(const hm_types *t, hm_type_id id, const struct hm_check_op
 
 void hmc_base(hm_finding *f, const hm_layout *l, enum hm_severity sev, const char *kind)
 {
-	const hm_type *ty = hm_types_get(hm_layout_types(l), hm_layout_type(l));
+	const hm_type *ty = hm_types_get(hmi_layout_types(l), hm_layout_type(l));
 
 	memset(f, 0, sizeof(*f));
 	f->severity = sev;
 	f->kind = kind;
-	f->object = hm_layout_name(l);
+	f->object = hmi_layout_name(l);
 	f->line_first = f->line_last = UINT32_MAX;
 	if (ty) {
 		f->decl_file = ty->decl_file;

@@ -406,12 +406,12 @@ static int ep_add(struct dctx *d, const struct side *b, uint32_t fa, uint32_t fb
 
 	if (e == HM_FIELD_NONE) {
 		ty = hm_types_get(b->t, hm_layout_type(b->l));
-		p.type = hm_strtab_intern(d->strs, hm_layout_name(b->l));
+		p.type = hm_strtab_intern(d->strs, hmi_layout_name(b->l));
 	} else {
 		p.type = hm_strtab_intern(d->strs, ty->name);
 	}
 	p.score *= hotness(d, p.type);
-	snprintf(where, sizeof(where), "%s%s%s", hm_layout_name(b->l), pl ? "." : "",
+	snprintf(where, sizeof(where), "%s%s%s", hmi_layout_name(b->l), pl ? "." : "",
 		 pl ? b->f[e].path : "");
 	p.a = hm_strtab_intern(d->strs, b->f[fa].path + pl);
 	p.b = hm_strtab_intern(d->strs, b->f[fb].path + pl);
@@ -498,7 +498,7 @@ static int hot_pair(struct dctx *d, const struct side *a, const struct side *b, 
 	fi.members[1] = y->path;
 	fi.line_first = x->line_first > y->line_first ? x->line_first : y->line_first;
 	fi.line_last = fi.line_first;
-	fi.score = 10.0 * (b->hot[i].weight + b->hot[j].weight) * hotness(d, hm_layout_name(b->l));
+	fi.score = 10.0 * (b->hot[i].weight + b->hot[j].weight) * hotness(d, hmi_layout_name(b->l));
 	mark(d, x->path);
 	mark(d, y->path);
 	note_error(d);
@@ -1109,7 +1109,7 @@ static int record_change(struct dctx *d, const struct side *a, const struct side
 	if (!di.nwhy)
 		free(w.p);
 	w.p = NULL;
-	di.name = hm_strtab_intern(d->strs, hm_layout_name(b->l));
+	di.name = hm_strtab_intern(d->strs, hmi_layout_name(b->l));
 	di.decl_file = nty ? nty->decl_file : NULL;
 	di.decl_line = nty ? nty->decl_line : 0;
 	if (!di.name || (di.nwhy && !di.why) ||
@@ -1337,7 +1337,7 @@ static int diff_struct(struct dctx *d, const hm_types *ot, hm_type_id oid, const
 	}
 	d->nm = 0;
 	d->first_error = SIZE_MAX;
-	e = rule_changes(d, rold, rnew, hm_layout_name(b.l));
+	e = rule_changes(d, rold, rnew, hmi_layout_name(b.l));
 	if (!e && !d->o->no_lint)
 		e = hot_pairs(d, &a, &b);
 	if (!e)

@@ -356,7 +356,7 @@ static void type_name(const hm_types *t, hm_type_id id, char *buf, size_t len)
 /* "    108    4  page_table_lock  spinlock_t" for each field. */
 static char *detail_fields(const hm_layout *l, const uint32_t *idx, size_t n)
 {
-	const hm_types *t = hm_layout_types(l);
+	const hm_types *t = hmi_layout_types(l);
 	const hm_field *f = hm_layout_fields(l, NULL);
 	char *buf = NULL, ty[128];
 	size_t len = 0, i, w = 0;
@@ -590,14 +590,14 @@ static int alternatives(const hm_layout *l, uint32_t a, uint32_t b)
 	for (p = f[a].parent; p != HM_FIELD_NONE && !hmc_is_ancestor(l, p, b); p = f[p].parent)
 		;
 	id = p == HM_FIELD_NONE ? hm_layout_type(l) : f[p].type;
-	ty = strip(hm_layout_types(l), &id);
+	ty = strip(hmi_layout_types(l), &id);
 	return ty && ty->kind == HM_KIND_UNION;
 }
 
 uint32_t hmc_owner(const hm_layout *l, uint32_t a, uint32_t b, hm_type_id *tid)
 {
 	const hm_field *f = hm_layout_fields(l, NULL);
-	const hm_types *t = hm_layout_types(l);
+	const hm_types *t = hmi_layout_types(l);
 	uint32_t p;
 
 	for (p = f[a].parent; p != HM_FIELD_NONE; p = f[p].parent) {
@@ -638,8 +638,8 @@ static int embedded_pair(const hm_layout *l, const struct hmc_geom *g,
 
 	if (e == HM_FIELD_NONE)
 		return 0;
-	al = hm_types_alignof(hm_layout_types(l), tid);
-	gt.step = line_aligned(o, hm_types_get(hm_layout_types(l), tid)->name) ? gt.line :
+	al = hm_types_alignof(hmi_layout_types(l), tid);
+	gt.step = line_aligned(o, hm_types_get(hmi_layout_types(l), tid)->name) ? gt.line :
 		  al ? (al < gt.unit ? al : gt.unit) : 1;
 	if (!hmc_may_share(&gt, f[a].offset - f[e].offset, f[a].size,
 			   f[b].offset - f[e].offset, f[b].size))
@@ -694,7 +694,7 @@ static int lint_neighbours(const hm_layout *l, const struct hmc_geom *g,
 			   const struct hmc_hot *h, size_t nh, const unsigned char *in_hot,
 			   struct lrel **rv, size_t *nr, size_t *cr)
 {
-	const hm_types *t = hm_layout_types(l);
+	const hm_types *t = hmi_layout_types(l);
 	const hm_field *f;
 	struct near_index x = { 0 };
 	size_t n, i, k;
@@ -906,7 +906,7 @@ int hmc_lint_struct(struct hmc_typeclass *tc, const hm_layout *l,
 	const hm_field *f = hm_layout_fields(l, &n);
 	int nh, r;
 
-	hmc_geom_init(&g, l, o, line_aligned(o, hm_layout_name(l)));
+	hmc_geom_init(&g, l, o, line_aligned(o, hmi_layout_name(l)));
 	nh = hmc_hot_fields(tc, l, &h);
 	if (nh <= 0)
 		return nh;

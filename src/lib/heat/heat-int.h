@@ -1,5 +1,5 @@
-/* Internal: the heat accumulator's rows and lines, shared by heat.c (which
- * fills them) and output-report.c (which prints them). */
+/* Internal to heat/: the heat accumulator's rows and lines, which heat.c
+ * fills and heat-iter.c hands out through heat-lib.h's accessors. */
 #ifndef HM_HEAT_INT_H
 #define HM_HEAT_INT_H
 #include <stdint.h>
@@ -7,8 +7,7 @@
 #include "hitmap/heat.h"
 #include "hitmap/perfdata.h"
 #include "base/util.h"
-
-#define HEAT_IPS 8	/* code locations kept per row; the rest are summed */
+#include "heat/heat-lib.h"
 
 /* A set of CPU numbers as a bitmap: CPUs 0-63 inline (no pointer to chase
  * on the per-sample path), the rest in w[] (word i at w[i - 1]). */
@@ -56,37 +55,6 @@ struct heat_actors {
  * and its actor, and the two are then on adjacent lines, not on two pages
  * (most fields have a few actors; more move to the heap). */
 #define HEAT_ACTS_INL 4
-
-enum heat_verdict {
-	HEAT_PRIVATE = 0,
-	HEAT_READ_SHARED,
-	HEAT_TRUE_SHARING,
-	HEAT_FALSE_SHARING,
-	HEAT_UNKNOWN,		/* samples carry no load/store information */
-	HEAT_INSUFFICIENT,	/* transfers, but below the evidence floor */
-	HEAT_MIXED,		/* false and true sharing on one line */
-};
-
-/* The verdict's rule (heat-verdict.c; hitmap-report(1) states each). */
-enum heat_rule {
-	HEAT_RULE_NO_KIND = 0,	/* no load/store kind: unknown */
-	HEAT_RULE_ONE_ACTOR,	/* one actor accesses the line */
-	HEAT_RULE_NO_WRITES,	/* nobody writes it */
-	HEAT_RULE_BELOW_RATE,	/* transfer rate confidently below the floor */
-	HEAT_RULE_FEW,		/* too few transfers, or a rate not above the floor */
-	HEAT_RULE_NO_PART,	/* above the floor, but no part has enough transfers */
-	HEAT_RULE_PARTS,	/* above the floor, with a false and/or true part */
-	HEAT_RULE_UNSEEN_WRITER,	/* HITMs above the floor, writers not sampled */
-	/* sampled registers (heat_line_verdict_regs()) */
-	HEAT_RULE_NO_OVERLAP,	/* no window in which two threads on two CPUs meet */
-	HEAT_RULE_FEW_WINDOWS,	/* fewer shared windows than the floor */
-	HEAT_RULE_NO_PART_WINDOWS,	/* no false or true part with enough windows */
-	HEAT_RULE_PARTS_WINDOWS,	/* a false and/or true part above the floor */
-	HEAT_RULE_SPARSE_WINDOWS,	/* too few accesses for the threads to be seen meeting */
-};
-
-/* What a line's verdict rests on. */
-enum heat_ev_kind { HEAT_EV_HITM = 0, HEAT_EV_WATCH, HEAT_EV_REGS };
 
 /* Evidence behind a line's verdict. */
 struct heat_evidence {
@@ -275,11 +243,6 @@ int heat_line_verdict_regs(struct heat_line *l, const hm_heat *h);
 /* Count a sample of cpu for the cost shown with sampled-register
  * verdicts.  0 or -ENOMEM. */
 int heat_cpu_sample(hm_heat *h, uint32_t cpu);
-#define HEAT_WINDOW_NS 1000000	/* sampled registers: accesses meet in 1 ms windows */
-/* Evidence floors (hitmap-report(1), VERDICTS). */
-#define HEAT_MIN_TRANSFERS 5	/* transfers for any sharing verdict */
-#define HEAT_MIN_RATE 0.01	/* transfers per access, 95 % lower bound */
-#define HEAT_MIN_PART 0.10	/* a part's share of the line's transfers */
 void heat_counts_add(hm_heat_counts *d, const hm_heat_counts *s);
 
 /* hm_heat_add() in two steps, so a caller that has already seen an address

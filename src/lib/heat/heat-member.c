@@ -20,7 +20,39 @@ int hm_profile_path_within(const char *f, const char *path)
 	return f[n] == 0 || f[n] == '.' || f[n] == '[';
 }
 
-static void cpus_add(struct hm_member_heat *h, const uint32_t *v, size_t n)
+/* The counters summed, the CPUs as a multiset until hmi_member_heat_cpus()
+ * sorts them and drops repeats; nomem records a failed allocation. */
+struct hmi_member_heat {
+	hm_heat_counts c;
+	uint32_t *cpus;
+	size_t n, cap;
+	int nomem;
+};
+
+struct hmi_member_heat *hmi_member_heat_new(void)
+{
+	return calloc(1, sizeof(struct hmi_member_heat));
+}
+
+void hmi_member_heat_free(struct hmi_member_heat *h)
+{
+	if (h) {
+		free(h->cpus);
+		free(h);
+	}
+}
+
+const hm_heat_counts *hmi_member_heat_counts(const struct hmi_member_heat *h)
+{
+	return &h->c;
+}
+
+int hmi_member_heat_failed(const struct hmi_member_heat *h)
+{
+	return h->nomem;
+}
+
+static void cpus_add(struct hmi_member_heat *h, const uint32_t *v, size_t n)
 {
 	if (!n || h->nomem)
 		return;
@@ -39,7 +71,7 @@ static void cpus_add(struct hm_member_heat *h, const uint32_t *v, size_t n)
 	h->n += n;
 }
 
-void hm_member_heat_add_path(struct hm_member_heat *h, const hm_profile_struct *ps,
+void hmi_member_heat_add_path(struct hmi_member_heat *h, const hm_profile_struct *ps,
 			     const char *path)
 {
 	for (size_t i = 0; ps && i < ps->nr_fields; i++) {
@@ -57,7 +89,7 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-size_t hm_member_heat_cpus(struct hm_member_heat *h)
+size_t hmi_member_heat_cpus(struct hmi_member_heat *h, const uint32_t **cpus)
 {
 	size_t k = 0;
 
@@ -67,11 +99,6 @@ size_t hm_member_heat_cpus(struct hm_member_heat *h)
 		if (!i || h->cpus[i] != h->cpus[i - 1])
 			h->cpus[k++] = h->cpus[i];
 	h->n = k;
+	*cpus = h->cpus;
 	return k;
-}
-
-void hm_member_heat_release(struct hm_member_heat *h)
-{
-	free(h->cpus);
-	memset(h, 0, sizeof(*h));
 }

@@ -51,7 +51,7 @@ static void save_u32_list(hm_json *j, const char *key, const uint32_t *v, size_t
 	hm_json_end_array(j);
 }
 
-void hm_profile_json_counts(struct hm_json *j, const hm_heat_counts *c)
+void hmi_profile_json_counts(struct hm_json *j, const hm_heat_counts *c)
 {
 	hm_json_kuint(j, "samples", c->samples);
 	hm_json_kuint(j, "loads", c->loads);
@@ -100,7 +100,7 @@ static void save_struct(hm_json *j, const hm_profile_struct *s)
 		hm_json_kstr(j, "path", f->path);
 		hm_json_kuint(j, "offset", f->offset);
 		hm_json_kuint(j, "size", f->size);
-		hm_profile_json_counts(j, &f->c);
+		hmi_profile_json_counts(j, &f->c);
 		save_u32_list(j, "cpus", f->cpus, f->nr_cpus);
 		save_u32_list(j, "threads", f->threads, f->nr_threads);
 		hm_json_end_object(j);
@@ -151,7 +151,7 @@ static void save_struct(hm_json *j, const hm_profile_struct *s)
 	hm_json_end_object(j);
 }
 
-void hm_profile_json_truncation(struct hm_json *j, const hm_profile_truncation *t)
+void hmi_profile_json_truncation(struct hm_json *j, const hm_profile_truncation *t)
 {
 	hm_json_begin_object(j);
 	hm_json_kstr(j, "what", t->what);
@@ -190,7 +190,7 @@ int hm_profile_write(const hm_profile *p, FILE *out)
 	hm_json_end_object(&j);
 	if (p->truncated) {
 		hm_json_key(&j, "truncated");
-		hm_profile_json_truncation(&j, p->truncated);
+		hmi_profile_json_truncation(&j, p->truncated);
 	}
 	hm_json_kuint(&j, "cacheline_size", p->cacheline_size);
 	hm_json_key(&j, "structs");

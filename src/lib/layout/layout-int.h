@@ -1,9 +1,11 @@
-/* Internal: pahole's accounting of one struct level (holes, bit holes,
- * padding, packed inference), shared by layout.c and the printers in
- * output-layout.c.  Nothing outside the layout area uses it. */
+/* Internal to layout/: pahole's accounting of one struct level (holes, bit
+ * holes, padding, packed inference) and virtual base placement, shared by
+ * layout.c, layout-vbase.c and layout-holes.c; other folders read it through
+ * layout-lib.h. */
 #ifndef HM_LAYOUT_INT_H
 #define HM_LAYOUT_INT_H
 #include "hitmap/layout.h"
+#include "layout/layout-lib.h"
 
 /* A virtual base of a class in a complete object of that class. */
 struct hm_vbase {
@@ -37,26 +39,16 @@ struct hm_sholes {
 	uint32_t nr_vb;
 };
 
-/* Bytes a member occupies as pahole counts them: the storage unit for a
- * bitfield, sizeof its type otherwise (0 for flexible/zero-length arrays). */
-uint64_t hm_member_size(const hm_types *t, const hm_member *m);
-
 /* Holes, bit holes and padding of one struct level, walking members in
  * declaration order the way pahole does (a union level has none).
  * Returns 0 or -ENOMEM; free with hm_sholes_free(). */
 int hm_sholes_compute(const hm_types *t, const hm_type *ty, struct hm_sholes *h);
 void hm_sholes_free(struct hm_sholes *h);
 
-/* pahole's notion of a member type's natural alignment (no attributes). */
-uint32_t hm_natural_align(const hm_types *t, hm_type_id id);
-
 /* Whether a struct is packed, inferred from offsets and size (DWARF has no
  * packed attribute): a member off its natural alignment, or a size that is
  * not a multiple of the largest one. */
 int hm_struct_is_packed(const hm_types *t, const hm_type *ty, const struct hm_sholes *h);
-
-/* Skip typedefs and qualifiers only (not arrays). */
-hm_type_id hm_strip(const hm_types *t, hm_type_id id);
 
 /* Every virtual base (direct or not) of record ty as a complete object, in
  * inheritance graph order (layout-vbase.c says how).  Returns how many (0:

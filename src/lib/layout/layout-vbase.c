@@ -34,7 +34,7 @@ struct vb_walk {
 
 static const hm_type *record_of(const hm_types *t, hm_type_id id)
 {
-	const hm_type *ty = hm_types_get(t, hm_strip(t, id));
+	const hm_type *ty = hm_types_get(t, hmi_layout_strip(t, id));
 
 	return ty && hm_kind_is_record(ty->kind) ? ty : NULL;
 }
@@ -105,9 +105,9 @@ static uint64_t nv_size(struct vb_walk *w, const hm_type *ty, uint32_t *align, u
 			e = e ? m[i].offset + e : 0;
 		} else if (m[i].flags & HM_MEMBER_BITFIELD) {
 			e = m[i].offset + (m[i].bit_offset + m[i].bit_size + 7) / 8;
-			a = hm_natural_align(w->t, m[i].type);
+			a = hmi_layout_natural_align(w->t, m[i].type);
 		} else {
-			e = m[i].offset + hm_member_size(w->t, &m[i]);
+			e = m[i].offset + hmi_layout_member_size(w->t, &m[i]);
 			a = m[i].alignment ? m[i].alignment : hm_types_alignof(w->t, m[i].type);
 		}
 		if (e > end)
@@ -138,7 +138,7 @@ static void collect(struct vb_walk *w, const hm_type *ty, struct vb_list *l, uns
 
 		if (!(m[i].flags & HM_MEMBER_INHERITANCE) || !(b = record_of(w->t, m[i].type)))
 			continue;
-		id = hm_strip(w->t, m[i].type);
+		id = hmi_layout_strip(w->t, m[i].type);
 		if (is_vbase(&m[i])) {
 			for (int k = 0; k < l->n; k++)
 				seen |= l->v[k].type == id;
@@ -224,7 +224,7 @@ static hm_type_id primary_of(struct vb_walk *w, const hm_type *ty, int *virt, un
 
 		if ((m[i].flags & HM_MEMBER_INHERITANCE) && !is_vbase(&m[i]) &&
 		    (b = record_of(w->t, m[i].type)) && dynamic(w, b, depth + 1))
-			return hm_strip(w->t, m[i].type);
+			return hmi_layout_strip(w->t, m[i].type);
 	}
 	collect(w, ty, &vl, depth + 1);
 	for (int k = 0; k < vl.n && !w->err; k++) {
@@ -260,7 +260,7 @@ static int holds_at(struct vb_walk *w, const hm_type *ty, uint64_t base, hm_type
 		if ((m[i].flags & (HM_MEMBER_STATIC | HM_MEMBER_VIRTUAL_BASE | HM_MEMBER_BITFIELD)) ||
 		    !(r = record_of(w->t, m[i].type)) || r->kind == HM_KIND_UNION)
 			continue;
-		if (hm_strip(w->t, m[i].type) == id && at == off)
+		if (hmi_layout_strip(w->t, m[i].type) == id && at == off)
 			return 1;
 		if (off >= at && off - at < (r->size ? r->size : 1) &&
 		    holds_at(w, r, at, id, off, depth + 1))

@@ -39,7 +39,7 @@ struct hm_layout {
 	} *pidx;
 };
 
-hm_type_id hm_strip(const hm_types *t, hm_type_id id)
+hm_type_id hmi_layout_strip(const hm_types *t, hm_type_id id)
 {
 	unsigned guard = 0;
 
@@ -67,7 +67,7 @@ hm_type_id hm_strip(const hm_types *t, hm_type_id id)
  * with *rec set to that record. */
 static uint32_t empty_or_record(const hm_types *t, hm_type_id id, hm_type_id *rec)
 {
-	hm_type_id sid = hm_strip(t, id);
+	hm_type_id sid = hmi_layout_strip(t, id);
 	const hm_type *ty = hm_types_get(t, sid);
 
 	if (!ty || !hm_kind_is_record(ty->kind) || ty->size > 1)
@@ -111,7 +111,7 @@ static int empty_base(const hm_types *t, const hm_member *m)
 	return !empty_or_record(t, m->type, &rec) && hm_types_fold(t, rec, &empty_fold) == 2;
 }
 
-uint64_t hm_member_size(const hm_types *t, const hm_member *m)
+uint64_t hmi_layout_member_size(const hm_types *t, const hm_member *m)
 {
 	const hm_type *ty;
 
@@ -119,10 +119,10 @@ uint64_t hm_member_size(const hm_types *t, const hm_member *m)
 		return m->byte_size;
 	if ((m->flags & HM_MEMBER_INHERITANCE) && empty_base(t, m))
 		return 0;
-	ty = hm_types_get(t, hm_strip(t, m->type));
+	ty = hm_types_get(t, hmi_layout_strip(t, m->type));
 	if (ty && ty->kind == HM_KIND_PTR_TO_MEMBER && !ty->size) {
 		/* Itanium C++ ABI: an offset, or a function pointer plus an adjustment */
-		const hm_type *tg = hm_types_get(t, hm_strip(t, ty->target));
+		const hm_type *tg = hm_types_get(t, hmi_layout_strip(t, ty->target));
 
 		return (tg && tg->kind == HM_KIND_FUNC ? 2 : 1) * hmi_types_pointer_size(t);
 	}
@@ -136,7 +136,7 @@ static uint32_t natural_or_record(const hm_types *t, hm_type_id id, hm_type_id *
 	for (unsigned hop = 0; hop < 512; hop++) {
 		const hm_type *ty;
 
-		id = hm_strip(t, id);
+		id = hmi_layout_strip(t, id);
 		ty = id ? hm_types_get(t, id) : NULL;
 		if (!ty)
 			return 1;
@@ -192,7 +192,7 @@ static const struct hm_fold natural_fold = {
 	.finish = natural_finish,
 };
 
-uint32_t hm_natural_align(const hm_types *t, hm_type_id id)
+uint32_t hmi_layout_natural_align(const hm_types *t, hm_type_id id)
 {
 	hm_type_id rec = 0;
 	uint32_t a = natural_or_record(t, id, &rec);
@@ -302,7 +302,7 @@ static int64_t vbases_taken(const hm_types *t, const hm_type *ty, struct hm_shol
 			seen = (int64_t)(vb[k].offset + vb[k].size) * 8;
 		for (uint32_t i = 0; i < ty->nr; i++)
 			if ((m[i].flags & HM_MEMBER_INHERITANCE) && (m[i].flags & HM_MEMBER_VIRTUAL_BASE) &&
-			    hm_strip(t, m[i].type) == vb[k].type) {
+			    hmi_layout_strip(t, m[i].type) == vb[k].type) {
 				h->m[i].vb_placed = 1;
 				h->m[i].vb_offset = vb[k].offset;
 			}
@@ -328,7 +328,7 @@ int hm_sholes_compute(const hm_types *t, const hm_type *ty, struct hm_sholes *h)
 	for (uint32_t i = 0; i < ty->nr; i++) {
 		h->m[i].skipped = !!(m[i].flags & (HM_MEMBER_STATIC | HM_MEMBER_VIRTUAL_BASE));
 		if (!h->m[i].skipped)
-			h->m[i].size = hm_member_size(t, &m[i]);
+			h->m[i].size = hmi_layout_member_size(t, &m[i]);
 	}
 	if (ty->kind == HM_KIND_UNION)
 		return 0;
@@ -402,7 +402,7 @@ int hm_struct_is_packed(const hm_types *t, const hm_type *ty, const struct hm_sh
 
 		if (m[i].flags & (HM_MEMBER_STATIC | HM_MEMBER_VIRTUAL_BASE))
 			continue;
-		na = hm_natural_align(t, m[i].type);
+		na = hmi_layout_natural_align(t, m[i].type);
 		if (na == 1)
 			continue;
 		if (na > max)
@@ -563,7 +563,7 @@ static void add_level(hm_layout *l, const hm_type *rec, uint64_t base, uint32_t 
 		me = (uint32_t)(l->nf - 1);
 		f->name = m[i].name;
 		if ((m[i].flags & HM_MEMBER_INHERITANCE) && !f->name) {
-			st = hm_types_get(l->t, hm_strip(l->t, m[i].type));
+			st = hm_types_get(l->t, hmi_layout_strip(l->t, m[i].type));
 			f->name = st ? st->name : NULL;
 		}
 		f->path = join_path(l, prefix, f->name);
@@ -584,7 +584,7 @@ static void add_level(hm_layout *l, const hm_type *rec, uint64_t base, uint32_t 
 		if (prev != HM_FIELD_NONE)
 			l->f[prev].next = me;
 		prev = me;
-		sid = hm_strip(l->t, m[i].type);
+		sid = hmi_layout_strip(l->t, m[i].type);
 		st = sid ? hm_types_get(l->t, sid) : NULL;
 		anon = st && !st->name && !declared_by_typedef(l->t, m[i].type);
 		/* the text prints an anonymous type's members inline whatever
@@ -792,9 +792,9 @@ void hm_layout_free(hm_layout *l)
 	free(l);
 }
 
-const hm_types *hm_layout_types(const hm_layout *l) { return l->t; }
+const hm_types *hmi_layout_types(const hm_layout *l) { return l->t; }
 hm_type_id hm_layout_type(const hm_layout *l) { return l->id; }
-const char *hm_layout_name(const hm_layout *l) { return l->ty->name; }
+const char *hmi_layout_name(const hm_layout *l) { return l->ty->name; }
 unsigned hm_layout_cacheline_size(const hm_layout *l) { return l->line; }
 const struct hm_layout_summary *hm_layout_summary(const hm_layout *l) { return &l->sum; }
 
@@ -852,7 +852,7 @@ static int path_below(const hm_types *t, hm_type_id id, uint64_t off, char *buf,
 {
 	const hm_type *ty;
 
-	id = hm_strip(t, id);
+	id = hmi_layout_strip(t, id);
 	ty = id ? hm_types_get(t, id) : NULL;
 	if (!ty || depth > HM_NEST_MAX)
 		return 0;
@@ -879,7 +879,7 @@ static int path_below(const hm_types *t, hm_type_id id, uint64_t off, char *buf,
 		const hm_member *m = hm_types_members(t, ty);
 
 		for (uint32_t i = 0; i < ty->nr; i++) {
-			uint64_t sz = hm_member_size(t, &m[i]);
+			uint64_t sz = hmi_layout_member_size(t, &m[i]);
 
 			if (m[i].flags & (HM_MEMBER_STATIC | HM_MEMBER_VIRTUAL_BASE))
 				continue;

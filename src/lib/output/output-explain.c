@@ -10,7 +10,7 @@
 #include "attr/attribute-int.h"
 #include "dwarf/dwarf-scope.h"
 #include "insn/insn.h"
-#include "heat/heat-int.h"
+#include "heat/heat-lib.h"
 #include "base/diag.h"
 #include "elf/binary-lib.h"
 

@@ -373,7 +373,7 @@ static void print_sarif(const hm_findings *f, FILE *out, const char *root)
 	hm_json_finish(&j);
 }
 
-int hm_findings_print(const hm_findings *f, FILE *out, enum hm_findings_format fmt,
+int hm_findings_print(FILE *out, const hm_findings *f, enum hm_findings_format fmt,
 		      const struct hm_findings_meta *meta)
 {
 	switch (fmt) {

@@ -1,5 +1,5 @@
 /* The report as an HTML page.  The lines, their verdicts, evidence, fields
- * and code locations are the report JSON itself (hm_report_json()), put in
+ * and code locations are the report JSON itself (hm_report_print_json()), put in
  * the page whole: what the report says and what the page draws cannot
  * differ.  Beside it, the layouts of the structs the samples fell in, with
  * their heat, from the binaries the attribution loaded. */
@@ -64,7 +64,7 @@ int hm_report_html(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stat
 		return -EINVAL;
 	if ((err = html_buf_open(&rep)))
 		return err;
-	err = hm_report_json(rep.f, a, h, st, uo);
+	err = hm_report_print_json(rep.f, a, h, st, uo);
 	if (err || (err = html_buf_close(&rep))) {
 		html_buf_free(&rep);
 		return err;

@@ -74,10 +74,10 @@ static int evidence_heat(const hm_suggestion *s, const hm_types *t, hm_profile_s
 static const char *placement(const hm_suggestion *s, const hm_types *t,
 			     const struct hm_suggest_opts *o, unsigned L, char *buf, size_t len)
 {
-	const hm_suggest_stats *st = hm_suggestion_today(s);
+	const hm_suggest_stats *st = hmi_suggestion_today(s);
 	const char *name = hm_types_get(t, hm_suggestion_type(s))->name;
-	const hm_evidence *ev = hm_suggestion_evidence(s);
-	const char *src = ev ? hm_evidence_source(ev) : NULL, *where;
+	const hm_evidence *ev = hmi_suggestion_evidence(s);
+	const char *src = ev ? hmi_evidence_source(ev) : NULL, *where;
 
 	if (!st->base_known)
 		return NULL;
@@ -136,7 +136,7 @@ int hm_suggest_html(FILE *out, const struct hm_json_binary *bin,
 		/* the object starts where suggest says, the rules' placement
 		 * included, and each proposal keeps that start */
 		HM_OPTS(hm_layout_opts, slo, .cacheline_size = lo.cacheline_size,
-			.assume_aligned = hm_suggestion_today(s[i])->base_known);
+			.assume_aligned = hmi_suggestion_today(s[i])->base_known);
 		char why[256];
 		const char *place = placement(s[i], t, &o, lo.cacheline_size, why, sizeof(why));
 		hm_profile_struct ps;

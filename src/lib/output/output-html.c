@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hitmap/types.h"
+#include "layout/layout-lib.h"
 #include "output/output-html.h"
 #include "check/check-int.h"
 
@@ -164,7 +165,7 @@ int html_struct_json(hm_json *j, const hm_layout *l, const char *name,
 	 * internals are not marked, a member holding one is */
 	int nhot = tc ? hmc_hot_fields(tc, l, &hot) : 0;
 	size_t k = 0;
-	const hm_types *t = hm_layout_types(l);
+	const hm_types *t = hmi_layout_types(l);
 	const hm_type *ty = hm_types_get(t, hm_layout_type(l));
 	const struct hm_layout_summary *s = hm_layout_summary(l);
 	size_t nf, nh, ng, i;
@@ -175,7 +176,7 @@ int html_struct_json(hm_json *j, const hm_layout *l, const char *name,
 	if (nhot < 0)
 		return nhot;
 	hm_json_begin_object(j);
-	hm_json_kstr(j, "name", name ? name : hm_layout_name(l));
+	hm_json_kstr(j, "name", name ? name : hmi_layout_name(l));
 	hm_json_kstr(j, "kind", kind_name(ty->kind));
 	hm_json_kuint(j, "size", s->size);
 	hm_json_kuint(j, "alignment", s->alignment);

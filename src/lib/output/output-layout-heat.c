@@ -13,7 +13,7 @@
 #include <string.h>
 #include "hitmap/output.h"
 #include "base/util.h"
-#include "heat/profile-int.h"
+#include "heat/heat-lib.h"
 #include "output/output-int.h"
 #include "base/opts.h"
 
@@ -84,7 +84,7 @@ static void text_member(void *vx, const struct hm_print_member *m, hm_print_note
 
 	if (!m->path || !x->ps || !hm_heat_field_label(x->ps, m->path, label, sizeof(label)))
 		return;
-	hm_print_note(n, "heat %s: %s", m->path, label);
+	hmi_print_note(n, "heat %s: %s", m->path, label);
 }
 
 static void text_end(void *vx, hm_type_id id, hm_print_notes *n)
@@ -98,11 +98,11 @@ static void text_end(void *vx, hm_type_id id, hm_print_notes *n)
 	hm_layout *l;
 
 	if (!ps) {
-		hm_print_note(n, "heat: no samples of %s in %s", name, x->ho->source);
+		hmi_print_note(n, "heat: no samples of %s in %s", name, x->ho->source);
 		return;
 	}
 	hm_profile_member_counts(ps, "", &c);
-	hm_print_note(n, "heat: %llu samples of %s in %s%s%s%s", (unsigned long long)c.samples,
+	hmi_print_note(n, "heat: %llu samples of %s in %s%s%s%s", (unsigned long long)c.samples,
 		      name, x->ho->source, x->ho->profile->kind ? " (" : "",
 		      x->ho->profile->kind ? x->ho->profile->kind : "",
 		      x->ho->profile->kind ? " data)" : "");
@@ -115,7 +115,7 @@ static void text_end(void *vx, hm_type_id id, hm_print_notes *n)
 		const hm_profile_field *pf = &ps->fields[k];
 
 		if (!path_known(l, pf->path))
-			hm_print_note(n, "heat %s: not in this layout (%llu samples)", pf->path,
+			hmi_print_note(n, "heat %s: not in this layout (%llu samples)", pf->path,
 				      (unsigned long long)pf->c.samples);
 	}
 	hm_layout_free(l);
@@ -130,7 +130,7 @@ static int heat_opts(struct hm_heat_print_opts *ho, const struct hm_heat_print_o
 	return 0;
 }
 
-int hm_print_layout_heat(FILE *out, const hm_types *t, hm_type_id id,
+int hm_layout_print_heat(FILE *out, const hm_types *t, hm_type_id id,
 			 const struct hm_print_opts *o, const struct hm_heat_print_opts *user)
 {
 	struct hm_heat_print_opts ho;
@@ -143,35 +143,36 @@ int hm_print_layout_heat(FILE *out, const hm_types *t, hm_type_id id,
 	if (!t || heat_opts(&ho, user))
 		return -EINVAL;
 	entry(&x, id);
-	err = hm_print_layout_hooked(out, t, id, o, &h);
+	err = hmi_layout_print_hooked(out, t, id, o, &h);
 	return err ? err : x.err;
 }
 
 /* ---- JSON ---- */
 
 /* Opens "heat": {...} and leaves it open for the caller to add to. */
-static void json_heat(hm_json *j, struct hm_member_heat *h)
+static void json_heat(hm_json *j, struct hmi_member_heat *h)
 {
-	size_t n = hm_member_heat_cpus(h);
+	const uint32_t *cpus;
+	size_t n = hmi_member_heat_cpus(h, &cpus);
 
 	hm_json_key(j, "heat");
 	hm_json_begin_object(j);
-	hm_profile_json_counts(j, &h->c);
+	hmi_profile_json_counts(j, hmi_member_heat_counts(h));
 	hm_json_key(j, "cpus");
 	hm_json_begin_array(j);
 	for (size_t i = 0; i < n; i++)
-		hm_json_uint(j, h->cpus[i]);
+		hm_json_uint(j, cpus[i]);
 	hm_json_end_array(j);
 }
 
 /* A named member's heat is that of its own fields; an anonymous one's the
  * sum of its members' (the named ones inside it, at any depth). */
 static void member_heat(const hm_profile_struct *ps, const hm_field *all, const hm_field *f,
-			struct hm_member_heat *h)
+			struct hmi_member_heat *h)
 {
 	if (f->name) {
 		if (f->path)
-			hm_member_heat_add_path(h, ps, f->path);
+			hmi_member_heat_add_path(h, ps, f->path);
 		return;
 	}
 	for (uint32_t i = f->nr_children ? (uint32_t)(f - all) + 1 : HM_FIELD_NONE;
@@ -183,28 +184,36 @@ static void json_member(void *vx, const hm_layout *l, hm_type_id id, const hm_fi
 			hm_json_writer *w)
 {
 	struct heat_ctx *x = vx;
-	struct hm_member_heat h = { 0 };
-	hm_json *j = hm_json_writer_json(w);
+	struct hmi_member_heat *h = hmi_member_heat_new();
+	hm_json *j = hmi_json_writer_json(w);
 
-	member_heat(entry(x, id), hm_layout_fields(l, NULL), f, &h);
-	json_heat(j, &h);
-	hm_json_end_object(j);	/* "heat" */
-	if (h.nomem)
+	if (!h) {
 		x->err = -ENOMEM;
-	hm_member_heat_release(&h);
+		return;
+	}
+	member_heat(entry(x, id), hm_layout_fields(l, NULL), f, h);
+	json_heat(j, h);
+	hm_json_end_object(j);	/* "heat" */
+	if (hmi_member_heat_failed(h))
+		x->err = -ENOMEM;
+	hmi_member_heat_free(h);
 }
 
 static void json_struct(void *vx, const hm_layout *l, hm_type_id id, hm_json_writer *w)
 {
 	struct heat_ctx *x = vx;
 	HM_OPTS(hm_layout_opts, lo, .cacheline_size = x->line, .expand = 1);
-	struct hm_member_heat h = { 0 };
-	hm_json *j = hm_json_writer_json(w);
+	struct hmi_member_heat *h = hmi_member_heat_new();
+	hm_json *j = hmi_json_writer_json(w);
 	const hm_profile_struct *ps = entry(x, id);
 	hm_layout *el;
 
-	hm_member_heat_add_path(&h, ps, "");
-	json_heat(j, &h);
+	if (!h) {
+		x->err = -ENOMEM;
+		return;
+	}
+	hmi_member_heat_add_path(h, ps, "");
+	json_heat(j, h);
 	hm_json_kbool(j, "in_profile", ps != NULL);
 	hm_json_key(j, "gone");
 	hm_json_begin_array(j);
@@ -217,16 +226,16 @@ static void json_struct(void *vx, const hm_layout *l, hm_type_id id, hm_json_wri
 	hm_layout_free(el);
 	hm_json_end_array(j);
 	hm_json_end_object(j);	/* "heat" */
-	if (h.nomem)
+	if (hmi_member_heat_failed(h))
 		x->err = -ENOMEM;
-	hm_member_heat_release(&h);
+	hmi_member_heat_free(h);
 	(void)l;
 }
 
 static void json_top(void *vx, hm_json_writer *w)
 {
 	struct heat_ctx *x = vx;
-	hm_json *j = hm_json_writer_json(w);
+	hm_json *j = hmi_json_writer_json(w);
 	const hm_profile *p = x->ho->profile;
 
 	hm_json_key(j, "heat_source");
@@ -238,7 +247,7 @@ static void json_top(void *vx, hm_json_writer *w)
 	hm_json_end_object(j);
 }
 
-int hm_print_layouts_json_heat(FILE *out, const struct hm_json_binary *bin,
+int hm_layouts_print_json_heat(FILE *out, const struct hm_json_binary *bin,
 			       const hm_types *t, const hm_type_id *ids, size_t n, int expand,
 			       const struct hm_heat_print_opts *user)
 {
@@ -253,6 +262,6 @@ int hm_print_layouts_json_heat(FILE *out, const struct hm_json_binary *bin,
 	if (!t || !bin || heat_opts(&ho, user))
 		return -EINVAL;
 	x.line = bin->cacheline_size;
-	err = hm_print_layouts_json_hooked(out, bin, t, ids, n, expand, &h);
+	err = hmi_layouts_print_json_hooked(out, bin, t, ids, n, expand, &h);
 	return err ? err : x.err;
 }

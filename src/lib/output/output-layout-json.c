@@ -6,7 +6,7 @@
 #include "hitmap/output.h"
 #include "base/json.h"
 #include "base/util.h"
-#include "layout/layout-int.h"
+#include "layout/layout-lib.h"
 #include "output/output-int.h"
 #include "base/opts.h"
 
@@ -15,47 +15,47 @@ struct hm_json_writer {
 	hm_json j;
 };
 
-void hm_json_writer_key(hm_json_writer *w, const char *key)
+void hmi_json_writer_key(hm_json_writer *w, const char *key)
 {
 	hm_json_key(&w->j, key);
 }
 
-void hm_json_writer_string(hm_json_writer *w, const char *s)
+void hmi_json_writer_string(hm_json_writer *w, const char *s)
 {
 	hm_json_string(&w->j, s);
 }
 
-void hm_json_writer_uint(hm_json_writer *w, uint64_t v)
+void hmi_json_writer_uint(hm_json_writer *w, uint64_t v)
 {
 	hm_json_uint(&w->j, v);
 }
 
-void hm_json_writer_bool(hm_json_writer *w, int v)
+void hmi_json_writer_bool(hm_json_writer *w, int v)
 {
 	hm_json_bool(&w->j, v);
 }
 
-void hm_json_writer_begin_object(hm_json_writer *w)
+void hmi_json_writer_begin_object(hm_json_writer *w)
 {
 	hm_json_begin_object(&w->j);
 }
 
-void hm_json_writer_end_object(hm_json_writer *w)
+void hmi_json_writer_end_object(hm_json_writer *w)
 {
 	hm_json_end_object(&w->j);
 }
 
-void hm_json_writer_begin_array(hm_json_writer *w)
+void hmi_json_writer_begin_array(hm_json_writer *w)
 {
 	hm_json_begin_array(&w->j);
 }
 
-void hm_json_writer_end_array(hm_json_writer *w)
+void hmi_json_writer_end_array(hm_json_writer *w)
 {
 	hm_json_end_array(&w->j);
 }
 
-hm_json *hm_json_writer_json(hm_json_writer *w)
+hm_json *hmi_json_writer_json(hm_json_writer *w)
 {
 	return &w->j;
 }
@@ -140,7 +140,7 @@ static void json_element(struct jm_ctx *c, const hm_layout *l, const hm_field *a
 	hm_layout *el;
 	size_t nf;
 
-	if (c->depth >= 32 || !(el = hm_layout_new(hm_layout_types(l), elem, &lo)))
+	if (c->depth >= 32 || !(el = hm_layout_new(hmi_layout_types(l), elem, &lo)))
 		return;
 	f = hm_layout_fields(el, &nf);
 	sub.hk = NULL;
@@ -155,7 +155,7 @@ static void json_members(struct jm_ctx *c, const hm_layout *l, const hm_field *f
 			 uint32_t first)
 {
 	hm_json *j = &c->w->j;
-	const hm_types *t = hm_layout_types(l);
+	const hm_types *t = hmi_layout_types(l);
 
 	hm_json_key(j, "members");
 	hm_json_begin_array(j);
@@ -199,7 +199,7 @@ static void json_struct(hm_json_writer *w, const hm_layout *l, const char *alias
 	struct jm_ctx c = { .w = w, .asked = asked, .hk = hk,
 			    .line = hm_layout_cacheline_size(l), .expand = expand };
 	hm_json *j = &w->j;
-	const hm_types *t = hm_layout_types(l);
+	const hm_types *t = hmi_layout_types(l);
 	const hm_type *ty = hm_types_get(t, hm_layout_type(l));
 	const struct hm_layout_summary *s = hm_layout_summary(l);
 	size_t nf, nh, ng;
@@ -262,17 +262,17 @@ static void json_list_entry(hm_json *j, const hm_types *t, hm_type_id id, unsign
 			    const char *alias)
 {
 	const hm_type *ty = hm_types_get(t, id);
-	struct hm_sholes h = { 0 };
+	struct hmi_layout_holes *h = NULL;
 
-	hm_sholes_compute(t, ty, &h);
+	hmi_layout_holes_new(t, ty, &h);
 	hm_json_begin_object(j);
 	json_name(j, ty, alias);
 	hm_json_kstr(j, "kind", kind_name(ty->kind));
 	hm_json_kuint(j, "size", ty->size);
 	hm_json_kuint(j, "cachelines", (ty->size + line - 1) / line);
-	hm_json_kuint(j, "holes", h.nr_holes);
+	hm_json_kuint(j, "holes", hmi_layout_holes_count(h));
 	hm_json_end_object(j);
-	hm_sholes_free(&h);
+	hmi_layout_holes_free(h);
 }
 
 static int print_json(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
@@ -324,13 +324,13 @@ static int print_json(FILE *out, const struct hm_json_binary *bin, const hm_type
 	return ferror(out) ? -EIO : 0;
 }
 
-int hm_print_layouts_json(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
+int hm_layouts_print_json(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
 			  const hm_type_id *ids, size_t n, int expand, int list)
 {
 	return print_json(out, bin, t, ids, n, expand, list, NULL);
 }
 
-int hm_print_layouts_json_hooked(FILE *out, const struct hm_json_binary *bin,
+int hmi_layouts_print_json_hooked(FILE *out, const struct hm_json_binary *bin,
 				 const hm_types *t, const hm_type_id *ids, size_t n, int expand,
 				 const struct hm_print_hooks *user)
 {

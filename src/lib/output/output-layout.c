@@ -17,7 +17,8 @@
 #include "hitmap/output.h"
 #include "base/opts.h"
 #include "base/util.h"
-#include "layout/layout-int.h"
+#include "layout/layout-lib.h"
+#include "output/output-int.h"
 #include "types/declare.h"
 #include "types/types-lib.h"
 
@@ -67,7 +68,7 @@ struct pctx {
 	hm_type_id top;				/* the id the caller asked for */
 };
 
-/* Where hm_print_note() writes: after a member's line (a new line first),
+/* Where hmi_print_note() writes: after a member's line (a new line first),
  * or before a closing line (a whole line). */
 struct hm_print_notes {
 	const struct pctx *c;
@@ -701,24 +702,24 @@ static int inline_type(const struct pctx *c, hm_type_id id)
  * offsets says so -- mac80211's ieee80211_mgmt.u.action.u.addba_req. */
 static int union_forces_packed(const struct pctx *c, hm_type_id id, uint64_t union_size)
 {
-	const hm_type *ty = T(c, hm_strip(c->t, id));
+	const hm_type *ty = T(c, hmi_layout_strip(c->t, id));
 	uint32_t na;
 
 	if (!union_size || !ty || ty->kind == HM_KIND_UNION || !is_structlike(ty->kind))
 		return 0;
-	na = hm_natural_align(c->t, hm_strip(c->t, id));
+	na = hmi_layout_natural_align(c->t, hmi_layout_strip(c->t, id));
 	return na > 1 && union_size % na != 0;
 }
 
 static int record_is_packed(const struct pctx *c, const hm_type *ty)
 {
-	struct hm_sholes h;
+	struct hmi_layout_holes *h;
 	int packed;
 
-	if (ty->kind == HM_KIND_UNION || hm_sholes_compute(c->t, ty, &h))
+	if (ty->kind == HM_KIND_UNION || hmi_layout_holes_new(c->t, ty, &h))
 		return 0;
-	packed = hm_struct_is_packed(c->t, ty, &h);
-	hm_sholes_free(&h);
+	packed = hmi_layout_holes_packed(c->t, ty, h);
+	hmi_layout_holes_free(h);
 	return packed;
 }
 
@@ -909,7 +910,7 @@ struct class_sums {
 	uint64_t sum_types_holes, sum_types_bit_holes;
 };
 
-static void class_stats(const struct pctx *c, const hm_type *ty, const struct hm_sholes *h,
+static void class_stats(const struct pctx *c, const hm_type *ty, const struct hmi_layout_holes *h,
 			const struct class_sums *s, const struct pconf *cc, uint32_t members)
 {
 	struct sb *o = c->b;
@@ -924,7 +925,7 @@ static void class_stats(const struct pctx *c, const hm_type *ty, const struct hm
 			sb_tabs(o, cc->indent);
 			sb_printf(o, "/* sum members: %" PRIu64, s->sum_bytes);
 			if (s->sum_holes > 0)
-				sb_printf(o, ", holes: %u, sum holes: %" PRIu64, h->nr_holes,
+				sb_printf(o, ", holes: %u, sum holes: %" PRIu64, hmi_layout_holes_count(h),
 					  s->sum_holes);
 			sb_puts(o, " */\n");
 		}
@@ -933,15 +934,15 @@ static void class_stats(const struct pctx *c, const hm_type *ty, const struct hm
 			sb_printf(o, "/* sum bitfield members: %" PRIu64 " bits", s->sum_bits);
 			if (s->sum_bit_holes > 0)
 				sb_printf(o, ", bit holes: %u, sum bit holes: %" PRIu64 " bits",
-					  h->nr_bit_holes, s->sum_bit_holes);
+					  hmi_layout_holes_bit_count(h), s->sum_bit_holes);
 			else
 				sb_printf(o, " (%" PRIu64 " bytes)", s->sum_bits / 8);
 			sb_puts(o, " */\n");
 		}
 	}
-	if (h->padding > 0) {
+	if (hmi_layout_holes_padding(h) > 0) {
 		sb_tabs(o, cc->indent);
-		sb_printf(o, "/* padding: %" PRIu64 " */\n", h->padding);
+		sb_printf(o, "/* padding: %" PRIu64 " */\n", hmi_layout_holes_padding(h));
 	}
 	if (s->nr_types_holes || s->nr_types_bit_holes) {
 		/* where pahole 1.26 prints it, as a line of ours: the body
@@ -960,9 +961,9 @@ static void class_stats(const struct pctx *c, const hm_type *ty, const struct hm
 		sb_printf(o, "/* paddings: %u, sum paddings: %" PRIu64 " */\n", s->nr_paddings,
 			  s->sum_paddings);
 	}
-	if (h->bit_padding > 0) {
+	if (hmi_layout_holes_bit_padding(h) > 0) {
 		sb_tabs(o, cc->indent);
-		sb_printf(o, "/* bit_padding: %u bits */\n", h->bit_padding);
+		sb_printf(o, "/* bit_padding: %u bits */\n", hmi_layout_holes_bit_padding(h));
 	}
 	if (s->nr_forced) {
 		sb_tabs(o, cc->indent);
@@ -988,47 +989,51 @@ static void member_type_padding(const struct pctx *c, hm_type_id id, struct clas
 				int *newline, const struct pconf *cc)
 {
 	const hm_type *ty = T(c, id);
-	struct hm_sholes h;
+	struct hmi_layout_holes *h;
+	uint64_t padding;
+	uint32_t holes, bit_holes;
 
 	if (!ty || (ty->kind != HM_KIND_STRUCT && ty->kind != HM_KIND_CLASS) || ty->declaration)
 		return;
-	if (hm_sholes_compute(c->t, ty, &h))
+	if (hmi_layout_holes_new(c->t, ty, &h))
 		return;
-	if (h.padding) {
+	padding = hmi_layout_holes_padding(h);
+	holes = hmi_layout_holes_count(h);
+	bit_holes = hmi_layout_holes_bit_count(h);
+	hmi_layout_holes_free(h);
+	if (padding) {
 		newline_once(c->b, newline);
 		sb_puts(c->b, "\n");
 		sb_tabs(c->b, cc->indent);
-		sb_printf(c->b, "/* XXX last struct has %" PRIu64 " byte%s of padding */", h.padding,
-			  h.padding != 1 ? "s" : "");
+		sb_printf(c->b, "/* XXX last struct has %" PRIu64 " byte%s of padding */", padding,
+			  padding != 1 ? "s" : "");
 		s->nr_paddings++;
-		s->sum_paddings += h.padding;
+		s->sum_paddings += padding;
 	}
-	if (h.nr_holes || h.nr_bit_holes) {
+	if (holes || bit_holes) {
 		sb_puts(c->b, "\n");
 		sb_tabs(c->b, cc->indent);
 		sb_puts(c->b, "/* hitmap: last struct has ");
-		if (h.nr_holes)
-			sb_printf(c->b, "%u hole%s", h.nr_holes, h.nr_holes != 1 ? "s" : "");
-		if (h.nr_bit_holes)
-			sb_printf(c->b, "%s%u bit hole%s", h.nr_holes ? ", " : "", h.nr_bit_holes,
-				  h.nr_bit_holes != 1 ? "s" : "");
+		if (holes)
+			sb_printf(c->b, "%u hole%s", holes, holes != 1 ? "s" : "");
+		if (bit_holes)
+			sb_printf(c->b, "%s%u bit hole%s", holes ? ", " : "", bit_holes,
+				  bit_holes != 1 ? "s" : "");
 		sb_puts(c->b, " */");
 	}
-	if (h.nr_holes) {
+	if (holes) {
 		s->nr_types_holes++;
-		s->sum_types_holes += h.nr_holes;
+		s->sum_types_holes += holes;
 	}
-	if (h.nr_bit_holes) {
+	if (bit_holes) {
 		s->nr_types_bit_holes++;
-		s->sum_types_bit_holes += h.nr_bit_holes;
+		s->sum_types_bit_holes += bit_holes;
 	}
-	hm_sholes_free(&h);
 }
 
-static void bitfield_filler(const struct pctx *c, const hm_member *last, const struct hm_mhole *lh,
+static void bitfield_filler(const struct pctx *c, const hm_member *last, uint32_t bits,
 			    const hm_member *pos, struct pconf *cc, unsigned depth)
 {
-	uint32_t bits = lh->bit_hole;
 
 	if (last->offset != pos->offset) {
 		sb_puts(c->b, "\n");
@@ -1045,7 +1050,7 @@ static void bitfield_filler(const struct pctx *c, const hm_member *last, const s
  * whole was declared __attribute__((packed)) itself. */
 static int member_misaligned(const struct pctx *c, const hm_member *m)
 {
-	const hm_type *ty = T(c, hm_strip(c->t, m->type));
+	const hm_type *ty = T(c, hmi_layout_strip(c->t, m->type));
 	uint32_t al;
 
 	/* a struct member's own type may be the packed one: DWARF cannot say */
@@ -1078,7 +1083,7 @@ static char *member_path(const struct pctx *c, const struct pconf *conf, const h
 	if (!c->hooks || !conf->path)
 		return NULL;
 	if (!name && (m->flags & HM_MEMBER_INHERITANCE)) {
-		const hm_type *st = T(c, hm_strip(c->t, m->type));
+		const hm_type *st = T(c, hmi_layout_strip(c->t, m->type));
 
 		name = st ? st->name : NULL;
 	}
@@ -1109,7 +1114,7 @@ static void end_hook(const struct pctx *c, const struct pconf *conf, unsigned de
 		c->hooks->end_notes(c->hooks->ctx, c->top, &n);
 }
 
-int hm_print_note(hm_print_notes *n, const char *fmt, ...)
+int hmi_print_note(hm_print_notes *n, const char *fmt, ...)
 {
 	struct sb *o = n->c->b;
 	char *text;
@@ -1137,32 +1142,36 @@ int hm_print_note(hm_print_notes *n, const char *fmt, ...)
 
 /* The virtual bases of a complete object, where the compiler puts them:
  * after the non-virtual part, in inheritance graph order (layout-vbase.c). */
-static void vbases_fp(const struct pctx *c, const struct hm_sholes *h, struct pconf *cc,
+static void vbases_fp(const struct pctx *c, const struct hmi_layout_holes *h, struct pconf *cc,
 		      struct class_sums *s, uint32_t *members, int *newline, unsigned depth)
 {
-	for (uint32_t k = 0; k < h->nr_vb; k++) {
-		hm_member m = { .type = h->vb[k].type, .offset = h->vb[k].offset,
-				.flags = HM_MEMBER_INHERITANCE };
+	uint32_t nr = hmi_layout_holes_nr_vbases(h);
+
+	for (uint32_t k = 0; k < nr; k++) {
+		hm_member m = { .flags = HM_MEMBER_INHERITANCE };
+		uint64_t size, hole;
+
+		hmi_layout_holes_vbase(h, k, &m.type, &m.offset, &size, &hole);
 
 		if (*newline) {
 			sb_puts(c->b, "\n");
 			*newline = 0;
 		}
-		cc->last_member = k + 1 == h->nr_vb;
+		cc->last_member = k + 1 == nr;
 		cc->first_member = 0;
 		cc->member_packed = 0;
 		sb_tabs(c->b, cc->indent);
-		member_fp(c, &m, h->vb[k].size, 0, cc, depth);
-		if (h->vb[k].hole) {
+		member_fp(c, &m, size, 0, cc, depth);
+		if (hole) {
 			newline_once(c->b, newline);
 			sb_puts(c->b, "\n");
 			sb_tabs(c->b, cc->indent);
 			sb_printf(c->b, "/* XXX %" PRIu64 " byte%s hole, try to pack */",
-				  h->vb[k].hole, h->vb[k].hole != 1 ? "s" : "");
-			s->sum_holes += h->vb[k].hole;
+				  hole, hole != 1 ? "s" : "");
+			s->sum_holes += hole;
 		}
 		sb_puts(c->b, "\n");
-		s->sum_bytes += h->vb[k].size;
+		s->sum_bytes += size;
 		(*members)++;
 	}
 }
@@ -1174,20 +1183,20 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 	const hm_member *mm = hm_types_members(c->t, ty);
 	struct sb *o = c->b;
 	struct pconf cc = *conf;
-	struct hm_sholes h;
+	struct hmi_layout_holes *h;
 	struct class_sums s = { 0 };
 	uint32_t cacheline = 0, members = 0;
 	const hm_member *last = NULL;
-	const struct hm_mhole *lasth = NULL;
+	int64_t lasti = -1;	/* last's index */
 	uint64_t last_size = 0;
 	const char *access = NULL;
 	int newline = 0, first = 1, packed, indent = conf->indent > 16 ? 16 : conf->indent;
 
-	if (hm_sholes_compute(c->t, ty, &h)) {
+	if (hmi_layout_holes_new(c->t, ty, &h)) {
 		o->err = -ENOMEM;
 		return;
 	}
-	packed = hm_struct_is_packed(c->t, ty, &h) || union_forces_packed(c, id, cc.union_size);
+	packed = hmi_layout_holes_packed(c->t, ty, h) || union_forces_packed(c, id, cc.union_size);
 	cc.union_size = 0;	/* its members are not the union's */
 	/* C++: the qualified name, as gdb prints it (std::X and other::X
 	 * are two types); pahole's plain name in C */
@@ -1214,19 +1223,19 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 			  bt && bt->name && bt->scope ? "::" : "", bt && bt->name ? bt->name : "");
 	}
 	sb_puts(o, " {\n");
-	if (h.pre_bit_hole) {
+	if (hmi_layout_holes_pre_bits(h)) {
 		newline_once(o, &newline);
 		sb_tabs(o, cc.indent);
-		sb_printf(o, "/* XXX %u bit%s hole, try to pack */\n", h.pre_bit_hole,
-			  h.pre_bit_hole != 1 ? "s" : "");
-		s.sum_bit_holes += h.pre_bit_hole;
+		sb_printf(o, "/* XXX %u bit%s hole, try to pack */\n", hmi_layout_holes_pre_bits(h),
+			  hmi_layout_holes_pre_bits(h) != 1 ? "s" : "");
+		s.sum_bit_holes += hmi_layout_holes_pre_bits(h);
 	}
-	if (h.pre_hole) {
+	if (hmi_layout_holes_pre(h)) {
 		newline_once(o, &newline);
 		sb_tabs(o, cc.indent);
-		sb_printf(o, "/* XXX %" PRIu64 " byte%s hole, try to pack */\n", h.pre_hole,
-			  h.pre_hole != 1 ? "s" : "");
-		s.sum_holes += h.pre_hole;
+		sb_printf(o, "/* XXX %" PRIu64 " byte%s hole, try to pack */\n", hmi_layout_holes_pre(h),
+			  hmi_layout_holes_pre(h) != 1 ? "s" : "");
+		s.sum_holes += hmi_layout_holes_pre(h);
 	}
 	for (uint32_t i = 0; i < ty->nr; i++) {
 		const hm_member *pos = &mm[i];
@@ -1237,7 +1246,7 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 
 		/* static members take no room; pahole (DWARF 5) does not list them;
 		 * a placed virtual base comes after the non-virtual part */
-		if ((pos->flags & HM_MEMBER_STATIC) || h.m[i].vb_placed)
+		if ((pos->flags & HM_MEMBER_STATIC) || hmi_layout_holes_member_vbase(h, i))
 			continue;
 		if (access_word(pos->flags) && access_word(pos->flags) != access) {
 			access = access_word(pos->flags);
@@ -1246,7 +1255,7 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 		}
 		members++;
 		if (pos->alignment) {
-			uint64_t fh = lasth ? lasth->hole : h.pre_hole;
+			uint64_t fh = lasti >= 0 ? hmi_layout_holes_member_hole(h, lasti) : hmi_layout_holes_pre(h);
 
 			if (fh) {
 				s.nr_forced_holes++;
@@ -1257,8 +1266,8 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 		if (last && !inh && last_size) {
 			int lbf = (last->flags & HM_MEMBER_BITFIELD) != 0;
 
-			if (lasth->bit_hole && bf)
-				bitfield_filler(c, last, lasth, pos, &cc, depth);
+			if (hmi_layout_holes_member_bit_hole(h, lasti) && bf)
+				bitfield_filler(c, last, hmi_layout_holes_member_bit_hole(h, lasti), pos, &cc, depth);
 			if (pos->offset < last->offset || (pos->offset == last->offset && !lbf && bf)) {
 				newline_once(o, &newline);
 				sb_tabs(o, cc.indent);
@@ -1278,52 +1287,54 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 		cc.member_packed = !packed && !bf && !inh && member_misaligned(c, pos);
 		cc.member_path = member_path(c, &cc, pos);
 		sb_tabs(o, cc.indent);
-		off = member_fp(c, pos, h.m[i].size, 0, &cc, depth);
-		member_hook(c, &cc, pos, cc.member_path, off, h.m[i].size);
+		off = member_fp(c, pos, hmi_layout_holes_member_size(h, i), 0, &cc, depth);
+		member_hook(c, &cc, pos, cc.member_path, off, hmi_layout_holes_member_size(h, i));
 		free((char *)cc.member_path);
 		cc.member_path = NULL;
-		note_straddle(c, &cc, pos, off, h.m[i].size);
+		note_straddle(c, &cc, pos, off, hmi_layout_holes_member_size(h, i));
 		note_group(c, &cc, mm, i);
 		pt = T(c, pos->type);
 		if (pt && (pt->kind == HM_KIND_STRUCT || pt->kind == HM_KIND_CLASS))
 			member_type_padding(c, pos->type, &s, &newline, &cc);
-		if (h.m[i].bit_hole) {
+		if (hmi_layout_holes_member_bit_hole(h, i)) {
 			newline_once(o, &newline);
 			sb_puts(o, "\n");
 			sb_tabs(o, cc.indent);
-			sb_printf(o, "/* XXX %u bit%s hole, try to pack */", h.m[i].bit_hole,
-				  h.m[i].bit_hole != 1 ? "s" : "");
-			s.sum_bit_holes += h.m[i].bit_hole;
+			sb_printf(o, "/* XXX %u bit%s hole, try to pack */", hmi_layout_holes_member_bit_hole(h, i),
+				  hmi_layout_holes_member_bit_hole(h, i) != 1 ? "s" : "");
+			s.sum_bit_holes += hmi_layout_holes_member_bit_hole(h, i);
 		}
-		if (h.m[i].hole) {
+		if (hmi_layout_holes_member_hole(h, i)) {
 			newline_once(o, &newline);
 			sb_puts(o, "\n");
 			sb_tabs(o, cc.indent);
-			sb_printf(o, "/* XXX %" PRIu64 " byte%s hole, try to pack */", h.m[i].hole,
-				  h.m[i].hole != 1 ? "s" : "");
-			s.sum_holes += h.m[i].hole;
+			uint64_t hole = hmi_layout_holes_member_hole(h, i);
+
+			sb_printf(o, "/* XXX %" PRIu64 " byte%s hole, try to pack */", hole,
+				  hole != 1 ? "s" : "");
+			s.sum_holes += hole;
 		}
 		sb_puts(o, "\n");
-		if (h.m[i].skipped)
+		if (hmi_layout_holes_member_skipped(h, i))
 			continue;
 		/* the C truth: a base class's bytes are members' bytes too */
 		if (bf)
 			s.sum_bits += pos->bit_size;
 		else
-			s.sum_bytes += h.m[i].size;
+			s.sum_bytes += hmi_layout_holes_member_size(h, i);
 		if (inh)
 			continue;
 		if (!last || !last_size || last->offset != pos->offset)
-			last_size = h.m[i].size;
+			last_size = hmi_layout_holes_member_size(h, i);
 		else if (!(last->flags & HM_MEMBER_BITFIELD) && bf)
-			last_size = h.m[i].size;
+			last_size = hmi_layout_holes_member_size(h, i);
 		last = pos;
-		lasth = &h.m[i];
+		lasti = i;
 	}
-	vbases_fp(c, &h, &cc, &s, &members, &newline, depth);
+	vbases_fp(c, h, &cc, &s, &members, &newline, depth);
 	if (cc.emit_stats) {
 		note_unterminated(c, &cc, ty);
-		class_stats(c, ty, &h, &s, &cc, members);
+		class_stats(c, ty, h, &s, &cc, members);
 	}
 	end_hook(c, &cc, depth);
 	sb_tabs(o, indent);
@@ -1333,26 +1344,26 @@ static void class_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 	if (cc.suffix)
 		sb_printf(o, " %s", cc.suffix);
 	/* pahole drops aligned() once it infers packed; keep it when it shows */
-	if (ty->alignment && (!packed || h.padding))
+	if (ty->alignment && (!packed || hmi_layout_holes_padding(h)))
 		sb_printf(o, " __attribute__((__aligned__(%u)))", ty->alignment);
-	hm_sholes_free(&h);
+	hmi_layout_holes_free(h);
 }
 
 /* The summary pahole leaves out for unions. */
 static void union_stats(const struct pctx *c, const hm_type *ty, const struct pconf *uc)
 {
 	struct sb *o = c->b;
-	struct hm_sholes h;
+	struct hmi_layout_holes *h;
 	uint64_t max = 0, last;
 
-	if (hm_sholes_compute(c->t, ty, &h)) {
+	if (hmi_layout_holes_new(c->t, ty, &h)) {
 		o->err = -ENOMEM;
 		return;
 	}
 	for (uint32_t i = 0; i < ty->nr; i++)
-		if (!h.m[i].skipped && h.m[i].size > max)
-			max = h.m[i].size;
-	hm_sholes_free(&h);
+		if (!hmi_layout_holes_member_skipped(h, i) && hmi_layout_holes_member_size(h, i) > max)
+			max = hmi_layout_holes_member_size(h, i);
+	hmi_layout_holes_free(h);
 	sb_puts(o, "\n");
 	sb_tabs(o, uc->indent);
 	sb_printf(o, "/* size: %" PRIu64 ", cachelines: %" PRIu64 ", members: %u */\n", ty->size,
@@ -1389,7 +1400,7 @@ static void union_fp(const struct pctx *c, hm_type_id id, struct pconf *conf, un
 		uc.cachelinep = &cacheline;
 	initial = *uc.cachelinep;
 	for (uint32_t i = 0; i < ty->nr; i++) {
-		uint64_t size = hm_member_size(c->t, &mm[i]), off;
+		uint64_t size = hmi_layout_member_size(c->t, &mm[i]), off;
 
 		uc.member_path = member_path(c, &uc, &mm[i]);
 		sb_tabs(o, uc.indent);
@@ -1635,7 +1646,7 @@ static int print_record(FILE *out, const hm_types *t, hm_type_id id, const struc
 	return print_top(out, t, id, o, hooks);
 }
 
-int hm_print_layout(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
+int hm_layout_print(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
 {
 	return print_record(out, t, id, o, NULL);
 }
@@ -1723,12 +1734,13 @@ static int print_typedef(FILE *out, const hm_types *t, hm_type_id id, const stru
 	return print_top(out, t, id, o, hooks);
 }
 
-int hm_print_typedef(FILE *out, const hm_types *t, hm_type_id id, const struct hm_print_opts *o)
+int hm_layout_print_typedef(FILE *out, const hm_types *t, hm_type_id id,
+			    const struct hm_print_opts *o)
 {
 	return print_typedef(out, t, id, o, NULL);
 }
 
-int hm_print_layout_hooked(FILE *out, const hm_types *t, hm_type_id id,
+int hmi_layout_print_hooked(FILE *out, const hm_types *t, hm_type_id id,
 			   const struct hm_print_opts *o, const struct hm_print_hooks *user)
 {
 	struct hm_print_hooks h;
@@ -1741,11 +1753,11 @@ int hm_print_layout_hooked(FILE *out, const hm_types *t, hm_type_id id,
 	return print_record(out, t, id, o, &h);
 }
 
-int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned line)
+int hm_layout_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned line)
 {
 	const hm_type *ty = t ? hm_types_get(t, id) : NULL;
 	const char *name = ty ? ty->name : NULL, *scope = ty ? ty->scope : NULL;
-	struct hm_sholes h;
+	struct hmi_layout_holes *h;
 
 	if (ty && ty->kind == HM_KIND_TYPEDEF) {
 		ty = hm_types_get(t, hm_types_resolve(t, id));
@@ -1757,13 +1769,13 @@ int hm_print_list_line(FILE *out, const hm_types *t, hm_type_id id, unsigned lin
 	if (!ty || !hm_kind_is_record(ty->kind))
 		return -EINVAL;
 	line = hm_types_cacheline_size(t, line);
-	if (hm_sholes_compute(t, ty, &h))
+	if (hmi_layout_holes_new(t, ty, &h))
 		return -ENOMEM;
 	/* pahole --sizes' columns first, in its order: scripts that read them
 	 * by position keep working; the cacheline count is appended */
 	fprintf(out, "%s%s%s\t%" PRIu64 "\t%u\t%" PRIu64 "\n", name && scope ? scope : "",
-		name && scope ? "::" : "", name ? name : "", ty->size, h.nr_holes,
+		name && scope ? "::" : "", name ? name : "", ty->size, hmi_layout_holes_count(h),
 		(ty->size + line - 1) / line);
-	hm_sholes_free(&h);
+	hmi_layout_holes_free(h);
 	return ferror(out) ? -EIO : 0;
 }

@@ -6,9 +6,8 @@
 #include <string.h>
 #include "hitmap/attribute.h"
 #include "hitmap/layout.h"
-#include "attr/attribute-int.h"
-#include "heat/heat-int.h"
-#include "heat/profile-int.h"
+#include "heat/heat-lib.h"
+#include "attr/attribute-lib.h"
 #include "base/json.h"
 #include "base/opts.h"
 
@@ -63,30 +62,32 @@ struct sort_ctx {
 static int cmp_lines(const void *pa, const void *pb, void *arg)
 {
 	const struct sort_ctx *sc = arg;
-	const struct heat_line *a = *(struct heat_line *const *)pa;
-	const struct heat_line *b = *(struct heat_line *const *)pb;
-	uint64_t ma = metric_of(&a->c, sc->m, sc->dk), mb = metric_of(&b->c, sc->m, sc->dk);
+	const struct heat_line *a = *(const struct heat_line *const *)pa;
+	const struct heat_line *b = *(const struct heat_line *const *)pb;
+	const hm_heat_counts *ca = hmi_heat_line_counts(a), *cb = hmi_heat_line_counts(b);
+	uint64_t ma = metric_of(ca, sc->m, sc->dk), mb = metric_of(cb, sc->m, sc->dk);
+	uint64_t aa = hmi_heat_line_addr(a), ab = hmi_heat_line_addr(b);
 
 	if (ma != mb)
 		return ma > mb ? -1 : 1;
-	if (a->c.samples != b->c.samples)
-		return a->c.samples > b->c.samples ? -1 : 1;
-	return a->addr < b->addr ? -1 : a->addr > b->addr;
+	if (ca->samples != cb->samples)
+		return ca->samples > cb->samples ? -1 : 1;
+	return aa < ab ? -1 : aa > ab;
 }
 
 /* The lines to show, best first (caller frees). */
-static struct heat_line **ranked(const hm_heat *h, const hm_report_stats *st,
-				 const struct hm_report_opts *o, size_t *n)
+static const struct heat_line **ranked(const hm_heat *h, const hm_report_stats *st,
+				       const struct hm_report_opts *o, size_t *n)
 {
-	struct heat_line **v = calloc(h->nlines + 1, sizeof(*v));
-	size_t i, k = 0, top = o->top ? o->top : 10;
+	size_t i, k = 0, top = o->top ? o->top : 10, nl = hmi_heat_nr_lines(h);
+	const struct heat_line **v = calloc(nl + 1, sizeof(*v));
 	struct sort_ctx sc;
 
 	if (!v)
 		return NULL;
-	for (i = 0; i < h->nlines; i++)
-		if (h->lines[i]->c.samples)
-			v[k++] = h->lines[i];
+	for (i = 0; i < nl; i++)
+		if (hmi_heat_line_counts(hmi_heat_line_at(h, i))->samples)
+			v[k++] = hmi_heat_line_at(h, i);
 	sc = (struct sort_ctx){ o->metric, data_kind(st) };
 	qsort_r(v, k, sizeof(*v), cmp_lines, &sc);
 	*n = k < top ? k : top;
@@ -97,7 +98,10 @@ static struct heat_line **ranked(const hm_heat *h, const hm_report_stats *st,
 static void cpu_list(const struct heat_cpuset *s, char *buf, size_t len)
 {
 	uint32_t cpus[256];
-	size_t n = heat_cpuset_list(s, cpus, 256), i, j, o = 0;
+	size_t n = 0, i, j, o = 0;
+
+	for (int64_t c = hmi_heat_cpus_next(s, -1); c >= 0 && n < 256; c = hmi_heat_cpus_next(s, c))
+		cpus[n++] = (uint32_t)c;
 
 	buf[0] = 0;
 	for (i = 0; i < n; i = j) {
@@ -125,19 +129,19 @@ static void line_objects(const struct heat_line *l, char *buf, size_t len)
 	size_t o = 0;
 
 	buf[0] = 0;
-	for (r = l->rows; r; r = r->next) {
-		const char *name = r->object ? r->object : "(unattributed)";
+	for (r = hmi_heat_line_rows(l); r; r = hmi_heat_row_next(r)) {
+		const char *name = hmi_heat_row_object(r) ? hmi_heat_row_object(r) : "(unattributed)";
 		int w;
 
-		for (q = l->rows; q != r; q = q->next)
-			if ((q->object ? q->object : "(unattributed)") == name ||
-			    !strcmp(q->object ? q->object : "(unattributed)", name))
+		for (q = hmi_heat_line_rows(l); q != r; q = hmi_heat_row_next(q))
+			if ((hmi_heat_row_object(q) ? hmi_heat_row_object(q) : "(unattributed)") == name ||
+			    !strcmp(hmi_heat_row_object(q) ? hmi_heat_row_object(q) : "(unattributed)", name))
 				break;
 		if (q != r)
 			continue;
-		if (r->object && r->kind == HM_PROFILE_STRUCT && r->sname)
+		if (hmi_heat_row_object(r) && hmi_heat_row_kind(r) == HM_PROFILE_STRUCT && hmi_heat_row_type(r))
 			w = snprintf(buf + o, len - o, "%s%s (struct %s)", o ? ", " : "", name,
-				     r->sname);
+				     hmi_heat_row_type(r));
 		else
 			w = snprintf(buf + o, len - o, "%s%s", o ? ", " : "", name);
 		if (w < 0 || (size_t)w >= len - o)
@@ -148,28 +152,33 @@ static void line_objects(const struct heat_line *l, char *buf, size_t len)
 
 static const char *row_name(const struct heat_row *r, char *buf, size_t len)
 {
-	if (!r->sname)
+	const char *object = hmi_heat_row_object(r), *path = hmi_heat_row_path(r);
+
+	if (!hmi_heat_row_type(r))
 		snprintf(buf, len, "(unattributed)");
-	else if (r->kind == HM_PROFILE_VARIABLE)
-		snprintf(buf, len, "%s%s%s", r->object, r->path[0] && r->path[0] != '[' ? "." : "",
-			 r->path);
+	else if (hmi_heat_row_kind(r) == HM_PROFILE_VARIABLE)
+		snprintf(buf, len, "%s%s%s", object, path[0] && path[0] != '[' ? "." : "", path);
 	else
-		snprintf(buf, len, "%s%s%s%s", r->object, r->path[0] ? "." : "", r->path,
-			 r->container_unknown ? " in an unknown container" : "");
+		snprintf(buf, len, "%s%s%s%s", object, path[0] ? "." : "", path,
+			 hmi_heat_row_container_unknown(r) ? " in an unknown container" : "");
 	return buf;
 }
 
 /* The verdict as printed: "insufficient evidence (3 transfers)". */
 static const char *verdict_label(const struct heat_line *l, char *buf, size_t len)
 {
-	if (l->verdict != HEAT_INSUFFICIENT)
-		return heat_verdict_name(l->verdict);
-	if (l->ev.kind == HEAT_EV_REGS)
-		snprintf(buf, len, "%s (%" PRIu64 " shared %s)", heat_verdict_name(l->verdict),
-			 l->ev.transfers, l->ev.transfers == 1 ? "window" : "windows");
+	enum heat_verdict v = hmi_heat_line_verdict(l);
+	struct hmi_heat_evidence e;
+
+	if (v != HEAT_INSUFFICIENT)
+		return hmi_heat_verdict_name(v);
+	hmi_heat_line_evidence(l, &e);
+	if (e.kind == HEAT_EV_REGS)
+		snprintf(buf, len, "%s (%" PRIu64 " shared %s)", hmi_heat_verdict_name(v),
+			 e.transfers, e.transfers == 1 ? "window" : "windows");
 	else
-		snprintf(buf, len, "%s (%" PRIu64 " %s)", heat_verdict_name(l->verdict),
-			 l->ev.transfers, l->ev.transfers == 1 ? "transfer" : "transfers");
+		snprintf(buf, len, "%s (%" PRIu64 " %s)", hmi_heat_verdict_name(v),
+			 e.transfers, e.transfers == 1 ? "transfer" : "transfers");
 	return buf;
 }
 
@@ -195,11 +204,11 @@ static void part_names(const struct heat_line *l, int ts, char *buf, size_t len)
 	size_t o = 0;
 
 	buf[0] = 0;
-	for (r = l->rows; r; r = r->next) {
+	for (r = hmi_heat_line_rows(l); r; r = hmi_heat_row_next(r)) {
 		char nm[160];
 		int w;
 
-		if (!(ts ? r->in_ts : r->in_fs))
+		if (!(ts ? hmi_heat_row_in_part(r, 1) : hmi_heat_row_in_part(r, 0)))
 			continue;
 		w = snprintf(buf + o, len - o, "%s%s", o ? ", " : "", row_name(r, nm, sizeof(nm)));
 		if (w < 0 || (size_t)w >= len - o)
@@ -211,34 +220,39 @@ static void part_names(const struct heat_line *l, int ts, char *buf, size_t len)
 /* Sampled registers: shared windows, the parts, and the cost per CPU. */
 static void evidence_regs(const struct heat_line *l, char *buf, size_t len)
 {
-	const struct heat_evidence *e = &l->ev;
+	struct hmi_heat_evidence e;
+
+	hmi_heat_line_evidence(l, &e);
 	char names[300];
 	size_t o;
 	uint32_t i;
 	int w;
 
 	w = snprintf(buf, len, "sampled registers: %" PRIu64 " shared %u ms windows in %" PRIu64
-		     " accesses; %u %s in %u %s", e->transfers, HEAT_WINDOW_NS / 1000000,
-		     e->accesses, e->actors, e->actors == 1 ? "thread" : "threads", e->groups,
-		     e->groups == 1 ? "group" : "groups");
+		     " accesses; %u %s in %u %s", e.transfers, HEAT_WINDOW_NS / 1000000,
+		     e.accesses, e.actors, e.actors == 1 ? "thread" : "threads", e.groups,
+		     e.groups == 1 ? "group" : "groups");
 	if (w < 0 || (size_t)w >= len)
 		return;
 	o = (size_t)w;
 	for (i = 0; i < 2; i++) {
-		if (!(i ? l->verdict == HEAT_TRUE_SHARING || l->verdict == HEAT_MIXED
-			: l->verdict == HEAT_FALSE_SHARING || l->verdict == HEAT_MIXED))
+		if (!(i ? hmi_heat_line_verdict(l) == HEAT_TRUE_SHARING || hmi_heat_line_verdict(l) == HEAT_MIXED
+			: hmi_heat_line_verdict(l) == HEAT_FALSE_SHARING || hmi_heat_line_verdict(l) == HEAT_MIXED))
 			continue;
 		part_names(l, (int)i, names, sizeof(names));
 		w = snprintf(buf + o, len - o, "; %s sharing (%" PRIu64 " windows): %s",
-			     i ? "true" : "false", i ? e->ts_transfers : e->fs_transfers, names);
+			     i ? "true" : "false", i ? e.ts_transfers : e.fs_transfers, names);
 		if (w < 0 || (size_t)w >= len - o)
 			return;
 		o += (size_t)w;
 	}
-	for (i = 0; i < e->ncost; i++) {
-		w = snprintf(buf + o, len - o, "%sCPU %u %.3g %%", i ? ", " : "; cost: ",
-			     e->cost[i].cpu, e->cost[i].all ? 100.0 * (double)e->cost[i].line /
-							     (double)e->cost[i].all : 0.0);
+	for (i = 0; i < e.ncost; i++) {
+		uint32_t cpu;
+		uint64_t line, all;
+
+		hmi_heat_line_cost(l, i, &cpu, &line, &all);
+		w = snprintf(buf + o, len - o, "%sCPU %u %.3g %%", i ? ", " : "; cost: ", cpu,
+			     all ? 100.0 * (double)line / (double)all : 0.0);
 		if (w < 0 || (size_t)w >= len - o)
 			return;
 		o += (size_t)w;
@@ -248,42 +262,44 @@ static void evidence_regs(const struct heat_line *l, char *buf, size_t len)
 static void evidence(const struct heat_line *l, const hm_report_stats *st, char *buf,
 		     size_t len)
 {
-	const struct heat_evidence *e = &l->ev;
+	struct hmi_heat_evidence e;
+
+	hmi_heat_line_evidence(l, &e);
 	const char *unit = data_kind(st) == DK_WATCH ? "transfers" : "HITM transfers";
 	char cpus[64], names[300];
 	size_t o;
 	int w;
 
-	cpu_list(&l->cpus, cpus, sizeof(cpus));
-	if (l->verdict == HEAT_UNKNOWN) {
+	cpu_list(hmi_heat_line_cpus(l), cpus, sizeof(cpus));
+	if (hmi_heat_line_verdict(l) == HEAT_UNKNOWN) {
 		snprintf(buf, len, "samples carry no load/store kind; %s %s",
 			 st->cpu_from_tid ? "threads" : "CPUs", cpus);
 		return;
 	}
-	if (e->kind == HEAT_EV_REGS) {
+	if (e.kind == HEAT_EV_REGS) {
 		evidence_regs(l, buf, len);
 		return;
 	}
 	w = snprintf(buf, len, "%" PRIu64 " %s in %" PRIu64 " accesses (%.3g %%, 95 %% bounds "
-		     "%.3g-%.3g %%); %u %s in %u %s", e->transfers, unit, e->accesses,
-		     e->accesses ? 100.0 * (double)e->transfers / (double)e->accesses : 0.0,
-		     100 * e->lo, 100 * e->hi, e->actors, actor_name(st, e->actors != 1),
-		     e->groups, e->groups == 1 ? "group" : "groups");
+		     "%.3g-%.3g %%); %u %s in %u %s", e.transfers, unit, e.accesses,
+		     e.accesses ? 100.0 * (double)e.transfers / (double)e.accesses : 0.0,
+		     100 * e.lo, 100 * e.hi, e.actors, actor_name(st, e.actors != 1),
+		     e.groups, e.groups == 1 ? "group" : "groups");
 	if (w < 0 || (size_t)w >= len)
 		return;
 	o = (size_t)w;
-	if (l->verdict == HEAT_FALSE_SHARING || l->verdict == HEAT_MIXED) {
+	if (hmi_heat_line_verdict(l) == HEAT_FALSE_SHARING || hmi_heat_line_verdict(l) == HEAT_MIXED) {
 		part_names(l, 0, names, sizeof(names));
 		w = snprintf(buf + o, len - o, "; false sharing (%" PRIu64 " %s): %s",
-			     e->fs_transfers, unit, names);
+			     e.fs_transfers, unit, names);
 		if (w < 0 || (size_t)w >= len - o)
 			return;
 		o += (size_t)w;
 	}
-	if (l->verdict == HEAT_TRUE_SHARING || l->verdict == HEAT_MIXED) {
+	if (hmi_heat_line_verdict(l) == HEAT_TRUE_SHARING || hmi_heat_line_verdict(l) == HEAT_MIXED) {
 		part_names(l, 1, names, sizeof(names));
 		snprintf(buf + o, len - o, "; true sharing (%" PRIu64 " %s): %s",
-			 e->ts_transfers, unit, names);
+			 e.ts_transfers, unit, names);
 	}
 }
 
@@ -308,21 +324,32 @@ static int is_instance(const struct heat_row *r)
 {
 	size_t n;
 
-	if (!r->sname || !r->object || r->kind != HM_PROFILE_STRUCT)
+	if (!hmi_heat_row_type(r) || !hmi_heat_row_object(r) || hmi_heat_row_kind(r) != HM_PROFILE_STRUCT)
 		return 0;
-	n = strlen(r->object);
-	return n < 2 || strcmp(r->object + n - 2, "@?");
+	n = strlen(hmi_heat_row_object(r));
+	return n < 2 || strcmp(hmi_heat_row_object(r) + n - 2, "@?");
 }
 
 /* The distinct instances of lines v[0..n), sorted by type then object,
  * into *out (the caller frees): their number, or -1 out of memory. */
-static long instances(struct heat_line *const *v, size_t n, struct inst_key **out)
+/* Every line of h, for instances(); NULL out of memory. */
+static const struct heat_line **all_lines(const hm_heat *h)
+{
+	size_t i, n = hmi_heat_nr_lines(h);
+	const struct heat_line **v = calloc(n + 1, sizeof(*v));
+
+	for (i = 0; v && i < n; i++)
+		v[i] = hmi_heat_line_at(h, i);
+	return v;
+}
+
+static long instances(const struct heat_line *const *v, size_t n, struct inst_key **out)
 {
 	size_t k = 0, cap = 0, i, u = 0;
 	struct inst_key *x = NULL;
 
 	for (i = 0; i < n; i++)
-		for (const struct heat_row *r = v[i]->rows; r; r = r->next) {
+		for (const struct heat_row *r = hmi_heat_line_rows(v[i]); r; r = hmi_heat_row_next(r)) {
 			if (!is_instance(r))
 				continue;
 			if (k == cap) {
@@ -336,7 +363,7 @@ static long instances(struct heat_line *const *v, size_t n, struct inst_key **ou
 				}
 				x = g;
 			}
-			x[k++] = (struct inst_key){ r->sname, r->object };
+			x[k++] = (struct inst_key){ hmi_heat_row_type(r), hmi_heat_row_object(r) };
 		}
 	if (k)
 		qsort(x, k, sizeof(*x), cmp_inst);
@@ -350,8 +377,7 @@ static long instances(struct heat_line *const *v, size_t n, struct inst_key **ou
 static size_t line_instances(const struct heat_line *l)
 {
 	struct inst_key *x = NULL;
-	struct heat_line *one = (struct heat_line *)l;
-	long n = instances(&one, 1, &x);
+	long n = instances(&l, 1, &x);
 
 	free(x);
 	return n > 0 ? (size_t)n : 0;
@@ -384,9 +410,11 @@ static int print_instances(FILE *out, const hm_heat *h)
 {
 	struct inst_key *x = NULL;
 	struct inst_count *c;
-	long n = instances(h->lines, h->nlines, &x), i, j, nc = 0;
+	const struct heat_line **all = all_lines(h);
+	long n = all ? instances(all, hmi_heat_nr_lines(h), &x) : -1, i, j, nc = 0;
 	int col = 0;
 
+	free(all);
 	if (n < 0)
 		return -ENOMEM;
 	c = n ? malloc((size_t)n * sizeof(*c)) : NULL;
@@ -428,8 +456,10 @@ static int print_instances(FILE *out, const hm_heat *h)
 static void json_instances(hm_json *j, const hm_heat *h)
 {
 	struct inst_key *x = NULL;
-	long n = instances(h->lines, h->nlines, &x), i, k;
+	const struct heat_line **all = all_lines(h);
+	long n = all ? instances(all, hmi_heat_nr_lines(h), &x) : -1, i, k;
 
+	free(all);
 	hm_json_key(j, "instances");
 	hm_json_begin_object(j);
 	for (i = 0; i < n; i = k) {
@@ -498,7 +528,7 @@ static void print_header(FILE *out, const hm_report_stats *st, const struct hm_r
 		      out);
 }
 
-static void print_table(FILE *out, struct heat_line **v, size_t n, const hm_report_stats *st,
+static void print_table(FILE *out, const struct heat_line **v, size_t n, const hm_report_stats *st,
 			const struct hm_report_opts *o)
 {
 	enum data_kind dk = data_kind(st);
@@ -514,20 +544,21 @@ static void print_table(FILE *out, struct heat_line **v, size_t n, const hm_repo
 		fputs("  # line address         samples cpu thr\n", out);
 	for (i = 0; i < n; i++) {
 		const struct heat_line *l = v[i];
+		const hm_heat_counts *c = hmi_heat_line_counts(l);
 		char objs[200], vl[64];
 
-		fprintf(out, "%3zu 0x%016" PRIx64, i + 1, l->addr);
+		fprintf(out, "%3zu 0x%016" PRIx64, i + 1, hmi_heat_line_addr(l));
 		if (dk == DK_HITM)
 			fprintf(out, " %7" PRIu64 " %7" PRIu64 " %5" PRIu64 " %7" PRIu64 " %6" PRIu64
-				" %6" PRIu64, l->c.lcl_hitm, l->c.rmt_hitm,
-				l->c.lcl_peer + l->c.rmt_peer, l->c.loads, l->c.st_l1hit,
-				l->c.st_l1miss);
+				" %6" PRIu64, c->lcl_hitm, c->rmt_hitm, c->lcl_peer + c->rmt_peer,
+				c->loads, c->st_l1hit, c->st_l1miss);
 		else if (dk == DK_WATCH)
 			fprintf(out, " %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64,
-				l->c.transfers, l->c.reads, l->c.writes, l->c.samples);
+				c->transfers, c->reads, c->writes, c->samples);
 		else
-			fprintf(out, " %9" PRIu64, l->c.samples);
-		fprintf(out, " %3u %3u\n", l->cpus.count, l->tids.n);
+			fprintf(out, " %9" PRIu64, c->samples);
+		fprintf(out, " %3u %3u\n", hmi_heat_cpus_count(hmi_heat_line_cpus(l)),
+			hmi_heat_line_nr_threads(l));
 		line_objects(l, objs, sizeof(objs));
 		fprintf(out, "    %.72s\n", objs);
 		if (line_instances(l) > 1)
@@ -538,7 +569,7 @@ static void print_table(FILE *out, struct heat_line **v, size_t n, const hm_repo
 
 static int cmp_ips(const void *pa, const void *pb)
 {
-	const struct heat_ip *a = pa, *b = pb;
+	const struct hmi_heat_ip *a = pa, *b = pb;
 
 	if (a->n != b->n)
 		return a->n > b->n ? -1 : 1;
@@ -547,18 +578,17 @@ static int cmp_ips(const void *pa, const void *pb)
 
 static void print_locations(FILE *out, hm_attr *a, const struct heat_row *r)
 {
-	struct heat_ip ips[HEAT_IPS];
-	uint32_t i;
+	struct hmi_heat_ip ips[HEAT_IPS];
+	uint32_t i, nips = hmi_heat_row_ips(r, ips);
 
-	memcpy(ips, r->ips, r->nips * sizeof(*ips));
-	qsort(ips, r->nips, sizeof(*ips), cmp_ips);
-	for (i = 0; i < r->nips && i < 3; i++) {
+	qsort(ips, nips, sizeof(*ips), cmp_ips);
+	for (i = 0; i < nips && i < 3; i++) {
 		char label[400];
 
 		hmi_attr_code_label(a, ips[i].bin, ips[i].link, ips[i].ip, label, sizeof(label));
 		fprintf(out, "        %7" PRIu64 "  %.60s\n", ips[i].n, label);
 	}
-	if (r->nips > 3 || r->ip_other)
+	if (nips > 3 || hmi_heat_row_ip_other(r))
 		fputs("            ...  more locations\n", out);
 }
 
@@ -569,7 +599,7 @@ static void print_alloc(FILE *out, hm_attr *a, const struct heat_row *r)
 	hm_alloc_info al;
 	char site[400];
 
-	if (!r->sname || hmi_attr_alloc_at(a, r->obj_base, &al))
+	if (!hmi_heat_row_type(r) || hmi_attr_alloc_at(a, hmi_heat_row_object_base(r), &al))
 		return;
 	if (al.ambiguous) {
 		fprintf(out, "    in %u heap blocks of different sites or sizes (the address "
@@ -587,7 +617,7 @@ static void json_alloc(hm_json *j, hm_attr *a, const struct heat_row *r)
 	hm_alloc_info al;
 	char site[400];
 
-	if (!r->sname || hmi_attr_alloc_at(a, r->obj_base, &al))
+	if (!hmi_heat_row_type(r) || hmi_attr_alloc_at(a, hmi_heat_row_object_base(r), &al))
 		return;
 	hm_json_key(j, "allocation");
 	hm_json_begin_object(j);
@@ -608,24 +638,25 @@ static void json_alloc(hm_json *j, hm_attr *a, const struct heat_row *r)
 static void print_row(FILE *out, hm_attr *a, const struct heat_row *r, enum data_kind dk,
 		      uint64_t line)
 {
+	const hm_heat_counts *c = hmi_heat_row_counts(r);
 	char name[200], cpus[40];
-	uint64_t at = r->obj_base + r->foff;
+	uint64_t at = hmi_heat_row_object_base(r) + hmi_heat_row_offset(r);
 
 	row_name(r, name, sizeof(name));
-	cpu_list(&r->cpus, cpus, sizeof(cpus));
+	cpu_list(hmi_heat_row_cpus(r), cpus, sizeof(cpus));
 	if (strlen(name) > FIELD_COL)
 		fprintf(out, "  %s\n  %*s", name, FIELD_COL + 5, "");
 	else
 		fprintf(out, "  %-*s", FIELD_COL, name);
 	fprintf(out, " %s%-3" PRIu64, at >= line ? "+" : "-", at >= line ? at - line : line - at);
 	if (dk == DK_HITM)
-		fprintf(out, " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64, r->c.lcl_hitm,
-			r->c.rmt_hitm, r->c.loads, r->c.stores);
+		fprintf(out, " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64, c->lcl_hitm,
+			c->rmt_hitm, c->loads, c->stores);
 	else if (dk == DK_WATCH)
-		fprintf(out, " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64, r->c.transfers,
-			r->c.reads, r->c.writes, r->c.samples);
+		fprintf(out, " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64, c->transfers,
+			c->reads, c->writes, c->samples);
 	else
-		fprintf(out, " %6" PRIu64, r->c.samples);
+		fprintf(out, " %6" PRIu64, c->samples);
 	fprintf(out, " %.12s\n", cpus);
 	print_locations(out, a, r);
 }
@@ -657,7 +688,7 @@ static void print_wrapped(FILE *out, const char *prefix, const char *text)
 	fputc('\n', out);
 }
 
-static void print_detail(FILE *out, hm_attr *a, struct heat_line **v, size_t n,
+static void print_detail(FILE *out, hm_attr *a, const struct heat_line **v, size_t n,
 			 const hm_report_stats *st)
 {
 	enum data_kind dk = data_kind(st);
@@ -668,22 +699,27 @@ static void print_detail(FILE *out, hm_attr *a, struct heat_line **v, size_t n,
 		const struct heat_row *r;
 		char ev[1000], vl[64];
 
+		struct hmi_heat_evidence e;
+
+		hmi_heat_line_evidence(l, &e);
 		evidence(l, st, ev, sizeof(ev));
-		fprintf(out, "\nLine %zu: 0x%" PRIx64 ": %s\n", i + 1, l->addr,
+		fprintf(out, "\nLine %zu: 0x%" PRIx64 ": %s\n", i + 1, hmi_heat_line_addr(l),
 			verdict_label(l, vl, sizeof(vl)));
 		print_wrapped(out, "  evidence: ", ev);
-		if (l->verdict != HEAT_UNKNOWN)
-			print_wrapped(out, "  rule: ", heat_rule_text(l->ev.rule));
+		if (hmi_heat_line_verdict(l) != HEAT_UNKNOWN)
+			print_wrapped(out, "  rule: ", hmi_heat_rule_text(e.rule));
 		if (dk == DK_HITM)
 			fprintf(out, "  %-*s  off lclHIT rmtHIT  loads stores cpus\n", FIELD_COL, "field");
 		else if (dk == DK_WATCH)
 			fprintf(out, "  %-*s  off  xfers  reads writes sampls cpus\n", FIELD_COL, "field");
 		else
 			fprintf(out, "  %-*s  off sampls cpus\n", FIELD_COL, "field");
-		for (r = l->rows; r; r = r->next) {
-			print_row(out, a, r, dk, l->addr);
-			if (!r->next || !r->object || !r->next->object ||
-			    strcmp(r->object, r->next->object))
+		for (r = hmi_heat_line_rows(l); r; r = hmi_heat_row_next(r)) {
+			print_row(out, a, r, dk, hmi_heat_line_addr(l));
+			const struct heat_row *next = hmi_heat_row_next(r);
+
+			if (!next || !hmi_heat_row_object(r) || !hmi_heat_row_object(next) ||
+			    strcmp(hmi_heat_row_object(r), hmi_heat_row_object(next)))
 				print_alloc(out, a, r);
 		}
 	}
@@ -694,7 +730,7 @@ int hm_report_print(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_sta
 {
 	struct hm_report_opts oc;
 	const struct hm_report_opts *o;
-	struct heat_line **v;
+	const struct heat_line **v;
 	size_t n = 0;
 
 	if (!HM_OPTS_VALID(uo, hm_report_opts))
@@ -722,7 +758,7 @@ static void json_counts(hm_json *j, const hm_heat_counts *c)
 {
 	hm_json_key(j, "counts");
 	hm_json_begin_object(j);
-	hm_profile_json_counts(j, c);
+	hmi_profile_json_counts(j, c);
 	hm_json_end_object(j);
 }
 
@@ -742,74 +778,75 @@ static void json_c2c(hm_json *j, const hm_c2c_stats *s)
 
 static void json_cpus(hm_json *j, const struct heat_cpuset *s)
 {
-	uint32_t i;
-	int b;
-
 	hm_json_key(j, "cpus");
 	hm_json_begin_array(j);
-	for (i = 0; i < s->nw; i++)
-		for (b = 0; b < 64; b++)
-			if ((heat_cpuset_word(s, i) >> b) & 1)
-				hm_json_uint(j, (uint64_t)i * 64 + b);
+	for (int64_t c = hmi_heat_cpus_next(s, -1); c >= 0; c = hmi_heat_cpus_next(s, c))
+		hm_json_uint(j, (uint64_t)c);
 	hm_json_end_array(j);
 }
 
 /* The verdict's numbers and the rule that decided it. */
 static void json_verdict(hm_json *j, const struct heat_line *l, const hm_report_stats *st)
 {
-	const struct heat_evidence *e = &l->ev;
+	struct hmi_heat_evidence e;
+
+	hmi_heat_line_evidence(l, &e);
 	int part;
 
 	hm_json_key(j, "rule");
 	hm_json_begin_object(j);
-	hm_json_kstr(j, "id", rule_ids[e->rule]);
-	hm_json_kstr(j, "text", heat_rule_text(e->rule));
+	hm_json_kstr(j, "id", rule_ids[e.rule]);
+	hm_json_kstr(j, "text", hmi_heat_rule_text(e.rule));
 	hm_json_kuint(j, "min_transfers", HEAT_MIN_TRANSFERS);
 	hm_json_key(j, "min_rate");
 	hm_json_double(j, HEAT_MIN_RATE);
 	hm_json_key(j, "min_part");
 	hm_json_double(j, HEAT_MIN_PART);
 	hm_json_end_object(j);
-	hm_json_kstr(j, "evidence_kind", ev_kinds[e->kind]);
+	hm_json_kstr(j, "evidence_kind", ev_kinds[e.kind]);
 	hm_json_key(j, "verdict_evidence");
 	hm_json_begin_object(j);
-	hm_json_kstr(j, "unit", e->kind == HEAT_EV_REGS ? "windows"
+	hm_json_kstr(j, "unit", e.kind == HEAT_EV_REGS ? "windows"
 				: data_kind(st) == DK_WATCH ? "transfers" : "hitm+peer");
-	if (e->kind == HEAT_EV_REGS) {
+	if (e.kind == HEAT_EV_REGS) {
 		uint32_t i;
 
 		hm_json_kuint(j, "window_ns", HEAT_WINDOW_NS);
 		hm_json_key(j, "cost");
 		hm_json_begin_array(j);
-		for (i = 0; i < e->ncost; i++) {
+		for (i = 0; i < e.ncost; i++) {
+			uint32_t cpu;
+			uint64_t line, all;
+
+			hmi_heat_line_cost(l, i, &cpu, &line, &all);
 			hm_json_begin_object(j);
-			hm_json_kuint(j, "cpu", e->cost[i].cpu);
-			hm_json_kuint(j, "line_samples", e->cost[i].line);
-			hm_json_kuint(j, "cpu_samples", e->cost[i].all);
+			hm_json_kuint(j, "cpu", cpu);
+			hm_json_kuint(j, "line_samples", line);
+			hm_json_kuint(j, "cpu_samples", all);
 			hm_json_end_object(j);
 		}
 		hm_json_end_array(j);
 	}
-	hm_json_kuint(j, "transfers", e->transfers);
-	hm_json_kuint(j, "accesses", e->accesses);
+	hm_json_kuint(j, "transfers", e.transfers);
+	hm_json_kuint(j, "accesses", e.accesses);
 	hm_json_key(j, "rate_low");
-	hm_json_double(j, e->lo);
+	hm_json_double(j, e.lo);
 	hm_json_key(j, "rate_high");
-	hm_json_double(j, e->hi);
-	hm_json_kstr(j, "actor", e->kind == HEAT_EV_REGS ? "thread" : actor_name(st, 0));
-	hm_json_kuint(j, "actors", e->actors);
-	hm_json_kuint(j, "groups", e->groups);
+	hm_json_double(j, e.hi);
+	hm_json_kstr(j, "actor", e.kind == HEAT_EV_REGS ? "thread" : actor_name(st, 0));
+	hm_json_kuint(j, "actors", e.actors);
+	hm_json_kuint(j, "groups", e.groups);
 	for (part = 0; part < 2; part++) {
 		const struct heat_row *r;
 		char nm[160];
 
 		hm_json_key(j, part ? "true_sharing" : "false_sharing");
 		hm_json_begin_object(j);
-		hm_json_kuint(j, "transfers", part ? e->ts_transfers : e->fs_transfers);
+		hm_json_kuint(j, "transfers", part ? e.ts_transfers : e.fs_transfers);
 		hm_json_key(j, "fields");
 		hm_json_begin_array(j);
-		for (r = l->rows; r; r = r->next)
-			if (part ? r->in_ts : r->in_fs)
+		for (r = hmi_heat_line_rows(l); r; r = hmi_heat_row_next(r))
+			if (part ? hmi_heat_row_in_part(r, 1) : hmi_heat_row_in_part(r, 0))
 				hm_json_string(j, row_name(r, nm, sizeof(nm)));
 		hm_json_end_array(j);
 		hm_json_end_object(j);
@@ -819,32 +856,34 @@ static void json_verdict(hm_json *j, const struct heat_line *l, const hm_report_
 
 static void json_row(hm_json *j, hm_attr *a, const struct heat_row *r, uint64_t line)
 {
-	struct heat_ip ips[HEAT_IPS];
-	uint32_t i;
+	struct hmi_heat_ip ips[HEAT_IPS];
+	uint32_t i, nips = hmi_heat_row_ips(r, ips);
+	int fs, ts;
 
 	hm_json_begin_object(j);
-	hm_json_kstr(j, "object", r->object);
-	hm_json_kstr(j, "struct", r->kind == HM_PROFILE_STRUCT ? r->sname : NULL);
-	hm_json_kstr(j, "path", r->sname ? r->path : NULL);
-	hm_json_kstr(j, "container", r->container_unknown ? "unknown" : NULL);
-	hm_json_kstr(j, "strategy", r->sname ? r->strategy : NULL);
-	hm_json_kuint(j, "address", r->obj_base + r->foff);
-	hm_json_kuint(j, "offset", r->foff);
-	hm_json_kint(j, "line_offset", (int64_t)(r->obj_base + r->foff - line));
-	hm_json_kuint(j, "size", r->fsize);
-	json_counts(j, &r->c);
-	json_cpus(j, &r->cpus);
-	hm_json_kuint(j, "threads", r->tids.n);
-	hm_json_kbool(j, "written", heat_row_written(r));
-	hm_json_kuint(j, "group", r->group);
+	hm_json_kstr(j, "object", hmi_heat_row_object(r));
+	hm_json_kstr(j, "struct", hmi_heat_row_kind(r) == HM_PROFILE_STRUCT ? hmi_heat_row_type(r) : NULL);
+	hm_json_kstr(j, "path", hmi_heat_row_type(r) ? hmi_heat_row_path(r) : NULL);
+	hm_json_kstr(j, "container", hmi_heat_row_container_unknown(r) ? "unknown" : NULL);
+	hm_json_kstr(j, "strategy", hmi_heat_row_type(r) ? hmi_heat_row_strategy(r) : NULL);
+	hm_json_kuint(j, "address", hmi_heat_row_object_base(r) + hmi_heat_row_offset(r));
+	hm_json_kuint(j, "offset", hmi_heat_row_offset(r));
+	hm_json_kint(j, "line_offset",
+		     (int64_t)(hmi_heat_row_object_base(r) + hmi_heat_row_offset(r) - line));
+	hm_json_kuint(j, "size", hmi_heat_row_size(r));
+	json_counts(j, hmi_heat_row_counts(r));
+	json_cpus(j, hmi_heat_row_cpus(r));
+	hm_json_kuint(j, "threads", hmi_heat_row_nr_threads(r));
+	hm_json_kbool(j, "written", hmi_heat_row_written(r));
+	hm_json_kuint(j, "group", hmi_heat_row_group(r));
 	json_alloc(j, a, r);
-	hm_json_kstr(j, "part", r->in_fs && r->in_ts ? "both" : r->in_fs ? "false sharing"
-				: r->in_ts ? "true sharing" : NULL);
+	fs = hmi_heat_row_in_part(r, 0);
+	ts = hmi_heat_row_in_part(r, 1);
+	hm_json_kstr(j, "part", fs && ts ? "both" : fs ? "false sharing" : ts ? "true sharing" : NULL);
 	hm_json_key(j, "locations");
 	hm_json_begin_array(j);
-	memcpy(ips, r->ips, r->nips * sizeof(*ips));
-	qsort(ips, r->nips, sizeof(*ips), cmp_ips);
-	for (i = 0; i < r->nips; i++) {
+	qsort(ips, nips, sizeof(*ips), cmp_ips);
+	for (i = 0; i < nips; i++) {
 		char label[400];
 
 		hmi_attr_code_label(a, ips[i].bin, ips[i].link, ips[i].ip, label, sizeof(label));
@@ -858,12 +897,12 @@ static void json_row(hm_json *j, hm_attr *a, const struct heat_row *r, uint64_t 
 	hm_json_end_object(j);
 }
 
-int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
-		   const struct hm_report_opts *uo)
+int hm_report_print_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
+			 const struct hm_report_opts *uo)
 {
 	struct hm_report_opts oc;
 	const struct hm_report_opts *o;
-	struct heat_line **v;
+	const struct heat_line **v;
 	size_t n = 0, i;
 	hm_json j;
 	int b;
@@ -887,7 +926,7 @@ int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stat
 	hm_json_kbool(&j, "assumed_writes", st->assumed_writes);
 	if (st->truncated) {
 		hm_json_key(&j, "truncated");
-		hm_profile_json_truncation(&j, st->truncated);
+		hmi_profile_json_truncation(&j, st->truncated);
 	}
 	hm_json_key(&j, "buckets");
 	hm_json_begin_object(&j);
@@ -910,19 +949,19 @@ int hm_report_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stat
 
 		evidence(l, st, ev, sizeof(ev));
 		hm_json_begin_object(&j);
-		hm_json_kuint(&j, "address", l->addr);
-		hm_json_kstr(&j, "verdict", heat_verdict_name(l->verdict));
+		hm_json_kuint(&j, "address", hmi_heat_line_addr(l));
+		hm_json_kstr(&j, "verdict", hmi_heat_verdict_name(hmi_heat_line_verdict(l)));
 		hm_json_kstr(&j, "evidence", ev);
 		json_verdict(&j, l, st);
-		json_counts(&j, &l->c);
-		json_c2c(&j, &l->st);
-		json_cpus(&j, &l->cpus);
-		hm_json_kuint(&j, "threads", l->tids.n);
+		json_counts(&j, hmi_heat_line_counts(l));
+		json_c2c(&j, hmi_heat_line_c2c(l));
+		json_cpus(&j, hmi_heat_line_cpus(l));
+		hm_json_kuint(&j, "threads", hmi_heat_line_nr_threads(l));
 		hm_json_kuint(&j, "instances", line_instances(l));
 		hm_json_key(&j, "fields");
 		hm_json_begin_array(&j);
-		for (r = l->rows; r; r = r->next)
-			json_row(&j, a, r, l->addr);
+		for (r = hmi_heat_line_rows(l); r; r = hmi_heat_row_next(r))
+			json_row(&j, a, r, hmi_heat_line_addr(l));
 		hm_json_end_array(&j);
 		hm_json_end_object(&j);
 	}

@@ -9,7 +9,6 @@
 #include "hitmap/output.h"
 #include "hitmap/suggest.h"
 #include "base/json.h"
-#include "suggest/suggest-int.h"
 #include "base/opts.h"
 #include "suggest/suggest-lib.h"
 
@@ -28,9 +27,17 @@ static unsigned line_size(const struct hm_suggest_opts *o)
 	return o && o->cacheline_size ? o->cacheline_size : 64;
 }
 
+/* The struct's name, as hm_suggest() read it from t. */
+static const char *suggestion_name(const hm_suggestion *s, const hm_types *t)
+{
+	const hm_type *ty = hm_types_get(t, hm_suggestion_type(s));
+
+	return ty && ty->name ? ty->name : "(anonymous)";
+}
+
 static void evidence_line(FILE *out, const hm_suggestion *s)
 {
-	const hm_evidence *ev = s->ev;
+	const hm_evidence *ev = hmi_suggestion_evidence(s);
 
 	switch (hmi_evidence_kind(ev)) {
 	case HM_EVIDENCE_PROFILE:
@@ -146,7 +153,7 @@ static void separates(FILE *out, const hm_proposal *p)
 
 static void cost_line(FILE *out, const hm_suggestion *s, const hm_proposal *p)
 {
-	const hm_suggest_stats *t = &s->today, *n = &p->stats;
+	const hm_suggest_stats *t = hmi_suggestion_today(s), *n = &p->stats;
 
 	fprintf(out, "   cost: %+lld bytes (sizeof %llu -> %llu), cachelines %u -> %u,\n"
 		"         holes %u -> %u (%+lld bytes)\n", (long long)p->growth,
@@ -157,7 +164,7 @@ static void cost_line(FILE *out, const hm_suggestion *s, const hm_proposal *p)
 
 static void remaining_line(FILE *out, const hm_suggestion *s, const hm_proposal *p)
 {
-	const hm_suggest_stats *t = &s->today, *n = &p->stats;
+	const hm_suggest_stats *t = hmi_suggestion_today(s), *n = &p->stats;
 
 	fprintf(out, "   remaining contention: ");
 	weight(out, n->remaining);
@@ -201,62 +208,64 @@ int hm_suggest_print_layout(FILE *out, const hm_suggestion *s, const hm_types *t
 	struct hm_suggest_opts oc;
 	const struct hm_suggest_opts *opts;
 
-	if (!HM_OPTS_VALID(uo, hm_suggest_opts) || i >= s->nprop)
+	if (!HM_OPTS_VALID(uo, hm_suggest_opts) || i >= hm_suggestion_count(s))
 		return -EINVAL;
 	opts = HM_OPTS_COPY(&oc, uo, hm_suggest_opts);
 	HM_OPTS(hm_print_opts, po, .cacheline_size = line_size(opts), .annotate = 1);
-	return hm_print_layout(out, t, s->prop[i].type, &po);
+	return hm_layout_print(out, t, hm_suggestion_get(s, i)->type, &po);
 }
 
 static int print_text(FILE *out, const hm_suggestion *s, const hm_types *t,
 		      const struct hm_suggest_opts *o, size_t only)
 {
 	const char *const *notes = hmi_suggestion_notes(s);
+	size_t nshared;
+	const hm_ev_pair *const *shared = hmi_suggestion_shared(s, &nshared);
 	int err = 0;
 
-	fprintf(out, "struct %s\n", s->name);
+	fprintf(out, "struct %s\n", suggestion_name(s, t));
 	evidence_line(out, s);
-	if (s->today.size)
-		stats_line(out, "today: ", &s->today);
+	if (hmi_suggestion_today(s)->size)
+		stats_line(out, "today: ", hmi_suggestion_today(s));
 	/* the heaviest pairs; the rest counted, so the text stays a screen */
-	for (size_t i = 0; i < s->nshared && i < SHOW_SHARED; i++) {
-		fprintf(out, "  shares a line: %s / %s (weight ", s->shared[i]->a, s->shared[i]->b);
-		weight(out, (double)s->shared[i]->weight);
+	for (size_t i = 0; i < nshared && i < SHOW_SHARED; i++) {
+		fprintf(out, "  shares a line: %s / %s (weight ", shared[i]->a, shared[i]->b);
+		weight(out, (double)shared[i]->weight);
 		fprintf(out, ")\n");
 	}
-	if (s->nshared > SHOW_SHARED)
+	if (nshared > SHOW_SHARED)
 		fprintf(out, "  ... and %zu more pairs sharing a line (--json lists them)\n",
-			s->nshared - SHOW_SHARED);
-	if (s->today.remaining > 0) {
+			nshared - SHOW_SHARED);
+	if (hmi_suggestion_today(s)->remaining > 0) {
 		fprintf(out, "  contention on shared lines: ");
-		weight(out, s->today.remaining);
+		weight(out, hmi_suggestion_today(s)->remaining);
 		fprintf(out, " of ");
-		weight(out, s->total);
+		weight(out, hmi_suggestion_total(s));
 		fprintf(out, "\n");
-		base_note(out, &s->today, line_size(o), "  ");
+		base_note(out, hmi_suggestion_today(s), line_size(o), "  ");
 	}
 	for (; *notes; notes++)
 		fprintf(out, "note: %s\n", *notes);
-	if (!s->nprop) {
-		wrapped(out, "", s->why ? s->why : "nothing to do", 0);
+	if (!hm_suggestion_count(s)) {
+		wrapped(out, "", hm_suggestion_why(s) ? hm_suggestion_why(s) : "nothing to do", 0);
 		return 0;
 	}
 	fprintf(out, "%zu proposal%s, best first (contention removed per byte added)\n",
-		s->nprop, s->nprop == 1 ? "" : "s");
-	for (size_t i = 0; i < s->nprop && !err; i++) {
+		hm_suggestion_count(s), hm_suggestion_count(s) == 1 ? "" : "s");
+	for (size_t i = 0; i < hm_suggestion_count(s) && !err; i++) {
 		if (only && i + 1 != only)
 			continue;
 		fputc('\n', out);
-		if (!only && s->nprop > 1) {
+		if (!only && hm_suggestion_count(s) > 1) {
 			/* the list: what each costs and leaves; one at a time in full */
-			proposal_head(out, s, &s->prop[i], i + 1);
+			proposal_head(out, s, hm_suggestion_get(s, i), i + 1);
 			continue;
 		}
-		proposal_text(out, s, &s->prop[i], i + 1, o);
+		proposal_text(out, s, hm_suggestion_get(s, i), i + 1, o);
 		fputc('\n', out);
 		err = hm_suggest_print_layout(out, s, t, o, i);
 	}
-	if (!only && s->nprop > 1)
+	if (!only && hm_suggestion_count(s) > 1)
 		fprintf(out, "\n--proposal K shows proposal K's edits and layout, --patch its "
 			"patch\n");
 	return err ? err : ferror(out) ? -EIO : 0;
@@ -349,7 +358,8 @@ static void json_layout_text(hm_json *j, const hm_suggestion *s, const hm_types 
 static void json_proposal(hm_json *j, const hm_suggestion *s, const hm_types *t,
 			  const struct hm_suggest_opts *o, size_t i)
 {
-	const hm_proposal *p = &s->prop[i];
+	const hm_proposal *p = hm_suggestion_get(s, i);
+	const hm_suggest_stats *today = hmi_suggestion_today(s);
 
 	hm_json_begin_object(j);
 	hm_json_kuint(j, "rank", i + 1);
@@ -361,9 +371,9 @@ static void json_proposal(hm_json *j, const hm_suggestion *s, const hm_types *t,
 	hm_json_end_array(j);
 	hm_json_kint(j, "growth", p->growth);
 	json_stats(j, &p->stats);
-	hm_json_kint(j, "holes_created", (int64_t)p->stats.holes - (int64_t)s->today.holes);
+	hm_json_kint(j, "holes_created", (int64_t)p->stats.holes - (int64_t)today->holes);
 	hm_json_key(j, "remaining_ratio");
-	hm_json_double(j, s->today.remaining > 0 ? p->stats.remaining / s->today.remaining : 0);
+	hm_json_double(j, today->remaining > 0 ? p->stats.remaining / today->remaining : 0);
 	hm_json_key(j, "separates");
 	hm_json_begin_array(j);
 	for (size_t k = 0; k < p->nr_separated; k++)
@@ -377,26 +387,28 @@ static void json_struct(hm_json *j, const hm_suggestion *s, const hm_types *t,
 			const struct hm_suggest_opts *o)
 {
 	const char *const *notes = hmi_suggestion_notes(s);
+	size_t nshared;
+	const hm_ev_pair *const *shared = hmi_suggestion_shared(s, &nshared);
 
 	hm_json_begin_object(j);
-	hm_json_kstr(j, "name", s->name);
+	hm_json_kstr(j, "name", suggestion_name(s, t));
 	hm_json_key(j, "evidence");
 	hm_json_begin_object(j);
-	hm_json_kstr(j, "kind", hmi_evidence_kind_name(hmi_evidence_kind(s->ev)));
-	hm_json_kstr(j, "source", hmi_evidence_source(s->ev));
+	hm_json_kstr(j, "kind", hmi_evidence_kind_name(hmi_evidence_kind(hmi_suggestion_evidence(s))));
+	hm_json_kstr(j, "source", hmi_evidence_source(hmi_suggestion_evidence(s)));
 	hm_json_key(j, "total");
-	hm_json_double(j, s->total);
+	hm_json_double(j, hmi_suggestion_total(s));
 	hm_json_end_object(j);
 	hm_json_key(j, "today");
 	hm_json_begin_object(j);
-	json_stats(j, &s->today);
+	json_stats(j, hmi_suggestion_today(s));
 	hm_json_key(j, "shared");
 	hm_json_begin_array(j);
-	for (size_t i = 0; i < s->nshared; i++)
-		json_pair(j, s->shared[i]);
+	for (size_t i = 0; i < nshared; i++)
+		json_pair(j, shared[i]);
 	hm_json_end_array(j);
 	hm_json_end_object(j);
-	hm_json_kstr(j, "nothing_to_do", s->nprop ? NULL : s->why);
+	hm_json_kstr(j, "nothing_to_do", hm_suggestion_why(s));
 	hm_json_key(j, "notes");
 	hm_json_begin_array(j);
 	for (; *notes; notes++)
@@ -404,7 +416,7 @@ static void json_struct(hm_json *j, const hm_suggestion *s, const hm_types *t,
 	hm_json_end_array(j);
 	hm_json_key(j, "proposals");
 	hm_json_begin_array(j);
-	for (size_t i = 0; i < s->nprop; i++)
+	for (size_t i = 0; i < hm_suggestion_count(s); i++)
 		json_proposal(j, s, t, o, i);
 	hm_json_end_array(j);
 	hm_json_end_object(j);

@@ -137,7 +137,7 @@ hm_type_id hm_types_held_record(const hm_types *t, hm_type_id id);
  * which the load checks reject — is cut, the record closing it counting 1. */
 enum hm_memo_slot {
 	HM_MEMO_ALIGN,		/* hm_types_alignof() of a record */
-	HM_MEMO_NATURAL,	/* hm_natural_align() of a record (layout.c) */
+	HM_MEMO_NATURAL,	/* hmi_layout_natural_align() of a record (layout.c) */
 	HM_MEMO_EMPTY,		/* 2: an empty base (layout.c), 1: not */
 	HM_MEMO_SLOTS
 };
