@@ -31,17 +31,13 @@ for cc in gcc clang; do
 			$0 ~ re { f = 1; fn = $2; next }
 			/^$/ { f = 0 }
 			f && /\(/ { sub(":", "", $1); print "0x" $1, fn }' >"$b.pcs"
-		a=$(awk '$2 !~ /meter/ { print $1 }' "$b.pcs")
-		m=$(awk '$2 ~ /meter/ { print $1 }' "$b.pcs")
-		[ -n "$a" ] && [ -n "$m" ] || fail "$cc -gdwarf-$v: no memory operands in one of the units"
+		awk '$2 !~ /meter/ { print $1 }' "$b.pcs" >"$b.a"
+		awk '$2 ~ /meter/ { print $1 }' "$b.pcs" >"$b.m"
+		[ -s "$b.a" ] && [ -s "$b.m" ] || fail "$cc -gdwarf-$v: no memory operands in one of the units"
 		# address order; the two units' PCs by turns; reverse
 		awk '{ print $1 }' "$b.pcs" >"$b.addr"
-		python3 -c 'import sys
-a, m = sys.argv[1].split(), sys.argv[2].split()
-out = []
-for i in range(max(len(a), len(m))):
-    out += a[i:i + 1] + m[i:i + 1]
-print("\n".join(out))' "$a" "$m" >"$b.turns"
+		# the units by turns: paste's empty lines are the shorter one's end
+		paste -d '\n' "$b.a" "$b.m" | grep . >"$b.turns"
 		tac "$b.addr" >"$b.rev"
 		printf 'info scope *%s\n' $(cat "$b.addr") >"$b.cmd"
 		gdb -nx -batch -x "$b.cmd" "$b" >"$b.gdb" 2>&1 || fail "gdb on $b"
@@ -54,22 +50,15 @@ print("\n".join(out))' "$a" "$m" >"$b.turns"
 				echo "$cc -gdwarf-$v $order: $(echo "$out" | tail -1)"
 				continue
 			fi
-			# per PC, the same lines as in address order
-			python3 -c 'import sys
-def blocks(p):
-    d, cur = {}, None
-    for l in open(p):
-        if l.startswith("pc "):
-            cur = l.split()[1]
-            d[cur] = [l]
-        elif cur:
-            d[cur].append(l)
-    return d
-x, y = blocks(sys.argv[1]), blocks(sys.argv[2])
-bad = [pc for pc in x if x[pc] != y.get(pc)]
-if bad or len(x) != len(y):
-    print("differ at", bad[:5], len(x), len(y))
-    sys.exit(1)' "$b.addr.hm" "$b.$order.hm" || fail "$cc -gdwarf-$v: $order order differs from address order"
+			# per PC, the same lines as in address order: each line keyed
+			# by its PC, sorted by PC alone (sort -s keeps a PC's lines in
+			# their order), the two orders' answers are the same text
+			for f in addr $order; do
+				awk '/^pc / { pc = $2 } { print pc "\t" $0 }' "$b.$f.hm" |
+					sort -s -t "$(printf '\t')" -k1,1 >"$b.$f.bypc"
+			done
+			diff "$b.addr.bypc" "$b.$order.bypc" >"$b.$order.diff" ||
+				{ head -20 "$b.$order.diff" >&2; fail "$cc -gdwarf-$v: $order order differs from address order"; }
 		done
 		# the other unit's static local is located in its inlined copies
 		grep -q '^  calls addr ' "$b.addr.hm" || fail "$cc -gdwarf-$v: meter_sum's static local not found"

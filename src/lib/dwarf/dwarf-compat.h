@@ -97,4 +97,12 @@ int hm_dwarf_loc_entry(Dwarf_Loc_Head_c head, uint64_t i, struct hm_dwarf_lle *e
 int hm_dwarf_loc_op(Dwarf_Locdesc_c desc, uint64_t i, unsigned *op, uint64_t *op1,
 		    uint64_t *op2, Dwarf_Error *err);
 
+/* A struct, union or class: the tags both the type loader and the scope
+ * index read as records. */
+static inline int dw_is_aggregate(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
 #endif

@@ -160,7 +160,6 @@ hm_type_id dw_convert_typedef(struct loader *ld, uint64_t off, const struct die_
 			      const char *name, const char *decl_file);
 /* The type at DIE offset off, converted on its first reference. */
 hm_type_id dw_convert_off(struct loader *ld, uint64_t off);
-int dw_is_aggregate(int tag);
 /* A DIE's name, NULL if it has none (or it cannot be read). */
 const char *dw_die_name(struct loader *ld, Dwarf_Die die);
 /* `only` mode: the index of the requested name `name` (of the DIE at off:

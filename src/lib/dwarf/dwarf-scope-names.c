@@ -285,12 +285,6 @@ static int is_modifier(int tag)
 	}
 }
 
-static int is_record_tag(int tag)
-{
-	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
-	       tag == DW_TAG_class_type;
-}
-
 /* What a type DIE says: its tag, the type it modifies, a record's name and
  * size. */
 static void type_fill(hm_scopes *s, Dwarf_Die die, int tag, struct memo *st)
@@ -305,7 +299,7 @@ static void type_fill(hm_scopes *s, Dwarf_Die die, int tag, struct memo *st)
 		 * known by the typedef's name alone */
 		if (tag == DW_TAG_typedef)
 			st->name = dws_die_name(s, die);
-	} else if (is_record_tag(tag)) {
+	} else if (dw_is_aggregate(tag)) {
 		st->name = dws_die_name(s, die);
 		if (dwarf_bytesize(die, &size, &e) == DW_DLV_OK)
 			st->record_size = size;
@@ -374,7 +368,7 @@ void dws_var_type(hm_scopes *s, uint64_t off, struct svar *v, int *err)
 			cur = st.off;
 			continue;
 		}
-		if (is_record_tag(st.tag)) {
+		if (dw_is_aggregate(st.tag)) {
 			r.name = st.name ? st.name : tdname;
 			r.record_kind = st.tag;
 			r.record_size = st.record_size;

@@ -971,12 +971,6 @@ static void add_variable(struct loader *ld, Dwarf_Die die, uint64_t off)
 
 /* ---- the walk ---- */
 
-int dw_is_aggregate(int tag)
-{
-	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
-	       tag == DW_TAG_class_type;
-}
-
 /* A DIE's name, NULL if it has none (or it cannot be read). */
 const char *dw_die_name(struct loader *ld, Dwarf_Die die)
 {
