@@ -10,18 +10,42 @@
 
 #define HEAT_IPS 8	/* code locations kept per row; the rest are summed */
 
-/* A set of CPU numbers as a bitmap: CPUs 0-63 inline (no pointer to chase
- * on the per-sample path), the rest in w[] (word i at w[i - 1]). */
+/* A set of CPU numbers: CPUs 0-63 as an inline bitmap (no pointer to chase
+ * on the per-sample path), the rest as a sorted array.  Without a CPU in
+ * the samples, thread ids stand in for CPUs: a bitmap up to a tid of 30000
+ * would take 4 KB per field and per line, for one member. */
 struct heat_cpuset {
 	uint64_t inl;
-	uint64_t *w;
-	uint32_t nw;		/* words in all, inline one included (0 = empty) */
+	uint32_t *x;		/* members from 64 on, sorted; its room is the
+				 * power of two at or above their number */
+	uint32_t nw;		/* 64-bit words a bitmap of the members would
+				 * take (0 = empty) */
 	uint32_t count;
 };
 
+/* Word i of the set as a bitmap (members 64 i to 64 i + 63). */
 static inline uint64_t heat_cpuset_word(const struct heat_cpuset *s, uint32_t i)
 {
-	return i == 0 ? s->inl : i < s->nw ? s->w[i - 1] : 0;
+	uint32_t n, lo = 0, hi, base = i * 64;
+	uint64_t w = 0;
+
+	if (i == 0)
+		return s->inl;
+	if (i >= s->nw)
+		return 0;
+	n = s->count - (uint32_t)__builtin_popcountll(s->inl);
+	hi = n;
+	while (lo < hi) {	/* the first member >= base */
+		uint32_t mid = (lo + hi) / 2;
+
+		if (s->x[mid] < base)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && s->x[lo] - base < 64; lo++)
+		w |= 1ULL << (s->x[lo] - base);
+	return w;
 }
 
 /* A sorted set of thread ids; `last` (the latest added, always a member)
@@ -253,6 +277,7 @@ static inline int heat_cpuset_add(struct heat_cpuset *s, uint32_t cpu)
 int heat_cpuset_has(const struct heat_cpuset *s, uint32_t cpu);
 int heat_cpuset_union(struct heat_cpuset *d, const struct heat_cpuset *s);
 void heat_cpuset_clear(struct heat_cpuset *s);
+void heat_cpuset_free(struct heat_cpuset *s);
 /* Members in increasing order into out[] (at most max); returns the count. */
 size_t heat_cpuset_list(const struct heat_cpuset *s, uint32_t *out, size_t max);
 int heat_tidset_add(struct heat_tidset *s, uint32_t tid);

@@ -12,78 +12,103 @@
 
 /* ---- small sets ---- */
 
+/* Members from 64 on (the inline word holds the others). */
+static uint32_t cpuset_nx(const struct heat_cpuset *s)
+{
+	return s->count - (uint32_t)__builtin_popcountll(s->inl);
+}
+
+/* Where cpu is, or would go, in s->x. */
+static uint32_t cpuset_pos(const struct heat_cpuset *s, uint32_t cpu)
+{
+	uint32_t lo = 0, hi = cpuset_nx(s);
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (s->x[mid] < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int heat_cpuset_grow_add(struct heat_cpuset *s, uint32_t cpu)
 {
-	uint32_t w = cpu / 64;
-	uint64_t *word;
+	uint32_t n, at;
 
-	if (w == 0)
+	if (cpu < 64)
 		return heat_cpuset_add(s, cpu);
-	if (w >= s->nw) {
-		uint32_t nw = w + 1 > 2 * s->nw ? w + 1 : 2 * s->nw;
-		uint64_t *n = realloc(s->w, (nw - 1) * sizeof(*n));
-		uint32_t have = s->nw ? s->nw - 1 : 0;
+	n = cpuset_nx(s);
+	at = cpuset_pos(s, cpu);
+	if (at < n && s->x[at] == cpu)
+		return 0;
+	if (!(n & (n - 1))) {	/* full: n is its room, a power of two (or 0) */
+		uint32_t *v = realloc(s->x, (n ? 2 * n : 1) * sizeof(*v));
 
-		if (!n)
+		if (!v)
 			return -ENOMEM;
-		memset(n + have, 0, (nw - 1 - have) * sizeof(*n));
-		s->w = n;
-		s->nw = nw;
+		s->x = v;
 	}
-	word = &s->w[w - 1];
-	if (!(*word & (1ULL << (cpu % 64)))) {
-		*word |= 1ULL << (cpu % 64);
-		s->count++;
-	}
+	memmove(s->x + at + 1, s->x + at, (n - at) * sizeof(*s->x));
+	s->x[at] = cpu;
+	s->count++;
+	if (cpu / 64 + 1 > s->nw)
+		s->nw = cpu / 64 + 1;
 	return 0;
 }
 
 int heat_cpuset_has(const struct heat_cpuset *s, uint32_t cpu)
 {
-	return (heat_cpuset_word(s, cpu / 64) >> (cpu % 64)) & 1;
+	uint32_t at;
+
+	if (cpu < 64)
+		return (s->inl >> cpu) & 1;
+	at = cpuset_pos(s, cpu);
+	return at < cpuset_nx(s) && s->x[at] == cpu;
 }
 
 int heat_cpuset_union(struct heat_cpuset *d, const struct heat_cpuset *s)
 {
-	uint32_t i;
-	int b;
+	uint64_t w;
+	uint32_t i, n = cpuset_nx(s);
 
-	for (i = 0; i < s->nw; i++) {
-		uint64_t w = heat_cpuset_word(s, i);
-
-		for (; w; w &= w - 1) {	/* each set bit, lowest first */
-			b = __builtin_ctzll(w);
-			if (heat_cpuset_add(d, i * 64 + (uint32_t)b))
-				return -ENOMEM;
-		}
-	}
+	for (w = s->inl; w; w &= w - 1)	/* each set bit, lowest first */
+		if (heat_cpuset_add(d, (uint32_t)__builtin_ctzll(w)))
+			return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (heat_cpuset_add(d, s->x[i]))
+			return -ENOMEM;
 	return 0;
 }
 
+/* Emptied; the array stays allocated (the next member from 64 on resizes
+ * it, in place). */
 void heat_cpuset_clear(struct heat_cpuset *s)
 {
 	s->inl = 0;
-	if (s->w && s->nw > 1)
-		memset(s->w, 0, (s->nw - 1) * sizeof(*s->w));
 	s->count = 0;
+}
+
+void heat_cpuset_free(struct heat_cpuset *s)
+{
+	free(s->x);
+	s->x = NULL;
 }
 
 size_t heat_cpuset_list(const struct heat_cpuset *s, uint32_t *out, size_t max)
 {
 	size_t n = 0;
-	uint32_t i;
-	int b;
+	uint32_t i, nx = cpuset_nx(s);
+	uint64_t w;
 
-	for (i = 0; i < s->nw; i++) {
-		uint64_t w = heat_cpuset_word(s, i);
-
-		for (b = 0; b < 64; b++)
-			if ((w >> b) & 1) {
-				if (n < max)
-					out[n] = i * 64 + b;
-				n++;
-			}
-	}
+	for (w = s->inl; w; w &= w - 1, n++)
+		if (n < max)
+			out[n] = (uint32_t)__builtin_ctzll(w);
+	for (i = 0; i < nx; i++, n++)
+		if (n < max)
+			out[n] = s->x[i];
 	return n < max ? n : max;
 }
 
@@ -156,7 +181,7 @@ static void rows_free(hm_heat *h);
 static void row_free(struct heat_row *r)
 {
 	free(r->rw);
-	free(r->cpus.w);
+	heat_cpuset_free(&r->cpus);
 	free(r->tids.v);
 	if (!r->acts.inl)
 		free(r->acts.v);
@@ -172,9 +197,9 @@ void hm_heat_free(hm_heat *h)
 	for (i = 0; i < h->nlines; i++) {
 		for (r = h->lines[i]->rows; r; r = r->next)
 			row_free(r);
-		free(h->lines[i]->cpus.w);
+		heat_cpuset_free(&h->lines[i]->cpus);
 		free(h->lines[i]->tids.v);
-		free(h->lines[i]->holders.w);
+		heat_cpuset_free(&h->lines[i]->holders);
 		free(h->lines[i]->xp);
 		free(h->lines[i]->ev.cost);
 	}
