@@ -60,34 +60,49 @@ struct sort_ctx {
 	enum data_kind dk;
 };
 
-static int cmp_lines(const void *pa, const void *pb, void *arg)
+static int cmp_counts(const hm_heat_counts *a, uint64_t aaddr, const hm_heat_counts *b,
+		      uint64_t baddr, void *arg)
 {
 	const struct sort_ctx *sc = arg;
-	const struct heat_line *a = *(struct heat_line *const *)pa;
-	const struct heat_line *b = *(struct heat_line *const *)pb;
-	uint64_t ma = metric_of(&a->c, sc->m, sc->dk), mb = metric_of(&b->c, sc->m, sc->dk);
+	uint64_t ma = metric_of(a, sc->m, sc->dk), mb = metric_of(b, sc->m, sc->dk);
 
 	if (ma != mb)
 		return ma > mb ? -1 : 1;
-	if (a->c.samples != b->c.samples)
-		return a->c.samples > b->c.samples ? -1 : 1;
-	return a->addr < b->addr ? -1 : a->addr > b->addr;
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return aaddr < baddr ? -1 : aaddr > baddr;
 }
 
-/* The lines to show, best first (caller frees). */
+static int cmp_lines(const void *pa, const void *pb, void *arg)
+{
+	const struct heat_line *a = *(struct heat_line *const *)pa;
+	const struct heat_line *b = *(struct heat_line *const *)pb;
+
+	return cmp_counts(&a->c, a->addr, &b->c, b->addr, arg);
+}
+
+/* The lines to show, best first (caller frees): the lines kept as counts
+ * only take part through the best `top` of them. */
 static struct heat_line **ranked(const hm_heat *h, const hm_report_stats *st,
 				 const struct hm_report_opts *o, size_t *n)
 {
-	struct heat_line **v = calloc(h->nlines + 1, sizeof(*v));
 	size_t i, k = 0, top = o->top ? o->top : 10;
-	struct sort_ctx sc;
+	size_t nc = top < h->ncompact ? top : h->ncompact;
+	struct heat_line **v = calloc(h->nlines + nc + 1, sizeof(*v));
+	struct sort_ctx sc = { o->metric, data_kind(st) };
+	long c;
 
 	if (!v)
 		return NULL;
 	for (i = 0; i < h->nlines; i++)
 		if (h->lines[i]->c.samples)
 			v[k++] = h->lines[i];
-	sc = (struct sort_ctx){ o->metric, data_kind(st) };
+	c = heat_compact_top(h, top, cmp_counts, &sc, v + k);
+	if (c < 0) {
+		free(v);
+		return NULL;
+	}
+	k += (size_t)c;
 	qsort_r(v, k, sizeof(*v), cmp_lines, &sc);
 	*n = k < top ? k : top;
 	return v;
