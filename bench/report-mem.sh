@@ -4,9 +4,11 @@
 #   report-mem-NAME-lines bytes-per-line B goal<=100 PASS|MISS
 #       gen-c2c files of N samples spread over N cachelines (one CPU, one
 #       thread: perf c2c's common line), at two N: peak RSS above the run
-#       on a 1000-line file, per distinct line more than that file has.
-#       The distinct lines are counted from `perf script`'s addresses.  The
-#       same figure at both N shows the memory is linear in the lines.
+#       on a file of 100 k samples over 100 k lines, per distinct line more
+#       than that file has (what does not grow with the lines, the address
+#       memo of attr/ bounded at 4 MB among it, is in both).  The distinct
+#       lines are counted from `perf script`'s addresses.  The same figure
+#       at both N shows the memory is linear in the lines.
 #   report-mem-pagefault rss KB goal<=51200 PASS|MISS
 #       peak RSS on a page-fault recording (perf record -d -c 1 -e
 #       page-faults) of tests/attr/tasks.c run for 12250 rounds: about
@@ -39,7 +41,7 @@ gen() {	# gen N FILE: N samples over N lines, one CPU and one thread
 	"$GEN" -o "$2" -n "$1" --random "$1@0x10000000" --cpus 8 >/dev/null || exit 1
 }
 
-gen 1000 "$out/base.data"
+gen 100000 "$out/base.data"
 base_rss=$(rss "$out/base.data")
 base_lines=$(lines "$out/base.data")
 for n in 250000 1000000; do
@@ -52,7 +54,7 @@ for n in 250000 1000000; do
 		name = n >= 1000000 ? n / 1000000 "M" : n / 1000 "k"
 		printf "report-mem-%s-lines bytes-per-line %.0f goal<=100 %s\n", name, b,
 			b <= 100 ? "PASS" : "MISS"
-		printf "  (%d distinct lines, peak %d KB; 1000-sample file: %d lines, %d KB)\n",
+		printf "  (%d distinct lines, peak %d KB; 100 k-sample file: %d lines, %d KB)\n",
 			l, r, bl, br > "/dev/stderr" }'
 done
 

@@ -13,42 +13,60 @@
 #define NST (sizeof(hm_c2c_stats) / sizeof(uint32_t))
 #define COMPACT_MAX 255	/* a counter's limit (uint8_t) */
 
+static struct heat_compact *crec(const hm_heat *h, uint32_t i)
+{
+	return &h->cblk[i / HEAT_CBLK][i % HEAT_CBLK];
+}
+
 void heat_compact_free(hm_heat *h)
 {
+	size_t i;
+
+	for (i = 0; i < h->ncblk; i++)
+		free(h->cblk[i]);
+	free(h->cblk);
 	free(h->ctab);
 	free(h->cips);
 	free(h->ciptab);
+	h->cblk = NULL;
 	h->ctab = NULL;
 	h->cips = NULL;
 	h->ciptab = NULL;
 }
 
-static size_t ctab_slot(struct heat_compact *const *t, size_t size, uint64_t laddr)
+/* The slot of laddr in t: its record's, or the free one it would take. */
+static size_t ctab_slot(const hm_heat *h, const uint32_t *t, size_t size, uint64_t laddr)
 {
 	size_t i = hm_hash_u64(laddr) & (size - 1);
 
-	while (t[i] && t[i]->laddr != laddr)
+	while (t[i] && crec(h, t[i] - 1)->laddr != laddr)
 		i = (i + 1) & (size - 1);
 	return i;
 }
 
 struct heat_compact *heat_compact_find(const hm_heat *h, uint64_t laddr)
 {
-	return h->ctab ? h->ctab[ctab_slot(h->ctab, h->ctab_size, laddr)] : NULL;
+	uint32_t x;
+
+	if (!h->ctab)
+		return NULL;
+	x = h->ctab[ctab_slot(h, h->ctab, h->ctab_size, laddr)];
+	return x ? crec(h, x - 1) : NULL;
 }
 
 /* The table at most half full: a probe past the first slot is a cache
- * miss. */
+ * miss.  Slots are 32-bit indices, not pointers: the table is a quarter of
+ * a compact line's memory. */
 static int ctab_grow(hm_heat *h)
 {
 	size_t n = h->ctab_size ? 2 * h->ctab_size : 1024, i;
-	struct heat_compact **t = calloc(n, sizeof(*t));
+	uint32_t *t = calloc(n, sizeof(*t));
 
 	if (!t)
 		return -ENOMEM;
 	for (i = 0; i < h->ctab_size; i++)
 		if (h->ctab[i])
-			t[ctab_slot(t, n, h->ctab[i]->laddr)] = h->ctab[i];
+			t[ctab_slot(h, t, n, crec(h, h->ctab[i] - 1)->laddr)] = h->ctab[i];
 	free(h->ctab);
 	h->ctab = t;
 	h->ctab_size = n;
@@ -62,17 +80,28 @@ struct heat_compact *heat_compact_get(hm_heat *h, uint64_t laddr)
 
 	if (2 * (h->ncompact + 1) > h->ctab_size && ctab_grow(h))
 		return NULL;
-	i = ctab_slot(h->ctab, h->ctab_size, laddr);
+	i = ctab_slot(h, h->ctab, h->ctab_size, laddr);
 	if (h->ctab[i])
-		return h->ctab[i];
-	c = hm_arena_alloc(&h->arena, sizeof(*c));
-	if (!c)
+		return crec(h, h->ctab[i] - 1);
+	if (h->ncompact >= UINT32_MAX - 1)
 		return NULL;
+	if (h->ncompact % HEAT_CBLK == 0) {
+		struct heat_compact **v = realloc(h->cblk, (h->ncblk + 1) * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		h->cblk = v;
+		/* aligned: bit 0 of a record's address tags its handle */
+		v[h->ncblk] = aligned_alloc(64, HEAT_CBLK * sizeof(**v));
+		if (!v[h->ncblk])
+			return NULL;
+		h->ncblk++;
+	}
+	c = crec(h, (uint32_t)h->ncompact);
 	memset(c, 0, sizeof(*c));
 	c->laddr = laddr;
 	c->u.k.seq = h->nseq++;
-	h->ctab[i] = c;
-	h->ncompact++;
+	h->ctab[i] = (uint32_t)++h->ncompact;
 	return c;
 }
 
@@ -299,8 +328,8 @@ long heat_compact_top(const hm_heat *ch, size_t top, heat_rank_fn cmp, void *arg
 	q.v = malloc((top < h->ncompact ? top : h->ncompact) * sizeof(*q.v));
 	if (!q.v)
 		return -ENOMEM;
-	for (i = 0; i < h->ctab_size; i++) {
-		struct heat_compact *c = h->ctab[i];
+	for (i = 0; i < h->ncompact; i++) {
+		struct heat_compact *c = crec(h, (uint32_t)i);
 		struct cand x;
 
 		if (!c || c->state == HEAT_PROMOTED || !c->n)

@@ -255,6 +255,8 @@ enum heat_compact_state {
 	HEAT_MATERIALIZED,	/* after hm_heat_finish(): a line of its own */
 };
 
+#define HEAT_CBLK 4096
+
 static inline int heat_row_compact(const struct heat_row *r)
 {
 	return (uintptr_t)r & 1;
@@ -288,8 +290,11 @@ struct hm_heat {
 	unsigned seen_datasrc : 1, seen_watch : 1, seen_addr : 1, assumed_writes : 1;
 	unsigned seen_regs : 1;
 	/* lines kept as counts only (heat-compact.c) */
-	struct heat_compact **ctab;	/* open addressing by line address */
+	uint32_t *ctab;			/* index + 1 in cblk, open addressing
+					 * by line address */
 	size_t ctab_size, ncompact;
+	struct heat_compact **cblk;	/* the records, HEAT_CBLK a block */
+	size_t ncblk;
 	struct heat_ip *cips;		/* their code locations, distinct */
 	uint32_t *ciptab;		/* index + 1 in cips, by hash */
 	size_t ncips, cips_cap, ciptab_size;
