@@ -14,7 +14,7 @@ export HITMAP=${HITMAP:-$here/../hitmap}
 # cached and warm lines, in a private cache directory)
 export HITMAP_NO_CACHE=1
 printf '%-34s %12s %12s %8s %8s %s\n' target measured anchor ratio goal result
-for b in layout report report-kernel check btf html regs; do
+for b in layout report report-mem report-kernel check btf html regs; do
 	[ -f "$here/$b.sh" ] || continue
 	sh "$here/$b.sh" "$VMLINUX" | grep -E ' (PASS|MISS)$'
 done

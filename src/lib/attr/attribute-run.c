@@ -651,7 +651,8 @@ static void batch_prefetch_actors(const struct run *run, size_t i)
 {
 	const struct heat_row *row = run->rhint[i];
 
-	if (row && row->acts.v) {	/* an actor may straddle two lines */
+	/* an actor may straddle two lines; a compact line has none */
+	if (row && !heat_row_compact(row) && row->acts.v) {
 		const struct heat_actor *x = &row->acts.v[row->acts.last];
 
 		__builtin_prefetch(x);

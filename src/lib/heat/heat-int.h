@@ -9,18 +9,42 @@
 #include "base/util.h"
 #include "heat/heat-lib.h"
 
-/* A set of CPU numbers as a bitmap: CPUs 0-63 inline (no pointer to chase
- * on the per-sample path), the rest in w[] (word i at w[i - 1]). */
+/* A set of CPU numbers: CPUs 0-63 as an inline bitmap (no pointer to chase
+ * on the per-sample path), the rest as a sorted array.  Without a CPU in
+ * the samples, thread ids stand in for CPUs: a bitmap up to a tid of 30000
+ * would take 4 KB per field and per line, for one member. */
 struct heat_cpuset {
 	uint64_t inl;
-	uint64_t *w;
-	uint32_t nw;		/* words in all, inline one included (0 = empty) */
+	uint32_t *x;		/* members from 64 on, sorted; its room is the
+				 * power of two at or above their number */
+	uint32_t nw;		/* 64-bit words a bitmap of the members would
+				 * take (0 = empty) */
 	uint32_t count;
 };
 
+/* Word i of the set as a bitmap (members 64 i to 64 i + 63). */
 static inline uint64_t heat_cpuset_word(const struct heat_cpuset *s, uint32_t i)
 {
-	return i == 0 ? s->inl : i < s->nw ? s->w[i - 1] : 0;
+	uint32_t n, lo = 0, hi, base = i * 64;
+	uint64_t w = 0;
+
+	if (i == 0)
+		return s->inl;
+	if (i >= s->nw)
+		return 0;
+	n = s->count - (uint32_t)__builtin_popcountll(s->inl);
+	hi = n;
+	while (lo < hi) {	/* the first member >= base */
+		uint32_t mid = (lo + hi) / 2;
+
+		if (s->x[mid] < base)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && s->x[lo] - base < 64; lo++)
+		w |= 1ULL << (s->x[lo] - base);
+	return w;
 }
 
 /* A sorted set of thread ids; `last` (the latest added, always a member)
@@ -132,6 +156,7 @@ struct heat_line {
 	uint64_t addr;
 	struct heat_row *rows;
 	uint32_t nrows;
+	uint32_t seq;		/* its place among the lines, by first access */
 	struct heat_line *hnext;
 	/* filled by hm_heat_finish() */
 	hm_c2c_stats st;
@@ -171,6 +196,40 @@ struct heat_wtid {
 	unsigned w : 1, claimed : 1;	/* last was w; it dropped the one before */
 };
 
+/* A line whose accesses so far are unattributed, from one CPU and one
+ * thread, at one code location, with data sources only (heat-compact.c):
+ * counts only, one cacheline, until an access that needs a row
+ * (another CPU, thread or location, a counter past 255, a watchpoint or
+ * sampled-register access, an attributed access on the line) promotes it.
+ * The handle heat_row_of() gives for it is its address with bit 0 set. */
+struct heat_compact {
+	uint64_t laddr;
+	union {
+		struct {
+			uint32_t ip;	/* index in hm_heat.cips */
+			uint32_t cpu, tid;
+			uint32_t seq;	/* as heat_line.seq */
+		} k;
+		struct heat_row *row;	/* promoted */
+	} u;
+	uint8_t state;		/* enum heat_compact_state */
+	uint8_t n;		/* samples */
+	uint8_t st[sizeof(hm_c2c_stats) / sizeof(uint32_t)];	/* hm_c2c_stats's */
+};
+
+enum heat_compact_state {
+	HEAT_COMPACT = 0,
+	HEAT_PROMOTED,		/* a row and line of h->lines */
+	HEAT_MATERIALIZED,	/* after hm_heat_finish(): a line of its own */
+};
+
+#define HEAT_CBLK 4096
+
+static inline int heat_row_compact(const struct heat_row *r)
+{
+	return (uintptr_t)r & 1;
+}
+
 #define HEAT_FRONT 8192	/* direct-mapped (address, path) → row cache */
 
 struct heat_front {
@@ -198,6 +257,19 @@ struct hm_heat {
 	const hm_perf_info *winfo;	/* events, to know which fields can see w */
 	unsigned seen_datasrc : 1, seen_watch : 1, seen_addr : 1, assumed_writes : 1;
 	unsigned seen_regs : 1;
+	/* lines kept as counts only (heat-compact.c) */
+	uint32_t *ctab;			/* index + 1 in cblk, open addressing
+					 * by line address */
+	size_t ctab_size, ncompact;
+	struct heat_compact **cblk;	/* the records, HEAT_CBLK a block */
+	size_t ncblk;
+	struct heat_ip *cips;		/* their code locations, distinct */
+	uint32_t *ciptab;		/* index + 1 in cips, by hash */
+	size_t ncips, cips_cap, ciptab_size;
+	struct heat_line **mat;		/* lines made for the output after the end */
+	size_t nmat, mat_cap;
+	uint32_t nseq;			/* lines begun so far */
+	unsigned promoted : 1;		/* some line was begun before promotion */
 	uint64_t *cpu_samples;		/* every sample by CPU, for the cost */
 	uint32_t ncpu_samples;
 	unsigned finished : 1;
@@ -221,6 +293,7 @@ static inline int heat_cpuset_add(struct heat_cpuset *s, uint32_t cpu)
 int heat_cpuset_has(const struct heat_cpuset *s, uint32_t cpu);
 int heat_cpuset_union(struct heat_cpuset *d, const struct heat_cpuset *s);
 void heat_cpuset_clear(struct heat_cpuset *s);
+void heat_cpuset_free(struct heat_cpuset *s);
 /* Members in increasing order into out[] (at most max); returns the count. */
 size_t heat_cpuset_list(const struct heat_cpuset *s, uint32_t *out, size_t max);
 int heat_tidset_add(struct heat_tidset *s, uint32_t tid);
@@ -254,6 +327,23 @@ int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a);
  * a read/write access to a field no write breakpoint covers is a write at
  * once, without waiting for the end. */
 void heat_watch_events(hm_heat *h, const hm_perf_info *info);
+
+/* Lines kept as counts only (heat-compact.c). */
+struct heat_compact *heat_compact_get(hm_heat *h, uint64_t laddr);
+struct heat_compact *heat_compact_find(const hm_heat *h, uint64_t laddr);
+/* Count an access into a compact line: 0, 1 when it needs the line's row
+ * (promote, then count it there), or -ENOMEM. */
+int heat_compact_count(hm_heat *h, struct heat_compact *c, const hm_heat_access *a);
+/* The line's row, with its counts so far: a line of h->lines.  NULL on
+ * ENOMEM. */
+struct heat_row *heat_compact_promote(hm_heat *h, struct heat_compact *c);
+void heat_compact_free(hm_heat *h);
+
+/* heat.c's pieces heat-compact.c builds rows with. */
+struct heat_line *heat_line_new(hm_heat *h, uint64_t addr, uint32_t seq, int listed);
+struct heat_row *heat_row_unattributed(hm_heat *h, struct heat_line *l);
+int heat_line_finish(hm_heat *h, struct heat_line *l);
+void heat_stats_to_counts(const hm_c2c_stats *st, hm_heat_counts *c);
 
 /* Finish counting: runs the watchpoint coherence model over the buffered
  * breakpoint accesses.  Call once, after the last access.  (Its public-looking

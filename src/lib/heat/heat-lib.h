@@ -84,6 +84,16 @@ struct heat_cpuset;
 size_t hmi_heat_nr_lines(const hm_heat *h);
 const struct heat_line *hmi_heat_line_at(const hm_heat *h, size_t i);
 
+/* The lines kept as counts only (heat-compact.c): their number, and the
+ * `top` of them ranked first by cmp (on their counts and addresses), made
+ * finished lines of their own, best first, into out[]: their number, or
+ * -ENOMEM. */
+typedef int (*heat_rank_fn)(const hm_heat_counts *a, uint64_t aaddr, const hm_heat_counts *b,
+			    uint64_t baddr, void *arg);
+size_t hmi_heat_nr_compact(const hm_heat *h);
+long hmi_heat_compact_top(const hm_heat *h, size_t top, heat_rank_fn cmp, void *arg,
+			  const struct heat_line **out);
+
 uint64_t hmi_heat_line_addr(const struct heat_line *l);
 const hm_heat_counts *hmi_heat_line_counts(const struct heat_line *l);
 /* perf c2c's counters over the line's samples with a data source. */

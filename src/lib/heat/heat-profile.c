@@ -277,7 +277,7 @@ static int pb_fields(struct pb *b, struct pb_struct *ps, hm_profile_struct *out)
 		ps->total += fld->c.samples;
 		i = j;
 	}
-	free(cpus.w);
+	heat_cpuset_free(&cpus);
 	free(tids.v);
 	out->fields = f;
 	out->nr_fields = n;
@@ -395,11 +395,11 @@ static void pb_free(struct pb *b)
 
 	for (i = 0; i < b->ns; i++) {
 		for (j = 0; j < b->s[i].npairs; j++)
-			free(b->s[i].pairs[j].cpus.w);
+			heat_cpuset_free(&b->s[i].pairs[j].cpus);
 		for (j = 0; j < b->s[i].nshared; j++)
-			free(b->s[i].shared[j].cpus.w);
+			heat_cpuset_free(&b->s[i].shared[j].cpus);
 		for (j = 0; j < b->s[i].ngroups; j++) {
-			free(b->s[i].groups[j].c.cpus.w);
+			heat_cpuset_free(&b->s[i].groups[j].c.cpus);
 			free(b->s[i].groups[j].paths);
 		}
 		free(b->s[i].groups);

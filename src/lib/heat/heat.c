@@ -12,78 +12,103 @@
 
 /* ---- small sets ---- */
 
+/* Members from 64 on (the inline word holds the others). */
+static uint32_t cpuset_nx(const struct heat_cpuset *s)
+{
+	return s->count - (uint32_t)__builtin_popcountll(s->inl);
+}
+
+/* Where cpu is, or would go, in s->x. */
+static uint32_t cpuset_pos(const struct heat_cpuset *s, uint32_t cpu)
+{
+	uint32_t lo = 0, hi = cpuset_nx(s);
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (s->x[mid] < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int heat_cpuset_grow_add(struct heat_cpuset *s, uint32_t cpu)
 {
-	uint32_t w = cpu / 64;
-	uint64_t *word;
+	uint32_t n, at;
 
-	if (w == 0)
+	if (cpu < 64)
 		return heat_cpuset_add(s, cpu);
-	if (w >= s->nw) {
-		uint32_t nw = w + 1 > 2 * s->nw ? w + 1 : 2 * s->nw;
-		uint64_t *n = realloc(s->w, (nw - 1) * sizeof(*n));
-		uint32_t have = s->nw ? s->nw - 1 : 0;
+	n = cpuset_nx(s);
+	at = cpuset_pos(s, cpu);
+	if (at < n && s->x[at] == cpu)
+		return 0;
+	if (!(n & (n - 1))) {	/* full: n is its room, a power of two (or 0) */
+		uint32_t *v = realloc(s->x, (n ? 2 * n : 1) * sizeof(*v));
 
-		if (!n)
+		if (!v)
 			return -ENOMEM;
-		memset(n + have, 0, (nw - 1 - have) * sizeof(*n));
-		s->w = n;
-		s->nw = nw;
+		s->x = v;
 	}
-	word = &s->w[w - 1];
-	if (!(*word & (1ULL << (cpu % 64)))) {
-		*word |= 1ULL << (cpu % 64);
-		s->count++;
-	}
+	memmove(s->x + at + 1, s->x + at, (n - at) * sizeof(*s->x));
+	s->x[at] = cpu;
+	s->count++;
+	if (cpu / 64 + 1 > s->nw)
+		s->nw = cpu / 64 + 1;
 	return 0;
 }
 
 int heat_cpuset_has(const struct heat_cpuset *s, uint32_t cpu)
 {
-	return (heat_cpuset_word(s, cpu / 64) >> (cpu % 64)) & 1;
+	uint32_t at;
+
+	if (cpu < 64)
+		return (s->inl >> cpu) & 1;
+	at = cpuset_pos(s, cpu);
+	return at < cpuset_nx(s) && s->x[at] == cpu;
 }
 
 int heat_cpuset_union(struct heat_cpuset *d, const struct heat_cpuset *s)
 {
-	uint32_t i;
-	int b;
+	uint64_t w;
+	uint32_t i, n = cpuset_nx(s);
 
-	for (i = 0; i < s->nw; i++) {
-		uint64_t w = heat_cpuset_word(s, i);
-
-		for (; w; w &= w - 1) {	/* each set bit, lowest first */
-			b = __builtin_ctzll(w);
-			if (heat_cpuset_add(d, i * 64 + (uint32_t)b))
-				return -ENOMEM;
-		}
-	}
+	for (w = s->inl; w; w &= w - 1)	/* each set bit, lowest first */
+		if (heat_cpuset_add(d, (uint32_t)__builtin_ctzll(w)))
+			return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (heat_cpuset_add(d, s->x[i]))
+			return -ENOMEM;
 	return 0;
 }
 
+/* Emptied; the array stays allocated (the next member from 64 on resizes
+ * it, in place). */
 void heat_cpuset_clear(struct heat_cpuset *s)
 {
 	s->inl = 0;
-	if (s->w && s->nw > 1)
-		memset(s->w, 0, (s->nw - 1) * sizeof(*s->w));
 	s->count = 0;
+}
+
+void heat_cpuset_free(struct heat_cpuset *s)
+{
+	free(s->x);
+	s->x = NULL;
 }
 
 size_t heat_cpuset_list(const struct heat_cpuset *s, uint32_t *out, size_t max)
 {
 	size_t n = 0;
-	uint32_t i;
-	int b;
+	uint32_t i, nx = cpuset_nx(s);
+	uint64_t w;
 
-	for (i = 0; i < s->nw; i++) {
-		uint64_t w = heat_cpuset_word(s, i);
-
-		for (b = 0; b < 64; b++)
-			if ((w >> b) & 1) {
-				if (n < max)
-					out[n] = i * 64 + b;
-				n++;
-			}
-	}
+	for (w = s->inl; w; w &= w - 1, n++)
+		if (n < max)
+			out[n] = (uint32_t)__builtin_ctzll(w);
+	for (i = 0; i < nx; i++, n++)
+		if (n < max)
+			out[n] = s->x[i];
 	return n < max ? n : max;
 }
 
@@ -156,28 +181,37 @@ static void rows_free(hm_heat *h);
 static void row_free(struct heat_row *r)
 {
 	free(r->rw);
-	free(r->cpus.w);
+	heat_cpuset_free(&r->cpus);
 	free(r->tids.v);
 	if (!r->acts.inl)
 		free(r->acts.v);
 }
 
+static void line_free(struct heat_line *l)
+{
+	struct heat_row *r;
+
+	for (r = l->rows; r; r = r->next)
+		row_free(r);
+	heat_cpuset_free(&l->cpus);
+	free(l->tids.v);
+	heat_cpuset_free(&l->holders);
+	free(l->xp);
+	free(l->ev.cost);
+}
+
 void hm_heat_free(hm_heat *h)
 {
 	size_t i;
-	struct heat_row *r;
 
 	if (!h)
 		return;
-	for (i = 0; i < h->nlines; i++) {
-		for (r = h->lines[i]->rows; r; r = r->next)
-			row_free(r);
-		free(h->lines[i]->cpus.w);
-		free(h->lines[i]->tids.v);
-		free(h->lines[i]->holders.w);
-		free(h->lines[i]->xp);
-		free(h->lines[i]->ev.cost);
-	}
+	for (i = 0; i < h->nlines; i++)
+		line_free(h->lines[i]);
+	for (i = 0; i < h->nmat; i++)
+		line_free(h->mat[i]);
+	free(h->mat);
+	heat_compact_free(h);
 	free(h->cpu_samples);
 	free(h->lines);
 	free(h->rtab);
@@ -237,7 +271,7 @@ static int grow_ltab(hm_heat *h)
 	return 0;
 }
 
-static struct heat_line *get_line(hm_heat *h, uint64_t addr)
+static struct heat_line *find_line(const hm_heat *h, uint64_t addr)
 {
 	size_t b = hm_hash_u64(addr) & (h->ltab_size - 1);
 	struct heat_line *l;
@@ -245,20 +279,46 @@ static struct heat_line *get_line(hm_heat *h, uint64_t addr)
 	for (l = h->ltab[b]; l; l = l->hnext)
 		if (l->addr == addr)
 			return l;
-	if (h->nlines >= h->ltab_size && grow_ltab(h))
+	return NULL;
+}
+
+/* A new line: one of h->lines (listed), or, made for the output after the
+ * end, one of h->mat. */
+struct heat_line *heat_line_new(hm_heat *h, uint64_t addr, uint32_t seq, int listed)
+{
+	struct heat_line *l;
+	size_t b;
+
+	if (listed) {
+		if (h->nlines >= h->ltab_size && grow_ltab(h))
+			return NULL;
+		if (hm_grow((void **)&h->lines, &h->lines_cap, h->nlines + 1, sizeof(*h->lines)))
+			return NULL;
+	} else if (hm_grow((void **)&h->mat, &h->mat_cap, h->nmat + 1, sizeof(*h->mat))) {
 		return NULL;
-	if (hm_grow((void **)&h->lines, &h->lines_cap, h->nlines + 1, sizeof(*h->lines)))
-		return NULL;
+	}
 	l = hm_arena_alloc(&h->arena, sizeof(*l));
 	if (!l)
 		return NULL;
 	l->addr = addr;
+	l->seq = seq;
 	l->last_writer = -1;
+	if (!listed) {
+		h->mat[h->nmat++] = l;
+		return l;
+	}
 	b = hm_hash_u64(addr) & (h->ltab_size - 1);
 	l->hnext = h->ltab[b];
 	h->ltab[b] = l;
 	h->lines[h->nlines++] = l;
 	return l;
+}
+
+static struct heat_line *get_line(hm_heat *h, uint64_t addr)
+{
+	struct heat_line *l = find_line(h, addr);
+
+	return l ? l : heat_line_new(h, addr, h->nseq++, 1);
 }
 
 static const char *intern(hm_heat *h, const char *s)
@@ -383,22 +443,16 @@ static struct heat_row *row_alloc(hm_heat *h)
 	return r;
 }
 
-static struct heat_row *get_row(hm_heat *h, const hm_heat_access *a)
+/* A new row of line l for the access a (a->sname NULL: the line's
+ * unattributed row). */
+static struct heat_row *new_row(hm_heat *h, struct heat_line *l, const hm_heat_access *a)
 {
-	uint64_t line = a->addr & ~(uint64_t)(h->line_size - 1);
+	uint64_t line = l->addr;
 	uint64_t faddr = a->sname ? a->obj_base + a->foff : line;
-	size_t b = row_hash(line, faddr) & (h->rtab_size - 1);
 	const char *path = a->sname ? a->path : "?";
 	struct heat_row *r;
-	struct heat_line *l;
+	size_t b;
 
-	for (r = h->rtab[b]; r; r = r->hnext)
-		if (r->faddr == faddr && r->laddr == line &&
-		    same_str(r->path, path) && same_str(r->sname, a->sname))
-			return r;
-	l = get_line(h, line);
-	if (!l)
-		return NULL;
 	if (h->nrows >= h->rtab_size && grow_rtab(h))
 		return NULL;
 	r = row_alloc(h);
@@ -424,6 +478,54 @@ static struct heat_row *get_row(hm_heat *h, const hm_heat_access *a)
 	h->nrows++;
 	line_insert(l, r);
 	return r;
+}
+
+struct heat_row *heat_row_unattributed(hm_heat *h, struct heat_line *l)
+{
+	hm_heat_access a = { .addr = l->addr };
+
+	return new_row(h, l, &a);
+}
+
+/* Whether the access is unattributed, nothing said of it but its address:
+ * its line can start compact. */
+static int plain_access(const hm_heat_access *a)
+{
+	return !a->sname && !a->object && !a->strategy && !a->kind && !a->ssize;
+}
+
+/* The row of an access, or the tagged handle of its compact line. */
+static struct heat_row *get_row(hm_heat *h, const hm_heat_access *a)
+{
+	uint64_t line = a->addr & ~(uint64_t)(h->line_size - 1);
+	uint64_t faddr = a->sname ? a->obj_base + a->foff : line;
+	size_t b = row_hash(line, faddr) & (h->rtab_size - 1);
+	const char *path = a->sname ? a->path : "?";
+	struct heat_row *r;
+	struct heat_line *l;
+	struct heat_compact *c;
+
+	for (r = h->rtab[b]; r; r = r->hnext)
+		if (r->faddr == faddr && r->laddr == line &&
+		    same_str(r->path, path) && same_str(r->sname, a->sname))
+			return r;
+	l = find_line(h, line);
+	if (!l && plain_access(a)) {
+		c = heat_compact_get(h, line);
+		return c ? (struct heat_row *)((uintptr_t)c | 1) : NULL;
+	}
+	/* a second row on a compact line: the line's first row comes first */
+	if (!l && (c = heat_compact_find(h, line)) && c->state == HEAT_COMPACT) {
+		r = heat_compact_promote(h, c);
+		if (!r)
+			return NULL;
+		if (plain_access(a))
+			return r;
+		l = r->line;
+	}
+	if (!l && !(l = get_line(h, line)))
+		return NULL;
+	return new_row(h, l, a);
 }
 
 static void count_ip(struct heat_row *r, const void *bin, uint64_t link, uint64_t ip)
@@ -519,6 +621,19 @@ static int regs_add(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
 
 int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
 {
+	if (heat_row_compact(r)) {
+		struct heat_compact *c = (struct heat_compact *)((uintptr_t)r & ~(uintptr_t)1);
+		int err;
+
+		if (c->state == HEAT_COMPACT) {
+			err = heat_compact_count(h, c, a);
+			if (err <= 0)
+				return err;
+			if (!heat_compact_promote(h, c))
+				return -ENOMEM;
+		}
+		r = c->u.row;
+	}
 	if (heat_cpuset_add(&r->cpus, a->cpu))
 		return -ENOMEM;
 	/* The common repeats (same thread, same code location) without a call. */
@@ -792,7 +907,7 @@ static int run_watch_model(hm_heat *h)
 
 /* ---- finishing: counters, per-line totals, verdicts ---- */
 
-static void stats_to_counts(const hm_c2c_stats *st, hm_heat_counts *c)
+void heat_stats_to_counts(const hm_c2c_stats *st, hm_heat_counts *c)
 {
 	c->loads += st->load;
 	c->stores += st->store;
@@ -941,7 +1056,7 @@ static int fold_line(hm_heat *h, struct heat_line *l)
 	return 0;
 }
 
-static int finish_line(hm_heat *h, struct heat_line *l)
+int heat_line_finish(hm_heat *h, struct heat_line *l)
 {
 	struct heat_row *r;
 	uint32_t i;
@@ -949,7 +1064,7 @@ static int finish_line(hm_heat *h, struct heat_line *l)
 
 	for (r = l->rows; r; r = r->next) {
 		r->c.samples += r->nsamples;
-		stats_to_counts(&r->st, &r->c);
+		heat_stats_to_counts(&r->st, &r->c);
 		hm_c2c_add(&l->st, &r->st);
 		heat_counts_add(&l->c, &r->c);
 		if (heat_cpuset_union(&l->cpus, &r->cpus))
@@ -973,6 +1088,14 @@ static int finish_line(hm_heat *h, struct heat_line *l)
 	return heat_line_verdict(l, !h->seen_datasrc);
 }
 
+static int by_seq(const void *pa, const void *pb)
+{
+	const struct heat_line *a = *(struct heat_line *const *)pa;
+	const struct heat_line *b = *(struct heat_line *const *)pb;
+
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
 int hm_heat_finish(hm_heat *h)
 {
 	size_t i;
@@ -981,12 +1104,15 @@ int hm_heat_finish(hm_heat *h)
 	if (h->finished)
 		return 0;
 	h->finished = 1;
+	/* A promoted compact line joined h->lines late: back to its place. */
+	if (h->promoted)
+		qsort(h->lines, h->nlines, sizeof(*h->lines), by_seq);
 	for (i = 0; i < h->nlines; i++)
 		line_sort(h->lines[i]);
 	if (h->seen_watch && (err = run_watch_model(h)))
 		return err;
 	for (i = 0; i < h->nlines; i++)
-		if ((err = fold_line(h, h->lines[i])) || (err = finish_line(h, h->lines[i])))
+		if ((err = fold_line(h, h->lines[i])) || (err = heat_line_finish(h, h->lines[i])))
 			return err;
 	return 0;
 }

@@ -59,36 +59,52 @@ struct sort_ctx {
 	enum data_kind dk;
 };
 
-static int cmp_lines(const void *pa, const void *pb, void *arg)
+static int cmp_counts(const hm_heat_counts *a, uint64_t aaddr, const hm_heat_counts *b,
+		      uint64_t baddr, void *arg)
 {
 	const struct sort_ctx *sc = arg;
-	const struct heat_line *a = *(const struct heat_line *const *)pa;
-	const struct heat_line *b = *(const struct heat_line *const *)pb;
-	const hm_heat_counts *ca = hmi_heat_line_counts(a), *cb = hmi_heat_line_counts(b);
-	uint64_t ma = metric_of(ca, sc->m, sc->dk), mb = metric_of(cb, sc->m, sc->dk);
-	uint64_t aa = hmi_heat_line_addr(a), ab = hmi_heat_line_addr(b);
+	uint64_t ma = metric_of(a, sc->m, sc->dk), mb = metric_of(b, sc->m, sc->dk);
 
 	if (ma != mb)
 		return ma > mb ? -1 : 1;
-	if (ca->samples != cb->samples)
-		return ca->samples > cb->samples ? -1 : 1;
-	return aa < ab ? -1 : aa > ab;
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return aaddr < baddr ? -1 : aaddr > baddr;
 }
 
-/* The lines to show, best first (caller frees). */
+static int cmp_lines(const void *pa, const void *pb, void *arg)
+{
+	const struct heat_line *a = *(const struct heat_line *const *)pa;
+	const struct heat_line *b = *(const struct heat_line *const *)pb;
+
+	return cmp_counts(hmi_heat_line_counts(a), hmi_heat_line_addr(a),
+			  hmi_heat_line_counts(b), hmi_heat_line_addr(b), arg);
+}
+
+/* The lines to show, best first (caller frees): the lines kept as counts
+ * only take part through the best `top` of them. */
 static const struct heat_line **ranked(const hm_heat *h, const hm_report_stats *st,
 				       const struct hm_report_opts *o, size_t *n)
 {
 	size_t i, k = 0, top = o->top ? o->top : 10, nl = hmi_heat_nr_lines(h);
-	const struct heat_line **v = calloc(nl + 1, sizeof(*v));
-	struct sort_ctx sc;
+	size_t nc = hmi_heat_nr_compact(h);
+	const struct heat_line **v;
+	struct sort_ctx sc = { o->metric, data_kind(st) };
+	long c;
 
+	nc = top < nc ? top : nc;
+	v = calloc(nl + nc + 1, sizeof(*v));
 	if (!v)
 		return NULL;
 	for (i = 0; i < nl; i++)
 		if (hmi_heat_line_counts(hmi_heat_line_at(h, i))->samples)
 			v[k++] = hmi_heat_line_at(h, i);
-	sc = (struct sort_ctx){ o->metric, data_kind(st) };
+	c = hmi_heat_compact_top(h, top, cmp_counts, &sc, v + k);
+	if (c < 0) {
+		free(v);
+		return NULL;
+	}
+	k += (size_t)c;
 	qsort_r(v, k, sizeof(*v), cmp_lines, &sc);
 	*n = k < top ? k : top;
 	return v;

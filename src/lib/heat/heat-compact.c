@@ -1,0 +1,365 @@
+/* Compact lines: most cachelines of a large c2c recording are touched by
+ * one CPU and one thread, at one place in the code, and never printed.  A
+ * row and a line take 1.2 KB; such a line keeps counts only, in one
+ * cacheline (struct heat_compact), until an access needs more: it is then
+ * promoted to a row counted as if it had been one from the start.  After
+ * the end, the lines the output prints are made from their counts. */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "heat/heat-int.h"
+
+#define NST (sizeof(hm_c2c_stats) / sizeof(uint32_t))
+#define COMPACT_MAX 255	/* a counter's limit (uint8_t) */
+
+static struct heat_compact *crec(const hm_heat *h, uint32_t i)
+{
+	return &h->cblk[i / HEAT_CBLK][i % HEAT_CBLK];
+}
+
+void heat_compact_free(hm_heat *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->ncblk; i++)
+		free(h->cblk[i]);
+	free(h->cblk);
+	free(h->ctab);
+	free(h->cips);
+	free(h->ciptab);
+	h->cblk = NULL;
+	h->ctab = NULL;
+	h->cips = NULL;
+	h->ciptab = NULL;
+}
+
+/* The slot of laddr in t: its record's, or the free one it would take. */
+static size_t ctab_slot(const hm_heat *h, const uint32_t *t, size_t size, uint64_t laddr)
+{
+	size_t i = hm_hash_u64(laddr) & (size - 1);
+
+	while (t[i] && crec(h, t[i] - 1)->laddr != laddr)
+		i = (i + 1) & (size - 1);
+	return i;
+}
+
+struct heat_compact *heat_compact_find(const hm_heat *h, uint64_t laddr)
+{
+	uint32_t x;
+
+	if (!h->ctab)
+		return NULL;
+	x = h->ctab[ctab_slot(h, h->ctab, h->ctab_size, laddr)];
+	return x ? crec(h, x - 1) : NULL;
+}
+
+/* The table at most half full: a probe past the first slot is a cache
+ * miss.  Slots are 32-bit indices, not pointers: the table is a quarter of
+ * a compact line's memory. */
+static int ctab_grow(hm_heat *h)
+{
+	size_t n = h->ctab_size ? 2 * h->ctab_size : 1024, i;
+	uint32_t *t = calloc(n, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < h->ctab_size; i++)
+		if (h->ctab[i])
+			t[ctab_slot(h, t, n, crec(h, h->ctab[i] - 1)->laddr)] = h->ctab[i];
+	free(h->ctab);
+	h->ctab = t;
+	h->ctab_size = n;
+	return 0;
+}
+
+struct heat_compact *heat_compact_get(hm_heat *h, uint64_t laddr)
+{
+	struct heat_compact *c;
+	size_t i;
+
+	if (2 * (h->ncompact + 1) > h->ctab_size && ctab_grow(h))
+		return NULL;
+	i = ctab_slot(h, h->ctab, h->ctab_size, laddr);
+	if (h->ctab[i])
+		return crec(h, h->ctab[i] - 1);
+	if (h->ncompact >= UINT32_MAX - 1)
+		return NULL;
+	if (h->ncompact % HEAT_CBLK == 0) {
+		struct heat_compact **v = realloc(h->cblk, (h->ncblk + 1) * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		h->cblk = v;
+		/* aligned: bit 0 of a record's address tags its handle */
+		v[h->ncblk] = aligned_alloc(64, HEAT_CBLK * sizeof(**v));
+		if (!v[h->ncblk])
+			return NULL;
+		h->ncblk++;
+	}
+	c = crec(h, (uint32_t)h->ncompact);
+	memset(c, 0, sizeof(*c));
+	c->laddr = laddr;
+	c->u.k.seq = h->nseq++;
+	h->ctab[i] = (uint32_t)++h->ncompact;
+	return c;
+}
+
+/* The index of a code location in h->cips, added if new; -1 on ENOMEM. */
+static long cip_index(hm_heat *h, const void *bin, uint64_t link, uint64_t ip)
+{
+	size_t i, mask;
+
+	if (2 * (h->ncips + 1) > h->ciptab_size) {
+		size_t n = h->ciptab_size ? 2 * h->ciptab_size : 64;
+		uint32_t *t = calloc(n, sizeof(*t));
+
+		if (!t)
+			return -1;
+		for (i = 0; i < h->ncips; i++) {
+			size_t j = hm_hash_u64(h->cips[i].ip ^ (uintptr_t)h->cips[i].bin) & (n - 1);
+
+			while (t[j])
+				j = (j + 1) & (n - 1);
+			t[j] = (uint32_t)i + 1;
+		}
+		free(h->ciptab);
+		h->ciptab = t;
+		h->ciptab_size = n;
+	}
+	mask = h->ciptab_size - 1;
+	for (i = hm_hash_u64(ip ^ (uintptr_t)bin) & mask; h->ciptab[i]; i = (i + 1) & mask) {
+		const struct heat_ip *x = &h->cips[h->ciptab[i] - 1];
+
+		if (x->ip == ip && x->bin == bin && x->link == link)
+			return h->ciptab[i] - 1;
+	}
+	if (h->ncips >= UINT32_MAX - 1 ||
+	    hm_grow((void **)&h->cips, &h->cips_cap, h->ncips + 1, sizeof(*h->cips)))
+		return -1;
+	h->cips[h->ncips] = (struct heat_ip){ bin, link, ip, 0 };
+	h->ciptab[i] = (uint32_t)++h->ncips;
+	return (long)h->ncips - 1;
+}
+
+int heat_compact_count(hm_heat *h, struct heat_compact *c, const hm_heat_access *a)
+{
+	hm_c2c_stats d = { 0 };
+	const uint32_t *dv = (const uint32_t *)&d;
+	size_t i;
+
+	if (a->bp_w || a->bp_rw || a->regs || c->n == COMPACT_MAX)
+		return 1;
+	if (!c->n) {
+		long ip = cip_index(h, a->ip_bin, a->ip_link, a->ip);
+
+		if (ip < 0)
+			return -ENOMEM;
+		c->u.k.ip = (uint32_t)ip;
+		c->u.k.cpu = a->cpu;
+		c->u.k.tid = a->tid;
+	} else {
+		const struct heat_ip *x = &h->cips[c->u.k.ip];
+
+		if (c->u.k.cpu != a->cpu || c->u.k.tid != a->tid || x->ip != a->ip ||
+		    x->bin != a->ip_bin)
+			return 1;
+	}
+	if (a->has_data_src) {
+		hm_c2c_count(&d, a->data_src, a->addr, a->mapped);
+		for (i = 0; i < NST; i++)
+			if (dv[i] && c->st[i] + dv[i] > COMPACT_MAX)
+				return 1;
+		for (i = 0; i < NST; i++)
+			c->st[i] += (uint8_t)dv[i];
+		h->seen_datasrc = 1;
+	} else {
+		h->seen_addr = 1;
+	}
+	c->n++;
+	return 0;
+}
+
+static void compact_stats(const struct heat_compact *c, hm_c2c_stats *st)
+{
+	uint32_t *v = (uint32_t *)st;
+	size_t i;
+
+	for (i = 0; i < NST; i++)
+		v[i] = c->st[i];
+}
+
+/* The row of c's counts on line l, as heat_count() would have made it. */
+static struct heat_row *compact_row(hm_heat *h, struct heat_compact *c, struct heat_line *l)
+{
+	struct heat_row *r = heat_row_unattributed(h, l);
+	uint32_t acts;
+
+	if (!r)
+		return NULL;
+	if (!c->n)
+		return r;
+	if (heat_cpuset_add(&r->cpus, c->u.k.cpu) || heat_tidset_add(&r->tids, c->u.k.tid))
+		return NULL;
+	r->nsamples = c->n;
+	r->ips[0] = h->cips[c->u.k.ip];
+	r->ips[0].n = c->n;
+	r->nips = 1;
+	compact_stats(c, &r->st);
+	/* each load or store counted its CPU as an actor */
+	acts = r->st.load + r->st.store;
+	if (acts) {
+		if (heat_actors_add(&r->acts, c->u.k.cpu, 0))
+			return NULL;
+		r->acts.v[r->acts.last].n += acts - 1;
+		r->acts.v[r->acts.last].w += r->st.store;
+	}
+	return r;
+}
+
+struct heat_row *heat_compact_promote(hm_heat *h, struct heat_compact *c)
+{
+	struct heat_line *l = heat_line_new(h, c->laddr, c->u.k.seq, 1);
+	struct heat_row *r;
+
+	if (!l || !(r = compact_row(h, c, l)))
+		return NULL;
+	c->u.row = r;
+	c->state = HEAT_PROMOTED;
+	h->promoted = 1;
+	return r;
+}
+
+/* A finished line of its own for c (kept in h->mat). */
+static struct heat_line *materialize(hm_heat *h, struct heat_compact *c)
+{
+	struct heat_line *l;
+	struct heat_row *r;
+
+	if (c->state == HEAT_MATERIALIZED)
+		return c->u.row->line;
+	l = heat_line_new(h, c->laddr, c->u.k.seq, 0);
+	if (!l || !(r = compact_row(h, c, l)) || heat_line_finish(h, l))
+		return NULL;
+	c->u.row = r;
+	c->state = HEAT_MATERIALIZED;
+	return l;
+}
+
+/* The counts a finished line of c would have. */
+static void compact_counts(const struct heat_compact *c, hm_heat_counts *out)
+{
+	hm_c2c_stats st;
+
+	if (c->state == HEAT_MATERIALIZED) {
+		*out = c->u.row->line->c;
+		return;
+	}
+	memset(out, 0, sizeof(*out));
+	compact_stats(c, &st);
+	heat_stats_to_counts(&st, out);
+	out->samples = c->n;
+}
+
+/* A bounded heap of the best candidates, the worst at its root. */
+struct cand {
+	hm_heat_counts c;
+	struct heat_compact *x;
+};
+
+struct heap {
+	struct cand *v;
+	size_t n;
+	heat_rank_fn cmp;
+	void *arg;
+};
+
+/* Whether a ranks after b (is worse). */
+static int worse(const struct heap *q, const struct cand *a, const struct cand *b)
+{
+	return q->cmp(&a->c, a->x->laddr, &b->c, b->x->laddr, q->arg) > 0;
+}
+
+static void sift_down(struct heap *q, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct cand t;
+
+		if (l < q->n && worse(q, &q->v[l], &q->v[m]))
+			m = l;
+		if (r < q->n && worse(q, &q->v[r], &q->v[m]))
+			m = r;
+		if (m == i)
+			return;
+		t = q->v[i];
+		q->v[i] = q->v[m];
+		q->v[m] = t;
+		i = m;
+	}
+}
+
+static void sift_up(struct heap *q, size_t i)
+{
+	while (i) {
+		size_t p = (i - 1) / 2;
+		struct cand t;
+
+		if (!worse(q, &q->v[i], &q->v[p]))
+			return;
+		t = q->v[i];
+		q->v[i] = q->v[p];
+		q->v[p] = t;
+		i = p;
+	}
+}
+
+size_t hmi_heat_nr_compact(const hm_heat *h)
+{
+	return h->ncompact;
+}
+
+long hmi_heat_compact_top(const hm_heat *ch, size_t top, heat_rank_fn cmp, void *arg,
+			  const struct heat_line **out)
+{
+	/* Making a line of a compact one only caches what it stands for. */
+	hm_heat *h = (hm_heat *)ch;
+	struct heap q = { NULL, 0, cmp, arg };
+	size_t i, k;
+	long n;
+
+	if (!top || !h->ncompact)
+		return 0;
+	q.v = malloc((top < h->ncompact ? top : h->ncompact) * sizeof(*q.v));
+	if (!q.v)
+		return -ENOMEM;
+	for (i = 0; i < h->ncompact; i++) {
+		struct heat_compact *c = crec(h, (uint32_t)i);
+		struct cand x;
+
+		if (!c || c->state == HEAT_PROMOTED || !c->n)
+			continue;
+		compact_counts(c, &x.c);
+		x.x = c;
+		if (q.n < top) {
+			q.v[q.n++] = x;
+			sift_up(&q, q.n - 1);
+		} else if (worse(&q, &q.v[0], &x)) {
+			q.v[0] = x;
+			sift_down(&q, 0);
+		}
+	}
+	/* worst first out of the heap: filled from the end */
+	n = (long)q.n;
+	for (k = q.n; k > 0; k--) {
+		out[k - 1] = materialize(h, q.v[0].x);
+		if (!out[k - 1]) {
+			free(q.v);
+			return -ENOMEM;
+		}
+		q.v[0] = q.v[--q.n];
+		sift_down(&q, 0);
+	}
+	free(q.v);
+	return n;
+}
