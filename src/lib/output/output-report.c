@@ -346,8 +346,6 @@ static int is_instance(const struct heat_row *r)
 	return n < 2 || strcmp(hmi_heat_row_object(r) + n - 2, "@?");
 }
 
-/* The distinct instances of lines v[0..n), sorted by type then object,
- * into *out (the caller frees): their number, or -1 out of memory. */
 /* Every line of h, for instances(); NULL out of memory. */
 static const struct heat_line **all_lines(const hm_heat *h)
 {
@@ -359,6 +357,8 @@ static const struct heat_line **all_lines(const hm_heat *h)
 	return v;
 }
 
+/* The distinct instances of lines v[0..n), sorted by type then object,
+ * into *out (the caller frees): their number, or -1 out of memory. */
 static long instances(const struct heat_line *const *v, size_t n, struct inst_key **out)
 {
 	size_t k = 0, cap = 0, i, u = 0;
