@@ -7,6 +7,7 @@
 #include "hitmap/check.h"
 #include "hitmap/layout.h"
 #include "layout/layout-lib.h"
+#include "check/check-lib.h"
 
 /* Where an object may start relative to a line: at any multiple of `step`
  * below `unit`.  step == unit means the start is known to be line-aligned. */
@@ -31,27 +32,6 @@ static inline uint64_t hmc_unit_of(const struct hmc_geom *g, uint64_t off)
 {
 	return off / g->unit;
 }
-
-/* ---- contention-prone members (lint) ---- */
-
-enum { HMC_NONE = 0, HMC_ATOMIC = 1, HMC_LOCK = 2 };
-
-struct hmc_hot {
-	uint32_t field;		/* index in the layout */
-	int weight;		/* HMC_ATOMIC or HMC_LOCK */
-	const char *why;	/* the matched type name: "spinlock_t", "_Atomic" */
-};
-
-struct hmc_typeclass;	/* memo of per-type answers, one per hm_types */
-
-struct hmc_typeclass *hmc_typeclass_new(const hm_types *t, const char *const *extra);
-void hmc_typeclass_free(struct hmc_typeclass *tc);
-
-/* The outermost contention-prone fields of an (expanded) layout: a lock or
- * atomic member, an array of them, or an array of structs containing one;
- * a struct member containing one is descended into.  *out is malloc'ed.
- * Returns the count or -ENOMEM. */
-int hmc_hot_fields(struct hmc_typeclass *tc, const hm_layout *l, struct hmc_hot **out);
 
 /* Read-mostly by type alone: pointers (data and function), const objects. */
 int hmc_read_mostly(const hm_types *t, hm_type_id id);
@@ -91,7 +71,7 @@ struct hmc_owned {
 /* lint.c: lint one laid-out struct into out; the pairs that a named struct
  * member declares are left to that struct's own lint, its type added to ow
  * (may be NULL). */
-int hmc_lint_struct(struct hmc_typeclass *tc, const hm_layout *l,
+int hmc_lint_struct(struct hmi_typeclass *tc, const hm_layout *l,
 		    const struct hm_check_opts *o, struct hmc_owned *ow, hm_findings *out);
 /* The deepest common ancestor of fields a and b that is a named member of a
  * named struct type (*tid): the struct that declares them both.

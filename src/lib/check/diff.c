@@ -21,13 +21,13 @@ struct side {
 	hm_layout *l;
 	const hm_field *f;
 	size_t n;
-	struct hmc_hot *hot;
+	struct hmi_hot *hot;
 	int nhot;
 	struct hmc_geom g;
 };
 
 static int side_init(struct side *s, const hm_types *t, hm_type_id id,
-		     const struct hm_check_opts *o, struct hmc_typeclass *tc)
+		     const struct hm_check_opts *o, struct hmi_typeclass *tc)
 {
 	memset(s, 0, sizeof(*s));
 	s->t = t;
@@ -36,7 +36,7 @@ static int side_init(struct side *s, const hm_types *t, hm_type_id id,
 		return errno == ENOMEM ? -ENOMEM : -EINVAL;
 	s->f = hm_layout_fields(s->l, &s->n);
 	hmc_geom_init(&s->g, s->l, o, 1);
-	s->nhot = hmc_hot_fields(tc, s->l, &s->hot);
+	s->nhot = hmi_hot_fields(tc, s->l, &s->hot);
 	return s->nhot < 0 ? s->nhot : 0;
 }
 
@@ -1321,7 +1321,7 @@ static int inherited_note(struct dctx *d, const struct side *b)
 }
 
 static int diff_struct(struct dctx *d, const hm_types *ot, hm_type_id oid, const hm_types *nt,
-		       hm_type_id nid, struct hmc_typeclass *otc, struct hmc_typeclass *ntc,
+		       hm_type_id nid, struct hmi_typeclass *otc, struct hmi_typeclass *ntc,
 		       const hm_findings *rold, const hm_findings *rnew)
 {
 	struct side a, b;
@@ -1482,7 +1482,7 @@ struct pairing {
  * of one name in different files) pair by declaration file, the longest
  * common path tail winning, and what is left pairs in load order. */
 static int diff_name(struct dctx *d, const struct pairing *p, const char *name,
-		     struct hmc_typeclass *otc, struct hmc_typeclass *ntc,
+		     struct hmi_typeclass *otc, struct hmi_typeclass *ntc,
 		     const hm_findings *rold, const hm_findings *rnew)
 {
 	size_t ko, kn, o0 = name_range(p->ot, p->oids, p->on, name, &ko);
@@ -1525,8 +1525,8 @@ static int diff_run(const hm_types *old_t, const hm_types *new_t,
 {
 	struct dctx d = { .o = o, .out = out, .old_name = o->old_label ? o->old_label : "old",
 			  .new_name = o->new_label ? o->new_label : "new" };
-	struct hmc_typeclass *otc = hmc_typeclass_new(old_t, o->contended_types);
-	struct hmc_typeclass *ntc = hmc_typeclass_new(new_t, o->contended_types);
+	struct hmi_typeclass *otc = hmi_typeclass_new(old_t, o->contended_types);
+	struct hmi_typeclass *ntc = hmi_typeclass_new(new_t, o->contended_types);
 	hm_findings *rold = NULL, *rnew = NULL;
 	struct pairing p = { .ot = old_t, .nt = new_t };
 	hm_strtab strs = { 0 };
@@ -1624,8 +1624,8 @@ out:
 	free(p.nids);
 	hm_findings_free(rold);
 	hm_findings_free(rnew);
-	hmc_typeclass_free(otc);
-	hmc_typeclass_free(ntc);
+	hmi_typeclass_free(otc);
+	hmi_typeclass_free(ntc);
 	return e;
 }
 

@@ -31,7 +31,7 @@ static const char *const lint_default_types[] = {
 /* Entries before this index are locks (weight 2), the rest atomics. */
 #define NR_LOCK_TYPES 21
 
-struct hmc_typeclass {
+struct hmi_typeclass {
 	const hm_types *t;
 	const char *const *extra;
 	size_t n;
@@ -40,9 +40,9 @@ struct hmc_typeclass {
 	const char **why;
 };
 
-struct hmc_typeclass *hmc_typeclass_new(const hm_types *t, const char *const *extra)
+struct hmi_typeclass *hmi_typeclass_new(const hm_types *t, const char *const *extra)
 {
-	struct hmc_typeclass *tc = calloc(1, sizeof(*tc));
+	struct hmi_typeclass *tc = calloc(1, sizeof(*tc));
 
 	if (!tc)
 		return NULL;
@@ -53,7 +53,7 @@ struct hmc_typeclass *hmc_typeclass_new(const hm_types *t, const char *const *ex
 	tc->contains = malloc(tc->n);
 	tc->why = calloc(tc->n, sizeof(char *));
 	if (!tc->direct || !tc->contains || !tc->why) {
-		hmc_typeclass_free(tc);
+		hmi_typeclass_free(tc);
 		return NULL;
 	}
 	memset(tc->direct, -1, tc->n);
@@ -61,7 +61,7 @@ struct hmc_typeclass *hmc_typeclass_new(const hm_types *t, const char *const *ex
 	return tc;
 }
 
-void hmc_typeclass_free(struct hmc_typeclass *tc)
+void hmi_typeclass_free(struct hmi_typeclass *tc)
 {
 	if (!tc)
 		return;
@@ -90,7 +90,7 @@ static int entry_matches(const char *e, const hm_type *ty)
 	return !strcmp(e, ty->name);
 }
 
-static int match_name(struct hmc_typeclass *tc, const hm_type *ty, const char **why)
+static int match_name(struct hmi_typeclass *tc, const hm_type *ty, const char **why)
 {
 	const char *const *e;
 	size_t i;
@@ -98,23 +98,23 @@ static int match_name(struct hmc_typeclass *tc, const hm_type *ty, const char **
 	for (i = 0; lint_default_types[i]; i++) {
 		if (entry_matches(lint_default_types[i], ty)) {
 			*why = lint_default_types[i];
-			return i < NR_LOCK_TYPES ? HMC_LOCK : HMC_ATOMIC;
+			return i < NR_LOCK_TYPES ? HMI_LOCK : HMI_ATOMIC;
 		}
 	}
 	for (e = tc->extra; e && *e; e++) {
 		if (entry_matches(*e, ty)) {
 			*why = *e;
-			return HMC_LOCK;
+			return HMI_LOCK;
 		}
 	}
-	return HMC_NONE;
+	return HMI_NONE;
 }
 
 /* Through typedefs, qualifiers and array dimensions to a named lock/atomic. */
-static int direct(struct hmc_typeclass *tc, hm_type_id id0, const char **why)
+static int direct(struct hmi_typeclass *tc, hm_type_id id0, const char **why)
 {
 	hm_type_id id = id0;
-	int depth, r = HMC_NONE;
+	int depth, r = HMI_NONE;
 
 	if (id0 < tc->n && tc->direct[id0] >= 0) {
 		*why = tc->why[id0];
@@ -131,7 +131,7 @@ static int direct(struct hmc_typeclass *tc, hm_type_id id0, const char **why)
 			if (r || ty->kind != HM_KIND_TYPEDEF)
 				break;
 		} else if (ty->kind == HM_KIND_ATOMIC) {
-			r = HMC_ATOMIC;
+			r = HMI_ATOMIC;
 			*why = "_Atomic";
 			break;
 		} else if (ty->kind != HM_KIND_CONST && ty->kind != HM_KIND_VOLATILE &&
@@ -190,11 +190,11 @@ static int grow_frames(struct cframe **st, struct cframe *local, size_t *cap)
 /* contains() of id when it needs no walk of members (returns 1 with *r and
  * *why set), else 0 with *body set: id is then marked as in progress, so a
  * cycle of members (corrupt input) ends there. */
-static int contains_now(struct hmc_typeclass *tc, hm_type_id id, int *r, const char **why,
+static int contains_now(struct hmi_typeclass *tc, hm_type_id id, int *r, const char **why,
 			const hm_type **body)
 {
 	*why = NULL;
-	*r = HMC_NONE;
+	*r = HMI_NONE;
 	if (id == HM_TYPE_NONE || id >= tc->n)
 		return 1;
 	if (tc->contains[id] >= 0) {
@@ -204,7 +204,7 @@ static int contains_now(struct hmc_typeclass *tc, hm_type_id id, int *r, const c
 	}
 	if ((*r = direct(tc, id, why)))
 		return 1;
-	tc->contains[id] = HMC_NONE;
+	tc->contains[id] = HMI_NONE;
 	tc->why[id] = NULL;
 	*body = held_body(tc->t, id);
 	return *body == NULL;
@@ -213,7 +213,7 @@ static int contains_now(struct hmc_typeclass *tc, hm_type_id id, int *r, const c
 /* Whether a struct-like type (through typedefs, qualifiers, arrays) holds a
  * lock or atomic at any depth.  Depth-first with an explicit stack (nesting
  * depth is input-controlled), every type once per lint run. */
-static int contains(struct hmc_typeclass *tc, hm_type_id id0, const char **why)
+static int contains(struct hmi_typeclass *tc, hm_type_id id0, const char **why)
 {
 	struct cframe local[32], *st = local, *f;
 	size_t sp = 0, cap = 32;
@@ -222,7 +222,7 @@ static int contains(struct hmc_typeclass *tc, hm_type_id id0, const char **why)
 
 	if (contains_now(tc, id0, &r, why, &body))
 		return r;
-	st[sp++] = (struct cframe){ id0, body, 0, HMC_NONE, NULL };
+	st[sp++] = (struct cframe){ id0, body, 0, HMI_NONE, NULL };
 	while (sp) {
 		const hm_member *m;
 		const char *w;
@@ -230,17 +230,17 @@ static int contains(struct hmc_typeclass *tc, hm_type_id id0, const char **why)
 
 		f = &st[sp - 1];
 		m = hm_types_members(tc->t, f->body);
-		if (f->i < f->body->nr && f->r < HMC_LOCK) {
+		if (f->i < f->body->nr && f->r < HMI_LOCK) {
 			if (m[f->i].flags & HM_MEMBER_STATIC) {
 				f->i++;
 				continue;
 			}
 			if (!contains_now(tc, m[f->i].type, &d, &w, &body)) {
 				if (sp == cap && !grow_frames(&st, local, &cap)) {
-					d = HMC_NONE;	/* out of memory: judged without it */
+					d = HMI_NONE;	/* out of memory: judged without it */
 					w = NULL;
 				} else {
-					st[sp++] = (struct cframe){ m[f->i].type, body, 0, HMC_NONE, NULL };
+					st[sp++] = (struct cframe){ m[f->i].type, body, 0, HMI_NONE, NULL };
 					continue;
 				}
 			}
@@ -277,10 +277,10 @@ static int is_array(const hm_types *t, hm_type_id id)
 	return ty && ty->kind == HM_KIND_ARRAY;
 }
 
-int hmc_hot_fields(struct hmc_typeclass *tc, const hm_layout *l, struct hmc_hot **out)
+int hmi_hot_fields(struct hmi_typeclass *tc, const hm_layout *l, struct hmi_hot **out)
 {
 	const hm_field *f;
-	struct hmc_hot *v = NULL;
+	struct hmi_hot *v = NULL;
 	size_t n, i = 0, j, nv = 0, cap = 0;
 
 	f = hm_layout_fields(l, &n);
@@ -658,7 +658,7 @@ static int rel_add(struct lrel **v, size_t *n, size_t *cap, const struct lrel *r
 
 /* Pairs of contention-prone fields that may share a unit, in field order. */
 static int lint_pairs(const hm_layout *l, const struct hmc_geom *g,
-		      const struct hm_check_opts *o, const struct hmc_hot *h, size_t nh,
+		      const struct hm_check_opts *o, const struct hmi_hot *h, size_t nh,
 		      struct hmc_owned *ow, struct lrel **rv, size_t *nr, size_t *cr)
 {
 	const hm_field *f = hm_layout_fields(l, NULL);
@@ -691,7 +691,7 @@ static int lint_pairs(const hm_layout *l, const struct hmc_geom *g,
  * (not pointers inside an embedded list_head or work_struct: those are
  * written) that may share its line. */
 static int lint_neighbours(const hm_layout *l, const struct hmc_geom *g,
-			   const struct hmc_hot *h, size_t nh, const unsigned char *in_hot,
+			   const struct hmi_hot *h, size_t nh, const unsigned char *in_hot,
 			   struct lrel **rv, size_t *nr, size_t *cr)
 {
 	const hm_types *t = hmi_layout_types(l);
@@ -759,12 +759,12 @@ static size_t uniq_u32(uint32_t *v, size_t n)
 
 static const char *weight_name(int w)
 {
-	return w == HMC_LOCK ? "lock" : "atomic";
+	return w == HMI_LOCK ? "lock" : "atomic";
 }
 
 /* One line's relations r[0..nr) into one finding. */
 static int line_finding(const hm_layout *l, const struct hmc_geom *g,
-			const struct hm_check_opts *o, const struct hmc_hot *h,
+			const struct hm_check_opts *o, const struct hmi_hot *h,
 			const struct lrel *r, size_t nr, uint32_t *hot, uint32_t *rm,
 			hm_findings *out)
 {
@@ -794,7 +794,7 @@ static int line_finding(const hm_layout *l, const struct hmc_geom *g,
 	if (!npairs)
 		any_at0 = 1;	/* a member and its readers: counted where it starts */
 	for (i = 0; i < nhot; i++) {
-		if (h[hot[i]].weight == HMC_LOCK)
+		if (h[hot[i]].weight == HMI_LOCK)
 			nlock++;
 		else
 			natom++;
@@ -819,14 +819,14 @@ static int line_finding(const hm_layout *l, const struct hmc_geom *g,
 	if (shown + 1 == nhot)
 		shown = nhot;
 	for (k = 0, i = 0; i < nhot && k < shown; i++) {
-		if (h[hot[i]].weight != HMC_LOCK)
+		if (h[hot[i]].weight != HMI_LOCK)
 			continue;
 		fprintf(m, "%s%s", k ? (k + 1 == nhot ? " and " : ", ") : "",
 			f[h[hot[i]].field].path);
 		k++;
 	}
 	for (i = 0; i < nhot && k < shown; i++) {
-		if (h[hot[i]].weight == HMC_LOCK)
+		if (h[hot[i]].weight == HMI_LOCK)
 			continue;
 		fprintf(m, "%s%s", k ? (k + 1 == nhot ? " and " : ", ") : "",
 			f[h[hot[i]].field].path);
@@ -864,7 +864,7 @@ static int line_finding(const hm_layout *l, const struct hmc_geom *g,
 		free((char *)fi.detail);
 		free(idx);
 		for (i = 0; i < nr; i++) {
-			const struct hmc_hot *a = &h[r[i].hot];
+			const struct hmi_hot *a = &h[r[i].hot];
 
 			if (r[i].pair)
 				fprintf(m, "\npair %s + %s: %s + %s, +%d%s", f[a->field].path,
@@ -894,11 +894,11 @@ static int line_finding(const hm_layout *l, const struct hmc_geom *g,
 }
 
 /* Lint one struct into out. */
-int hmc_lint_struct(struct hmc_typeclass *tc, const hm_layout *l,
+int hmc_lint_struct(struct hmi_typeclass *tc, const hm_layout *l,
 		    const struct hm_check_opts *o, struct hmc_owned *ow, hm_findings *out)
 {
 	struct hmc_geom g;
-	struct hmc_hot *h = NULL;
+	struct hmi_hot *h = NULL;
 	struct lrel *rv = NULL;
 	unsigned char *in_hot;
 	uint32_t *hot = NULL, *rm = NULL;
@@ -907,7 +907,7 @@ int hmc_lint_struct(struct hmc_typeclass *tc, const hm_layout *l,
 	int nh, r;
 
 	hmc_geom_init(&g, l, o, line_aligned(o, hmi_layout_name(l)));
-	nh = hmc_hot_fields(tc, l, &h);
+	nh = hmi_hot_fields(tc, l, &h);
 	if (nh <= 0)
 		return nh;
 	in_hot = calloc(n ? n : 1, 1);
@@ -944,7 +944,7 @@ int hmc_lint_struct(struct hmc_typeclass *tc, const hm_layout *l,
 	return r;
 }
 
-static int lint_one(struct hmc_typeclass *tc, const hm_types *t, hm_type_id id,
+static int lint_one(struct hmi_typeclass *tc, const hm_types *t, hm_type_id id,
 		    const struct hm_check_opts *o, struct hmc_owned *ow, hm_findings *out)
 {
 	const hm_type *ty = hm_types_get(t, id);
@@ -977,7 +977,7 @@ static hm_type_id body_id(const hm_types *t, hm_type_id id)
  * one (struct rw_semaphore, and the struct qspinlock and struct
  * optimistic_spin_queue in it): a lock is a unit, its internals are no one's
  * to rearrange, so those structs are not linted on their own. */
-static int mark_units(struct hmc_typeclass *tc, unsigned char *unit)
+static int mark_units(struct hmi_typeclass *tc, unsigned char *unit)
 {
 	hm_type_id *st = NULL, id;
 	size_t sp = 0, cap = 0, i;
@@ -1018,7 +1018,7 @@ static int mark_units(struct hmc_typeclass *tc, unsigned char *unit)
 
 static int lint_run(const hm_types *t, const struct hm_check_opts *o, hm_findings *out)
 {
-	struct hmc_typeclass *tc = hmc_typeclass_new(t, o->contended_types);
+	struct hmi_typeclass *tc = hmi_typeclass_new(t, o->contended_types);
 	struct hmc_owned ow = { 0 };
 	hm_type_id *ids;
 	unsigned char *unit = NULL;
@@ -1068,7 +1068,7 @@ static int lint_run(const hm_types *t, const struct hm_check_opts *o, hm_finding
 	}
 	free(unit);
 	free(ow.v);
-	hmc_typeclass_free(tc);
+	hmi_typeclass_free(tc);
 	return r;
 }
 

@@ -8,7 +8,7 @@
 #include "hitmap/output.h"
 #include "base/opts.h"
 #include "output/output-html.h"
-#include "check/check-int.h"
+#include "check/check-lib.h"
 
 /* The profile entry heat for `ty` is filed under: its name, else the
  * struct's a typedef names (as the layout's heat notes choose it). */
@@ -41,13 +41,13 @@ int hm_html_layouts(FILE *out, const struct hm_json_binary *bin, const hm_types 
 	line = o.cacheline_size ? o.cacheline_size
 	       : bin->cacheline_size ? bin->cacheline_size : hm_types_cacheline_size(t, 0);
 	HM_OPTS(hm_layout_opts, lo, .cacheline_size = line, .expand = o.expand);
-	struct hmc_typeclass *tc = hmc_typeclass_new(t, NULL);
+	struct hmi_typeclass *tc = hmi_typeclass_new(t, NULL);
 
 	snprintf(title, sizeof(title), "hitmap layout: %s", bin->path ? bin->path : "-");
 	if (!tc)
 		return -ENOMEM;
 	if ((err = html_buf_open(&b))) {
-		hmc_typeclass_free(tc);
+		hmi_typeclass_free(tc);
 		return err;
 	}
 	html_page_head(&b.j, "layout", o.title ? o.title : title, line);
@@ -77,7 +77,7 @@ int hm_html_layouts(FILE *out, const struct hm_json_binary *bin, const hm_types 
 		if (err)
 			break;
 	}
-	hmc_typeclass_free(tc);
+	hmi_typeclass_free(tc);
 	if (err) {
 		html_buf_free(&b);
 		return err;
@@ -142,11 +142,11 @@ int hm_html_diff(FILE *out, const hm_types *old_t, const hm_types *new_t,
 		return -EINVAL;
 	HM_OPTS(hm_layout_opts, lo, .cacheline_size = hm_types_cacheline_size(new_t, o.cacheline_size),
 		.expand = o.expand);
-	struct hmc_typeclass *tca = NULL, *tcb = NULL;
+	struct hmi_typeclass *tca = NULL, *tcb = NULL;
 
 	nv = diff_names(names, n, f, &v);
-	if (!v || !(tca = hmc_typeclass_new(old_t, NULL)) || !(tcb = hmc_typeclass_new(new_t, NULL))) {
-		hmc_typeclass_free(tca);
+	if (!v || !(tca = hmi_typeclass_new(old_t, NULL)) || !(tcb = hmi_typeclass_new(new_t, NULL))) {
+		hmi_typeclass_free(tca);
 		free(v);
 		return -ENOMEM;
 	}
@@ -155,8 +155,8 @@ int hm_html_diff(FILE *out, const hm_types *old_t, const hm_types *new_t,
 	snprintf(title, sizeof(title), "hitmap diff: %s → %s", old_label, new_label);
 	if ((err = html_buf_open(&b))) {
 		free(v);
-		hmc_typeclass_free(tca);
-		hmc_typeclass_free(tcb);
+		hmi_typeclass_free(tca);
+		hmi_typeclass_free(tcb);
 		return err;
 	}
 	html_page_head(&b.j, "diff", o.title ? o.title : title, lo.cacheline_size);
@@ -197,8 +197,8 @@ int hm_html_diff(FILE *out, const hm_types *old_t, const hm_types *new_t,
 			break;
 	}
 	free(v);
-	hmc_typeclass_free(tca);
-	hmc_typeclass_free(tcb);
+	hmi_typeclass_free(tca);
+	hmi_typeclass_free(tcb);
 	if (err) {
 		html_buf_free(&b);
 		return err;

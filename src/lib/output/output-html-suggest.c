@@ -16,12 +16,11 @@
 #include "suggest/suggest-lib.h"
 #include "base/opts.h"
 #include "output/output-html.h"
-#include "suggest/suggest-int.h"
-#include "check/check-int.h"
+#include "check/check-lib.h"
 
 static int draw(hm_json *j, const hm_types *t, hm_type_id id, const char *name,
 		const struct hm_layout_opts *lo, const hm_profile_struct *heat,
-		struct hmc_typeclass *tc)
+		struct hmi_typeclass *tc)
 {
 	hm_layout *l = hm_layout_new(t, id, lo);
 	int err;
@@ -85,7 +84,7 @@ static const char *placement(const hm_suggestion *s, const hm_types *t,
 		snprintf(buf, len, "its alignment (%u bytes) is a multiple of the line", st->alignment);
 	else if (o->assume_aligned)
 		snprintf(buf, len, "--assume-aligned");
-	else if (o->style == HM_STYLE_KERNEL && (where = sg_kslab_where(name)) &&
+	else if (o->style == HM_STYLE_KERNEL && (where = hmi_kslab_where(name)) &&
 		 st->size > L / 2)
 		snprintf(buf, len, "its slab cache is created with SLAB_HWCACHE_ALIGN (%s)", where);
 	else if (src && !strncmp(src, "rules ", 6))
@@ -101,7 +100,7 @@ int hm_suggest_html(FILE *out, const struct hm_json_binary *bin,
 {
 	struct hm_suggest_opts o;
 	struct html_buf sj, b;
-	struct hmc_typeclass *tc;
+	struct hmi_typeclass *tc;
 	char title[512];
 	int err;
 
@@ -118,12 +117,12 @@ int hm_suggest_html(FILE *out, const struct hm_json_binary *bin,
 	}
 	snprintf(title, sizeof(title), "hitmap suggest: %s", bin->path ? bin->path : "-");
 	/* locks and atomics marked as lint counts them, on both sides */
-	if (!(tc = hmc_typeclass_new(t, NULL))) {
+	if (!(tc = hmi_typeclass_new(t, NULL))) {
 		html_buf_free(&sj);
 		return -ENOMEM;
 	}
 	if ((err = html_buf_open(&b))) {
-		hmc_typeclass_free(tc);
+		hmi_typeclass_free(tc);
 		html_buf_free(&sj);
 		return err;
 	}
@@ -161,7 +160,7 @@ int hm_suggest_html(FILE *out, const struct hm_json_binary *bin,
 		free(pf);
 	}
 	hm_json_end_array(&b.j);
-	hmc_typeclass_free(tc);
+	hmi_typeclass_free(tc);
 	if (err) {
 		html_buf_free(&b);
 		html_buf_free(&sj);

@@ -6,7 +6,7 @@
 #include "hitmap/types.h"
 #include "layout/layout-lib.h"
 #include "output/output-html.h"
-#include "check/check-int.h"
+#include "check/check-lib.h"
 
 int html_buf_open(struct html_buf *b)
 {
@@ -158,12 +158,12 @@ static void member_cpus(hm_json *j, const hm_profile_struct *ps, const char *pat
 }
 
 int html_struct_json(hm_json *j, const hm_layout *l, const char *name,
-		     const hm_profile_struct *ps, struct hmc_typeclass *tc)
+		     const hm_profile_struct *ps, struct hmi_typeclass *tc)
 {
-	struct hmc_hot *hot = NULL;
+	struct hmi_hot *hot = NULL;
 	/* the same members lint judges as units: a lock's or an atomic's
 	 * internals are not marked, a member holding one is */
-	int nhot = tc ? hmc_hot_fields(tc, l, &hot) : 0;
+	int nhot = tc ? hmi_hot_fields(tc, l, &hot) : 0;
 	size_t k = 0;
 	const hm_types *t = hmi_layout_types(l);
 	const hm_type *ty = hm_types_get(t, hm_layout_type(l));
@@ -205,7 +205,7 @@ int html_struct_json(hm_json *j, const hm_layout *l, const char *name,
 		hm_json_kuint(j, "line_last", f[i].line_last);
 		hm_json_kbool(j, "straddles", f[i].straddles);
 		if (k < (size_t)nhot && hot[k].field == i) {
-			hm_json_kstr(j, "unit", hot[k].weight == HMC_LOCK ? "lock" : "atomic");
+			hm_json_kstr(j, "unit", hot[k].weight == HMI_LOCK ? "lock" : "atomic");
 			hm_json_kstr(j, "unit_type", hot[k].why);
 			k++;
 		}

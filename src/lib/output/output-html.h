@@ -44,7 +44,7 @@ void html_page_head(hm_json *j, const char *kind, const char *title, unsigned li
 int html_page_finish(FILE *out, struct html_buf *b, const struct html_buf *extra,
 		     const char *kind, const char *title);
 
-struct hmc_typeclass;
+struct hmi_typeclass;
 
 /* One struct as the page draws it (an object; see hitmap(1), "HTML"):
  * name, size, line size, every field of the layout (path, offset, size,
@@ -55,7 +55,7 @@ struct hmc_typeclass;
  * ("unit": "lock" or "atomic", "unit_type": the type that makes it one);
  * 0, or -ENOMEM. */
 int html_struct_json(hm_json *j, const hm_layout *l, const char *name,
-		     const hm_profile_struct *ps, struct hmc_typeclass *tc);
+		     const hm_profile_struct *ps, struct hmi_typeclass *tc);
 
 /* The counters the page's metric menu offers, as one object. */
 void html_counts_json(hm_json *j, const hm_heat_counts *c);

@@ -74,7 +74,7 @@ static const struct {
 	{ "xfs_inode", "fs/xfs/xfs_super.c:2061" },
 };
 
-const char *sg_kslab_where(const char *type)
+const char *hmi_kslab_where(const char *type)
 {
 	size_t lo = 0, hi = sizeof(kslab) / sizeof(kslab[0]);
 

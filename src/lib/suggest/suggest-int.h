@@ -185,10 +185,6 @@ int sg_ent_named(const struct sg_ctx *c, const char *name);
 int sg_replay_edit(struct sg_ctx *c, struct sg_var *v, const hm_edit *e);
 int sg_shares_before(const struct sg_ctx *c, const struct sg_var *v, int x);
 
-/* kslab.c: for a kernel struct whose slab cache is created with
- * SLAB_HWCACHE_ALIGN, the file:line that creates it; else NULL. */
-const char *sg_kslab_where(const char *type);
-
 /* suggest-cand.c: every proposal tried, into c->vars. */
 void sg_candidates(struct sg_ctx *c, hm_suggestion *s);
 int sg_resolve(const struct sg_ctx *c, const char *path, struct sg_ref *r);

@@ -72,4 +72,8 @@ const char *const *hmi_suggestion_notes(const hm_suggestion *s);
 int hmi_suggest_align_text(enum hm_suggest_style style, unsigned line_size, uint64_t bytes,
 			   char *buf, size_t len);
 
+/* kslab.c: for a kernel struct whose slab cache is created with
+ * SLAB_HWCACHE_ALIGN, the file:line that creates it; else NULL. */
+const char *hmi_kslab_where(const char *type);
+
 #endif

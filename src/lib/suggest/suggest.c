@@ -870,7 +870,7 @@ int hm_suggest(hm_types *t, hm_type_id id, const hm_evidence *ev,
 	/* a kernel object from a SLAB_HWCACHE_ALIGN cache starts a line, as
 	 * `placement line-aligned` or --assume-aligned would say */
 	if (c.opts.style == HM_STYLE_KERNEL && !c.opts.assume_aligned &&
-	    (where = sg_kslab_where(ty->name)) && hm_types_sizeof(t, id) > c.L / 2) {
+	    (where = hmi_kslab_where(ty->name)) && hm_types_sizeof(t, id) > c.L / 2) {
 		c.opts.assume_aligned = 1;
 		if (note(s, "%s objects start a cacheline: their slab cache is created with "
 			 "SLAB_HWCACHE_ALIGN (%s)", c.name, where)) {
