@@ -433,6 +433,37 @@ size_t hmi_binary_build_id_raw(const hm_binary *bin, const unsigned char **id)
 	return bin->build_id_len;
 }
 
+/* A compressed section's header: its length (0 if the section is too short
+ * or not zlib, which hitmap cannot read) and the inflated size. */
+static size_t compression_header(const hm_binary *bin, const unsigned char *p, size_t size,
+				 GElf_Chdr *ch)
+{
+	size_t hdr;
+
+	if (hmi_binary_is_64bit(bin)) {
+		Elf64_Chdr c;
+
+		hdr = sizeof(c);
+		if (size < hdr)
+			return 0;
+		memcpy(&c, p, sizeof(c));
+		ch->ch_type = c.ch_type;
+		ch->ch_size = c.ch_size;
+	} else {
+		Elf32_Chdr c;
+
+		hdr = sizeof(c);
+		if (size < hdr)
+			return 0;
+		memcpy(&c, p, sizeof(c));
+		ch->ch_type = c.ch_type;
+		ch->ch_size = c.ch_size;
+	}
+	if (ch->ch_type != ELFCOMPRESS_ZLIB || ch->ch_size > (1ull << 34))
+		return 0;
+	return hdr;
+}
+
 static const void *inflate_section(hm_binary *bin, size_t idx, const unsigned char *p,
 				   size_t size, size_t *out)
 {
@@ -449,26 +480,7 @@ static const void *inflate_section(hm_binary *bin, size_t idx, const unsigned ch
 			return bin->inflated[i].data;
 		}
 	}
-	if (hmi_binary_is_64bit(bin)) {
-		Elf64_Chdr c;
-
-		hdr = sizeof(c);
-		if (size < hdr)
-			return NULL;
-		memcpy(&c, p, sizeof(c));
-		ch.ch_type = c.ch_type;
-		ch.ch_size = c.ch_size;
-	} else {
-		Elf32_Chdr c;
-
-		hdr = sizeof(c);
-		if (size < hdr)
-			return NULL;
-		memcpy(&c, p, sizeof(c));
-		ch.ch_type = c.ch_type;
-		ch.ch_size = c.ch_size;
-	}
-	if (ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size > (1ull << 34))
+	if (!(hdr = compression_header(bin, p, size, &ch)))
 		return NULL;
 	buf = malloc(ch.ch_size ? ch.ch_size : 1);
 	if (!buf || hm_grow((void **)&bin->inflated, &bin->cap_inflated,
@@ -518,6 +530,52 @@ const void *hmi_binary_section_at(const hm_binary *cbin, size_t idx, size_t *siz
 	}
 	*size = sh.sh_size;
 	return p;
+}
+
+/* 1 and *size when hmi_binary_section_at() would give contents, read from
+ * the headers alone. */
+static int section_size(const hm_binary *bin, size_t idx, size_t *size)
+{
+	Elf_Scn *scn = elf_getscn(bin->elf, idx);
+	GElf_Shdr sh;
+	GElf_Chdr ch;
+
+	*size = 0;
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+	    !section_bounds(bin, &sh))
+		return 0;
+	if (!(sh.sh_flags & SHF_COMPRESSED)) {
+		*size = sh.sh_size;
+		return 1;
+	}
+	if (!compression_header(bin, bin->image + sh.sh_offset, sh.sh_size, &ch))
+		return 0;
+	*size = ch.ch_size;
+	return 1;
+}
+
+size_t hmi_binary_section_size_at(const hm_binary *bin, size_t idx)
+{
+	size_t size;
+
+	section_size(bin, idx, &size);
+	return size;
+}
+
+int hmi_binary_has_section(const hm_binary *bin, const char *name, size_t *size)
+{
+	size_t dummy;
+
+	if (!size)
+		size = &dummy;
+	*size = 0;
+	for (size_t i = 1; i < bin->nsections; i++) {
+		const char *n = hmi_binary_section_name(bin, i);
+
+		if (n && !strcmp(n, name))
+			return section_size(bin, i, size);
+	}
+	return 0;
 }
 
 int hmi_binary_section_in_file(const hm_binary *bin, size_t idx)
