@@ -24,6 +24,7 @@ struct inflated {
 	size_t idx;
 	void *data;
 	size_t size;
+	size_t mapped;		/* data is an anonymous mapping of this length */
 };
 
 struct hm_binary {
@@ -54,6 +55,42 @@ struct hm_binary {
 	 * asked for from several threads */
 	pthread_mutex_t lock;
 };
+
+/* The buffer a section is inflated into.  A large one is a mapping of its
+ * own, filled in at once (transparent huge pages where the system gives
+ * them, the pages faulted in by one call): writing megabytes into fresh
+ * heap takes one page fault per 4 KB, and a fault costs more than the
+ * inflation of its page on a virtual machine.  *mapped: the mapping's
+ * length, 0 for the heap. */
+#define SECTION_MAP_MIN (256u << 10)
+static void *section_buf(size_t size, size_t *mapped)
+{
+	size_t len = (size + 4095) & ~(size_t)4095;
+	void *p;
+
+	*mapped = 0;
+	if (size < SECTION_MAP_MIN)
+		return malloc(size ? size : 1);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return malloc(size);
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, len, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+	(void)madvise(p, len, MADV_POPULATE_WRITE);
+#endif
+	*mapped = len;
+	return p;
+}
+
+static void section_buf_free(void *p, size_t mapped)
+{
+	if (mapped)
+		munmap(p, mapped);
+	else
+		free(p);
+}
 
 static int section_bounds(const hm_binary *bin, const GElf_Shdr *sh)
 {
@@ -352,7 +389,7 @@ void hm_binary_close(hm_binary *bin)
 	if (bin->mapped)
 		munmap((void *)bin->image, bin->image_size);
 	for (size_t i = 0; i < bin->nr_inflated; i++)
-		free(bin->inflated[i].data);
+		section_buf_free(bin->inflated[i].data, bin->inflated[i].mapped);
 	free(bin->inflated);
 	free(bin->syms);
 	free(bin->secaddr);
@@ -471,6 +508,7 @@ static const void *inflate_section(hm_binary *bin, size_t idx, const unsigned ch
 	size_t hdr;
 	struct inflated *inf;
 	z_stream zs = { 0 };
+	size_t mapped;
 	void *buf;
 	int ok;
 
@@ -482,10 +520,10 @@ static const void *inflate_section(hm_binary *bin, size_t idx, const unsigned ch
 	}
 	if (!(hdr = compression_header(bin, p, size, &ch)))
 		return NULL;
-	buf = malloc(ch.ch_size ? ch.ch_size : 1);
+	buf = section_buf(ch.ch_size, &mapped);
 	if (!buf || hm_grow((void **)&bin->inflated, &bin->cap_inflated,
 			    bin->nr_inflated + 1, sizeof(*bin->inflated))) {
-		free(buf);
+		section_buf_free(buf, mapped);
 		return NULL;
 	}
 	zs.next_in = (unsigned char *)p + hdr;
@@ -496,13 +534,14 @@ static const void *inflate_section(hm_binary *bin, size_t idx, const unsigned ch
 	ok = ok && inflate(&zs, Z_FINISH) == Z_STREAM_END && zs.total_out == ch.ch_size;
 	inflateEnd(&zs);
 	if (!ok) {
-		free(buf);
+		section_buf_free(buf, mapped);
 		return NULL;
 	}
 	inf = &bin->inflated[bin->nr_inflated++];
 	inf->idx = idx;
 	inf->data = buf;
 	inf->size = ch.ch_size;
+	inf->mapped = mapped;
 	*out = ch.ch_size;
 	return buf;
 }
