@@ -14,6 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
 #include "hitmap/binary.h"
 #include "base/diag.h"
 #include "base/util.h"
@@ -507,7 +510,9 @@ static const void *inflate_section(hm_binary *bin, size_t idx, const unsigned ch
 	GElf_Chdr ch;
 	size_t hdr;
 	struct inflated *inf;
+#ifndef HAVE_LIBDEFLATE
 	z_stream zs = { 0 };
+#endif
 	size_t mapped;
 	void *buf;
 	int ok;
@@ -526,6 +531,19 @@ static const void *inflate_section(hm_binary *bin, size_t idx, const unsigned ch
 		section_buf_free(buf, mapped);
 		return NULL;
 	}
+#ifdef HAVE_LIBDEFLATE
+	/* the whole section in one call: several times zlib's speed */
+	{
+		struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+		size_t got = 0;
+
+		ok = d && libdeflate_zlib_decompress(d, p + hdr, size - hdr, buf, ch.ch_size,
+						     &got) == LIBDEFLATE_SUCCESS &&
+		     got == ch.ch_size;
+		if (d)
+			libdeflate_free_decompressor(d);
+	}
+#else
 	zs.next_in = (unsigned char *)p + hdr;
 	zs.avail_in = size - hdr;
 	zs.next_out = buf;
@@ -533,6 +551,7 @@ static const void *inflate_section(hm_binary *bin, size_t idx, const unsigned ch
 	ok = inflateInit(&zs) == Z_OK;
 	ok = ok && inflate(&zs, Z_FINISH) == Z_STREAM_END && zs.total_out == ch.ch_size;
 	inflateEnd(&zs);
+#endif
 	if (!ok) {
 		section_buf_free(buf, mapped);
 		return NULL;
