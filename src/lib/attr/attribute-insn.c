@@ -14,10 +14,10 @@
 #include "hitmap/attribute.h"
 #include "attr/attribute-int.h"
 #include "dwarf/dwarf-scope.h"
+#include "elf/binary-lib.h"
 #include "insn/insn.h"
 #include "base/diag.h"
 #include "base/util.h"
-#include "elf/binary-lib.h"
 
 static uint64_t ires_hash(const struct binent *b, uint64_t pc, int trap)
 {
@@ -492,7 +492,7 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 	/* A binary without DWARF (its own, or a debug file's found for it)
 	 * has no variables to name: the address path's bucket stands. */
 	if (attr_binent_types(b) ||
-	    !hmi_binary_section(attr_binent_dwarf(b), ".debug_info", NULL))
+	    !hmi_binary_has_section(attr_binent_dwarf(b), ".debug_info", NULL))
 		return 0;
 	r = attr_insn_lookup(a, b, link, trap);
 	if (!r || r->bucket == HM_NR_BUCKETS)

@@ -118,10 +118,9 @@ static int fill_info(struct hm_dwarf_obj *o, size_t idx, GElf_Shdr *sh, const ch
 	if (o->sizes[idx]) {
 		*size = o->sizes[idx];
 	} else if ((sh->sh_flags & SHF_COMPRESSED) && is_debug_name(*name)) {
-		size_t s = 0;
-
-		hmi_binary_section_at(o->bin, idx, &s);
-		*size = s;
+		/* the header's size: a section libdwarf never loads is never
+		 * inflated */
+		*size = hmi_binary_section_size_at(o->bin, idx);
 	}
 	return DW_DLV_OK;
 }

@@ -194,8 +194,12 @@ struct hm_scopes {
 	size_t niv, civ;
 	const unsigned char *ranges, *rnglists, *addr;
 	size_t ranges_sz, rnglists_sz, addr_sz;
+	/* the location lists, read on the first list a variable has (most
+	 * lookups name variables with a single expression, and .debug_loclists
+	 * is the C library's second largest section) */
 	const unsigned char *loc, *loclists;
 	size_t loc_sz, loclists_sz;
+	int loc_read;
 	const unsigned char *info;	/* .debug_info, for leave() */
 	size_t info_sz;
 	/* the tables of .debug_loclists: [start of offsets, end), checked */
@@ -255,7 +259,6 @@ struct memo {
 int dws_bad(hm_scopes *s, Dwarf_Error e, const char *what);
 int dws_attr_uval(hm_scopes *s, Dwarf_Die die, Dwarf_Half at, uint64_t *v, Dwarf_Half *form);
 int dws_die_ranges(hm_scopes *s, const struct cu *c, Dwarf_Die die);
-int dws_loclists_tables(hm_scopes *s);
 int dws_check_locattr(hm_scopes *s, const struct cu *c, Dwarf_Die die, Dwarf_Half at);
 
 /* ---- dwarf-scope-names.c ---- */

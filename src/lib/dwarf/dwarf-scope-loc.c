@@ -88,9 +88,9 @@ int dws_var_locs(hm_scopes *s, struct cu *c, Dwarf_Die die, struct svar *v)
 		hm_dwarf_free_error(s->dbg, e);
 		return rc == DW_DLV_NO_ENTRY ? 1 : dws_bad(s, NULL, "unreadable DW_AT_location");
 	}
-	if (dws_check_locattr(s, c, die, DW_AT_location)) {
+	if ((rc = dws_check_locattr(s, c, die, DW_AT_location))) {
 		dwarf_dealloc_attribute(a);
-		return dws_bad(s, NULL, "malformed location list");
+		return rc == -ENOMEM ? rc : dws_bad(s, NULL, "malformed location list");
 	}
 	rc = dwarf_get_loclist_c(a, &head, &count, &e);
 	dwarf_dealloc_attribute(a);

@@ -255,7 +255,7 @@ int dws_die_ranges(hm_scopes *s, const struct cu *c, Dwarf_Die die)
 
 /* The tables of .debug_loclists: 0, or -ENOMEM; a malformed header makes
  * every DWARF 5 location list an error (s->loclists_bad). */
-int dws_loclists_tables(hm_scopes *s)
+static int loclists_tables(hm_scopes *s)
 {
 	size_t pos = 0, sz = s->loclists_sz;
 
@@ -416,15 +416,35 @@ static int check_loc(hm_scopes *s, const struct cu *c, uint64_t off)
 	}
 }
 
+/* The location list sections and the tables of .debug_loclists, on the
+ * first list asked for (under the build lock, as every check): 0 or
+ * -ENOMEM. */
+static int loc_sections(hm_scopes *s)
+{
+	int rc;
+
+	if (s->loc_read)
+		return 0;
+	s->loc = hm_dwarf_obj_section(s->obj, ".debug_loc", &s->loc_sz);
+	s->loclists = hm_dwarf_obj_section(s->obj, ".debug_loclists", &s->loclists_sz);
+	if ((rc = loclists_tables(s)))
+		return rc;
+	s->loc_read = 1;
+	return 0;
+}
+
 /* 0 when attribute at of die is a single expression or a well-formed list
- * (libdwarf may read it), -1 when it is a list that is not. */
+ * (libdwarf may read it), -1 when it is a list that is not, -ENOMEM. */
 int dws_check_locattr(hm_scopes *s, const struct cu *c, Dwarf_Die die, Dwarf_Half at)
 {
 	uint64_t v;
 	Dwarf_Half form = 0;
+	int rc;
 
 	if (dws_attr_uval(s, die, at, &v, &form))
 		return 0;	/* exprloc, block: inside the DIE */
+	if ((rc = loc_sections(s)))
+		return rc;
 	if (form == DW_FORM_loclistx)
 		return check_loclists(s, c, v, 1);
 	if (form == DW_FORM_sec_offset || ((form == DW_FORM_data4 || form == DW_FORM_data8) &&

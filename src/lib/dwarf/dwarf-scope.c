@@ -108,16 +108,12 @@ int hm_scopes_open(hm_binary *bin, hm_scopes **out)
 	s->ranges = hm_dwarf_obj_section(s->obj, ".debug_ranges", &s->ranges_sz);
 	s->rnglists = hm_dwarf_obj_section(s->obj, ".debug_rnglists", &s->rnglists_sz);
 	s->addr = hm_dwarf_obj_section(s->obj, ".debug_addr", &s->addr_sz);
-	s->loc = hm_dwarf_obj_section(s->obj, ".debug_loc", &s->loc_sz);
 	s->x3 = hm_dwarf_widened(s->obj);
 	s->strs.big_endian = s->big;
 	s->strs.str = hm_dwarf_obj_section(s->obj, ".debug_str", &s->strs.nstr);
 	s->strs.str_offsets = hm_dwarf_obj_section(s->obj, ".debug_str_offsets",
 						   &s->strs.nstr_offsets);
-	s->loclists = hm_dwarf_obj_section(s->obj, ".debug_loclists", &s->loclists_sz);
 	s->info = hm_dwarf_obj_section(s->obj, ".debug_info", &s->info_sz);
-	if ((rc = dws_loclists_tables(s)))
-		goto fail;
 	for (ptrdiff_t idx = 0;; idx++) {
 		Dwarf_Half version, addr_size, unit_type;
 		Dwarf_Die cu_die = NULL;

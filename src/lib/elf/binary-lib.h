@@ -43,6 +43,15 @@ size_t hmi_binary_build_id_raw(const hm_binary *bin, const unsigned char **id);
 size_t hmi_binary_section_count(const hm_binary *bin);
 const void *hmi_binary_section_at(const hm_binary *bin, size_t idx, size_t *size);
 const char *hmi_binary_section_name(const hm_binary *bin, size_t idx);
+/* What hmi_binary_section_at() and hm_binary_section() would answer, from
+ * the section headers alone, without inflating a compressed section (its
+ * header gives the size): the size (0 also when there are no contents), and
+ * whether there are contents (NULL or not; the first section of that name),
+ * with the size in *size (may be NULL).  For the questions "has it DWARF?"
+ * and "how big is it?", which should not cost the inflation of sections
+ * nobody reads. */
+size_t hmi_binary_section_size_at(const hm_binary *bin, size_t idx);
+int hmi_binary_has_section(const hm_binary *bin, const char *name, size_t *size);
 /* Whether the section's bytes lie inside the file (a truncated file may have
  * section headers pointing past its end). */
 int hmi_binary_section_in_file(const hm_binary *bin, size_t idx);

@@ -16,8 +16,8 @@
 #include "base/diag.h"
 #include "base/opts.h"
 #include "elf/debuginfod-lib.h"
-#include "elf/debuginfo-int.h"
 #include "elf/binary-lib.h"
+#include "elf/debuginfo-int.h"
 
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"
 
@@ -55,7 +55,7 @@ static int has_dwarf(const hm_binary *bin)
 {
 	size_t size = 0;
 
-	return hmi_binary_section(bin, ".debug_info", &size) && size;
+	return hmi_binary_has_section(bin, ".debug_info", &size) && size;
 }
 
 /* Open path quietly: a candidate that is missing or not ELF is just not it. */

@@ -13,8 +13,8 @@
 #include "hitmap/debuginfo.h"
 #include "base/diag.h"
 #include "base/util.h"
-#include "elf/debuginfo-int.h"
 #include "elf/binary-lib.h"
+#include "elf/debuginfo-int.h"
 
 static const char *or_empty(const char *root)
 {
@@ -79,7 +79,7 @@ static int good_vmlinux(const char *path, const char *want)
 	hm_diag_divert(prev);
 	if (!b)
 		return 0;
-	ok = hmi_binary_section(b, ".debug_info", &size) && size;
+	ok = hmi_binary_has_section(b, ".debug_info", &size) && size;
 	if (ok && want && (!hm_binary_build_id(b) || strcmp(hm_binary_build_id(b), want))) {
 		hm_diag(HM_DIAG_DEBUG, "%s: not the running kernel (build-id %s, running %s)",
 			path, hm_binary_build_id(b) ? hm_binary_build_id(b) : "none", want);

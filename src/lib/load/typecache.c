@@ -19,9 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/diag.h"
+#include "elf/binary-lib.h"
 #include "load/typecache.h"
 #include "types/types-int.h"
-#include "elf/binary-lib.h"
 
 #define CACHE_MAGIC "HMTYPES"
 /* Bump when the meaning of a stored array changes (a new hash function
@@ -150,7 +150,8 @@ int hm_typecache_usable(hm_binary *bin, const struct hm_load_opts *opts, char *d
 
 	if (opts->btf || !opts->cache)
 		return 0;
-	if (!hmi_binary_section(bin, ".debug_info", NULL) && !hmi_binary_section(bin, ".BTF", NULL))
+	if (!hmi_binary_has_section(bin, ".debug_info", NULL) &&
+	    !hmi_binary_has_section(bin, ".BTF", NULL))
 		return 0;
 	if (opts->cache_dir) {
 		if (!*opts->cache_dir || strlen(opts->cache_dir) >= len)
