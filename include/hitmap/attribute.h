@@ -206,12 +206,12 @@ int hm_report_print(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_sta
 		    const struct hm_report_opts *o);
 int hm_report_print_json(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
 			 const struct hm_report_opts *o);
-/* The report as one self-contained HTML page (see hm_html_layouts() in
+/* The report as one self-contained HTML page (see hm_layouts_print_html() in
  * output.h): the ranked lines first, each drawn on its bytes with its
  * fields coloured by heat, their code locations and counts, the buckets
  * of unattributed samples; then the layouts of the structs on those lines
  * that the binaries describe.  The report JSON is in the page as it is. */
-int hm_report_html(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
+int hm_report_print_html(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
 		   const struct hm_report_opts *o);
 
 /* Everything above in one call, for commands that want a profile straight

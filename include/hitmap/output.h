@@ -107,7 +107,7 @@ struct hm_html_opts {
 
 /* The layouts of ids[0..n) (ids as hm_layouts_print_json() takes them),
  * with the heat of o->profile beside each member when it is set. */
-int hm_html_layouts(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
+int hm_layouts_print_html(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
 		    const hm_type_id *ids, size_t n, const struct hm_html_opts *o);
 
 /* Two builds' layouts side by side: for each struct name in names[0..n)
@@ -115,7 +115,7 @@ int hm_html_layouts(FILE *out, const struct hm_json_binary *bin, const hm_types 
  * linked to each other; the findings of the comparison (hm_diff()) above
  * them.  old_label / new_label name the two builds. */
 struct hm_findings;
-int hm_html_diff(FILE *out, const hm_types *old_t, const hm_types *new_t,
+int hm_diff_print_html(FILE *out, const hm_types *old_t, const hm_types *new_t,
 		 const char *const *names, size_t n, const struct hm_findings *f,
 		 const char *old_label, const char *new_label, const struct hm_html_opts *o);
 

@@ -271,11 +271,11 @@ int hm_suggest_print_json(FILE *out, const struct hm_json_binary *bin,
 			  const hm_suggestion *const *s, size_t n, const hm_types *t,
 			  const struct hm_suggest_opts *opts);
 
-/* The same as one self-contained HTML page (see hm_html_layouts() in
+/* The same as one self-contained HTML page (see hm_layouts_print_html() in
  * output.h): for each proposal, today's layout and the proposal's side by
  * side, with its byte cost, the pairs it separates and the contention left;
  * the suggest JSON (hm_suggest_print_json()) is in the page as it is. */
-int hm_suggest_html(FILE *out, const struct hm_json_binary *bin,
+int hm_suggest_print_html(FILE *out, const struct hm_json_binary *bin,
 		    const hm_suggestion *const *s, size_t n, const hm_types *t,
 		    const struct hm_suggest_opts *opts);
 

@@ -18,7 +18,7 @@ static int write_html(FILE *out, void *ctx)
 	const struct html_ctx *x = ctx;
 	HM_OPTS(hm_html_opts, ho, .cacheline_size = x->o->cacheline_size);
 
-	return hm_html_diff(out, x->t[0], x->t[1], (const char *const *)x->a->names,
+	return hm_diff_print_html(out, x->t[0], x->t[1], (const char *const *)x->a->names,
 			    x->a->nnames, x->f, x->o->old_label, x->o->new_label, &ho);
 }
 

@@ -106,7 +106,7 @@ static int write_html(FILE *f, void *ctx)
 {
 	const struct html_ctx *x = ctx;
 
-	return hm_html_layouts(f, x->bin, x->t, x->ids, x->n, &x->ho);
+	return hm_layouts_print_html(f, x->bin, x->t, x->ids, x->n, &x->ho);
 }
 
 static int print_all(const hm_types *t, const struct layout_args *a, const hm_type_id *ids,

@@ -130,7 +130,7 @@ static int write_html(FILE *f, void *ctx)
 {
 	const struct html_ctx *x = ctx;
 
-	return hm_report_html(f, x->a, x->h, x->st, x->ro);
+	return hm_report_print_html(f, x->a, x->h, x->st, x->ro);
 }
 
 /* perf's build-id table as the profile's builds: what `hitmap profile

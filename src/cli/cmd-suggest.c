@@ -446,7 +446,7 @@ static int write_html(FILE *f, void *ctx)
 				     .arch = r->bin ? hm_binary_arch(r->bin) : NULL,
 				     .cacheline_size = r->o.so.cacheline_size };
 
-	return hm_suggest_html(f, &jb, (const hm_suggestion *const *)r->sg, r->n, r->types,
+	return hm_suggest_print_html(f, &jb, (const hm_suggestion *const *)r->sg, r->n, r->types,
 			       &r->o.so);
 }
 

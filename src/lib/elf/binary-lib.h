@@ -43,7 +43,7 @@ size_t hmi_binary_build_id_raw(const hm_binary *bin, const unsigned char **id);
 size_t hmi_binary_section_count(const hm_binary *bin);
 const void *hmi_binary_section_at(const hm_binary *bin, size_t idx, size_t *size);
 const char *hmi_binary_section_name(const hm_binary *bin, size_t idx);
-/* What hmi_binary_section_at() and hm_binary_section() would answer, from
+/* What hmi_binary_section_at() and hmi_binary_section() would answer, from
  * the section headers alone, without inflating a compressed section (its
  * header gives the size): the size (0 also when there are no contents), and
  * whether there are contents (NULL or not; the first section of that name),

@@ -27,7 +27,7 @@ static const hm_profile_struct *entry_for(const hm_types *t, hm_type_id asked, h
 	return ps && ps->kind == HM_PROFILE_STRUCT ? ps : NULL;
 }
 
-int hm_html_layouts(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
+int hm_layouts_print_html(FILE *out, const struct hm_json_binary *bin, const hm_types *t,
 		    const hm_type_id *ids, size_t n, const struct hm_html_opts *uo)
 {
 	struct hm_html_opts o;
@@ -127,7 +127,7 @@ static void finding_json(hm_json *j, const hm_finding *x)
 	hm_json_end_object(j);
 }
 
-int hm_html_diff(FILE *out, const hm_types *old_t, const hm_types *new_t,
+int hm_diff_print_html(FILE *out, const hm_types *old_t, const hm_types *new_t,
 		 const char *const *names, size_t n, const hm_findings *f,
 		 const char *old_label, const char *new_label, const struct hm_html_opts *uo)
 {

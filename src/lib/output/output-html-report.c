@@ -49,7 +49,7 @@ static int struct_layouts(hm_json *j, const hm_attr *a, const hm_profile *p)
 	return 0;
 }
 
-int hm_report_html(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
+int hm_report_print_html(FILE *out, hm_attr *a, const hm_heat *h, const hm_report_stats *st,
 		   const struct hm_report_opts *uo)
 {
 	struct hm_report_opts o;

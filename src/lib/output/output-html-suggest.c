@@ -94,7 +94,7 @@ static const char *placement(const hm_suggestion *s, const hm_types *t,
 	return buf;
 }
 
-int hm_suggest_html(FILE *out, const struct hm_json_binary *bin,
+int hm_suggest_print_html(FILE *out, const struct hm_json_binary *bin,
 		    const hm_suggestion *const *s, size_t n, const hm_types *t,
 		    const struct hm_suggest_opts *uo)
 {
