@@ -634,7 +634,10 @@ static void batch_probe(struct run *run, size_t i)
 	run->hint[i] = e;
 	run->xhint[i] = x;
 	run->rhint[i] = row;
-	if (row) {	/* likely the sample's row: only a hint */
+	if (row && heat_row_compact(row)) {
+		/* a line kept as counts only: its record, untagged */
+		__builtin_prefetch((const char *)((uintptr_t)row & ~(uintptr_t)1));
+	} else if (row) {	/* likely the sample's row: only a hint */
 		const char *p = (const char *)row;
 
 		__builtin_prefetch(p);
