@@ -620,20 +620,26 @@ size_t hmi_binary_section_size_at(const hm_binary *bin, size_t idx)
 	return size;
 }
 
-int hmi_binary_has_section(const hm_binary *bin, const char *name, size_t *size)
+/* The index of the first section called name, 0 when there is none. */
+static size_t section_named(const hm_binary *bin, const char *name)
 {
-	size_t dummy;
-
-	if (!size)
-		size = &dummy;
-	*size = 0;
 	for (size_t i = 1; i < bin->nsections; i++) {
 		const char *n = hmi_binary_section_name(bin, i);
 
 		if (n && !strcmp(n, name))
-			return section_size(bin, i, size);
+			return i;
 	}
 	return 0;
+}
+
+int hmi_binary_has_section(const hm_binary *bin, const char *name, size_t *size)
+{
+	size_t dummy, i = section_named(bin, name);
+
+	if (!size)
+		size = &dummy;
+	*size = 0;
+	return i ? section_size(bin, i, size) : 0;
 }
 
 int hmi_binary_section_in_file(const hm_binary *bin, size_t idx)
@@ -661,18 +667,12 @@ size_t hmi_binary_section_count(const hm_binary *bin)
 
 const void *hmi_binary_section(const hm_binary *bin, const char *name, size_t *size)
 {
-	size_t dummy;
+	size_t dummy, i = section_named(bin, name);
 
 	if (!size)
 		size = &dummy;
 	*size = 0;
-	for (size_t i = 1; i < bin->nsections; i++) {
-		const char *n = hmi_binary_section_name(bin, i);
-
-		if (n && !strcmp(n, name))
-			return hmi_binary_section_at(bin, i, size);
-	}
-	return NULL;
+	return i ? hmi_binary_section_at(bin, i, size) : NULL;
 }
 
 Elf *hmi_binary_elf(const hm_binary *bin)
