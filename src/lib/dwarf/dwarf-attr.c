@@ -814,3 +814,26 @@ void dw_forget_dbg(struct loader *ld, Dwarf_Debug dbg)
 		if (ld->ftabs[i].dbg == dbg)
 			dw_ftab_clear(&ld->ftabs[i]);
 }
+
+/* A DIE's name, NULL if it has none (or it cannot be read). */
+const char *dw_die_name(struct loader *ld, Dwarf_Die die)
+{
+	char *name = NULL;
+	Dwarf_Error e = NULL;
+	struct die_attrs d;
+	int rc;
+
+	if (ld->x3)	/* names may be split indexes: the slow, sure way */
+		return dw_read_attrs(ld, die, &d, 0) ? NULL : d.name;
+	rc = dwarf_diename(die, &name, &e);
+	if (rc == DW_DLV_ERROR) {
+		/* a name that is there but unreadable (a string offset past
+		 * .debug_str): the DIE would read as anonymous, and vanish */
+		char why[200];
+
+		snprintf(why, sizeof(why), "DW_AT_name: %s", e ? dwarf_errmsg(e) : "unreadable");
+		hm_dwarf_free_error(ld->dbg, e);
+		dw_bad_die(ld, die, why);
+	}
+	return rc == DW_DLV_OK ? name : NULL;
+}

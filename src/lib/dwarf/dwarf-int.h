@@ -1,6 +1,11 @@
-/* Internal: the DWARF loader's state, shared by dwarf.c (the walk and the
- * conversion of DIEs into types), dwarf-attr.c (reading attributes, decl
- * file tables) and dwarf-units.c (dwz partial units and split DWARF). */
+/* Internal: the DWARF loader's state, shared by its files.  They call each
+ * other in one direction only, from the driver down to the toolbox:
+ *   dwarf-load.c   hm_dwarf_load(): open, walk, free
+ *   dwarf-par.c    the walk on threads
+ *   dwarf-walk.c   the serial walk: units, top-level DIEs, dwz, .dwo
+ *   dwarf.c        the conversion of type DIEs; the offset map
+ *   dwarf-ns.c     C++ scopes;  dwarf-attr.c  attributes, decl files, names
+ *   dwarf-units.c  which unit is read;  dwarf-util.c  errors, DIE steps */
 #ifndef HM_DWARF_INT_H
 #define HM_DWARF_INT_H
 #include "dwarf/dwarf-compat.h"
@@ -132,12 +137,17 @@ struct unit_ctx {
 	int in_alt;
 };
 
-/* dwarf.c */
+/* dwarf-util.c */
 int dw_set_err(struct loader *ld, int err);
 /* Report corrupt DWARF once (the first error wins); returns -EBADMSG and frees e. */
 int dw_bad(struct loader *ld, Dwarf_Error e, const char *what);
 /* dw_bad() naming the DIE's offset: "DIE at offset 0x..: what". */
 int dw_bad_die(struct loader *ld, Dwarf_Die die, const char *what);
+Dwarf_Die dw_first_child(struct loader *ld, Dwarf_Die die);
+/* Frees die and returns its next sibling (NULL at the end or on error). */
+Dwarf_Die dw_next_sibling(struct loader *ld, Dwarf_Die die);
+
+/* dwarf.c */
 /* Whether a DIE of a tag that never has children (base type, pointer,
  * typedef, qualifier, member) says it has: a corrupt abbreviation. */
 int dw_leaf_with_children(Dwarf_Die die, Dwarf_Half tag);
@@ -147,11 +157,6 @@ int dw_map_put(struct loader *ld, uint64_t off, uint32_t id);
 void dw_map_prefetch(const struct loader *ld, uint64_t off);
 /* Start a new generation of the DIE offset map (a new unit's offsets). */
 void dw_map_new_cu(struct loader *ld);
-Dwarf_Die dw_first_child(struct loader *ld, Dwarf_Die die);
-/* Frees die and returns its next sibling (NULL at the end or on error). */
-Dwarf_Die dw_next_sibling(struct loader *ld, Dwarf_Die die);
-/* Walk the top-level DIEs under parent: types, variables, imports. */
-void dw_walk_children(struct loader *ld, Dwarf_Die parent, unsigned level);
 /* Convert a DIE whose offset is `off`; the caller checked the map. */
 hm_type_id dw_convert_die(struct loader *ld, Dwarf_Die die, uint64_t off, int tag);
 /* dw_convert_die() of a typedef from its attributes as read (by a worker),
@@ -160,8 +165,6 @@ hm_type_id dw_convert_typedef(struct loader *ld, uint64_t off, const struct die_
 			      const char *name, const char *decl_file);
 /* The type at DIE offset off, converted on its first reference. */
 hm_type_id dw_convert_off(struct loader *ld, uint64_t off);
-/* A DIE's name, NULL if it has none (or it cannot be read). */
-const char *dw_die_name(struct loader *ld, Dwarf_Die die);
 /* `only` mode: the index of the requested name `name` (of the DIE at off:
  * a qualified request names its scope too) is, -1 if none (an aggregate's
  * name is then remembered for suggestions).  A plain name met in a C++
@@ -174,6 +177,10 @@ void dw_note_root(struct loader *ld, int tag, hm_type_id id, int want);
  * one to store (dw_store_variable()), -1 if not. */
 int dw_variable_attrs(struct loader *ld, Dwarf_Die die, struct die_attrs *d);
 void dw_store_variable(struct loader *ld, const struct die_attrs *d, const char *decl_file);
+
+/* dwarf-walk.c */
+/* Walk the top-level DIEs under parent: types, variables, imports. */
+void dw_walk_children(struct loader *ld, Dwarf_Die parent, unsigned level);
 /* Enter a unit (from its DIE); 0 or the error reported. */
 int dw_unit_begin(struct loader *ld, Dwarf_Die cu, unsigned version, unsigned addr_size);
 /* Count the unit entered in the table's state and start its offset map. */
@@ -183,6 +190,12 @@ void dw_unit_walk(struct loader *ld, Dwarf_Die cu, unsigned unit_type);
 void dw_unit_end(struct loader *ld);
 /* `only` mode without variables: every requested name was found. */
 int dw_all_found(const struct loader *ld);
+/* DW_TAG_imported_unit: walk an alt file partial unit, once. */
+void dw_walk_imported(struct loader *ld, Dwarf_Die die, unsigned level);
+/* Walk the .dwo file a skeleton unit names. */
+void dw_walk_dwo(struct loader *ld, Dwarf_Die skel);
+/* Walk every unit, one after the other; 0 or the error reported. */
+int dw_walk_serial(struct loader *ld);
 
 /* dwarf-par.c: the whole walk on `threads` threads, the same table as the
  * serial one (bar dwz files, which the caller walks serially). */
@@ -199,6 +212,8 @@ const char *dw_decl_file(struct loader *ld, uint64_t idx, uint64_t die_off);
 void dw_ftab_clear(struct ftab *f);
 /* Drop the file tables read through dbg (before it is closed). */
 void dw_forget_dbg(struct loader *ld, Dwarf_Debug dbg);
+/* A DIE's name, NULL if it has none (or it cannot be read). */
+const char *dw_die_name(struct loader *ld, Dwarf_Die die);
 
 /* dwarf-ns.c */
 /* Index the namespaces and classes of the unit just entered (C++ only). */
@@ -213,11 +228,7 @@ void dw_ctx_save(const struct loader *ld, struct unit_ctx *c);
 void dw_ctx_restore(struct loader *ld, const struct unit_ctx *c);
 /* Switch to reading the dwz alt file (save the context first). */
 void dw_enter_alt(struct loader *ld);
-/* DW_TAG_imported_unit: walk an alt file partial unit, once. */
-void dw_walk_imported(struct loader *ld, Dwarf_Die die, unsigned level);
 /* Whether a DWARF 4 compile unit is a GNU split-DWARF skeleton. */
 int dw_has_dwo_name(struct loader *ld, Dwarf_Die cu);
-/* Walk the .dwo file a skeleton unit names. */
-void dw_walk_dwo(struct loader *ld, Dwarf_Die skel);
 
 #endif

@@ -545,8 +545,8 @@ static void worker_close(struct worker *wk)
 	free(w->paths);
 }
 
-/* walk_cus() through the main handle (libdwarf finds a unit's DIEs fast
- * only while it is the unit its iteration is at), each unit from its
+/* dw_walk_serial() through the main handle (libdwarf finds a unit's DIEs
+ * fast only while it is the unit its iteration is at), each unit from its
  * records when a worker left them */
 static int consume(struct par *p)
 {

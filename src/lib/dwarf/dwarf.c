@@ -1,11 +1,11 @@
-/* dwarf: walk DWARF with libdwarf into the type table.
+/* dwarf: convert DWARF type DIEs into the type table (with libdwarf).
  *
- * The walk visits each CU's top-level DIEs and converts type DIEs on demand:
- * a reference is followed with dwarf_offdie_b and converted (recursively) the
- * first time it is met in the CU.  Named aggregates are looked up in the
- * table's dedup index by kind+name+size+decl file:line before their children
- * are read, so a header struct included by 2000 CUs has its members read
- * once.  Function bodies are never entered (dwarf_siblingof_b jumps over them
+ * The walk (dwarf-walk.c, dwarf-par.c) visits each CU's top-level DIEs; type
+ * DIEs are converted here on demand: a reference is followed with
+ * dwarf_offdie_b and converted (recursively) the first time it is met in the
+ * CU.  Named aggregates are looked up in the table's dedup index by
+ * kind+name+size+decl file:line before their children are read, so a header
+ * struct included by 2000 CUs has its members read once.  Function bodies are never entered (dwarf_siblingof_b jumps over them
  * via DW_AT_sibling). */
 #include "config.h"
 #include <errno.h>
@@ -14,43 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "dwarf/dwarf-int.h"
-#include "dwarf/dwarf-load.h"
 #include "base/diag.h"
 #include "elf/binary-lib.h"
-
-
-int dw_set_err(struct loader *ld, int err)
-{
-	if (!ld->err)
-		ld->err = err;
-	return err;
-}
-
-int dw_bad(struct loader *ld, Dwarf_Error e, const char *what)
-{
-	if (!ld->err) {
-		hm_diag(HM_DIAG_ERROR, "%s: corrupt DWARF in CU at offset 0x%llx: %s%s%s",
-			ld->path, (unsigned long long)ld->cu_start, what, e ? ": " : "",
-			e ? dwarf_errmsg(e) : "");
-		ld->err = -EBADMSG;
-	}
-	hm_dwarf_free_error(ld->dbg, e);
-	return -EBADMSG;
-}
-
-int dw_bad_die(struct loader *ld, Dwarf_Die die, const char *what)
-{
-	Dwarf_Off off = 0;
-	Dwarf_Error e = NULL;
-	char buf[300];
-
-	if (dwarf_dieoffset(die, &off, &e) != DW_DLV_OK) {
-		hm_dwarf_free_error(ld->dbg, e);
-		return dw_bad(ld, NULL, what);
-	}
-	snprintf(buf, sizeof(buf), "DIE at offset 0x%llx: %s", (unsigned long long)off, what);
-	return dw_bad(ld, NULL, buf);
-}
 
 /* Whether tag is a DWARF tag at all: 0x01-0x4b, or the vendors' range.  A
  * flipped byte of .debug_abbrev gives others, and a DIE read under a tag
@@ -195,53 +160,7 @@ void dw_map_new_cu(struct loader *ld)
 	}
 }
 
-/* ---- attributes ---- */
-
-/* ---- decl files ---- */
-
 /* ---- conversion ---- */
-
-Dwarf_Die dw_first_child(struct loader *ld, Dwarf_Die die)
-{
-	Dwarf_Die c = NULL;
-	Dwarf_Error e = NULL;
-	int rc = dwarf_child(die, &c, &e);
-
-	if (rc == DW_DLV_ERROR)
-		dw_bad(ld, e, "child");
-	return rc == DW_DLV_OK ? c : NULL;
-}
-
-/* Frees `die` and returns its next sibling (NULL at the end or on error).
- * A sibling lies after its DIE: a corrupt DW_AT_sibling pointing back
- * would send every walk round the same DIEs for ever. */
-Dwarf_Die dw_next_sibling(struct loader *ld, Dwarf_Die die)
-{
-	Dwarf_Die s = NULL;
-	Dwarf_Error e = NULL;
-	Dwarf_Off here = 0, next = 0;
-	int rc = hm_dwarf_sibling(ld->dbg, die, &s, &e);
-
-	if (rc == DW_DLV_OK && (dwarf_dieoffset(die, &here, &e) != DW_DLV_OK ||
-				dwarf_dieoffset(s, &next, &e) != DW_DLV_OK || next <= here)) {
-		dwarf_dealloc_die(s);
-		s = NULL;
-		rc = DW_DLV_ERROR;
-		if (!e) {
-			char what[96];
-
-			snprintf(what, sizeof(what), "the sibling of the DIE at 0x%llx is at 0x%llx, "
-				 "not after it", (unsigned long long)here, (unsigned long long)next);
-			dwarf_dealloc_die(die);
-			dw_bad(ld, NULL, what);
-			return NULL;
-		}
-	}
-	dwarf_dealloc_die(die);
-	if (rc == DW_DLV_ERROR)
-		dw_bad(ld, e, "sibling");
-	return rc == DW_DLV_OK ? s : NULL;
-}
 
 static hm_type_id finish_simple(struct loader *ld, uint64_t off, hm_type *ty,
 				const uint64_t *dims, const hm_type_id *params)
@@ -961,43 +880,7 @@ void dw_store_variable(struct loader *ld, const struct die_attrs *d, const char 
 		dw_set_err(ld, -ENOMEM);
 }
 
-static void add_variable(struct loader *ld, Dwarf_Die die, uint64_t off)
-{
-	struct die_attrs d;
-
-	if (!dw_variable_attrs(ld, die, &d))
-		dw_store_variable(ld, &d, dw_decl_file(ld, d.decl_file, off));
-}
-
-/* ---- the walk ---- */
-
-/* A DIE's name, NULL if it has none (or it cannot be read). */
-const char *dw_die_name(struct loader *ld, Dwarf_Die die)
-{
-	char *name = NULL;
-	Dwarf_Error e = NULL;
-	struct die_attrs d;
-	int rc;
-
-	if (ld->x3)	/* names may be split indexes: the slow, sure way */
-		return dw_read_attrs(ld, die, &d, 0) ? NULL : d.name;
-	rc = dwarf_diename(die, &name, &e);
-	if (rc == DW_DLV_ERROR) {
-		/* a name that is there but unreadable (a string offset past
-		 * .debug_str): the DIE would read as anonymous, and vanish */
-		char why[200];
-
-		snprintf(why, sizeof(why), "DW_AT_name: %s", e ? dwarf_errmsg(e) : "unreadable");
-		hm_dwarf_free_error(ld->dbg, e);
-		dw_bad_die(ld, die, why);
-	}
-	return rc == DW_DLV_OK ? name : NULL;
-}
-
-static int has_name(struct loader *ld, Dwarf_Die die)
-{
-	return dw_die_name(ld, die) != NULL;
-}
+/* ---- the names asked for (hm_load_opts.only) ---- */
 
 void dw_remember_name(struct loader *ld, const char *name)
 {
@@ -1029,52 +912,6 @@ void dw_remember_name(struct loader *ld, const char *name)
 			return;
 	ld->seen[j] = name;
 	ld->nseen++;
-}
-
-/* Whether a hint at distance d named s goes before one at bd named b:
- * names break ties, as the order the seen names are kept in (their
- * addresses' hashes) would differ from run to run. */
-static int hint_before(unsigned d, const char *s, unsigned bd, const char *b)
-{
-	return d < bd || (d == bd && b && strcmp(s, b) < 0);
-}
-
-/* For each requested name not found, keep the 3 closest seen names. */
-static void keep_hints(struct loader *ld)
-{
-	for (size_t i = 0; i < ld->nr_only; i++) {
-		const char *best[3] = { 0 };
-		unsigned bd[3] = { ~0u, ~0u, ~0u };
-		unsigned cap = strlen(ld->only[i]) / 3 + 1;
-
-		if (ld->found[i])
-			continue;
-		for (size_t k = 0; k < ld->nseen_slots; k++) {
-			const char *s = ld->seen[k];
-			unsigned d;
-			int p;
-
-			if (!s || (d = hm_edit_distance(ld->only[i], s, cap)) > cap ||
-			    !hint_before(d, s, bd[2], best[2]))
-				continue;
-			for (p = 0; p < 3 && best[p] && strcmp(best[p], s); p++)
-				;
-			if (p < 3 && best[p])
-				continue;	/* the same name again (unmerged strings) */
-			for (p = 2; p > 0 && hint_before(d, s, bd[p - 1], best[p - 1]); p--) {
-				bd[p] = bd[p - 1];
-				best[p] = best[p - 1];
-			}
-			bd[p] = d;
-			best[p] = s;
-		}
-		for (int k = 0; k < 3 && best[k]; k++) {
-			const char *s = hm_types_intern(ld->t, best[k]);
-
-			if (!s || hm_vec_push(ld->t->hints, s) < 0)
-				return;
-		}
-	}
 }
 
 int dw_wanted(struct loader *ld, const char *name, int aggregate, uint64_t off)
@@ -1110,29 +947,6 @@ int dw_wanted(struct loader *ld, const char *name, int aggregate, uint64_t off)
 	return -1;
 }
 
-static void top_level(struct loader *ld, Dwarf_Die die, int tag, uint64_t off)
-{
-	hm_type_id id = 0;
-	int want = -1;
-
-	/* Aggregates and typedefs are roots (-C takes either name); enums and
-	 * base types nothing uses are of no interest. */
-	if (!dw_is_aggregate(tag) && tag != DW_TAG_typedef)
-		return;
-	if (ld->nr_only &&
-	    (want = dw_wanted(ld, dw_die_name(ld, die), dw_is_aggregate(tag), off)) < 0)
-		return;
-	/* anonymous aggregates are read when something refers to them: read
-	 * here, each CU would pay for their members again */
-	if (!ld->nr_only && dw_is_aggregate(tag) && !has_name(ld, die))
-		return;
-	if (!dw_map_get(ld, off, &id)) {
-		ld->depth = 0;
-		id = dw_convert_die(ld, die, off, tag);
-	}
-	dw_note_root(ld, tag, id, want);
-}
-
 void dw_note_root(struct loader *ld, int tag, hm_type_id id, int want)
 {
 	if (!id || id == IN_PROGRESS)
@@ -1163,212 +977,4 @@ void dw_note_root(struct loader *ld, int tag, hm_type_id id, int want)
 			ld->plain_cxx |= ld->cplusplus;
 		}
 	}
-}
-
-void dw_walk_children(struct loader *ld, Dwarf_Die parent, unsigned level)
-{
-	Dwarf_Die c;
-
-	for (c = dw_first_child(ld, parent); c && !ld->err; c = dw_next_sibling(ld, c)) {
-		Dwarf_Half tag = 0;
-		Dwarf_Off off = 0;
-		Dwarf_Error e = NULL;
-
-		if (dwarf_tag(c, &tag, &e) != DW_DLV_OK ||
-		    dwarf_dieoffset(c, &off, &e) != DW_DLV_OK) {
-			dw_bad(ld, e, "entry");
-			break;
-		}
-		if (dw_leaf_with_children(c, tag)) {
-			dw_bad_die(ld, c, "a DIE that has no children says it has");
-			break;
-		}
-		if (ld->in_alt)
-			off |= ALT_BIT;
-		if (tag == DW_TAG_variable && ld->opts->variables && level == 0)
-			add_variable(ld, c, off);
-		else if (tag == DW_TAG_imported_unit)
-			dw_walk_imported(ld, c, level);
-		else if (tag == DW_TAG_namespace && level < 16)
-			dw_walk_children(ld, c, level + 1);
-		else if (tag != DW_TAG_subprogram && tag != DW_TAG_variable) {
-			top_level(ld, c, tag, off);
-			/* classes nested in classes: pahole -C finds them by their
-			 * own name, and they are types of their own (Outer::Inner);
-			 * only C++ has them */
-			if (ld->cplusplus && dw_is_aggregate(tag) && level < 16 &&
-			    (!ld->nr_only || !dw_all_found(ld)))
-				dw_walk_children(ld, c, level + 1);
-		}
-		if (dw_all_found(ld))
-			break;
-	}
-	if (c)
-		dwarf_dealloc_die(c);
-}
-
-static int is_cplusplus(struct loader *ld, Dwarf_Die cu)
-{
-	Dwarf_Unsigned lang = 0;
-	Dwarf_Error e = NULL;
-
-	if (dwarf_srclang(cu, &lang, &e) != DW_DLV_OK) {
-		hm_dwarf_free_error(ld->dbg, e);
-		return 0;
-	}
-	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
-	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
-}
-
-/* Enter a unit: what every walk of it (serial or replayed) needs to know. */
-int dw_unit_begin(struct loader *ld, Dwarf_Die cu, unsigned version, unsigned addr_size)
-{
-	Dwarf_Error e = NULL;
-	Dwarf_Off cu_off = 0, cu_len = 0;
-
-	if (dwarf_die_CU_offset_range(cu, &cu_off, &cu_len, &e) != DW_DLV_OK)
-		return dw_bad(ld, e, "unit range");
-	ld->cu_die = cu;
-	ld->cu_start = cu_off;
-	ld->cu_end = cu_off + cu_len;
-	ld->cu_version = version;
-	ld->cplusplus = is_cplusplus(ld, cu);
-	if (dwarf_dieoffset(cu, &cu_off, &e) != DW_DLV_OK)
-		return dw_bad(ld, e, "unit entry");
-	ld->cu_die_off = cu_off;
-	ld->stroff_base = dw_stroff_base(ld, cu);
-	ld->addr_size = addr_size ? addr_size : 8;
-	return 0;
-}
-
-/* Leave it: the file tables may point at its DIE. */
-void dw_unit_end(struct loader *ld)
-{
-	for (unsigned i = 0; i < NR_FTABS; i++)
-		if (ld->ftabs[i].dbg == ld->dbg && ld->ftabs[i].cu_die_off == ld->cu_die_off)
-			dw_ftab_clear(&ld->ftabs[i]);
-	ld->cu_die = NULL;
-}
-
-/* The unit's part of the table's state that is not per unit. */
-void dw_unit_count(struct loader *ld, unsigned addr_size)
-{
-	if (ld->t->pointer_size != ld->addr_size && addr_size)
-		ld->t->pointer_size = addr_size;
-	ld->nr_cus++;
-	dw_map_new_cu(ld);
-}
-
-/* Walk the unit entered with dw_unit_begin() (and dw_unit_count()). */
-void dw_unit_walk(struct loader *ld, Dwarf_Die cu, unsigned unit_type)
-{
-	if (unit_type == DW_UT_skeleton || dw_has_dwo_name(ld, cu)) {
-		dw_walk_dwo(ld, cu);
-	} else {
-		dw_spans_build(ld, cu);
-		dw_walk_children(ld, cu, 0);
-		ld->spans.n = 0;
-	}
-}
-
-int dw_all_found(const struct loader *ld)
-{
-	return ld->nr_only && ld->nr_found == ld->nr_only && !ld->opts->variables &&
-	       !ld->plain_cxx;
-}
-
-static int walk_cus(struct loader *ld)
-{
-	for (;;) {
-		Dwarf_Half version = 0, addr_size = 0, unit_type = 0;
-		Dwarf_Die cu = NULL;
-		Dwarf_Error e = NULL;
-		int rc = hm_dwarf_next_cu(ld->dbg, &version, &addr_size, &unit_type, &cu, &e);
-
-		if (rc == DW_DLV_NO_ENTRY)
-			break;
-		if (rc != DW_DLV_OK)
-			return dw_bad(ld, e, "unit header");
-		if (dw_unit_begin(ld, cu, version, addr_size)) {
-			dwarf_dealloc_die(cu);
-			return ld->err;
-		}
-		dw_unit_count(ld, addr_size);
-		dw_unit_walk(ld, cu, unit_type);
-		dw_unit_end(ld);
-		dwarf_dealloc_die(cu);
-		if (ld->err)
-			return ld->err;
-		/* libdwarf keeps its place between calls; nothing else to read */
-		if (dw_all_found(ld))
-			break;
-	}
-	return ld->err;
-}
-
-int hm_dwarf_load(hm_binary *bin, const struct hm_load_opts *opts, hm_types *t)
-{
-	struct loader ld = { .t = t, .bin = bin, .opts = opts, .path = hmi_binary_path(bin) };
-	struct hm_dwarf_obj *obj = NULL;
-	int rc;
-
-	rc = hm_dwarf_open(bin, &ld.dbg, &obj);
-	if (rc)
-		return rc;
-	ld.main_dbg = ld.dbg;
-	ld.big_endian = hmi_binary_big_endian(bin) == 1;
-	ld.x3 = hm_dwarf_widened(obj);
-	ld.obj = obj;
-	rc = hm_dwarf_open_alt(bin, &ld.alt_bin, &ld.alt_dbg, &ld.alt_obj);
-	if (ld.alt_bin) {
-		/* libdwarf reads DW_FORM_GNU_strp_alt strings from the tied file */
-		Dwarf_Error e = NULL;
-
-		if (dwarf_set_tied_dbg(ld.dbg, ld.alt_dbg, &e) != DW_DLV_OK)
-			hm_dwarf_free_error(ld.dbg, e);
-	}
-	if (opts->only) {
-		while (opts->only[ld.nr_only])
-			ld.nr_only++;
-		ld.only = calloc(ld.nr_only + 1, sizeof(*ld.only));
-		ld.found = calloc(ld.nr_only + 1, 1);
-		if (!ld.only || !ld.found)
-			rc = -ENOMEM;
-		for (size_t i = 0; !rc && i < ld.nr_only; i++)
-			ld.only[i] = opts->only[i];
-	}
-	if (!rc) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		unsigned threads = opts->threads ? opts->threads : cpus > 0 ? (unsigned)cpus : 1;
-
-		/* dwz: the alt file's partial units are walked once, from the
-		 * first unit importing them, through the main handle: serial */
-		rc = threads > 1 && !ld.alt_bin ? dw_walk_parallel(&ld, threads) : walk_cus(&ld);
-	}
-	if (!rc && ld.err)
-		rc = ld.err;
-	if (!rc && ld.nr_found < ld.nr_only)
-		keep_hints(&ld);
-	hm_diag(HM_DIAG_DEBUG, "%s: %zu units, %zu type entries read, %zu types, %zu members, "
-		"%zu variables", ld.path, ld.nr_cus, ld.nr_converted, t->types.n, t->members.n,
-		t->vars.n);
-	for (unsigned i = 0; i < NR_FTABS; i++)
-		dw_ftab_clear(&ld.ftabs[i]);
-	if (ld.alt_bin) {
-		hm_dwarf_close(ld.alt_dbg, ld.alt_obj);
-		hm_binary_close(ld.alt_bin);
-	}
-	free(ld.walked_alt.v);
-	hm_dwarf_close(ld.main_dbg, obj);
-	free(ld.map);
-	free(ld.paths);
-	free(ld.smembers.v);
-	free(ld.sdims.v);
-	free(ld.sparams.v);
-	free(ld.senums.v);
-	free(ld.only);
-	free(ld.found);
-	free(ld.spans.v);
-	free(ld.seen);
-	return rc;
 }
