@@ -1,5 +1,5 @@
-/* dwarf-attr: reading the attributes of a DIE into struct die_attrs, and the
- * units' file tables behind DW_AT_decl_file. */
+/* dwarf-attr: reading the attributes of a DIE into struct die_attrs (and its
+ * name alone), and the units' file tables behind DW_AT_decl_file. */
 #include "config.h"
 #include <errno.h>
 #include <stdlib.h>
