@@ -10,11 +10,18 @@
 #   types-RECORDING hitmap-right R perf-right P PASS|MISS
 # PASS: hitmap names at least as many samples right as perf and none wrong.
 # Then per recording, hitmap report and perf 6.12 report -s type,typeoff
-# timed once each on the file (/usr/bin/time):
+# timed on the file (/usr/bin/time; the median of TYPES_RUNS runs, 3 by
+# default):
 #   types-RECORDING-wall hitmap H perf P ratio R goal<=0.5 PASS|MISS
 #   types-RECORDING-cpu  the same for CPU time (user + sys): steadier than
 #                        wall time on a shared machine
 #   types-RECORDING-rss hitmap H KB perf P KB
+# and the same three for hitmap report --sysroot SYMFS, which like perf
+# reads the program's DWARF alone: the C library's (libc6-dbg), which
+# hitmap reads by default to name the samples in malloc and the thread
+# library, is most of its time on these small programs.  These lines
+# compare the same work; they do not change the exit status:
+#   types-RECORDING-scope-wall, -scope-cpu, -scope-rss
 # perf 6.12 comes from bench/perf612.sh (PERF612 overrides); it reads the
 # program alone (--symfs) and an empty build-id cache, else it crashes on
 # the C library's samples.  HITMAP overrides ./hitmap; -v shows the wrong
@@ -41,11 +48,40 @@ fi
 # libtool's wrapper script costs a shell before hitmap starts: time the
 # program it runs (as bench/lib.sh does)
 hm_dir=$(dirname "$HITMAP")
+runs=${TYPES_RUNS:-3}
 if [ -x "$hm_dir/.libs/hitmap" ] && head -n 1 "$HITMAP" | grep -q '^#!'; then
 	hm_cmd="env LD_LIBRARY_PATH=$hm_dir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} $hm_dir/.libs/hitmap"
 else
 	hm_cmd=$HITMAP
 fi
+
+# timed FILE CMD...: run CMD $runs times; FILE gets the medians of wall
+# time, peak RSS and CPU time (in the columns /usr/bin/time -f "%e %M %U %S"
+# gives, system time 0)
+timed() {
+	t=$1
+	shift
+	: >"$t.all"
+	for i in $(seq "$runs"); do
+		/usr/bin/time -f "%e %M %U %S" -a -o "$t.all" "$@" >/dev/null 2>&1 || return 1
+	done
+	for c in 1 2 3; do
+		awk -v c=$c '{ print c == 3 ? $3 + $4 : $c }' "$t.all" | sort -n |
+			awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+	done | paste -s -d ' ' | sed 's/$/ 0/' >"$t"
+}
+
+# speed FILE-HITMAP FILE-PERF NAME: the wall, cpu and rss lines
+speed() {
+	paste "$1" "$2" | awk -v n="$3" '{
+		r = $5 > 0 ? $1 / $5 : 0
+		printf "%s-wall hitmap %.2fs perf %.2fs ratio %.2f goal<=0.5 %s\n", n, $1, $5,
+			r, r <= 0.5 ? "PASS" : "MISS"
+		h = $3 + $4; p = $7 + $8; r = p > 0 ? h / p : 0
+		printf "%s-cpu hitmap %.2fs perf %.2fs ratio %.2f goal<=0.5 %s\n", n, h, p,
+			r, r <= 0.5 ? "PASS" : "MISS"
+		printf "%s-rss hitmap %d KB perf %d KB\n", n, $2, $6 }'
+}
 
 status=0
 for prog in flows tasks chains; do
@@ -74,21 +110,18 @@ for prog in flows tasks chains; do
 			tee "$out/$name.line"
 		grep -q MISS "$out/$name.line" && status=1
 		# speed and memory on the same file: hitmap's report beside
-		# perf 6.12's report -s type,typeoff, each run once
-		/usr/bin/time -f "%e %M %U %S" -o "$out/$name.hm.time" \
-			$hm_cmd report -i "$out/$name.data" >/dev/null 2>&1 || exit 1
-		/usr/bin/time -f "%e %M %U %S" -o "$out/$name.perf.time" \
-			"$PERF612" --buildid-dir "$out/buildid-$name" report -i "$out/$name.data" \
-			--stdio -s type,typeoff --symfs "$out/symfs" >/dev/null 2>&1 || exit 1
-		paste "$out/$name.hm.time" "$out/$name.perf.time" | awk -v n="types-$name" '{
-			r = $5 > 0 ? $1 / $5 : 0
-			printf "%s-wall hitmap %.2fs perf %.2fs ratio %.2f goal<=0.5 %s\n", n, $1, $5,
-				r, r <= 0.5 ? "PASS" : "MISS"
-			h = $3 + $4; p = $7 + $8; r = p > 0 ? h / p : 0
-			printf "%s-cpu hitmap %.2fs perf %.2fs ratio %.2f goal<=0.5 %s\n", n, h, p,
-				r, r <= 0.5 ? "PASS" : "MISS"
-			printf "%s-rss hitmap %d KB perf %d KB\n", n, $2, $6 }' | tee "$out/$name.speed"
+		# perf 6.12's report -s type,typeoff; then hitmap reading the
+		# program's DWARF alone, as perf does
+		timed "$out/$name.hm.time" $hm_cmd report -i "$out/$name.data" || exit 1
+		timed "$out/$name.perf.time" "$PERF612" --buildid-dir "$out/buildid-$name" \
+			report -i "$out/$name.data" --stdio -s type,typeoff --symfs "$out/symfs" ||
+			exit 1
+		timed "$out/$name.scope.time" $hm_cmd report --sysroot "$out/symfs" \
+			-i "$out/$name.data" || exit 1
+		speed "$out/$name.hm.time" "$out/$name.perf.time" "types-$name" |
+			tee "$out/$name.speed"
 		grep -q MISS "$out/$name.speed" && status=1
+		speed "$out/$name.scope.time" "$out/$name.perf.time" "types-$name-scope"
 	done
 done
 exit $status
