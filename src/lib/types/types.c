@@ -1244,6 +1244,32 @@ static void spell_params(const struct speller *s, const hm_type *fn, uint32_t fi
 		hm_sbuf_puts(decl, !n && fn->prototyped ? "void)" : ")");
 }
 
+int hmi_types_tag_name(const hm_type *ty, hm_sbuf *out)
+{
+	switch (ty->kind) {
+	case HM_KIND_VOID:
+		hm_sbuf_puts(out, "void");
+		return 1;
+	case HM_KIND_BASE:
+	case HM_KIND_TYPEDEF:
+		hm_sbuf_puts(out, ty->name ? ty->name : "");
+		return 1;
+	case HM_KIND_UNSPECIFIED:
+		hm_sbuf_puts(out, ty->name ? ty->name : "void");
+		return 1;
+	case HM_KIND_STRUCT:
+	case HM_KIND_UNION:
+	case HM_KIND_CLASS:
+	case HM_KIND_ENUM:
+		hm_sbuf_puts(out, ty->kind == HM_KIND_ENUM ? "enum " : ty->kind == HM_KIND_UNION ?
+			     "union " : ty->kind == HM_KIND_CLASS ? "class " : "struct ");
+		hm_sbuf_puts(out, ty->name ? ty->name : "");
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* The specifier of a type that is not a declarator operator, with the
  * qualifiers HM_DECL_C kept for it in qmask. */
 static void spell_specifier(const struct speller *s, const hm_type *ty, unsigned qmask,
@@ -1272,28 +1298,7 @@ static void spell_specifier(const struct speller *s, const hm_type *ty, unsigned
 		hm_sbuf_puts(spec, "void");
 		return;
 	}
-	switch (ty->kind) {
-	case HM_KIND_VOID:
-		hm_sbuf_puts(spec, "void");
-		break;
-	case HM_KIND_BASE:
-	case HM_KIND_TYPEDEF:
-		hm_sbuf_puts(spec, ty->name ? ty->name : "");
-		break;
-	case HM_KIND_UNSPECIFIED:
-		hm_sbuf_puts(spec, ty->name ? ty->name : "void");
-		break;
-	case HM_KIND_STRUCT:
-	case HM_KIND_UNION:
-	case HM_KIND_CLASS:
-	case HM_KIND_ENUM:
-		hm_sbuf_puts(spec, ty->kind == HM_KIND_ENUM ? "enum " : ty->kind == HM_KIND_UNION ?
-			     "union " : ty->kind == HM_KIND_CLASS ? "class " : "struct ");
-		hm_sbuf_puts(spec, ty->name ? ty->name : "");
-		break;
-	default:
-		break;
-	}
+	hmi_types_tag_name(ty, spec);
 }
 
 /* A run of qualifiers at id. */
