@@ -169,7 +169,8 @@ struct kmod {
 /* The attribution, its state grouped by the part that owns it. */
 struct hm_attr {
 	struct {			/* options (attribute.c) */
-		unsigned line_size;
+		unsigned line_size;	/* the first binary's machine's, or 0 */
+		unsigned rec_line_size;	/* the recording's machine's, or 0 */
 		char *sysroot;		/* NULL: MMAP names as they are */
 		struct hm_load_opts load;	/* variables, plus hm_attr_set_load_opts() */
 		struct hm_debuginfo_opts dio;	/* load.debuginfo points here when set */

@@ -280,7 +280,7 @@ static int print_json(FILE *out, const struct hm_json_binary *bin, const hm_type
 		      const struct hm_print_hooks *hk)
 {
 	HM_OPTS(hm_layout_opts, lo, .cacheline_size = bin->cacheline_size, .expand = !!expand);
-	unsigned line = bin->cacheline_size ? bin->cacheline_size : 64;
+	unsigned line = bin->cacheline_size ? bin->cacheline_size : hm_types_cacheline_size(t, 0);
 	hm_json_writer w;
 	hm_json *j = &w.j;
 

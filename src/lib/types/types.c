@@ -8,6 +8,7 @@
 #include "types/types-int.h"
 #include "types/declare.h"
 #include "types/types-lib.h"
+#include "elf/binary-lib.h"
 
 hm_types *hm_types_new(void)
 {
@@ -149,7 +150,8 @@ unsigned hm_types_cacheline_size(const hm_types *t, unsigned asked)
 {
 	if (asked)
 		return asked;
-	return t && t->cacheline_size ? t->cacheline_size : 64;
+	/* a table of no known machine (a BTF blob, a JSON document) */
+	return t && t->cacheline_size ? t->cacheline_size : hmi_arch_cacheline_size(NULL);
 }
 
 /* ---- dedup ---- */
