@@ -140,7 +140,7 @@ static void json_element(struct jm_ctx *c, const hm_layout *l, const hm_field *a
 	hm_layout *el;
 	size_t nf;
 
-	if (c->depth >= 32 || !(el = hm_layout_new(hmi_layout_types(l), elem, &lo)))
+	if (c->depth >= HM_NEST_MAX || !(el = hm_layout_new(hmi_layout_types(l), elem, &lo)))
 		return;
 	f = hm_layout_fields(el, &nf);
 	sub.hk = NULL;

@@ -299,6 +299,11 @@ static void ftype(const struct pctx *c, hm_type_id fn, const char *name, int is_
 /* Whether `id` needs a real C declarator: a pointer to an array, a function
  * pointer below another pointer or an array, a function whose return type or
  * parameters need one. */
+/* How many pointers, arrays and parameters deep needs_declarator() looks:
+ * a declarator worth C's syntax is shallower, and the bound stops a
+ * corrupt chain. */
+#define DECLARATOR_DEPTH 16
+
 static int needs_declarator(const struct pctx *c, hm_type_id id, int derived, unsigned depth)
 {
 	const hm_type *ty;
@@ -314,7 +319,7 @@ static int needs_declarator(const struct pctx *c, hm_type_id id, int derived, un
 	}
 	id = skip_quals(c, id);
 	ty = T(c, id);
-	if (!ty || depth > 16)
+	if (!ty || depth > DECLARATOR_DEPTH)
 		return 0;
 	switch (ty->kind) {
 	case HM_KIND_POINTER: {

@@ -879,13 +879,17 @@ hm_type_id hm_types_resolve(const hm_types *t, hm_type_id id)
 	return id < t->types.n ? id : 0;
 }
 
+/* How many array levels sizeof follows before it gives up (0): real
+ * types nest far less, corrupt ones may loop. */
+#define SIZEOF_DEPTH 64
+
 static uint64_t sizeof_depth(const hm_types *t, hm_type_id id, unsigned depth)
 {
 	const hm_type *ty;
 	uint64_t n = 1;
 
 	id = hm_types_resolve(t, id);
-	if (!id || depth > 64)
+	if (!id || depth > SIZEOF_DEPTH)
 		return 0;
 	ty = &t->types.v[id];
 	switch (ty->kind) {
@@ -1130,6 +1134,10 @@ uint32_t hm_types_alignof(const hm_types *t, hm_type_id id)
 
 /* ---- C declarations: the one speller (types/declare.h) ---- */
 
+/* HM_DECL_C's bound on declarator operators and qualifier runs: past it
+ * the type is a loop (corrupt input), -ELOOP. */
+#define DECL_DEPTH 128
+
 struct speller {
 	const hm_types *t;
 	enum hm_decl_style style;
@@ -1315,7 +1323,7 @@ static int spell_quals(const struct speller *s, hm_type_id id, const hm_type *ty
 
 		/* look through further qualifiers to what they qualify (bounded:
 		 * corrupt input can chain them in a cycle) */
-		for (hm_type_id x = ty->target; x && x < t->types.n && hop < 128; hop++) {
+		for (hm_type_id x = ty->target; x && x < t->types.n && hop < DECL_DEPTH; hop++) {
 			const hm_type *w = &t->types.v[x];
 
 			if (is_qual(w->kind)) {
@@ -1372,7 +1380,7 @@ static int spell(const struct speller *s, hm_type_id id, unsigned qmask, hm_sbuf
 	const hm_type *ty;
 
 	if (c) {
-		if (depth >= 128)
+		if (depth >= DECL_DEPTH)
 			return -ELOOP;
 		if (id >= t->types.n)
 			return -EINVAL;
