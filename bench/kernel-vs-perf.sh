@@ -39,35 +39,14 @@ GEN=${GEN:-$(dirname "$HITMAP")/tests/perf/gen-c2c}
 CAP=${PERF_CAP:-300}
 SITES_CAP=${PERF_SITES_CAP:-1800}
 SITES_FUNCS=${SITES_FUNCS:-100}
-V=${1:-}
-if [ -z "$V" ]; then
-	. "$here/../tests/vmlinux/fetch.sh" || exit 1
-	V=$VMLINUX
-fi
-for t in perf objdump nm readelf python3 timeout; do
+for t in readelf timeout; do
 	command -v $t >/dev/null 2>&1 || { echo "$t not installed" >&2; exit 77; }
 done
 PERF612=${PERF612:-$(sh "$here/perf612.sh" 2>/dev/null | tail -n 1)}
 [ -x "$PERF612" ] || { echo "perf 6.12 not available (bench/perf612.sh)" >&2; exit 77; }
-. "$here/lib.sh"
-export HITMAP_NO_CACHE=1
-
-text=$(nm "$V" | awk '$3 == "_text" { print "0x" $1 }')
-rtext=$(python3 -c "import sys; print(hex(int(sys.argv[1], 16) + 0x2a000000))" "$text")
-kmap="$rtext,0x2000000,$rtext,[kernel.kallsyms]_text"
+. "$here/kernel-setup.sh"
 
 # ---- speed and memory on 1 M samples ----
-nice objdump -d --no-show-raw-insn "$V" >"$out/listing" || exit 1
-python3 "$here/../tests/vmlinux/insn-sites.py" "$out/listing" 8 1000000 >"$out/sites" || exit 1
-rm -f "$out/listing"
-python3 - "$out/sites" >"$out/specs" <<'PY' || exit 1
-import sys
-kinds = ["l1hit", "l1hit", "lcl-hitm", "rmt-hitm", "st-l1hit", "st-l1miss"]
-for i, line in enumerate(open(sys.argv[1])):
-    f = line.split()
-    addr = 0xffff888100000000 + i * 0x10000 + int(f[2])
-    print("%s:0x%x:1:%d:0:0x%x" % (kinds[i % 6], addr, i % 4, int(f[0], 16) + 0x2a000000))
-PY
 "$GEN" -o "$out/1.data" -n 1000000 --specs "$out/specs" --mmap "$kmap" >/dev/null || exit 1
 measure hm $hm_cmd report -i "$out/1.data" --vmlinux "$V"
 # perf 6.12, capped: /usr/bin/time counts timeout's child

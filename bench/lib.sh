@@ -1,5 +1,6 @@
-# bench/lib.sh: the harness bench/report.sh and bench/report-kernel.sh
-# share, sourced after they set HITMAP and GEN and checked their own tools.
+# bench/lib.sh: the harness bench/report.sh, bench/report-kernel.sh and
+# bench/kernel-vs-perf.sh share (the last two through bench/kernel-setup.sh),
+# sourced after they set HITMAP and GEN and checked their own tools.
 # It fails (77) without /usr/bin/time and (1) without the generator, makes
 # the scratch directory $out (removed on exit), sets $hm_cmd, the command
 # that runs hitmap, and defines measure, median and line.

@@ -35,30 +35,7 @@ HITMAP=${HITMAP:-./hitmap}
 here=$(cd "$(dirname "$0")" && pwd)
 GEN=${GEN:-$(dirname "$HITMAP")/tests/perf/gen-c2c}
 RUNS=${RUNS:-1}
-V=${1:-}
-if [ -z "$V" ]; then
-	. "$here/../tests/vmlinux/fetch.sh" || exit 1
-	V=$VMLINUX
-fi
-for t in perf objdump nm python3; do
-	command -v $t >/dev/null 2>&1 || { echo "$t not installed" >&2; exit 77; }
-done
-. "$here/lib.sh"
-export HITMAP_NO_CACHE=1
-
-nice objdump -d --no-show-raw-insn "$V" >"$out/listing" || exit 1
-python3 "$here/../tests/vmlinux/insn-sites.py" "$out/listing" 8 1000000 >"$out/sites" || exit 1
-rm -f "$out/listing"
-python3 - "$out/sites" >"$out/specs" <<'PY' || exit 1
-import sys
-kinds = ["l1hit", "l1hit", "lcl-hitm", "rmt-hitm", "st-l1hit", "st-l1miss"]
-for i, line in enumerate(open(sys.argv[1])):
-    f = line.split()
-    addr = 0xffff888100000000 + i * 0x10000 + int(f[2])
-    print("%s:0x%x:1:%d:0:0x%x" % (kinds[i % 6], addr, i % 4, int(f[0], 16) + 0x2a000000))
-PY
-text=$(nm "$V" | awk '$3 == "_text" { print "0x" $1 }')
-rtext=$(python3 -c "import sys; print(hex(int(sys.argv[1], 16) + 0x2a000000))" "$text")
+. "$here/kernel-setup.sh"
 # the same samples with the IPs in no order, as a recording in time order
 # has them (the sites file is in address order)
 python3 -c 'import random, sys
@@ -69,7 +46,7 @@ for n in 1 2 s; do
 	sp="$out/specs" k=$n
 	[ $n = s ] && sp="$out/specs-s" k=1
 	"$GEN" -o "$out/$n.data" -n ${k}000000 --specs "$sp" \
-		--mmap "$rtext,0x2000000,$rtext,[kernel.kallsyms]_text" >/dev/null || exit 1
+		--mmap "$kmap" >/dev/null || exit 1
 done
 
 i=0

@@ -149,7 +149,14 @@ int hm_attr_set_kernel_btf(hm_attr *a, const char *path);
  * hm_attr_set_kernel_btf()).  -EINVAL bad syntax, -ENOENT no such struct,
  * -ENODATA no kernel types. */
 int hm_attr_set_cache_type(hm_attr *a, const char *spec);
-/* The cacheline size of the first binary opened (64 if none). */
+/* The machine a recording was made on, as its header names it
+ * (hm_perf_info.arch: "x86_64", "ppc64le", "s390x"; NULL: not known): its
+ * cacheline size is attribution's when no binary added decides it.  Set
+ * before the heat is made with hm_attr_line_size(). */
+void hm_attr_set_recording_arch(hm_attr *a, const char *arch);
+/* The cacheline size the lines of attribution's heat have: that of the
+ * first binary added's machine, else the recording's machine's
+ * (hm_attr_set_recording_arch()), else 64; never the host's. */
 unsigned hm_attr_line_size(const hm_attr *a);
 /* ---- the report: a whole perf.data through attribution into heat ---- */
 

@@ -298,6 +298,7 @@ static int run(int argc, char **argv)
 			goto out;
 		}
 	}
+	hm_attr_set_recording_arch(a, hm_perf_reader_info(r)->arch);
 	h = hm_heat_new(hm_attr_line_size(a));
 	if (!h) {
 		rc = HM_EXIT_INPUT;

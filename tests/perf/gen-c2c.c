@@ -59,6 +59,7 @@ static const char usage[] =
 "  --comm NAME        process name (default gen-c2c)\n"
 "  --cpus N           number of CPUs in the header (default: highest CPU\n"
 "                     used + 1, at least 2)\n"
+"  --arch NAME        the machine in the header (default x86_64)\n"
 "  --swap             write the file in the opposite byte order\n"
 "  --one-event        a single event (loads and stores), no sample ids\n"
 "  --identifier       use PERF_SAMPLE_IDENTIFIER instead of PERF_SAMPLE_ID\n"
@@ -126,6 +127,7 @@ struct opts {
 	uint32_t pid, cpus;
 	int swap, one_event, identifier, weight_struct, random_ds, unknown_feature;
 	int host_topology;
+	const char *arch;	/* NULL: x86_64 */
 	uint64_t auxtrace, compress, zchunk;
 	int compress2;
 	struct spec *specs;
@@ -311,6 +313,8 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->comm = v;
 		else if (!strcmp(a, "--cpus"))
 			o->cpus = (uint32_t)num(v);
+		else if (!strcmp(a, "--arch"))
+			o->arch = v;
 		else if (!strcmp(a, "--compress") || !strcmp(a, "--compress2")) {
 			char *s = strdup(v), *comma = strchr(s, ',');
 
@@ -599,7 +603,7 @@ int main(int argc, char **argv)
 	f.hostname = "gen-c2c";
 	f.os_release = "6.1.0";
 	f.version = "6.1.0";
-	f.arch = "x86_64";
+	f.arch = o.arch ? o.arch : "x86_64";
 	f.cpudesc = "Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz";
 	f.cpuid = "GenuineIntel,6,85,4";
 	f.nr_cpus_avail = f.nr_cpus_online = o.cpus ? o.cpus : maxcpu + 1;

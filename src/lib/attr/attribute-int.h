@@ -104,44 +104,6 @@ const struct kmod *attr_kmod_at(const hm_attr *a, uint64_t x);
 size_t attr_records_named(struct binent *b, const char *name, hm_type_id *first);
 void attr_records_free(struct binent *b);
 
-/* How one (binary, IP, rule) resolves by instruction (attribute-insn.c). */
-struct insn_res {
-	const struct binent *bin;
-	uint64_t pc;		/* the sample's link IP */
-	uint8_t trap;		/* the sample IP is after the access (breakpoint) */
-	unsigned decoded : 1;	/* insn is valid */
-	unsigned stack : 1;	/* a struct variable in the frame, named object */
-	unsigned named : 1;	/* object names every instance: stack, tls:, per-cpu: */
-	unsigned indexed : 1;	/* p[i]: off is modulo the element, i unknown */
-	unsigned site : 1;	/* in a patch site: redone when pokes change */
-	unsigned poked : 1;	/* insn decoded from a TEXT_POKE's bytes */
-	unsigned from_kcore : 1;	/* insn decoded from the kcore copy's bytes */
-	uint32_t poke_gen;	/* hm_attr.poke_gen when resolved */
-	uint8_t kind;		/* enum hm_profile_kind of sname */
-	enum hm_attr_bucket bucket;	/* HM_ATTR_INSN, _TLS, _PERCPU or why not */
-	uint64_t access_pc;	/* the instruction that made the access */
-	struct hm_insn insn;
-	struct hm_tval track;	/* what the base register was built from */
-	const char *var, *func;	/* the variable and its function */
-	const char *object;	/* stack: "function:variable"; "tls:st", "per-cpu:runqueues" */
-	int var_kind, var_reg;	/* its location (enum hm_vloc_kind) */
-	int64_t var_off;
-	uint64_t var_pc;	/* where it held the pointer */
-	const char *sname;	/* its pointee record */
-	hm_type_id type;
-	uint64_t ssize;
-	int64_t off;		/* the access's offset in the record (the variable) */
-	uint64_t seg_off;	/* tls, per-cpu: the variable's offset in its block */
-	const char *path;	/* the field there */
-	uint64_t foff, fsize;
-	/* elem: sname is the element of the member array outer.outer_path
-	 * (outer_foff, outer_fsize) an index steps through */
-	unsigned elem : 1;
-	const char *outer, *outer_path;
-	hm_type_id outer_type;
-	uint64_t outer_size, outer_foff, outer_fsize;
-};
-
 struct image {
 	struct binent *bin;
 	uint64_t bias;		/* runtime − link address */
@@ -207,7 +169,8 @@ struct kmod {
 /* The attribution, its state grouped by the part that owns it. */
 struct hm_attr {
 	struct {			/* options (attribute.c) */
-		unsigned line_size;
+		unsigned line_size;	/* the first binary's machine's, or 0 */
+		unsigned rec_line_size;	/* the recording's machine's, or 0 */
 		char *sysroot;		/* NULL: MMAP names as they are */
 		struct hm_load_opts load;	/* variables, plus hm_attr_set_load_opts() */
 		struct hm_debuginfo_opts dio;	/* load.debuginfo points here when set */

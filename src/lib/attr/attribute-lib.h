@@ -1,10 +1,13 @@
 /* Internal to libhitmap, shared between its folders: what the printers ask
- * of an attribution beyond hitmap/attribute.h (attr/). */
+ * of an attribution beyond hitmap/attribute.h (attr/), so that output/
+ * needs none of attr's private parts. */
 #ifndef HM_ATTRIBUTE_LIB_H
 #define HM_ATTRIBUTE_LIB_H
 #include <stddef.h>
 #include <stdint.h>
 #include "hitmap/attribute.h"
+#include "hitmap/types.h"
+#include "insn/insn.h"
 
 /* "global", "object", "no-addr", "no-map", "no-binary", "build-id-mismatch",
  * "no-symbol", "no-type", "stack", "heap-unknown", "kernel-without-vmlinux",
@@ -45,5 +48,65 @@ int hmi_attr_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out);
  * first binary's that has it, in the order they were added, the kernel's
  * last; its id in *id.  NULL when none has it (or none was loaded). */
 const hm_types *hmi_attr_types_with(const hm_attr *a, const char *name, hm_type_id *id);
+
+/* ---- one code address explained (attribute-explain.c) ---- */
+
+/* How one (binary, IP, rule) resolves by instruction (attribute-insn.c):
+ * attribution's memo, which hm_attr_explain() prints as it is. */
+struct insn_res {
+	const struct binent *bin;
+	uint64_t pc;		/* the sample's link IP */
+	uint8_t trap;		/* the sample IP is after the access (breakpoint) */
+	unsigned decoded : 1;	/* insn is valid */
+	unsigned stack : 1;	/* a struct variable in the frame, named object */
+	unsigned named : 1;	/* object names every instance: stack, tls:, per-cpu: */
+	unsigned indexed : 1;	/* p[i]: off is modulo the element, i unknown */
+	unsigned site : 1;	/* in a patch site: redone when pokes change */
+	unsigned poked : 1;	/* insn decoded from a TEXT_POKE's bytes */
+	unsigned from_kcore : 1;	/* insn decoded from the kcore copy's bytes */
+	uint32_t poke_gen;	/* hm_attr.poke_gen when resolved */
+	uint8_t kind;		/* enum hm_profile_kind of sname */
+	enum hm_attr_bucket bucket;	/* HM_ATTR_INSN, _TLS, _PERCPU or why not */
+	uint64_t access_pc;	/* the instruction that made the access */
+	struct hm_insn insn;
+	struct hm_tval track;	/* what the base register was built from */
+	const char *var, *func;	/* the variable and its function */
+	const char *object;	/* stack: "function:variable"; "tls:st", "per-cpu:runqueues" */
+	int var_kind, var_reg;	/* its location (enum hm_vloc_kind) */
+	int64_t var_off;
+	uint64_t var_pc;	/* where it held the pointer */
+	const char *sname;	/* its pointee record */
+	hm_type_id type;
+	uint64_t ssize;
+	int64_t off;		/* the access's offset in the record (the variable) */
+	uint64_t seg_off;	/* tls, per-cpu: the variable's offset in its block */
+	const char *path;	/* the field there */
+	uint64_t foff, fsize;
+	/* elem: sname is the element of the member array outer.outer_path
+	 * (outer_foff, outer_fsize) an index steps through */
+	unsigned elem : 1;
+	const char *outer, *outer_path;
+	hm_type_id outer_type;
+	uint64_t outer_size, outer_foff, outer_fsize;
+};
+
+/* The binary hm_attr_explain() explains (the first --binary that opened,
+ * else the kernel's, its kcore copy checked) into *bin, for the functions
+ * below, and the link address `where` names there ("0x401000", "401000",
+ * "FUNC+0xOFF", "FUNC") into *pc.  0, -EINVAL (no binary, a bad `where`),
+ * -ENOENT (no such symbol) or -ESRCH (a kcore copy of another kernel), with
+ * an error that says why. */
+int hmi_attr_explain_site(hm_attr *a, const char *where, const void **bin, uint64_t *pc);
+/* The binary's path, as the recording or the caller named it. */
+const char *hmi_attr_bin_path(const void *bin);
+/* Whether it is the kernel's or a module's (kernel rules for registers). */
+int hmi_attr_bin_kernel(const hm_attr *a, const void *bin);
+/* Its instruction decoder (opened once), NULL when there is none. */
+hm_insn_ctx *hmi_attr_bin_insn(const void *bin);
+/* The resolution of (bin, link pc, trap), NULL when out of memory. */
+const struct insn_res *hmi_attr_insn_at(hm_attr *a, const void *bin, uint64_t pc, int trap);
+/* The name of the bucket of a reason (enum hm_regs_why) the sampled
+ * registers gave no address. */
+const char *hmi_attr_regs_bucket_name(int why);
 
 #endif

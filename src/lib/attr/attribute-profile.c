@@ -41,6 +41,8 @@ int hm_profile_from_perf(const struct hm_profile_source *src, hm_profile **out)
 	err = profile_setup(a, src);
 	if (!err && !(r = hm_perf_reader_open(src->perf_data)))
 		err = errno ? -errno : -EIO;
+	if (!err)
+		hm_attr_set_recording_arch(a, hm_perf_reader_info(r)->arch);
 	if (!err && !(h = hm_heat_new(hm_attr_line_size(a))))
 		err = -ENOMEM;
 	if (!err)

@@ -12,6 +12,7 @@
 #include "hitmap/types.h"
 #include "attr/attribute-int.h"
 #include "dwarf/dwarf-scope.h"
+#include "elf/binary-lib.h"
 #include "elf/kcore.h"
 #include "elf/patchsites.h"
 #include "insn/insn.h"
@@ -128,7 +129,14 @@ void hm_attr_set_regs_notes(hm_attr *a, hm_regs_note_fn fn, void *ctx)
 
 unsigned hm_attr_line_size(const hm_attr *a)
 {
-	return a->opt.line_size ? a->opt.line_size : 64;
+	if (a->opt.line_size)
+		return a->opt.line_size;
+	return a->opt.rec_line_size ? a->opt.rec_line_size : hmi_arch_cacheline_size(NULL);
+}
+
+void hm_attr_set_recording_arch(hm_attr *a, const char *arch)
+{
+	a->opt.rec_line_size = arch ? hmi_arch_cacheline_size(arch) : 0;
 }
 
 /* ---- binaries ---- */

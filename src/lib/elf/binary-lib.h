@@ -30,6 +30,14 @@ int hmi_binary_is_module(const hm_binary *bin);
  * btf, insn, attr's segments). */
 Elf *hmi_binary_elf(const hm_binary *bin);
 
+/* The cacheline size of a machine named as uname -m, a perf.data header
+ * (hm_perf_info.arch) or hm_binary_arch() name it ("x86_64", "ppc64le",
+ * "s390x"): 128 on POWER, 256 on s390, 64 on the others and when the
+ * machine is not known (NULL).  The one place hitmap decides a default
+ * line size: everything that has no size from its caller asks here, with
+ * the machine of the binary or recording it reads, never the host's. */
+unsigned hmi_arch_cacheline_size(const char *arch);
+
 unsigned hmi_binary_machine(const hm_binary *bin);	/* EM_X86_64, EM_AARCH64, ... */
 unsigned hmi_binary_elf_type(const hm_binary *bin);	/* ET_EXEC, ET_DYN, ET_REL */
 int hmi_binary_is_64bit(const hm_binary *bin);

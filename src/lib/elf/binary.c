@@ -448,17 +448,18 @@ int hmi_binary_big_endian(const hm_binary *bin)
 	return bin->ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 }
 
+unsigned hmi_arch_cacheline_size(const char *arch)
+{
+	if (arch && (!strncmp(arch, "ppc", 3) || !strncmp(arch, "powerpc", 7)))
+		return 128;
+	if (arch && !strncmp(arch, "s390", 4))
+		return 256;
+	return 64;
+}
+
 unsigned hm_binary_cacheline_size(const hm_binary *bin)
 {
-	switch (bin->ehdr.e_machine) {
-	case EM_PPC64:
-	case EM_PPC:
-		return 128;
-	case EM_S390:
-		return 256;
-	default:
-		return 64;
-	}
+	return hmi_arch_cacheline_size(hm_binary_arch(bin));
 }
 
 const char *hm_binary_build_id(const hm_binary *bin)

@@ -80,22 +80,6 @@ struct heat_actors {
  * (most fields have a few actors; more move to the heap). */
 #define HEAT_ACTS_INL 4
 
-/* Evidence behind a line's verdict. */
-struct heat_evidence {
-	uint64_t transfers, accesses;	/* the line's: watch transfers, or HITM + peer */
-	double lo, hi;			/* 95 % Wilson bounds of transfers / accesses */
-	uint64_t fs_transfers, ts_transfers;
-	uint32_t actors;		/* significant actors on the line */
-	uint32_t groups;		/* groups of fields with the same actors */
-	enum heat_rule rule;
-	enum heat_ev_kind kind;
-	/* HEAT_EV_REGS: transfers, fs_ and ts_transfers count shared
-	 * windows; the cost, per CPU of the line's accesses: its samples on
-	 * the line, of all its samples */
-	uint32_t ncost;
-	struct heat_cost { uint32_t cpu; uint64_t line, all; } *cost;
-};
-
 /* A sampled-register access, by time window (HEAT_WINDOW_NS). */
 struct heat_rwin {
 	uint64_t win;

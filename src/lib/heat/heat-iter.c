@@ -20,16 +20,9 @@ const struct heat_cpuset *hmi_heat_line_cpus(const struct heat_line *l) { return
 uint32_t hmi_heat_line_nr_threads(const struct heat_line *l) { return l->tids.n; }
 enum heat_verdict hmi_heat_line_verdict(const struct heat_line *l) { return l->verdict; }
 
-void hmi_heat_line_evidence(const struct heat_line *l, struct hmi_heat_evidence *out)
+void hmi_heat_line_evidence(const struct heat_line *l, struct heat_evidence *out)
 {
-	const struct heat_evidence *e = &l->ev;
-
-	*out = (struct hmi_heat_evidence){
-		.transfers = e->transfers, .accesses = e->accesses, .lo = e->lo, .hi = e->hi,
-		.fs_transfers = e->fs_transfers, .ts_transfers = e->ts_transfers,
-		.actors = e->actors, .groups = e->groups, .rule = e->rule, .kind = e->kind,
-		.ncost = e->ncost,
-	};
+	*out = l->ev;
 }
 
 void hmi_heat_line_cost(const struct heat_line *l, uint32_t i, uint32_t *cpu, uint64_t *line,

@@ -102,18 +102,23 @@ const struct heat_cpuset *hmi_heat_line_cpus(const struct heat_line *l);
 uint32_t hmi_heat_line_nr_threads(const struct heat_line *l);
 enum heat_verdict hmi_heat_line_verdict(const struct heat_line *l);
 
-/* What a line's verdict rests on, copied out. */
-struct hmi_heat_evidence {
-	uint64_t transfers, accesses;	/* watch transfers, or HITM + peer; or windows */
+/* Evidence behind a line's verdict (heat-verdict.c); the printers read a
+ * copy (cost: through hmi_heat_line_cost()). */
+struct heat_evidence {
+	uint64_t transfers, accesses;	/* the line's: watch transfers, or HITM + peer */
 	double lo, hi;			/* 95 % Wilson bounds of transfers / accesses */
 	uint64_t fs_transfers, ts_transfers;
 	uint32_t actors;		/* significant actors on the line */
 	uint32_t groups;		/* groups of fields with the same actors */
 	enum heat_rule rule;
 	enum heat_ev_kind kind;
-	uint32_t ncost;			/* HEAT_EV_REGS: CPUs with a cost */
+	/* HEAT_EV_REGS: transfers, fs_ and ts_transfers count shared
+	 * windows; the cost, per CPU of the line's accesses: its samples on
+	 * the line, of all its samples */
+	uint32_t ncost;
+	struct heat_cost { uint32_t cpu; uint64_t line, all; } *cost;
 };
-void hmi_heat_line_evidence(const struct heat_line *l, struct hmi_heat_evidence *out);
+void hmi_heat_line_evidence(const struct heat_line *l, struct heat_evidence *out);
 /* HEAT_EV_REGS: CPU i's samples on the line and all its samples. */
 void hmi_heat_line_cost(const struct heat_line *l, uint32_t i, uint32_t *cpu, uint64_t *line,
 			uint64_t *all);

@@ -7,44 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hitmap/attribute.h"
-#include "attr/attribute-int.h"
+#include "attr/attribute-lib.h"
 #include "dwarf/dwarf-scope.h"
 #include "insn/insn.h"
 #include "heat/heat-lib.h"
 #include "base/diag.h"
-#include "elf/binary-lib.h"
-
-/* "0x401000", "401000" or "FUNC+0xOFF" / "FUNC" → a link address. */
-static int parse_where(const hm_binary *bin, const char *where, uint64_t *pc)
-{
-	const char *plus = strchr(where, '+');
-	char name[256], *end;
-	const hm_symbol *f;
-	uint64_t off = 0;
-	size_t n;
-
-	errno = 0;
-	*pc = strtoull(where, &end, 16);
-	if (!errno && !*end && end != where)
-		return 0;
-	n = plus ? (size_t)(plus - where) : strlen(where);
-	if (!n || n >= sizeof(name))
-		return hm_fail(EINVAL, "explain '%s': expected ADDR or FUNC+OFF", where);
-	memcpy(name, where, n);
-	name[n] = 0;
-	if (plus) {
-		errno = 0;
-		off = strtoull(plus + 1, &end, 0);
-		if (errno || *end || end == plus + 1)
-			return hm_fail(EINVAL, "explain '%s': bad offset '%s'", where, plus + 1);
-	}
-	f = hm_binary_symbol(bin, name);
-	if (!f)
-		return hm_fail(ENOENT, "explain '%s': no symbol '%s' in %s", where, name,
-			       hmi_binary_path(bin));
-	*pc = f->addr + off;
-	return 0;
-}
 
 static void print_mem(FILE *out, const struct hm_insn *in)
 {
@@ -73,7 +40,7 @@ static void print_mem(FILE *out, const struct hm_insn *in)
 		in->lock ? ", lock prefix" : "");
 }
 
-static void print_track(FILE *out, struct binent *b, const struct insn_res *r)
+static void print_track(FILE *out, hm_insn_ctx *insn, const struct insn_res *r)
 {
 	const struct hm_tval *v = &r->track;
 	const char *base = hm_insn_reg_name(r->insn.mem.base);
@@ -138,15 +105,15 @@ static void print_track(FILE *out, struct binent *b, const struct insn_res *r)
 	for (i = 0; i < v->nsteps; i++) {
 		struct hm_insn s;
 
-		if (!hm_insn_decode(b->insn, v->steps[i], &s))
+		if (insn && !hm_insn_decode(insn, v->steps[i], &s))
 			fprintf(out, "    0x%" PRIx64 ": %s\n", s.pc, s.text);
 	}
 }
 
-static void explain_one(FILE *out, hm_attr *a, struct binent *b, uint64_t pc, int trap)
+static void explain_one(FILE *out, hm_attr *a, const void *b, uint64_t pc, int trap)
 {
 	static const char *const kinds[] = { "in register", "at breg", "at fbreg", "at address" };
-	const struct insn_res *r = attr_insn_lookup(a, b, pc, trap);
+	const struct insn_res *r = hmi_attr_insn_at(a, b, pc, trap);
 	unsigned i;
 
 	fprintf(out, "rule %s: %s\n", trap ? "trap-after" : "access",
@@ -169,7 +136,7 @@ static void explain_one(FILE *out, hm_attr *a, struct binent *b, uint64_t pc, in
 		else
 			fprintf(out, "  memory operand: none\n");
 		if (r->insn.has_mem && r->bucket != HM_UNATTR_NO_MEMOP)
-			print_track(out, b, r);
+			print_track(out, hmi_attr_bin_insn(b), r);
 	}
 	if (r->var && r->named && !r->stack && r->seg_off == UINT64_MAX)
 		fprintf(out, "  variable: %s, in another file's TLS image\n", r->object);
@@ -219,7 +186,7 @@ static void explain_one(FILE *out, hm_attr *a, struct binent *b, uint64_t pc, in
 
 /* The sampled-register rule at pc: which instruction a timer sample there
  * means, why, and how its address comes from the registers. */
-static void explain_regs(FILE *out, struct binent *b, uint64_t pc, int kernel)
+static void explain_regs(FILE *out, hm_insn_ctx *insn, uint64_t pc, int kernel)
 {
 	static const char *const why[] = {
 		[HM_RW_PREV] = "the previous instruction retired last and wrote neither "
@@ -242,11 +209,11 @@ static void explain_regs(FILE *out, struct binent *b, uint64_t pc, int kernel)
 
 	fprintf(out, "rule sampled-registers: the IP is the next instruction to run (timer "
 		"interrupt)\n");
-	if (attr_binent_insn(b) || hm_insn_regs_rule(b->insn, pc, kernel, &r)) {
+	if (!insn || hm_insn_regs_rule(insn, pc, kernel, &r)) {
 		fprintf(out, "  no instruction decoder\n");
 		return;
 	}
-	if (r.prev && !hm_insn_decode(b->insn, r.prev, &in))
+	if (r.prev && !hm_insn_decode(insn, r.prev, &in))
 		fprintf(out, "  previous instruction: 0x%" PRIx64 ": %s\n", in.pc, in.text);
 	else
 		fprintf(out, "  previous instruction: unknown\n");
@@ -255,10 +222,10 @@ static void explain_regs(FILE *out, struct binent *b, uint64_t pc, int kernel)
 			why[r.passed]);
 	if (r.why != HM_RW_PREV && r.why != HM_RW_AT_IP) {
 		fprintf(out, "  unattributed: %s (%s)\n",
-			hmi_attr_bucket_name(attr_regs_bucket(r.why)), why[r.why]);
+			hmi_attr_regs_bucket_name(r.why), why[r.why]);
 		return;
 	}
-	if (!hm_insn_decode(b->insn, r.pc, &in))
+	if (!hm_insn_decode(insn, r.pc, &in))
 		fprintf(out, "  chosen: %s, 0x%" PRIx64 ": %s\n", hm_regs_why_name(r.why), in.pc,
 			in.text);
 	fprintf(out, "  why: %s\n", why[r.why]);
@@ -287,35 +254,19 @@ static void explain_regs(FILE *out, struct binent *b, uint64_t pc, int kernel)
 
 int hm_attr_explain(FILE *out, hm_attr *a, const char *where)
 {
-	struct binent *b = NULL;
+	const void *b;
+	char label[400];
 	uint64_t pc;
-	size_t i;
 	int err;
 
-	for (i = 0; i < a->bin.nbins && !b; i++)
-		if (a->bin.bins[i]->user && a->bin.bins[i]->status == BIN_OK &&
-		    a->bin.bins[i] != a->bin.vmlinux)
-			b = a->bin.bins[i];
-	if (!b)
-		b = a->bin.vmlinux;
-	if (!b)
-		return hm_fail(EINVAL, "explain '%s': no binary given", where);
-	/* the kcore copy, if any, only once it is known to be this kernel's */
-	if (b == a->bin.vmlinux && (err = attr_kcore_check(a)))
-		return err;
-	attr_binent_types(b);	/* a stripped file's symbols are its debug file's */
-	err = parse_where(attr_binent_dwarf(b), where, &pc);
+	err = hmi_attr_explain_site(a, where, &b, &pc);
 	if (err)
 		return err;
-	fprintf(out, "%s: 0x%" PRIx64, b->path, pc);
-	{
-		char label[400];
-
-		hmi_attr_code_label(a, b, pc, pc, label, sizeof(label));
-		fprintf(out, " %s\n", label);
-	}
+	fprintf(out, "%s: 0x%" PRIx64, hmi_attr_bin_path(b), pc);
+	hmi_attr_code_label(a, b, pc, pc, label, sizeof(label));
+	fprintf(out, " %s\n", label);
 	explain_one(out, a, b, pc, 0);
 	explain_one(out, a, b, pc, 1);
-	explain_regs(out, b, pc, b == a->bin.vmlinux || !b->user);
+	explain_regs(out, hmi_attr_bin_insn(b), pc, hmi_attr_bin_kernel(a, b));
 	return ferror(out) ? -EIO : 0;
 }

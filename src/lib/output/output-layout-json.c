@@ -140,7 +140,7 @@ static void json_element(struct jm_ctx *c, const hm_layout *l, const hm_field *a
 	hm_layout *el;
 	size_t nf;
 
-	if (c->depth >= 32 || !(el = hm_layout_new(hmi_layout_types(l), elem, &lo)))
+	if (c->depth >= HM_NEST_MAX || !(el = hm_layout_new(hmi_layout_types(l), elem, &lo)))
 		return;
 	f = hm_layout_fields(el, &nf);
 	sub.hk = NULL;
@@ -280,7 +280,7 @@ static int print_json(FILE *out, const struct hm_json_binary *bin, const hm_type
 		      const struct hm_print_hooks *hk)
 {
 	HM_OPTS(hm_layout_opts, lo, .cacheline_size = bin->cacheline_size, .expand = !!expand);
-	unsigned line = bin->cacheline_size ? bin->cacheline_size : 64;
+	unsigned line = bin->cacheline_size ? bin->cacheline_size : hm_types_cacheline_size(t, 0);
 	hm_json_writer w;
 	hm_json *j = &w.j;
 

@@ -188,16 +188,6 @@ static void ptr_name(const struct pctx *c, const hm_type *ptr, const char *suffi
 	free(words.p);
 }
 
-static const char *record_prefix(const hm_type *ty)
-{
-	switch (ty->kind) {
-	case HM_KIND_ENUM: return "enum ";
-	case HM_KIND_UNION: return "union ";
-	case HM_KIND_CLASS: return "class ";
-	default: return "struct ";
-	}
-}
-
 /* pahole's __tag__name, with qualifiers of pointers placed after them. */
 static void tname(const struct pctx *c, hm_type_id id, struct sb *o, unsigned depth)
 {
@@ -207,17 +197,9 @@ static void tname(const struct pctx *c, hm_type_id id, struct sb *o, unsigned de
 		sb_puts(o, "void");
 		return;
 	}
+	if (hmi_types_tag_name(ty, o))
+		return;
 	switch (ty->kind) {
-	case HM_KIND_VOID:
-		sb_puts(o, "void");
-		break;
-	case HM_KIND_BASE:
-	case HM_KIND_TYPEDEF:
-		sb_puts(o, ty->name ? ty->name : "");
-		break;
-	case HM_KIND_UNSPECIFIED:
-		sb_puts(o, ty->name ? ty->name : "void");
-		break;
 	case HM_KIND_POINTER:
 		ptr_name(c, ty, "*", o, depth);
 		break;
@@ -264,12 +246,7 @@ static void tname(const struct pctx *c, hm_type_id id, struct sb *o, unsigned de
 	case HM_KIND_FUNC:
 		ftype(c, id, NULL, 0, 0, o, depth + 1);
 		break;
-	case HM_KIND_STRUCT:
-	case HM_KIND_UNION:
-	case HM_KIND_CLASS:
-	case HM_KIND_ENUM:
-		sb_puts(o, record_prefix(ty));
-		sb_puts(o, ty->name ? ty->name : "");
+	default:	/* the leaves: hmi_types_tag_name() */
 		break;
 	}
 }
@@ -322,6 +299,11 @@ static void ftype(const struct pctx *c, hm_type_id fn, const char *name, int is_
 /* Whether `id` needs a real C declarator: a pointer to an array, a function
  * pointer below another pointer or an array, a function whose return type or
  * parameters need one. */
+/* How many pointers, arrays and parameters deep needs_declarator() looks:
+ * a declarator worth C's syntax is shallower, and the bound stops a
+ * corrupt chain. */
+#define DECLARATOR_DEPTH 16
+
 static int needs_declarator(const struct pctx *c, hm_type_id id, int derived, unsigned depth)
 {
 	const hm_type *ty;
@@ -337,7 +319,7 @@ static int needs_declarator(const struct pctx *c, hm_type_id id, int derived, un
 	}
 	id = skip_quals(c, id);
 	ty = T(c, id);
-	if (!ty || depth > 16)
+	if (!ty || depth > DECLARATOR_DEPTH)
 		return 0;
 	switch (ty->kind) {
 	case HM_KIND_POINTER: {

@@ -184,7 +184,7 @@ static const char *row_name(const struct heat_row *r, char *buf, size_t len)
 static const char *verdict_label(const struct heat_line *l, char *buf, size_t len)
 {
 	enum heat_verdict v = hmi_heat_line_verdict(l);
-	struct hmi_heat_evidence e;
+	struct heat_evidence e;
 
 	if (v != HEAT_INSUFFICIENT)
 		return hmi_heat_verdict_name(v);
@@ -236,7 +236,7 @@ static void part_names(const struct heat_line *l, int ts, char *buf, size_t len)
 /* Sampled registers: shared windows, the parts, and the cost per CPU. */
 static void evidence_regs(const struct heat_line *l, char *buf, size_t len)
 {
-	struct hmi_heat_evidence e;
+	struct heat_evidence e;
 
 	hmi_heat_line_evidence(l, &e);
 	char names[300];
@@ -278,7 +278,7 @@ static void evidence_regs(const struct heat_line *l, char *buf, size_t len)
 static void evidence(const struct heat_line *l, const hm_report_stats *st, char *buf,
 		     size_t len)
 {
-	struct hmi_heat_evidence e;
+	struct heat_evidence e;
 
 	hmi_heat_line_evidence(l, &e);
 	const char *unit = data_kind(st) == DK_WATCH ? "transfers" : "HITM transfers";
@@ -715,7 +715,7 @@ static void print_detail(FILE *out, hm_attr *a, const struct heat_line **v, size
 		const struct heat_row *r;
 		char ev[1000], vl[64];
 
-		struct hmi_heat_evidence e;
+		struct heat_evidence e;
 
 		hmi_heat_line_evidence(l, &e);
 		evidence(l, st, ev, sizeof(ev));
@@ -804,7 +804,7 @@ static void json_cpus(hm_json *j, const struct heat_cpuset *s)
 /* The verdict's numbers and the rule that decided it. */
 static void json_verdict(hm_json *j, const struct heat_line *l, const hm_report_stats *st)
 {
-	struct hmi_heat_evidence e;
+	struct heat_evidence e;
 
 	hmi_heat_line_evidence(l, &e);
 	int part;

@@ -31,4 +31,11 @@ enum hm_decl_style {
 int hm_types_declare_into(const hm_types *t, hm_type_id id, enum hm_decl_style style,
 			  hm_sbuf *spec, hm_sbuf *decl);
 
+/* pahole's name of a type that is no declarator operator (the leaves of
+ * its __tag__name): "void", a base type's or typedef's name, "struct NAME",
+ * "union NAME", "class NAME", "enum NAME" (an anonymous one's name left
+ * blank), appended to out: 1; 0 (nothing appended) for any other kind.
+ * The layout body and HM_DECL_BODY both spell leaves with it. */
+int hmi_types_tag_name(const hm_type *ty, hm_sbuf *out);
+
 #endif

@@ -8,6 +8,7 @@
 #include "types/types-int.h"
 #include "types/declare.h"
 #include "types/types-lib.h"
+#include "elf/binary-lib.h"
 
 hm_types *hm_types_new(void)
 {
@@ -149,7 +150,8 @@ unsigned hm_types_cacheline_size(const hm_types *t, unsigned asked)
 {
 	if (asked)
 		return asked;
-	return t && t->cacheline_size ? t->cacheline_size : 64;
+	/* a table of no known machine (a BTF blob, a JSON document) */
+	return t && t->cacheline_size ? t->cacheline_size : hmi_arch_cacheline_size(NULL);
 }
 
 /* ---- dedup ---- */
@@ -877,13 +879,17 @@ hm_type_id hm_types_resolve(const hm_types *t, hm_type_id id)
 	return id < t->types.n ? id : 0;
 }
 
+/* How many array levels sizeof follows before it gives up (0): real
+ * types nest far less, corrupt ones may loop. */
+#define SIZEOF_DEPTH 64
+
 static uint64_t sizeof_depth(const hm_types *t, hm_type_id id, unsigned depth)
 {
 	const hm_type *ty;
 	uint64_t n = 1;
 
 	id = hm_types_resolve(t, id);
-	if (!id || depth > 64)
+	if (!id || depth > SIZEOF_DEPTH)
 		return 0;
 	ty = &t->types.v[id];
 	switch (ty->kind) {
@@ -1128,6 +1134,10 @@ uint32_t hm_types_alignof(const hm_types *t, hm_type_id id)
 
 /* ---- C declarations: the one speller (types/declare.h) ---- */
 
+/* HM_DECL_C's bound on declarator operators and qualifier runs: past it
+ * the type is a loop (corrupt input), -ELOOP. */
+#define DECL_DEPTH 128
+
 struct speller {
 	const hm_types *t;
 	enum hm_decl_style style;
@@ -1244,6 +1254,32 @@ static void spell_params(const struct speller *s, const hm_type *fn, uint32_t fi
 		hm_sbuf_puts(decl, !n && fn->prototyped ? "void)" : ")");
 }
 
+int hmi_types_tag_name(const hm_type *ty, hm_sbuf *out)
+{
+	switch (ty->kind) {
+	case HM_KIND_VOID:
+		hm_sbuf_puts(out, "void");
+		return 1;
+	case HM_KIND_BASE:
+	case HM_KIND_TYPEDEF:
+		hm_sbuf_puts(out, ty->name ? ty->name : "");
+		return 1;
+	case HM_KIND_UNSPECIFIED:
+		hm_sbuf_puts(out, ty->name ? ty->name : "void");
+		return 1;
+	case HM_KIND_STRUCT:
+	case HM_KIND_UNION:
+	case HM_KIND_CLASS:
+	case HM_KIND_ENUM:
+		hm_sbuf_puts(out, ty->kind == HM_KIND_ENUM ? "enum " : ty->kind == HM_KIND_UNION ?
+			     "union " : ty->kind == HM_KIND_CLASS ? "class " : "struct ");
+		hm_sbuf_puts(out, ty->name ? ty->name : "");
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* The specifier of a type that is not a declarator operator, with the
  * qualifiers HM_DECL_C kept for it in qmask. */
 static void spell_specifier(const struct speller *s, const hm_type *ty, unsigned qmask,
@@ -1272,28 +1308,7 @@ static void spell_specifier(const struct speller *s, const hm_type *ty, unsigned
 		hm_sbuf_puts(spec, "void");
 		return;
 	}
-	switch (ty->kind) {
-	case HM_KIND_VOID:
-		hm_sbuf_puts(spec, "void");
-		break;
-	case HM_KIND_BASE:
-	case HM_KIND_TYPEDEF:
-		hm_sbuf_puts(spec, ty->name ? ty->name : "");
-		break;
-	case HM_KIND_UNSPECIFIED:
-		hm_sbuf_puts(spec, ty->name ? ty->name : "void");
-		break;
-	case HM_KIND_STRUCT:
-	case HM_KIND_UNION:
-	case HM_KIND_CLASS:
-	case HM_KIND_ENUM:
-		hm_sbuf_puts(spec, ty->kind == HM_KIND_ENUM ? "enum " : ty->kind == HM_KIND_UNION ?
-			     "union " : ty->kind == HM_KIND_CLASS ? "class " : "struct ");
-		hm_sbuf_puts(spec, ty->name ? ty->name : "");
-		break;
-	default:
-		break;
-	}
+	hmi_types_tag_name(ty, spec);
 }
 
 /* A run of qualifiers at id. */
@@ -1308,7 +1323,7 @@ static int spell_quals(const struct speller *s, hm_type_id id, const hm_type *ty
 
 		/* look through further qualifiers to what they qualify (bounded:
 		 * corrupt input can chain them in a cycle) */
-		for (hm_type_id x = ty->target; x && x < t->types.n && hop < 128; hop++) {
+		for (hm_type_id x = ty->target; x && x < t->types.n && hop < DECL_DEPTH; hop++) {
 			const hm_type *w = &t->types.v[x];
 
 			if (is_qual(w->kind)) {
@@ -1365,7 +1380,7 @@ static int spell(const struct speller *s, hm_type_id id, unsigned qmask, hm_sbuf
 	const hm_type *ty;
 
 	if (c) {
-		if (depth >= 128)
+		if (depth >= DECL_DEPTH)
 			return -ELOOP;
 		if (id >= t->types.n)
 			return -EINVAL;
