@@ -296,7 +296,7 @@ int attr_lift_containers(hm_attr *a, hm_heat *h)
 	}
 	/* the lines kept as counts only, through their keys */
 	for (i = 0; i < h->nckeys && !err; i++) {
-		struct heat_ckey *k = &h->ckeys[i];
+		struct heat_ckey *k = heat_ckey_at(h, i);
 		struct lift_field f = { k->sname, k->object, k->path, k->ssize,
 					k->obj_base, k->foff, 0 };
 

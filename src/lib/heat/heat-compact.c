@@ -17,6 +17,7 @@
 #define COMPACT_MAX 255	/* a counter's limit (uint8_t) */
 
 _Static_assert(sizeof(struct heat_compact) == 64, "a compact line is one cacheline");
+_Static_assert(sizeof(struct heat_ckey) == 64, "a key is one cacheline");
 
 static struct heat_compact *crec(const hm_heat *h, uint32_t i)
 {
@@ -33,9 +34,12 @@ void heat_compact_free(hm_heat *h)
 	free(h->ctab);
 	free(h->cips);
 	free(h->ciptab);
-	free(h->ckeys);
+	for (i = 0; i < (h->nckeys + HEAT_CKBLK - 1) / HEAT_CKBLK; i++)
+		free(h->ckblk[i]);
+	free(h->ckblk);
 	free(h->cktab);
-	h->ckeys = NULL;
+	h->ckblk = NULL;
+	h->nckeys = 0;
 	h->cktab = NULL;
 	h->cblk = NULL;
 	h->ctab = NULL;
@@ -133,7 +137,7 @@ static size_t cktab_slot(const hm_heat *h, const uint32_t *t, size_t size,
 {
 	size_t i = ckey_hash(k) & (size - 1);
 
-	while (t[i] && !ckey_eq(&h->ckeys[t[i] - 1], k))
+	while (t[i] && !ckey_eq(heat_ckey_at(h, t[i] - 1), k))
 		i = (i + 1) & (size - 1);
 	return i;
 }
@@ -145,11 +149,11 @@ long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 
 	if (!a->sname && !a->object && !a->strategy && !a->kind && !a->ssize)
 		return 0;
-	if (!a->sname)
+	if (!a->sname || a->fsize > UINT32_MAX)
 		return -1;
 	k = (struct heat_ckey){ heat_intern(h, a->sname), heat_intern(h, a->object),
 				heat_intern(h, a->path), a->strategy, a->ssize, a->obj_base,
-				a->foff, a->fsize, a->kind, 0 };
+				a->foff, (uint32_t)a->fsize, a->kind, 0 };
 	if (!k.sname || (a->object && !k.object) || (a->path && !k.path))
 		return -ENOMEM;
 	if (2 * (h->nckeys + 1) > h->cktab_size) {
@@ -159,7 +163,7 @@ long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 		if (!t)
 			return -ENOMEM;
 		for (i = 0; i < h->nckeys; i++)
-			t[cktab_slot(h, t, n, &h->ckeys[i])] = (uint32_t)i + 1;
+			t[cktab_slot(h, t, n, heat_ckey_at(h, i))] = (uint32_t)i + 1;
 		free(h->cktab);
 		h->cktab = t;
 		h->cktab_size = n;
@@ -167,10 +171,19 @@ long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 	i = cktab_slot(h, h->cktab, h->cktab_size, &k);
 	if (h->cktab[i])
 		return h->cktab[i];
-	if (h->nckeys >= UINT32_MAX - 1 ||
-	    hm_grow((void **)&h->ckeys, &h->ckeys_cap, h->nckeys + 1, sizeof(*h->ckeys)))
+	if (h->nckeys >= UINT32_MAX - 1)
 		return -ENOMEM;
-	h->ckeys[h->nckeys] = k;
+	if (h->nckeys % HEAT_CKBLK == 0) {
+		size_t b = h->nckeys / HEAT_CKBLK;
+		struct heat_ckey **v = realloc(h->ckblk, (b + 1) * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		h->ckblk = v;
+		if (!(v[b] = malloc(HEAT_CKBLK * sizeof(**v))))
+			return -ENOMEM;
+	}
+	*heat_ckey_at(h, h->nckeys) = k;
 	h->cktab[i] = (uint32_t)++h->nckeys;
 	return (long)h->nckeys;
 }
@@ -182,7 +195,7 @@ int heat_compact_same(const hm_heat *h, const struct heat_compact *c, const hm_h
 
 	if (!c->key)
 		return !a->sname && !a->object && !a->strategy && !a->kind && !a->ssize;
-	k = &h->ckeys[c->key - 1];
+	k = heat_ckey_at(h, c->key - 1);
 	return a->sname && k->obj_base + k->foff == a->obj_base + a->foff &&
 	       (k->path == a->path || (k->path && a->path && !strcmp(k->path, a->path))) &&
 	       (k->sname == a->sname || !strcmp(k->sname, a->sname));
@@ -279,7 +292,7 @@ static struct heat_row *compact_row(hm_heat *h, struct heat_compact *c, struct h
 	uint32_t acts;
 
 	if (c->key) {
-		const struct heat_ckey *k = &h->ckeys[c->key - 1];
+		const struct heat_ckey *k = heat_ckey_at(h, c->key - 1);
 		hm_heat_access a = { .sname = k->sname, .kind = k->kind, .ssize = k->ssize,
 				     .object = k->object, .obj_base = k->obj_base,
 				     .path = k->path, .foff = k->foff, .fsize = k->fsize,

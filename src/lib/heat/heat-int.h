@@ -199,14 +199,19 @@ struct heat_wtid {
 /* What an attributed compact line's row would say of its field: the
  * first access's names and place, interned once for every line that has
  * the same (a page-fault recording names one instance per line: a key
- * each, 80 bytes, where a row and a line take 1.3 KB).  Lifting to a
+ * each, 64 bytes, where a row and a line take 1.3 KB).  Lifting to a
  * container (attr/) rewrites the key as it does a row. */
 struct heat_ckey {
 	const char *sname, *object, *path, *strategy;	/* interned, as a row's */
-	uint64_t ssize, obj_base, foff, fsize;
-	enum hm_profile_kind kind;
+	uint64_t ssize, obj_base, foff;
+	uint32_t fsize;		/* larger: no key, a row */
+	enum hm_profile_kind kind : 8;
 	unsigned container_unknown : 1;
 };
+
+#define HEAT_CKBLK 4096	/* keys a block */
+
+static inline struct heat_ckey *heat_ckey_at(const hm_heat *h, size_t i);
 
 /* A line whose accesses so far are to one field (or unattributed), from
  * one CPU and one thread, at one code location, with data sources or
@@ -228,7 +233,7 @@ struct heat_compact {
 	uint8_t state;		/* enum heat_compact_state */
 	uint8_t n;		/* samples */
 	uint8_t st[sizeof(hm_c2c_stats) / sizeof(uint32_t)];	/* hm_c2c_stats's */
-	uint32_t key;		/* index + 1 in hm_heat.ckeys; 0: unattributed */
+	uint32_t key;		/* index + 1 of its heat_ckey; 0: unattributed */
 };
 
 enum heat_compact_state {
@@ -280,8 +285,9 @@ struct hm_heat {
 	struct heat_ip *cips;		/* their code locations, distinct */
 	uint32_t *ciptab;		/* index + 1 in cips, by hash */
 	size_t ncips, cips_cap, ciptab_size;
-	struct heat_ckey *ckeys;	/* attributed compact lines' fields */
-	size_t nckeys, ckeys_cap;
+	struct heat_ckey **ckblk;	/* attributed compact lines' fields,
+					 * HEAT_CKBLK a block */
+	size_t nckeys;
 	uint32_t *cktab;		/* index + 1 in ckeys, by hash */
 	size_t cktab_size;
 	struct heat_line **mat;		/* lines made for the output after the end */
@@ -292,6 +298,11 @@ struct hm_heat {
 	uint32_t ncpu_samples;
 	unsigned finished : 1;
 };
+
+static inline struct heat_ckey *heat_ckey_at(const hm_heat *h, size_t i)
+{
+	return &h->ckblk[i / HEAT_CKBLK][i % HEAT_CKBLK];
+}
 
 int heat_cpuset_grow_add(struct heat_cpuset *s, uint32_t cpu);
 /* Add a CPU; the common case (already there) costs one bit test. */

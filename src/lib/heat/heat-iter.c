@@ -18,9 +18,11 @@ size_t hmi_heat_nr_keys(const hm_heat *h) { return h->nckeys; }
 void hmi_heat_key(const hm_heat *h, size_t i, const char **type, const char **object,
 		  enum hm_profile_kind *kind)
 {
-	*type = h->ckeys[i].sname;
-	*object = h->ckeys[i].object;
-	*kind = h->ckeys[i].kind;
+	const struct heat_ckey *k = heat_ckey_at(h, i);
+
+	*type = k->sname;
+	*object = k->object;
+	*kind = k->kind;
 }
 
 uint64_t hmi_heat_line_addr(const struct heat_line *l) { return l->addr; }
