@@ -210,66 +210,109 @@ static const struct attr_inst *container_of_inst(struct attr_inst **v, size_t n,
 	return NULL;
 }
 
+/* What lifting reads and rewrites of a row or a compact line's key. */
+struct lift {
+	struct attr_inst **v, **names;
+	size_t n;
+	uint64_t maxsize;
+	hm_sbuf sb;
+};
+
+struct lift_field {
+	const char *sname, *object, *path;
+	uint64_t ssize, obj_base, foff;
+	int container_unknown;
+};
+
+static int lift_one(hm_attr *a, struct lift *L, struct lift_field *f)
+{
+	const struct attr_inst *x = inst_named(L->names, L->n, f->object), *o;
+	int inside = 0;
+	unsigned depth;
+
+	for (depth = 0; x && depth < LIFT_DEPTH; depth++, x = o) {
+		const char *p;
+
+		o = container_of_inst(L->v, L->n, L->maxsize, x, &L->sb, &inside);
+		if (!o)
+			break;
+		hm_sbuf_puts(&L->sb, f->path[0] ? "." : "");
+		hm_sbuf_puts(&L->sb, f->path);
+		p = L->sb.err ? NULL : hm_strtab_intern(&a->memo.strs, L->sb.p ? L->sb.p : "");
+		if (!p)
+			return -ENOMEM;
+		f->path = p;
+		f->foff += x->base - o->base;
+		f->obj_base = o->base;
+		f->object = o->object;
+		f->sname = o->sname;
+		f->ssize = o->size;
+		inside = 0;
+	}
+	if (inside && depth == 0)
+		f->container_unknown = 1;
+	return 0;
+}
+
 int attr_lift_containers(hm_attr *a, hm_heat *h)
 {
-	struct attr_inst **v, **names;
-	uint64_t maxsize = 0;
-	hm_sbuf sb = { 0 };
-	size_t n = 0, i;
+	struct lift L = { 0 };
+	size_t i;
 	int err = 0;
 
 	if (a->strat.ninsts < 2)
 		return 0;
-	v = malloc(a->strat.ninsts * sizeof(*v));
-	names = malloc(a->strat.ninsts * sizeof(*names));
-	if (!v || !names) {
-		free(v);
-		free(names);
+	L.v = malloc(a->strat.ninsts * sizeof(*L.v));
+	L.names = malloc(a->strat.ninsts * sizeof(*L.names));
+	if (!L.v || !L.names) {
+		free(L.v);
+		free(L.names);
 		return -ENOMEM;
 	}
 	for (i = 0; i < a->strat.inst_slots; i++)
 		if (a->strat.insts[i]) {
-			v[n++] = a->strat.insts[i];
-			if (a->strat.insts[i]->size > maxsize)
-				maxsize = a->strat.insts[i]->size;
+			L.v[L.n++] = a->strat.insts[i];
+			if (a->strat.insts[i]->size > L.maxsize)
+				L.maxsize = a->strat.insts[i]->size;
 		}
-	memcpy(names, v, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), by_base);
-	qsort(names, n, sizeof(*names), by_name);
+	memcpy(L.names, L.v, L.n * sizeof(*L.v));
+	qsort(L.v, L.n, sizeof(*L.v), by_base);
+	qsort(L.names, L.n, sizeof(*L.names), by_name);
 	for (i = 0; i < h->nlines && !err; i++) {
 		for (struct heat_row *r = h->lines[i]->rows; r && !err; r = r->next) {
-			const struct attr_inst *x = inst_named(names, n, r->object), *o;
-			int inside = 0;
-			unsigned depth;
+			struct lift_field f = { r->sname, r->object, r->path, r->ssize,
+						r->obj_base, r->foff, 0 };
 
-			for (depth = 0; x && depth < LIFT_DEPTH; depth++, x = o) {
-				const char *p;
-
-				o = container_of_inst(v, n, maxsize, x, &sb, &inside);
-				if (!o)
-					break;
-				hm_sbuf_puts(&sb, r->path[0] ? "." : "");
-				hm_sbuf_puts(&sb, r->path);
-				p = sb.err ? NULL : hm_strtab_intern(&a->memo.strs, sb.p ? sb.p : "");
-				if (!p) {
-					err = -ENOMEM;
-					break;
-				}
-				r->path = p;
-				r->foff += x->base - o->base;
-				r->obj_base = o->base;
-				r->object = o->object;
-				r->sname = o->sname;
-				r->ssize = o->size;
-				inside = 0;
-			}
-			if (inside && depth == 0)
+			err = lift_one(a, &L, &f);
+			r->sname = f.sname;
+			r->object = f.object;
+			r->path = f.path;
+			r->ssize = f.ssize;
+			r->obj_base = f.obj_base;
+			r->foff = f.foff;
+			if (f.container_unknown)
 				r->container_unknown = 1;
 		}
 	}
-	free(sb.p);
-	free(names);
-	free(v);
+	/* the lines kept as counts only, through their keys */
+	for (i = 0; i < h->nckeys && !err; i++) {
+		struct heat_ckey *k = heat_ckey_at(h, i);
+		struct lift_field f = { k->sname, k->object, k->path, k->ssize,
+					k->obj_base, k->foff, 0 };
+
+		err = lift_one(a, &L, &f);
+		k->sname = f.sname;
+		k->object = f.object;
+		k->path = f.path;
+		k->ssize = f.ssize;
+		k->obj_base = f.obj_base;
+		k->foff = f.foff;
+		if (f.container_unknown)
+			k->container_unknown = 1;
+	}
+	free(L.sb.p);
+	free(L.names);
+	free(L.v);
 	return err;
 }
 

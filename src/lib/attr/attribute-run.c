@@ -37,6 +37,9 @@ struct pending {
  * whatever the number of distinct addresses. */
 #define FAST_MIN 8192
 #define FAST_MAX (1u << 17)
+/* The by-IP memo's entries are a cacheline, twice an address entry: half
+ * the slots bound it to the same 4 MB. */
+#define IPX_MAX (FAST_MAX / 2)
 #define IP_SLOTS 4096
 
 /* Whether a table of `slots` slots holding n entries is full: at half, so
@@ -82,8 +85,8 @@ struct fast_ent {
 
 /* Samples whose address the address path leaves unattributed (no map,
  * stack, heap) are named by their instruction, so their memo is keyed by
- * address and IP: open addressing like fast_tab, emptied at FAST_MAX
- * entries.  The entry also keeps what hmi_attr_ip() says of its IP (a
+ * address and IP: open addressing like fast_tab, emptied at IPX_MAX
+ * slots.  The entry also keeps what hmi_attr_ip() says of its IP (a
  * function of IP, pid and hm_attr.gen, as the IP cache's entries are): a
  * sample named by its instruction reads one memo line, not two.  One entry
  * is one cacheline. */
@@ -348,7 +351,7 @@ static struct ipx_ent *ipx_find(struct ipx_tab *t, size_t hash, uint64_t addr, u
 
 /* A free or matching entry for (addr, ip, pid) (hash: their ipx_hash();
  * hint: the entry run_batch() probed, or NULL), the table grown (or, at
- * FAST_MAX slots, emptied) first when it is half full. */
+ * IPX_MAX slots, emptied) first when it is half full. */
 static struct ipx_ent *ipx_slot(struct ipx_tab *t, size_t hash, uint64_t addr, uint64_t ip,
 				uint32_t pid, struct ipx_ent *hint)
 {
@@ -359,7 +362,7 @@ static struct ipx_ent *ipx_slot(struct ipx_tab *t, size_t hash, uint64_t addr, u
 
 	if (x->valid || !memo_full(t->n + 1, t->mask + 1))
 		return x;
-	if (t->mask + 1 >= FAST_MAX) {
+	if (t->mask + 1 >= IPX_MAX) {
 		memset(t->v, 0, (t->mask + 1) * sizeof(*t->v));
 		t->n = 0;
 		t->epoch++;

@@ -1,9 +1,12 @@
 /* Compact lines: most cachelines of a large c2c recording are touched by
- * one CPU and one thread, at one place in the code, and never printed.  A
- * row and a line take 1.2 KB; such a line keeps counts only, in one
- * cacheline (struct heat_compact), until an access needs more: it is then
- * promoted to a row counted as if it had been one from the start.  After
- * the end, the lines the output prints are made from their counts. */
+ * one CPU and one thread, at one place in the code, and never printed; so
+ * are the lines of a page-fault recording, one instance each.  A row and a
+ * line take 1.3 KB; such a line keeps counts only, in one cacheline
+ * (struct heat_compact) and, when its accesses name a field, a key shared
+ * by the lines with the same one (struct heat_ckey), until an access needs
+ * more: it is then promoted to a row counted as if it had been one from
+ * the start.  After the end, the lines the output prints are made from
+ * their counts. */
 #include "config.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -12,6 +15,9 @@
 
 #define NST (sizeof(hm_c2c_stats) / sizeof(uint32_t))
 #define COMPACT_MAX 255	/* a counter's limit (uint8_t) */
+
+_Static_assert(sizeof(struct heat_compact) == 64, "a compact line is one cacheline");
+_Static_assert(sizeof(struct heat_ckey) == 64, "a key is one cacheline");
 
 static struct heat_compact *crec(const hm_heat *h, uint32_t i)
 {
@@ -28,6 +34,13 @@ void heat_compact_free(hm_heat *h)
 	free(h->ctab);
 	free(h->cips);
 	free(h->ciptab);
+	for (i = 0; i < (h->nckeys + HEAT_CKBLK - 1) / HEAT_CKBLK; i++)
+		free(h->ckblk[i]);
+	free(h->ckblk);
+	free(h->cktab);
+	h->ckblk = NULL;
+	h->nckeys = 0;
+	h->cktab = NULL;
 	h->cblk = NULL;
 	h->ctab = NULL;
 	h->cips = NULL;
@@ -103,6 +116,89 @@ struct heat_compact *heat_compact_get(hm_heat *h, uint64_t laddr)
 	c->u.k.seq = h->nseq++;
 	h->ctab[i] = (uint32_t)++h->ncompact;
 	return c;
+}
+
+static int ckey_eq(const struct heat_ckey *k, const struct heat_ckey *x)
+{
+	return k->sname == x->sname && k->object == x->object && k->path == x->path &&
+	       k->strategy == x->strategy && k->kind == x->kind && k->ssize == x->ssize &&
+	       k->obj_base == x->obj_base && k->foff == x->foff && k->fsize == x->fsize;
+}
+
+static size_t ckey_hash(const struct heat_ckey *k)
+{
+	return hm_hash_u64((k->obj_base + k->foff) ^ (uintptr_t)k->object ^
+			   ((uintptr_t)k->path << 16));
+}
+
+/* The slot of k in t: its entry's, or the free one it would take. */
+static size_t cktab_slot(const hm_heat *h, const uint32_t *t, size_t size,
+			 const struct heat_ckey *k)
+{
+	size_t i = ckey_hash(k) & (size - 1);
+
+	while (t[i] && !ckey_eq(heat_ckey_at(h, t[i] - 1), k))
+		i = (i + 1) & (size - 1);
+	return i;
+}
+
+long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
+{
+	struct heat_ckey k;
+	size_t i;
+
+	if (!a->sname && !a->object && !a->strategy && !a->kind && !a->ssize)
+		return 0;
+	if (!a->sname || a->fsize > UINT32_MAX)
+		return -1;
+	k = (struct heat_ckey){ heat_intern(h, a->sname), heat_intern(h, a->object),
+				heat_intern(h, a->path), a->strategy, a->ssize, a->obj_base,
+				a->foff, (uint32_t)a->fsize, a->kind, 0 };
+	if (!k.sname || (a->object && !k.object) || (a->path && !k.path))
+		return -ENOMEM;
+	if (2 * (h->nckeys + 1) > h->cktab_size) {
+		size_t n = h->cktab_size ? 2 * h->cktab_size : 1024;
+		uint32_t *t = calloc(n, sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		for (i = 0; i < h->nckeys; i++)
+			t[cktab_slot(h, t, n, heat_ckey_at(h, i))] = (uint32_t)i + 1;
+		free(h->cktab);
+		h->cktab = t;
+		h->cktab_size = n;
+	}
+	i = cktab_slot(h, h->cktab, h->cktab_size, &k);
+	if (h->cktab[i])
+		return h->cktab[i];
+	if (h->nckeys >= UINT32_MAX - 1)
+		return -ENOMEM;
+	if (h->nckeys % HEAT_CKBLK == 0) {
+		size_t b = h->nckeys / HEAT_CKBLK;
+		struct heat_ckey **v = realloc(h->ckblk, (b + 1) * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		h->ckblk = v;
+		if (!(v[b] = malloc(HEAT_CKBLK * sizeof(**v))))
+			return -ENOMEM;
+	}
+	*heat_ckey_at(h, h->nckeys) = k;
+	h->cktab[i] = (uint32_t)++h->nckeys;
+	return (long)h->nckeys;
+}
+
+/* As get_row() tells rows apart: by field address, path and struct. */
+int heat_compact_same(const hm_heat *h, const struct heat_compact *c, const hm_heat_access *a)
+{
+	const struct heat_ckey *k;
+
+	if (!c->key)
+		return !a->sname && !a->object && !a->strategy && !a->kind && !a->ssize;
+	k = heat_ckey_at(h, c->key - 1);
+	return a->sname && k->obj_base + k->foff == a->obj_base + a->foff &&
+	       (k->path == a->path || (k->path && a->path && !strcmp(k->path, a->path))) &&
+	       (k->sname == a->sname || !strcmp(k->sname, a->sname));
 }
 
 /* The index of a code location in h->cips, added if new; -1 on ENOMEM. */
@@ -192,9 +288,28 @@ static void compact_stats(const struct heat_compact *c, hm_c2c_stats *st)
 /* The row of c's counts on line l, as heat_count() would have made it. */
 static struct heat_row *compact_row(hm_heat *h, struct heat_compact *c, struct heat_line *l)
 {
-	struct heat_row *r = heat_row_unattributed(h, l);
+	struct heat_row *r;
 	uint32_t acts;
 
+	if (c->key) {
+		const struct heat_ckey *k = heat_ckey_at(h, c->key - 1);
+		hm_heat_access a = { .sname = k->sname, .kind = k->kind, .ssize = k->ssize,
+				     .object = k->object, .obj_base = k->obj_base,
+				     .path = k->path, .foff = k->foff, .fsize = k->fsize,
+				     .addr = l->addr, .strategy = k->strategy };
+
+		r = heat_row_new(h, l, &a);
+		if (!r)
+			return NULL;
+		/* lifted to a container, the key names it by attr/'s strings,
+		 * as the lifted rows do */
+		r->sname = k->sname;
+		r->object = k->object;
+		r->path = k->path;
+		r->container_unknown = k->container_unknown;
+	} else {
+		r = heat_row_unattributed(h, l);
+	}
 	if (!r)
 		return NULL;
 	if (!c->n)
@@ -362,4 +477,43 @@ long hmi_heat_compact_top(const hm_heat *ch, size_t top, heat_rank_fn cmp, void 
 	}
 	free(q.v);
 	return n;
+}
+
+static int line_by_seq(const void *pa, const void *pb)
+{
+	const struct heat_line *a = *(struct heat_line *const *)pa;
+	const struct heat_line *b = *(struct heat_line *const *)pb;
+
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+long heat_lines_all(hm_heat *h, struct heat_line ***out)
+{
+	size_t i, n = h->nlines;
+	struct heat_line **v;
+
+	for (i = 0; i < h->ncompact; i++) {
+		const struct heat_compact *c = crec(h, (uint32_t)i);
+
+		n += c->key && c->state != HEAT_PROMOTED;
+	}
+	v = malloc((n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, h->lines, h->nlines * sizeof(*v));
+	n = h->nlines;
+	for (i = 0; i < h->ncompact; i++) {
+		struct heat_compact *c = crec(h, (uint32_t)i);
+
+		if (!c->key || c->state == HEAT_PROMOTED)
+			continue;
+		if (!(v[n++] = materialize(h, c))) {
+			free(v);
+			return -ENOMEM;
+		}
+	}
+	if (n > h->nlines)
+		qsort(v, n, sizeof(*v), line_by_seq);
+	*out = v;
+	return (long)n;
 }

@@ -180,12 +180,30 @@ struct heat_wtid {
 	unsigned w : 1, claimed : 1;	/* last was w; it dropped the one before */
 };
 
-/* A line whose accesses so far are unattributed, from one CPU and one
- * thread, at one code location, with data sources only (heat-compact.c):
- * counts only, one cacheline, until an access that needs a row
- * (another CPU, thread or location, a counter past 255, a watchpoint or
- * sampled-register access, an attributed access on the line) promotes it.
- * The handle heat_row_of() gives for it is its address with bit 0 set. */
+/* What an attributed compact line's row would say of its field: the
+ * first access's names and place, interned once for every line that has
+ * the same (a page-fault recording names one instance per line: a key
+ * each, 64 bytes, where a row and a line take 1.3 KB).  Lifting to a
+ * container (attr/) rewrites the key as it does a row. */
+struct heat_ckey {
+	const char *sname, *object, *path, *strategy;	/* interned, as a row's */
+	uint64_t ssize, obj_base, foff;
+	uint32_t fsize;		/* larger: no key, a row */
+	enum hm_profile_kind kind : 8;
+	unsigned container_unknown : 1;
+};
+
+#define HEAT_CKBLK 4096	/* keys a block */
+
+static inline struct heat_ckey *heat_ckey_at(const hm_heat *h, size_t i);
+
+/* A line whose accesses so far are to one field (or unattributed), from
+ * one CPU and one thread, at one code location, with data sources or
+ * addresses only (heat-compact.c): counts only, one cacheline, until an
+ * access that needs a row (another CPU, thread or location, a counter past
+ * 255, a watchpoint or sampled-register access, an access to another field
+ * of the line) promotes it.  The handle heat_row_of() gives for it is its
+ * address with bit 0 set. */
 struct heat_compact {
 	uint64_t laddr;
 	union {
@@ -199,6 +217,7 @@ struct heat_compact {
 	uint8_t state;		/* enum heat_compact_state */
 	uint8_t n;		/* samples */
 	uint8_t st[sizeof(hm_c2c_stats) / sizeof(uint32_t)];	/* hm_c2c_stats's */
+	uint32_t key;		/* index + 1 of its heat_ckey; 0: unattributed */
 };
 
 enum heat_compact_state {
@@ -250,6 +269,11 @@ struct hm_heat {
 	struct heat_ip *cips;		/* their code locations, distinct */
 	uint32_t *ciptab;		/* index + 1 in cips, by hash */
 	size_t ncips, cips_cap, ciptab_size;
+	struct heat_ckey **ckblk;	/* attributed compact lines' fields,
+					 * HEAT_CKBLK a block */
+	size_t nckeys;
+	uint32_t *cktab;		/* index + 1 in ckeys, by hash */
+	size_t cktab_size;
 	struct heat_line **mat;		/* lines made for the output after the end */
 	size_t nmat, mat_cap;
 	uint32_t nseq;			/* lines begun so far */
@@ -258,6 +282,11 @@ struct hm_heat {
 	uint32_t ncpu_samples;
 	unsigned finished : 1;
 };
+
+static inline struct heat_ckey *heat_ckey_at(const hm_heat *h, size_t i)
+{
+	return &h->ckblk[i / HEAT_CKBLK][i % HEAT_CKBLK];
+}
 
 int heat_cpuset_grow_add(struct heat_cpuset *s, uint32_t cpu);
 /* Add a CPU; the common case (already there) costs one bit test. */
@@ -314,6 +343,15 @@ void heat_watch_events(hm_heat *h, const hm_perf_info *info);
 
 /* Lines kept as counts only (heat-compact.c). */
 struct heat_compact *heat_compact_get(hm_heat *h, uint64_t laddr);
+/* The key a new compact line of access a takes: 0 when a is unattributed,
+ * -1 when it cannot be compact (named, but no field), -ENOMEM. */
+long heat_ckey_of(hm_heat *h, const hm_heat_access *a);
+/* Whether a counts into c's row (the same field, or both unattributed). */
+int heat_compact_same(const hm_heat *h, const struct heat_compact *c, const hm_heat_access *a);
+/* Every line with a row, in the order of their first access, the
+ * attributed compact ones made lines of their own (for the profile; caller
+ * frees the array): their number, or -ENOMEM. */
+long heat_lines_all(hm_heat *h, struct heat_line ***out);
 struct heat_compact *heat_compact_find(const hm_heat *h, uint64_t laddr);
 /* Count an access into a compact line: 0, 1 when it needs the line's row
  * (promote, then count it there), or -ENOMEM. */
@@ -326,6 +364,9 @@ void heat_compact_free(hm_heat *h);
 /* heat.c's pieces heat-compact.c builds rows with. */
 struct heat_line *heat_line_new(hm_heat *h, uint64_t addr, uint32_t seq, int listed);
 struct heat_row *heat_row_unattributed(hm_heat *h, struct heat_line *l);
+/* A new row of line l for access a's field. */
+struct heat_row *heat_row_new(hm_heat *h, struct heat_line *l, const hm_heat_access *a);
+const char *heat_intern(hm_heat *h, const char *s);
 int heat_line_finish(hm_heat *h, struct heat_line *l);
 void heat_stats_to_counts(const hm_c2c_stats *st, hm_heat_counts *c);
 

@@ -13,6 +13,18 @@ const struct heat_line *hmi_heat_line_at(const hm_heat *h, size_t i)
 	return i < h->nlines ? h->lines[i] : NULL;
 }
 
+size_t hmi_heat_nr_keys(const hm_heat *h) { return h->nckeys; }
+
+void hmi_heat_key(const hm_heat *h, size_t i, const char **type, const char **object,
+		  enum hm_profile_kind *kind)
+{
+	const struct heat_ckey *k = heat_ckey_at(h, i);
+
+	*type = k->sname;
+	*object = k->object;
+	*kind = k->kind;
+}
+
 uint64_t hmi_heat_line_addr(const struct heat_line *l) { return l->addr; }
 const hm_heat_counts *hmi_heat_line_counts(const struct heat_line *l) { return &l->c; }
 const hm_c2c_stats *hmi_heat_line_c2c(const struct heat_line *l) { return &l->st; }

@@ -94,6 +94,13 @@ size_t hmi_heat_nr_compact(const hm_heat *h);
 long hmi_heat_compact_top(const hm_heat *h, size_t top, heat_rank_fn cmp, void *arg,
 			  const struct heat_line **out);
 
+/* The fields of the attributed lines kept as counts only, each once (some
+ * may also be rows of lines): their number, and the struct, object and
+ * kind of the i-th. */
+size_t hmi_heat_nr_keys(const hm_heat *h);
+void hmi_heat_key(const hm_heat *h, size_t i, const char **type, const char **object,
+		  enum hm_profile_kind *kind);
+
 uint64_t hmi_heat_line_addr(const struct heat_line *l);
 const hm_heat_counts *hmi_heat_line_counts(const struct heat_line *l);
 /* perf c2c's counters over the line's samples with a data source. */

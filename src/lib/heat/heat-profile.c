@@ -410,28 +410,39 @@ static void pb_free(struct pb *b)
 	free(b->s);
 }
 
+/* One line's rows into their structs, and its pairs. */
+static int pb_line_rows(struct pb *b, struct heat_line *l)
+{
+	struct heat_row *r;
+
+	for (r = l->rows; r; r = r->next) {
+		struct pb_struct *s;
+
+		if (!r->sname)
+			continue;
+		if (!(s = pb_struct_of(b, r)) ||
+		    hm_grow((void **)&s->rows, &s->rows_cap, s->nrows + 1, sizeof(*s->rows)))
+			return -ENOMEM;
+		s->rows[s->nrows++] = r;
+	}
+	return pb_line(b, l);
+}
+
 static int pb_build(struct pb *b, hm_profile *p)
 {
-	hm_heat *h = b->h;
 	hm_profile_struct *out;
-	struct heat_row *r;
+	struct heat_line **lines;
+	long k, n = heat_lines_all(b->h, &lines);
 	size_t i;
-	int err;
+	int err = 0;
 
-	for (i = 0; i < h->nlines; i++) {
-		for (r = h->lines[i]->rows; r; r = r->next) {
-			struct pb_struct *s;
-
-			if (!r->sname)
-				continue;
-			if (!(s = pb_struct_of(b, r)) ||
-			    hm_grow((void **)&s->rows, &s->rows_cap, s->nrows + 1, sizeof(*s->rows)))
-				return -ENOMEM;
-			s->rows[s->nrows++] = r;
-		}
-		if ((err = pb_line(b, h->lines[i])))
-			return err;
-	}
+	if (n < 0)
+		return (int)n;
+	for (k = 0; k < n && !err; k++)
+		err = pb_line_rows(b, lines[k]);
+	free(lines);
+	if (err)
+		return err;
 	out = hm_arena_alloc(b->arena, (b->ns + 1) * sizeof(*out));
 	if (!out)
 		return -ENOMEM;

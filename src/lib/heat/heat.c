@@ -321,10 +321,12 @@ static struct heat_line *get_line(hm_heat *h, uint64_t addr)
 	return l ? l : heat_line_new(h, addr, h->nseq++, 1);
 }
 
-static const char *intern(hm_heat *h, const char *s)
+const char *heat_intern(hm_heat *h, const char *s)
 {
 	return s ? hm_strtab_intern(&h->strs, s) : NULL;
 }
+
+#define intern heat_intern
 
 static int same_str(const char *a, const char *b)
 {
@@ -480,18 +482,16 @@ static struct heat_row *new_row(hm_heat *h, struct heat_line *l, const hm_heat_a
 	return r;
 }
 
+struct heat_row *heat_row_new(hm_heat *h, struct heat_line *l, const hm_heat_access *a)
+{
+	return new_row(h, l, a);
+}
+
 struct heat_row *heat_row_unattributed(hm_heat *h, struct heat_line *l)
 {
 	hm_heat_access a = { .addr = l->addr };
 
 	return new_row(h, l, &a);
-}
-
-/* Whether the access is unattributed, nothing said of it but its address:
- * its line can start compact. */
-static int plain_access(const hm_heat_access *a)
-{
-	return !a->sname && !a->object && !a->strategy && !a->kind && !a->ssize;
 }
 
 /* The row of an access, or the tagged handle of its compact line. */
@@ -510,17 +510,25 @@ static struct heat_row *get_row(hm_heat *h, const hm_heat_access *a)
 		    same_str(r->path, path) && same_str(r->sname, a->sname))
 			return r;
 	l = find_line(h, line);
-	if (!l && plain_access(a)) {
-		c = heat_compact_get(h, line);
-		return c ? (struct heat_row *)((uintptr_t)c | 1) : NULL;
-	}
-	/* a second row on a compact line: the line's first row comes first */
-	if (!l && (c = heat_compact_find(h, line)) && c->state == HEAT_COMPACT) {
+	if (!l && !(c = heat_compact_find(h, line))) {
+		long key = heat_ckey_of(h, a);
+
+		if (key < -1)
+			return NULL;
+		if (key >= 0) {
+			if (!(c = heat_compact_get(h, line)))
+				return NULL;
+			c->key = (uint32_t)key;
+			return (struct heat_row *)((uintptr_t)c | 1);
+		}
+	} else if (!l && c->state == HEAT_COMPACT) {
+		if (heat_compact_same(h, c, a))
+			return (struct heat_row *)((uintptr_t)c | 1);
+		/* a second row on a compact line: the line's first row
+		 * comes first */
 		r = heat_compact_promote(h, c);
 		if (!r)
 			return NULL;
-		if (plain_access(a))
-			return r;
 		l = r->line;
 	}
 	if (!l && !(l = get_line(h, line)))

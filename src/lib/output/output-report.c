@@ -336,14 +336,33 @@ static int cmp_inst(const void *pa, const void *pb)
 
 /* "TYPE@?" is a field of an instance not known (attribute-insn.c): no
  * instance to count. */
-static int is_instance(const struct heat_row *r)
+static int is_instance(const char *type, const char *object, enum hm_profile_kind kind)
 {
 	size_t n;
 
-	if (!hmi_heat_row_type(r) || !hmi_heat_row_object(r) || hmi_heat_row_kind(r) != HM_PROFILE_STRUCT)
+	if (!type || !object || kind != HM_PROFILE_STRUCT)
 		return 0;
-	n = strlen(hmi_heat_row_object(r));
-	return n < 2 || strcmp(hmi_heat_row_object(r) + n - 2, "@?");
+	n = strlen(object);
+	return n < 2 || strcmp(object + n - 2, "@?");
+}
+
+/* Add (type, object) to x[k] if an instance.  0 or -1 out of memory. */
+static int inst_add(struct inst_key **x, size_t *k, size_t *cap, const char *type,
+		    const char *object, enum hm_profile_kind kind)
+{
+	if (!is_instance(type, object, kind))
+		return 0;
+	if (*k == *cap) {
+		struct inst_key *g;
+
+		*cap = *cap ? *cap * 2 : 64;
+		g = realloc(*x, *cap * sizeof(**x));
+		if (!g)
+			return -1;
+		*x = g;
+	}
+	(*x)[(*k)++] = (struct inst_key){ type, object };
+	return 0;
 }
 
 /* Every line of h, for instances(); NULL out of memory. */
@@ -357,30 +376,32 @@ static const struct heat_line **all_lines(const hm_heat *h)
 	return v;
 }
 
-/* The distinct instances of lines v[0..n), sorted by type then object,
- * into *out (the caller frees): their number, or -1 out of memory. */
-static long instances(const struct heat_line *const *v, size_t n, struct inst_key **out)
+/* The distinct instances of lines v[0..n), and of h's lines kept as counts
+ * only (h NULL: none), sorted by type then object, into *out (the caller
+ * frees): their number, or -1 out of memory. */
+static long instances(const struct heat_line *const *v, size_t n, const hm_heat *h,
+		      struct inst_key **out)
 {
-	size_t k = 0, cap = 0, i, u = 0;
+	size_t k = 0, cap = 0, i, u = 0, nk = h ? hmi_heat_nr_keys(h) : 0;
 	struct inst_key *x = NULL;
 
 	for (i = 0; i < n; i++)
-		for (const struct heat_row *r = hmi_heat_line_rows(v[i]); r; r = hmi_heat_row_next(r)) {
-			if (!is_instance(r))
-				continue;
-			if (k == cap) {
-				struct inst_key *g;
-
-				cap = cap ? cap * 2 : 64;
-				g = realloc(x, cap * sizeof(*x));
-				if (!g) {
-					free(x);
-					return -1;
-				}
-				x = g;
+		for (const struct heat_row *r = hmi_heat_line_rows(v[i]); r; r = hmi_heat_row_next(r))
+			if (inst_add(&x, &k, &cap, hmi_heat_row_type(r), hmi_heat_row_object(r),
+				     hmi_heat_row_kind(r))) {
+				free(x);
+				return -1;
 			}
-			x[k++] = (struct inst_key){ hmi_heat_row_type(r), hmi_heat_row_object(r) };
+	for (i = 0; i < nk; i++) {
+		const char *type, *object;
+		enum hm_profile_kind kind;
+
+		hmi_heat_key(h, i, &type, &object, &kind);
+		if (inst_add(&x, &k, &cap, type, object, kind)) {
+			free(x);
+			return -1;
 		}
+	}
 	if (k)
 		qsort(x, k, sizeof(*x), cmp_inst);
 	for (i = 0; i < k; i++)
@@ -393,7 +414,7 @@ static long instances(const struct heat_line *const *v, size_t n, struct inst_ke
 static size_t line_instances(const struct heat_line *l)
 {
 	struct inst_key *x = NULL;
-	long n = instances(&l, 1, &x);
+	long n = instances(&l, 1, NULL, &x);
 
 	free(x);
 	return n > 0 ? (size_t)n : 0;
@@ -427,7 +448,7 @@ static int print_instances(FILE *out, const hm_heat *h)
 	struct inst_key *x = NULL;
 	struct inst_count *c;
 	const struct heat_line **all = all_lines(h);
-	long n = all ? instances(all, hmi_heat_nr_lines(h), &x) : -1, i, j, nc = 0;
+	long n = all ? instances(all, hmi_heat_nr_lines(h), h, &x) : -1, i, j, nc = 0;
 	int col = 0;
 
 	free(all);
@@ -473,7 +494,7 @@ static void json_instances(hm_json *j, const hm_heat *h)
 {
 	struct inst_key *x = NULL;
 	const struct heat_line **all = all_lines(h);
-	long n = all ? instances(all, hmi_heat_nr_lines(h), &x) : -1, i, k;
+	long n = all ? instances(all, hmi_heat_nr_lines(h), h, &x) : -1, i, k;
 
 	free(all);
 	hm_json_key(j, "instances");
