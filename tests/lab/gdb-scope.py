@@ -16,6 +16,9 @@
 # DW_OP_stack_value, the pointer plus K), and the type that variable points
 # to is the type of the object's path up to some member, at the offset the
 # displacement gives, so the byte reached is inside the field hitmap names.
+# A timer sample may also mean the memory instruction before the
+# transparent ones (a jcc, a pause) that end before IP (stepped_back(), the
+# rule of hitmap-report(1), SAMPLED REGISTERS, read from gdb's disassembly).
 # For a watchpoint sample (AFTER set) the instruction is the one before IP:
 # the trap comes after the access.  When the pointer is a container_of of a
 # list head (list_for_each_entry's cursor at the head), the type does not
@@ -209,23 +212,85 @@ def inner(t, at):
             return last
 
 
+JCC = re.compile(r"j[a-z]+\s+(0x[0-9a-f]+)")
+
+
+def transparent(insn):
+    """An instruction that touches no memory and writes no register: a
+    direct jump, pause, cmp, test, nop."""
+    w = insn.split(None, 1)
+    op = w[0] if w else ""
+    if op.startswith("j"):
+        return bool(JCC.match(insn))
+    if op.startswith("nop") or op in ("pause", "endbr64"):
+        return True
+    return op.startswith(("cmp", "test")) and "(" not in insn
+
+
+def falls_through(insn):
+    return not insn.startswith(("jmp", "ret", "call"))
+
+
+def stepped_back(ip):
+    """(address, text) of the memory instruction a timer sample at IP means
+    when the one before IP touches no memory: back over transparent
+    instructions, each reached from one place alone (the one before it
+    falls through into it and no direct jump targets it, or nothing falls
+    through into it and one direct jump does), at most 4; else None."""
+    ins = []
+    for l in gdb.execute("disassemble 0x%x" % ip, to_string=True).splitlines():
+        m = re.match(r"\s*(?:=> )?(0x[0-9a-f]+)(?: <[^>]*>)?:\s*(.*)", l)
+        if m:
+            ins.append((int(m.group(1), 16), m.group(2).strip()))
+    at = {a: k for k, (a, _) in enumerate(ins)}
+    src = {}
+    for a, t in ins:
+        m = JCC.match(t)
+        if m:
+            src.setdefault(int(m.group(1), 16), []).append(a)
+    j = at.get(ip, 0) - 1
+    for _ in range(4):
+        if j <= 0 or not transparent(ins[j][1].split("#")[0].strip()):
+            return None
+        s = src.get(ins[j][0], [])
+        if not s and falls_through(ins[j - 1][1]):
+            j -= 1
+        elif len(s) == 1 and not falls_through(ins[j - 1][1]):
+            j = at[s[0]]
+        else:
+            return None
+        t = ins[j][1].split("#")[0]
+        if "(" in t and not t.startswith(("nop", "lea")):
+            return ins[j]
+    return None
+
+
 def judge(q):
     """gdb's verdict on one query.  A timer sample's IP is the next
     instruction to run: hitmap takes the access from the one before it when
-    that one ran last, else from the one at the IP; gdb agrees when either
-    instruction reaches the field."""
+    that one ran last, else from the one at the IP, else from the memory
+    instruction before transparent ones (a jcc, pause: under TCG the
+    interrupt is taken after them); gdb agrees when one of them reaches the
+    field."""
     v = judge_at(q)
     if v[0] != "agree" and not q.get("after"):
         w = judge_at(dict(q, after=True, timer=True))
         if w[0] == "agree":
             q["insn"] = "before the IP: " + q.get("insn", "")
             return w
+        b = stepped_back(q["ip"])
+        w = judge_at(dict(q, back=b, timer=True)) if b else w
+        if b and w[0] == "agree":
+            q["insn"] = "stepped back from the IP to 0x%x %s" % b
+            return w
     return v
 
 
 def judge_at(q):
     pc = q["ip"]
-    if q.get("after"):
+    if q.get("back"):
+        pc, insn = q["back"]
+    elif q.get("after"):
         prev = insn_before(pc)
         if prev is None:
             return "silent", "no instruction before 0x%x" % pc

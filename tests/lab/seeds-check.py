@@ -120,7 +120,7 @@ def check_ftrace(seed, runname):
 # gdb's queries: one per sampled instruction of every attributed row; the
 # cache's answers are those of this version of gdb-scope.py
 gdb_queries = {}
-GDB_SCOPE_VERSION = 3
+GDB_SCOPE_VERSION = 4
 
 
 def ask_gdb(seed, runname, rep):
@@ -305,12 +305,36 @@ def check_hitmap_record(seed):
           % (seed, rep.get("samples", 0)))
 
 
-def suggest(seed, struct, *extra):
-    rc, o, e = run([HITMAP, "suggest", "--profile", os.path.join(SCRATCH, seed + ".profile"),
-                    "-C", struct, "--json"] + list(extra) + [V])
+def suggest(seed, struct, *extra, profile=None):
+    prof = profile or os.path.join(SCRATCH, seed + ".profile")
+    rc, o, e = run([HITMAP, "suggest", "--profile", prof, "-C", struct, "--json"] +
+                   list(extra) + [V])
     if rc not in (0, 1):
-        sys.exit("hitmap suggest --profile %s.profile exited %d: %s" % (seed, rc, e.strip()))
+        sys.exit("hitmap suggest --profile %s exited %d: %s" % (prof, rc, e.strip()))
     return json.loads(o)["structs"][0]
+
+
+def regrouped(seed, struct, how):
+    """The seed's profile with its truly shared groups made as another boot
+    could have made them: "one", every truly shared field in one group (both
+    threads took every field's line: the same actors); "alone", each field
+    a group of its own (the object straddled lines, each line a group).  The
+    fields and their counts stay the boot's.  Returns the file, or None when
+    the profile holds fewer than two truly shared fields of the struct."""
+    path = os.path.join(SCRATCH, seed + ".profile")
+    p = json.load(open(path))
+    s = [x for x in p["structs"] if x["name"] == struct]
+    ts = sorted(f["field"] for x in s for f in x["true_shared"])
+    if len(ts) < 2:
+        return None
+    groups = s[0].get("true_shared_groups") or [{"samples": 1, "hitm": 0, "transfers": 1,
+                                                 "lines": 1, "cpus": [0, 1]}]
+    base = {k: v for k, v in groups[0].items() if k != "fields"}
+    s[0]["true_shared_groups"] = ([dict(base, fields=ts)] if how == "one" else
+                                  [dict(base, fields=[f]) for f in ts])
+    out = os.path.join(SCRATCH, "%s.%s.profile" % (seed, how))
+    json.dump(p, open(out, "w"))
+    return out
 
 
 def best_lines(s, *members):
@@ -335,13 +359,23 @@ def check_suggest(seed, struct):
         # The seed's fix: mmap_lock apart from page_table_lock
         # (rules/linux/mm.rules: warn apart mmap_lock page_table_lock).
         # map_count, written under mmap_lock by the same threads, is truly
-        # shared with it (one group in the profile): it may stay.
-        t, ln = best_lines(suggest(seed, struct, "--assume-aligned"),
-                           "mmap_lock", "page_table_lock", "map_count")
-        check(len(ln) == 3 and not ln["mmap_lock"] & ln["page_table_lock"],
-              "mmap2 suggest: the best proposal, %s, puts mmap_lock apart from page_table_lock "
-              "(lines %s)" % (t, ", ".join("%s %s" % (m, sorted(v))
-                                           for m, v in sorted(ln.items()))))
+        # shared with it: it may stay.  Two locks taken by the same threads
+        # are two data, not one: whichever way the boot's timing grouped
+        # the truly shared fields (two threads taking both locks make one
+        # group of them, or each line its own), suggest regroups them by
+        # lock, and the proposal is the same: the boot's groups, then all
+        # in one group, then each field alone.
+        for how in ("boot", "one", "alone"):
+            prof = None if how == "boot" else regrouped(seed, struct, how)
+            if how != "boot" and not prof:
+                continue
+            t, ln = best_lines(suggest(seed, struct, "--assume-aligned", profile=prof),
+                               "mmap_lock", "page_table_lock", "map_count")
+            check(len(ln) == 3 and not ln["mmap_lock"] & ln["page_table_lock"],
+                  "mmap2 suggest (%s groups): the best proposal, %s, puts mmap_lock apart "
+                  "from page_table_lock (lines %s)" % (
+                      how, t, ", ".join("%s %s" % (m, sorted(v))
+                                        for m, v in sorted(ln.items()))))
     elif seed == "fshare":
         # filp_cachep is SLAB_HWCACHE_ALIGN too
         t, ln = best_lines(suggest(seed, struct, "--assume-aligned"), "f_flags", "f_pos", "f_pos_lock")
@@ -353,14 +387,21 @@ def check_suggest(seed, struct):
         # one group, nothing to separate, and suggest says why (when the
         # boot's watch verdict found the true sharing: the profile holds
         # what the verdicts back, nothing when the evidence was too thin)
-        s = suggest(seed, struct)
-        why = s.get("nothing_to_do") or ""
+        # (the object straddles two lines when the slab put it so: the
+        # boot's profile then has a group per line; "alone" makes that
+        # deterministic: one lock, so one group)
         ts = "true sharing" in verdict_of(watch_rows, "flc_lock.rlock.raw_lock.val.counter")[0]
-        check(not s["today"]["shared"] and not s.get("proposals") and
-              (not ts or why.startswith("the contention is true sharing of ") and
-               "flc_lock" in why),
-              "lock1s suggest: nothing to separate (%s)" % (
-                  why or "best proposal %s" % s["proposals"][0]["title"]))
+        for how in ("boot", "alone"):
+            prof = None if how == "boot" else regrouped(seed, struct, how)
+            if how != "boot" and not prof:
+                continue
+            s = suggest(seed, struct, profile=prof)
+            why = s.get("nothing_to_do") or ""
+            check(not s["today"]["shared"] and not s.get("proposals") and
+                  (not ts or why.startswith("the contention is true sharing of ") and
+                   "flc_lock" in why),
+                  "lock1s suggest (%s groups): nothing to separate (%s)" % (
+                      how, why or "best proposal %s" % s["proposals"][0]["title"]))
     elif seed == "lock1p":
         s = suggest(seed, struct)
         check(not s["today"]["shared"] and not s.get("proposals"),

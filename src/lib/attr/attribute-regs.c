@@ -206,7 +206,7 @@ int attr_regs_addr(hm_attr *a, const hm_perf_info *info, hm_sample *s)
 	/* The rule decoded the file's bytes: at a patch site they are not
 	 * what ran (a paravirt call patched to a shorter direct call returns
 	 * inside the file's instruction, whose tail decodes as another) */
-	if (kernel && (attr_text_patched(b, link) ||
+	if (kernel && ((r.why == HM_RW_AT_IP && attr_text_patched(b, link)) ||
 		       (r.why == HM_RW_PREV && (attr_text_patched(b, r.pc) ||
 						attr_text_patched(b, link - 1))))) {
 		s->regs_rule = HM_RW_PATCHED;

@@ -25,4 +25,8 @@ void hmi_typeclass_free(struct hmi_typeclass *tc);
  * Returns the count or -ENOMEM. */
 int hmi_hot_fields(struct hmi_typeclass *tc, const hm_layout *l, struct hmi_hot **out);
 
+/* What a member of type id is, as lint judges it: HMI_LOCK for a lock or a
+ * struct holding one, HMI_ATOMIC, or HMI_NONE; *why as in hmi_hot. */
+int hmi_type_unit(struct hmi_typeclass *tc, hm_type_id id, const char **why);
+
 #endif

@@ -312,6 +312,11 @@ int hmi_hot_fields(struct hmi_typeclass *tc, const hm_layout *l, struct hmi_hot 
 	return (int)nv;
 }
 
+int hmi_type_unit(struct hmi_typeclass *tc, hm_type_id id, const char **why)
+{
+	return contains(tc, id, why);
+}
+
 int hmc_read_mostly(const hm_types *t, hm_type_id id)
 {
 	const hm_type *ty;

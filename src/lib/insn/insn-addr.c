@@ -9,10 +9,15 @@
 #include "insn/insn.h"
 #include "base/util.h"
 
-/* The direct jump targets of one function, sorted. */
+/* A direct jump of a function: its target and where it is. */
+struct jump_edge {
+	uint64_t to, from;
+};
+
+/* The direct jumps of one function, sorted by target. */
 struct fn_targets {
 	uint64_t start;
-	uint64_t *v;
+	struct jump_edge *v;
 	size_t n;
 };
 
@@ -102,11 +107,13 @@ int hm_insn_regs_ea(const struct hm_insn_mem *m, uint64_t bias, const uint64_t *
 	return 0;
 }
 
-static int cmp_u64(const void *x, const void *y)
+static int cmp_edge(const void *x, const void *y)
 {
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	const struct jump_edge *a = x, *b = y;
 
-	return a < b ? -1 : a > b;
+	if (a->to != b->to)
+		return a->to < b->to ? -1 : 1;
+	return a->from < b->from ? -1 : a->from > b->from;
 }
 
 /* The direct jump targets of the function f (walked once), or NULL on
@@ -136,29 +143,37 @@ static const struct fn_targets *targets_of(hm_insn_ctx *c, struct insn_regs *m,
 			free(t->v);
 			return NULL;
 		}
-		t->v[t->n++] = (uint64_t)in.imm;
+		t->v[t->n++] = (struct jump_edge){ .to = (uint64_t)in.imm, .from = in.pc };
 	}
 	if (t->n)	/* qsort may not be given NULL, even for no elements */
-		qsort(t->v, t->n, sizeof(*t->v), cmp_u64);
+		qsort(t->v, t->n, sizeof(*t->v), cmp_edge);
 	m->nfns++;
 	return t;
 }
 
-static int is_target(const struct fn_targets *t, uint64_t pc)
+/* How many direct jumps of the function go to pc; *from: the first's. */
+static size_t jumps_to(const struct fn_targets *t, uint64_t pc, uint64_t *from)
 {
-	size_t lo = 0, hi = t->n;
+	size_t lo = 0, hi = t->n, n;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (t->v[mid] == pc)
-			return 1;
-		if (t->v[mid] < pc)
+		if (t->v[mid].to < pc)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return 0;
+	for (n = 0; lo + n < t->n && t->v[lo + n].to == pc; n++)
+		;
+	if (n && from)
+		*from = t->v[lo].from;
+	return n;
+}
+
+static int is_target(const struct fn_targets *t, uint64_t pc)
+{
+	return jumps_to(t, pc, NULL) > 0;
 }
 
 /* Whether a kernel function enables interrupts: the paravirt and native
@@ -197,13 +212,82 @@ static void seg_candidate(struct hm_regs_rule *r, const struct hm_insn *in, int 
 	r->seg_mem = *m;
 }
 
+/* Whether in ends in the next instruction (no jmp, call or ret). */
+static int falls_through(const struct hm_insn *in)
+{
+	return !(in->jump && !in->cond) && in->op != HM_OP_CALL && in->op != HM_OP_RET;
+}
+
+/* An instruction a sample may be stepped back over: it touches no memory
+ * and writes no register (a conditional or direct jump, pause, cmp, test,
+ * nop), so the registers sampled after it are those after the one before. */
+static int transparent(const struct hm_insn *in)
+{
+	return !in->has_mem && !in->regs_written && !in->irq_on && in->op != HM_OP_CALL &&
+	       in->op != HM_OP_RET && (!in->jump || in->imm);
+}
+
+/* The instruction that ran before cur in f, when one alone can have: the
+ * one before it that falls through into it, cur being no jump's target;
+ * or, cur being reached by no fall-through, the one direct jump to it. */
+static int ran_before(hm_insn_ctx *c, const hm_symbol *f, const struct fn_targets *t,
+		      const struct hm_insn *cur, struct hm_insn *out)
+{
+	struct hm_insn p;
+	uint64_t from;
+	int have_p;
+
+	if (cur->pc <= f->addr || cur->pc >= f->addr + f->size)
+		return 0;
+	have_p = !hm_insn_prev(c, cur->pc, &p) && p.pc >= f->addr;
+	switch (jumps_to(t, cur->pc, &from)) {
+	case 0:
+		if (!have_p || !falls_through(&p))
+			return 0;
+		*out = p;
+		return 1;
+	case 1:
+		if (!have_p || falls_through(&p))
+			return 0;
+		return !hm_insn_decode(c, from, out);
+	default:
+		return 0;
+	}
+}
+
+/* Rule 3: back over the transparent instructions before the IP (a spin
+ * loop's pause, the jcc after a lock cmpxchg: under QEMU's TCG the timer
+ * interrupt is taken where a translated block starts, after them) to the
+ * memory instruction that ran before them, a few steps at most. */
+static int step_back(hm_insn_ctx *c, const hm_symbol *f, const struct fn_targets *t,
+		     const struct hm_insn *prev, struct hm_insn *out)
+{
+	struct hm_insn cur = *prev, p;
+
+	for (int step = 0; step < 4 && transparent(&cur); step++) {
+		if (!ran_before(c, f, t, &cur, &p))
+			return 0;
+		if (p.has_mem) {
+			if (!usable(&p) ||
+			    (p.mem.base >= 0 && p.mem.base < HM_REG_IP &&
+			     ((p.regs_written >> p.mem.base) & 1)) ||
+			    (p.mem.index >= 0 && ((p.regs_written >> p.mem.index) & 1)))
+				return 0;
+			*out = p;
+			return 1;
+		}
+		cur = p;
+	}
+	return 0;
+}
+
 static void choose(hm_insn_ctx *c, struct insn_regs *m, uint64_t pc, int kernel,
 		   struct hm_regs_rule *r)
 {
 	const hm_binary *syms = insn_ctx_syms(c);
 	const hm_symbol *f = hm_binary_func_at(syms, pc), *g;
 	const struct fn_targets *t;
-	struct hm_insn at, prev;
+	struct hm_insn at, prev, back;
 	int have_at, have_prev, reason = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -258,7 +342,17 @@ static void choose(hm_insn_ctx *c, struct insn_regs *m, uint64_t pc, int kernel,
 		r->mem = at.mem;
 		return;
 	}
-	/* 3. the first reason met */
+	/* 3. back over what neither touched memory nor wrote a register
+	 * (kernel IPs: attribution by instruction types the instruction
+	 * before the IP for this rule, which a user heap object needs, while
+	 * the kernel's objects are found from the address) */
+	if (kernel && reason == HM_RW_NO_MEMOP && t && step_back(c, f, t, &prev, &back)) {
+		r->why = HM_RW_PREV;
+		r->pc = back.pc;
+		r->mem = back.mem;
+		return;
+	}
+	/* 4. the first reason met */
 	if (at.has_mem && !r->seg_why)
 		seg_candidate(r, &at, HM_RW_AT_IP);
 	if (reason == HM_RW_NO_MEMOP && at.has_mem)

@@ -315,6 +315,12 @@ int insn_arch_decode(struct insn_arch *a, const uint8_t *bytes, size_t n, uint64
 		o->mem.size = op->size;
 		o->mem.access = (uint8_t)(((op->access & CS_AC_READ) ? HM_ACC_READ : 0) |
 					  ((op->access & CS_AC_WRITE) ? HM_ACC_WRITE : 0));
+		/* a lock prefix is valid only on a read-modify-write of
+		 * memory, and cmpxchg writes its operand back even when the
+		 * compare fails (capstone marks its operand read only) */
+		if (o->lock || ci->id == X86_INS_CMPXCHG || ci->id == X86_INS_CMPXCHG8B ||
+		    ci->id == X86_INS_CMPXCHG16B || ci->id == X86_INS_XADD || ci->id == X86_INS_XCHG)
+			o->mem.access = HM_ACC_READ | HM_ACC_WRITE;
 		if (op->mem.segment == X86_REG_FS)
 			o->mem.seg = HM_SEG_FS;
 		else if (op->mem.segment == X86_REG_GS)

@@ -281,7 +281,17 @@ int hm_insn_track(hm_insn_ctx *c, uint64_t func, uint64_t pc, int reg, hm_track_
  *  2. else the instruction at the IP, when it has a memory operand without
  *     a segment override: it has not run, its address from the same
  *     registers is exact;
- *  3. else no address, for the first reason met: the previous instruction
+ *  3. else, at a kernel IP, when the previous instruction falls through
+ *     into the IP and has no memory operand, the memory instruction that
+ *     ran before it:
+ *     back over instructions that touch no memory and write no register
+ *     (jcc, direct jmp, pause, cmp, test, nop; at most four), each reached
+ *     from one place alone (the one before falls through and no direct
+ *     jump targets it, or nothing falls through and one direct jump
+ *     does), when it wrote neither its base nor its index (why PREV, pc
+ *     the instruction found).  Under QEMU's TCG the interrupt is taken at
+ *     a translated block's start, after the jump that ends one;
+ *  4. else no address, for the first reason met: the previous instruction
  *     wrote its base or index (regs-clobbered), a %fs/%gs operand
  *     (segment-base-unknown: no segment base is sampled), the IP is a
  *     branch target or follows a jump, call or ret (branch-target), no

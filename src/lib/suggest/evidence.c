@@ -19,6 +19,7 @@ struct hm_evidence {
 	size_t npairs, cappairs;
 	hm_ev_group *groups;
 	size_t ngroups, capgroups;
+	unsigned true_groups : 1;	/* hmi_evidence_true_groups() */
 	/* open-addressing indexes (entry + 1, 0 empty) that keep repeated
 	 * fields and pairs from costing a scan each: lint of a wide struct
 	 * adds tens of thousands */
@@ -188,6 +189,7 @@ int hmi_evidence_add_group(hm_evidence *ev, const char *const *paths, size_t nr,
 const char *hmi_evidence_name(const hm_evidence *ev) { return ev->name; }
 enum hm_evidence_kind hmi_evidence_kind(const hm_evidence *ev) { return ev->kind; }
 const char *hmi_evidence_source(const hm_evidence *ev) { return ev->source; }
+int hmi_evidence_true_groups(const hm_evidence *ev) { return ev->true_groups; }
 
 const hm_ev_field *hmi_evidence_fields(const hm_evidence *ev, size_t *n)
 {
@@ -247,6 +249,7 @@ int hmi_evidence_from_profile(const hm_profile_struct *ps, const char *source,
 					   pair_weight(&ps->pairs[i]));
 	/* the fields a line truly shared stay together, away from the other
 	 * hot fields: separating a lock from what it guards removes nothing */
+	ev->true_groups = ps->nr_shared_groups > 0;
 	for (size_t i = 0; i < ps->nr_shared_groups && !err; i++) {
 		const hm_profile_shared_group *g = &ps->shared_groups[i];
 		uint64_t w = g->hitm ? g->hitm : g->transfers ? g->transfers : g->samples;

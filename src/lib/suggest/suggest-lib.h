@@ -24,6 +24,10 @@ enum hm_evidence_kind hmi_evidence_kind(const hm_evidence *ev);
 const char *hmi_evidence_source(const hm_evidence *ev);
 const hm_ev_field *hmi_evidence_fields(const hm_evidence *ev, size_t *n);
 const hm_ev_group *hmi_evidence_groups(const hm_evidence *ev, size_t *n);
+/* Whether its non-strict groups are a profile's truly shared groups (the
+ * fields each line truly shared, together), not a profile's truly shared
+ * fields one by one, as profiles written before the groups give them. */
+int hmi_evidence_true_groups(const hm_evidence *ev);
 /* Whether there is any contention to act on (a pair or a group). */
 int hmi_evidence_empty(const hm_evidence *ev);
 /* "profile", "rules", "lint" */

@@ -17,6 +17,7 @@
 #include "base/util.h"
 #include "base/opts.h"
 #include "suggest/suggest-lib.h"
+#include "check/check-lib.h"
 
 /* ---- evidence paths ---- */
 
@@ -175,6 +176,139 @@ static int note(hm_suggestion *s, const char *fmt, ...)
 	return 0;
 }
 
+/* Whether entry e is a lock, or holds one, as lint judges its type. */
+static int ent_is_lock(const struct sg_ctx *c, struct hmi_typeclass *tc, int e)
+{
+	const char *why;
+
+	return !c->ents[e].bitrun && c->ents[e].nr &&
+	       hmi_type_unit(tc, c->mem[c->ents[e].first].type, &why) == HMI_LOCK;
+}
+
+static uint64_t ent_accesses(const struct sg_ctx *c, int e)
+{
+	return c->ents[e].loads + c->ents[e].stores;
+}
+
+/* The lock entry fields of truly shared group g without a lock of their own
+ * go with: the hottest lock of g, or else of all the groups (a lock and the
+ * fields it guards on the next line, when the object straddled lines). */
+static int guard_of(const struct sg_ctx *c, const char *lock, size_t g)
+{
+	int best = -1;
+
+	for (int pass = 0; pass < 2 && best < 0; pass++)
+		for (size_t h = pass ? 0 : g; h < (pass ? c->ngroups : g + 1); h++) {
+			if (c->groups[h].strict || !c->gref[h].ok)
+				continue;
+			for (size_t k = 0; k < c->gref[h].n; k++) {
+				int e = c->gref[h].r[k].ent;
+
+				if (lock[e] && (best < 0 || ent_accesses(c, e) > ent_accesses(c, best) ||
+						(ent_accesses(c, e) == ent_accesses(c, best) && e < best)))
+					best = e;
+			}
+		}
+	return best;
+}
+
+/* Two locks are two data, however alike the threads that take them: a
+ * profile's truly shared groups (same actors, same line) may hold both
+ * mm_struct's mmap_lock and page_table_lock, and keeping those on one line
+ * is the seed regression, not a cure.  So the truly shared fields are
+ * regrouped by lock: one group per lock member, with the fields its profile
+ * group saw beside it (beside the hottest lock when it saw several, or
+ * none); each new group weighs its share of the accesses of the groups it
+ * took fields from.  The regrouping depends on the fields the profile names,
+ * not on which line of which boot they met on.  No lock among them, or a
+ * profile from before the groups (each truly shared field alone, as it
+ * was): the groups stay as they are. */
+static int regroup_by_lock(struct sg_ctx *c)
+{
+	struct hmi_typeclass *tc;
+	char *lock = hm_arena_alloc(&c->arena, c->nents + 1);
+	int *slot = hm_arena_alloc(&c->arena, (c->nents + 1) * sizeof(*slot));
+	size_t nlocks = 0, nout = 0, n;
+	hm_ev_group *ng;
+	struct sg_gref *nr;
+	const char ***paths;
+	double *w;
+
+	if (!hmi_evidence_true_groups(c->ev))
+		return 0;
+	if (!lock || !slot)
+		return -ENOMEM;
+	if (!(tc = hmi_typeclass_new(c->t, NULL)))
+		return -ENOMEM;
+	memset(lock, 0, c->nents + 1);
+	for (size_t g = 0; g < c->ngroups; g++)
+		for (size_t k = 0; !c->groups[g].strict && c->gref[g].ok && k < c->gref[g].n; k++) {
+			int e = c->gref[g].r[k].ent;
+
+			if (!lock[e] && ent_is_lock(c, tc, e)) {
+				lock[e] = 1;
+				nlocks++;
+			}
+		}
+	hmi_typeclass_free(tc);
+	if (!nlocks)
+		return 0;
+	/* the lock groups first, by member order; then the others as they were */
+	n = nlocks + c->ngroups;
+	ng = hm_arena_alloc(&c->arena, (n + 1) * sizeof(*ng));
+	nr = hm_arena_alloc(&c->arena, (n + 1) * sizeof(*nr));
+	paths = hm_arena_alloc(&c->arena, (n + 1) * sizeof(*paths));
+	w = hm_arena_alloc(&c->arena, (n + 1) * sizeof(*w));
+	if (!ng || !nr || !paths || !w)
+		return -ENOMEM;
+	for (size_t e = 0; e < c->nents; e++) {
+		slot[e] = -1;
+		if (!lock[e])
+			continue;
+		slot[e] = (int)nout;
+		ng[nout] = (hm_ev_group){ 0 };
+		nr[nout] = (struct sg_gref){ .ok = 1 };
+		if (!(nr[nout].r = hm_arena_alloc(&c->arena, 16 * sizeof(*nr[nout].r))) ||
+		    !(paths[nout] = hm_arena_alloc(&c->arena, 16 * sizeof(**paths))))
+			return -ENOMEM;
+		w[nout++] = 0;
+	}
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct sg_gref *gr = &c->gref[g];
+		uint64_t all = 0;
+		int guard;
+
+		if (c->groups[g].strict || !gr->ok) {
+			ng[nout] = c->groups[g];
+			nr[nout++] = *gr;
+			continue;
+		}
+		guard = guard_of(c, lock, g);
+		for (size_t k = 0; k < gr->n; k++)
+			all += ent_accesses(c, gr->r[k].ent);
+		for (size_t k = 0; k < gr->n; k++) {
+			int e = gr->r[k].ent, to = slot[lock[e] ? e : guard];
+			struct sg_gref *t = &nr[to];
+
+			w[to] += (double)c->groups[g].weight *
+				 (all ? (double)ent_accesses(c, e) / (double)all : 1.0 / (double)gr->n);
+			if (t->n == 16)
+				continue;
+			paths[to][t->n] = c->groups[g].paths[k];
+			t->r[t->n++] = gr->r[k];
+		}
+	}
+	for (size_t i = 0; i < nlocks; i++) {
+		ng[i].nr = nr[i].n;
+		ng[i].paths = paths[i];
+		ng[i].weight = w[i] < 1 ? 1 : (uint64_t)(w[i] + 0.5);
+	}
+	c->groups = ng;
+	c->gref = nr;
+	c->ngroups = nout;
+	return 0;
+}
+
 static int map_evidence(struct sg_ctx *c, hm_suggestion *s)
 {
 	size_t nf;
@@ -230,6 +364,8 @@ static int map_evidence(struct sg_ctx *c, hm_suggestion *s)
 			c->ents[gr->r[gr->n++].ent].hot = 1;
 		}
 	}
+	if (regroup_by_lock(c))
+		return -ENOMEM;
 	for (size_t i = 0; i < c->nents; i++) {
 		struct sg_ent *e = &c->ents[i];
 
