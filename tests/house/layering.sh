@@ -55,17 +55,30 @@ pubs=$(cd include/hitmap && ls *.h 2>/dev/null)
 
 # The link graph's input: "SYM folder object name type" for every global
 # symbol of every object of a folder (libtool's PIC objects in .libs/, else
-# the plain ones), by nm.
+# the plain ones), by one nm over all of them: a process per object costs
+# seconds where starting a program is slow.
 links=$(mktemp "${TMPDIR:-/tmp}/layering.XXXXXX") || exit 2
 trap 'rm -f "$links"' EXIT
 if [ -n "$objdir" ]; then
+	set --
 	for d in $folders; do
-		objs=$(ls "$objdir/src/lib/$d/.libs/"*.o 2>/dev/null || ls "$objdir/src/lib/$d/"*.o 2>/dev/null)
-		for o in $objs; do
-			nm -P "$o" 2>/dev/null |
-				awk -v d="$d" -v o="${o#"$objdir"/}" 'NF >= 2 { print "SYM", d, o, $1, $2 }'
+		found=
+		for o in "$objdir/src/lib/$d/.libs/"*.o; do
+			[ -f "$o" ] && { set -- "$@" "$o"; found=1; }
 		done
-	done >"$links"
+		[ -n "$found" ] && continue
+		for o in "$objdir/src/lib/$d/"*.o; do
+			[ -f "$o" ] && set -- "$@" "$o"
+		done
+	done
+	# nm -A -P: "OBJECT: NAME TYPE [VALUE SIZE]"; the folder is the
+	# object's directory under src/lib/.
+	[ $# -eq 0 ] || nm -A -P "$@" 2>/dev/null |
+		awk -v pre="$objdir/" 'NF >= 3 {
+			o = $1; sub(/:$/, "", o)
+			if (index(o, pre) == 1) o = substr(o, length(pre) + 1)
+			d = o; sub(/^src\/lib\//, "", d); sub(/\/.*/, "", d)
+			print "SYM", d, o, $2, $3 }' >"$links"
 fi
 
 LC_ALL=C awk -v mode="$mode" -v folders="$folders" -v pubs="$pubs" -v links="$links" '
