@@ -500,7 +500,8 @@ long heat_lines_all(hm_heat *h, struct heat_line ***out)
 	v = malloc((n + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	memcpy(v, h->lines, h->nlines * sizeof(*v));
+	if (h->nlines)
+		memcpy(v, h->lines, h->nlines * sizeof(*v));
 	n = h->nlines;
 	for (i = 0; i < h->ncompact; i++) {
 		struct heat_compact *c = crec(h, (uint32_t)i);
