@@ -24,9 +24,15 @@ GEN="$top_builddir/tests/perf/gen-c2c"
 KB="$top_builddir/tests/elf/kcore-bytes"
 MK="$top_srcdir/tests/report/kcore-make.py"
 [ -x "$GEN" ] && [ -x "$KB" ] || fail "gen-c2c or kcore-bytes is not built (make check builds them)"
-# run-time addresses in the kernel's half, as perf's kernel samples are
+# run-time addresses in the kernel's half, as perf's kernel samples are: K
+# plus a link address of the fixture (-no-pie, far below 2 GiB), added in
+# the low 32 bits, which it cannot carry out of (shell arithmetic is signed
+# 64-bit: K itself does not fit).
 K=0xffffffff81000000
-hex() { python3 -c 'import sys; print("%x" % ((int(sys.argv[1], 0) + int(sys.argv[2], 0)) % 2**64))' "$1" $K; }
+hex() {
+	[ $(($1)) -ge 0 ] && [ $(($1)) -lt $((0x7f000000)) ] || fail "hex: $1 is no low link address"
+	printf 'ffffffff%08x' $((0x81000000 + $1))
+}
 
 gbytes() {	# KCORE RUNADDR LEN: the bytes gdb reads there
 	gdb -nx -batch -ex "core-file $1" -ex "x/$3xb 0x$2" 2>/dev/null |

@@ -31,6 +31,8 @@ check_insns() {
 	perf script -i "$2" -F ip,dso 2>/dev/null | awk -v f="$1" '$2 == "(" f ")" { print $1 }' |
 		sort -u >"$T/ips"
 	[ -s "$T/ips" ] || fail "no sample IP in $1"
+	# One disassembly of the binary, each IP's line looked up in it.
+	objdump -d --insn-width=16 "$1" >"$T/od.all" || fail "objdump -d $1"
 	while read -r ip; do
 		link=$(hex $((0x$ip - base)))
 		"$HITMAP" report --binary "$1" --explain "$link" >"$T/explain" 2>"$T/err" ||
@@ -40,8 +42,7 @@ check_insns() {
 			sub(/  .*/, ""); print; exit }' "$T/explain")
 		op=$(awk '/^  memory operand:/ { sub(/^  memory operand: /, ""); sub(/,.*/, "");
 			print; exit }' "$T/explain")
-		objdump -d --insn-width=16 --start-address="$link" --stop-address=$(($link + 16)) "$1" |
-			awk -v a="$(printf '%x' "$link")" '$1 == a ":" { print; exit }' >"$T/od"
+		awk -v a="$(printf '%x' "$link")" '$1 == a ":" { print; exit }' "$T/od.all" >"$T/od"
 		[ -s "$T/od" ] || fail "objdump shows no instruction at $link"
 		odbytes=$(awk -F'\t' '{ print $2 }' "$T/od" | sed 's/ *$//')
 		assert_eq "$odbytes" "$bytes" "$1 $link: instruction bytes"

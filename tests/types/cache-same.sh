@@ -16,9 +16,9 @@
 . "$TESTS_SRC/layout/build-fixtures.sh"
 require clang++ clang
 here=$TESTS_SRC/types
-build_layout_fixtures "$T" gcc:5:-O2 clang:4:-O0
+build_layout_fixtures "$T" gcc:5:-O2 clang:4:-O2
 bins="$T/gcc-5-O2/fx $T/gcc-5-O2/fxcxx $T/gcc-5-O2/mm_v2 $T/gcc-5-O2/groups
-      $T/clang-4-O0/fx $T/clang-4-O0/fxcxx $T/clang-4-O0/mm_v1"
+      $T/clang-4-O2/fx $T/clang-4-O2/fxcxx $T/clang-4-O2/mm_v1"
 for cxx in g++ clang++; do
 	for dw in 4 5; do
 		for order in "a b" "b a"; do

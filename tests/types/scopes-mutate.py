@@ -55,6 +55,6 @@ for run in range(int(runs)):
         failures += 1
         print("run %d (%s): exit %s (kept %s)" % (run, name, rc, mut))
     else:
-        subprocess.run(["rm", "-f", mut])
+        os.remove(mut)
 print("runs %s errors %d failures %d" % (runs, errors, failures))
 sys.exit(1 if failures else 0)

@@ -36,10 +36,11 @@ for cc in gcc clang; do
 			b="$T/fx-$cc-O$o-dw$v"
 			$cc -g -gdwarf-$v -O$o -o "$b" "$top_srcdir/tests/types/fx-scopes.c" ||
 				fail "$cc -O$o -gdwarf-$v: build failed"
-			pcs=$(objdump -d --no-show-raw-insn "$b" | awk -v re="^[0-9a-f]+ <($FUNCS)>:" '
+			objdump -d --no-show-raw-insn "$b" >"$b.dis" || fail "objdump $b"
+			pcs=$(awk -v re="^[0-9a-f]+ <($FUNCS)>:" '
 				$0 ~ re { f = 1; next }
 				/^$/ { f = 0 }
-				f && /\(/ { sub(":", "", $1); print "0x" $1 }')
+				f && /\(/ { sub(":", "", $1); print "0x" $1 }' "$b.dis")
 			[ -n "$pcs" ] || fail "no memory operands found in $b"
 			printf 'info scope *%s\n' $pcs >"$b.cmd"
 			gdb -nx -batch -x "$b.cmd" "$b" >"$b.gdb" 2>&1 || fail "gdb on $b"
@@ -56,18 +57,20 @@ for cc in gcc clang; do
 			[ $o = 0 ] || [ "$multi" -gt 0 ] ||
 				fail "$cc -O$o -gdwarf-$v: no multi-location variable compared"
 
-			# parameter types: gdb's ptype of the functions
-			ptype=$(gdb -nx -batch -ex 'ptype count_rx' -ex 'ptype word_len' "$b" 2>&1)
+			# parameter types: gdb's ptype of the functions (one gdb
+			# for the three questions)
+			ptype=$(gdb -nx -batch -ex 'ptype count_rx' -ex 'ptype word_len' \
+				-ex 'ptype conn_t' "$b" 2>&1)
 			echo "$ptype" | grep -q '^type = long (struct conn \*, long)$' ||
 				fail "gdb ptype count_rx: $ptype"
 			echo "$ptype" | grep -q '^type = long (union word \*, const conn_t \* const \*)$' ||
 				fail "gdb ptype word_len: $ptype"
-			cpc=$(objdump -d --no-show-raw-insn "$b" | awk '/^[0-9a-f]+ <count_rx>:/ { getline; sub(":", "", $1); print "0x" $1 }')
-			wpc=$(objdump -d --no-show-raw-insn "$b" | awk '/^[0-9a-f]+ <word_len>:/ { getline; sub(":", "", $1); print "0x" $1 }')
+			cpc=$(awk '/^[0-9a-f]+ <count_rx>:/ { getline; sub(":", "", $1); print "0x" $1 }' "$b.dis")
+			wpc=$(awk '/^[0-9a-f]+ <word_len>:/ { getline; sub(":", "", $1); print "0x" $1 }' "$b.dis")
 			got=$("$SD" "$b" "$cpc" "$wpc" | awk '$5 == "param" { print $1, $NF == "-" ? "-" : $(NF-1) " " $NF }' | sort -u | tr '\n' ';')
 			# conn_t is a typedef of struct conn (gdb: `ptype conn_t`)
-			gdb -nx -batch -ex 'ptype conn_t' "$b" | head -1 | grep -q '^type = struct conn {$' ||
-				fail "gdb ptype conn_t"
+			echo "$ptype" | grep -q '^type = struct conn {$' ||
+				fail "gdb ptype conn_t: $ptype"
 			# at a function's first instruction its parameters are
 			# located in every configuration (registers, or the frame)
 			for want in 'c *struct conn' 'w *union word' 'pc **struct conn'; do
