@@ -173,7 +173,7 @@ int ccli_open(struct ccli *a, const char *file, hm_binary **bin, hm_types **t)
 		return err;
 	}
 	if (!a->line)	/* raw BTF names no machine: x86-64's */
-		a->line = *bin ? hm_binary_cacheline_size(*bin) : 64;
+		a->line = *bin ? hm_binary_cacheline_size(*bin) : hm_types_cacheline_size(*t, 0);
 	/* one build: a -C name it lacks, or a plain C++ name several scopes
 	 * define, is a mistake, said as layout says it (diff, with two
 	 * builds, asks whether either has it) */

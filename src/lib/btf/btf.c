@@ -1224,11 +1224,11 @@ static int load_blobs(const struct blob *base, const struct blob *own, const cha
 	struct btf bb = {
 		.buf = base ? base->buf : NULL, .len = base ? base->len : 0,
 		.name = base ? base->name : NULL, .what = what, .start = 1,
-		.t = t, .bin = bin, .o = o, .cacheline = 64,
+		.t = t, .bin = bin, .o = o, .cacheline = hmi_arch_cacheline_size(NULL),
 	};
 	struct btf b = {
 		.buf = own->buf, .len = own->len, .name = own->name ? own->name : "BTF",
-		.what = what, .start = 1, .t = t, .bin = bin, .o = o, .cacheline = 64,
+		.what = what, .start = 1, .t = t, .bin = bin, .o = o, .cacheline = hmi_arch_cacheline_size(NULL),
 	};
 	int err = 0;
 

@@ -11,6 +11,7 @@
 #include "base/util.h"
 #include "base/opts.h"
 #include "types/types-lib.h"
+#include "elf/binary-lib.h"
 
 /* ---- geometry ---- */
 
@@ -21,7 +22,7 @@ void hmc_geom_init(struct hmc_geom *g, const hm_layout *l, const struct hm_check
 
 	g->line = hm_layout_cacheline_size(l);
 	if (!g->line)
-		g->line = 64;
+		g->line = hmi_arch_cacheline_size(NULL);
 	g->unit = g->line * (o->pair_lines ? 2 : 1);
 	if (assume_aligned)
 		g->step = g->line;

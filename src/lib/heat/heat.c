@@ -9,6 +9,7 @@
 #include "base/diag.h"
 #include "heat/heat-int.h"
 #include "heat/profile-int.h"
+#include "elf/binary-lib.h"
 
 /* ---- small sets ---- */
 
@@ -162,7 +163,7 @@ hm_heat *hm_heat_new(unsigned line_size)
 
 	if (!h)
 		return NULL;
-	h->line_size = line_size ? line_size : 64;
+	h->line_size = line_size ? line_size : hmi_arch_cacheline_size(NULL);
 	h->rtab_size = 1024;
 	h->ltab_size = 1024;
 	h->rtab = calloc(h->rtab_size, sizeof(*h->rtab));

@@ -12,6 +12,7 @@
 #include "heat/heat-int.h"
 #include "base/jsonparse.h"
 #include "heat/profile-int.h"
+#include "elf/binary-lib.h"
 
 #define PROFILE_SCHEMA "hitmap-profile/1"
 #define PROFILE_MAX_BYTES (1024u * 1024 * 1024)
@@ -568,7 +569,7 @@ static int load_root(const struct loader *ld, const hm_jp_value *root, hm_profil
 	if (ls > UINT32_MAX || (ls & (ls - 1)))
 		return bad(ld, hm_jp_get(root, "cacheline_size"), "%s",
 			   "\"cacheline_size\" must be a power of two");
-	p->cacheline_size = ls ? (uint32_t)ls : 64;
+	p->cacheline_size = ls ? (uint32_t)ls : hmi_arch_cacheline_size(NULL);
 	return LOAD_ARRAY(ld, root, "structs", hm_profile_struct, load_struct,
 			  &p->structs, &p->nr_structs);
 }

@@ -11,6 +11,7 @@
 #include "base/json.h"
 #include "base/opts.h"
 #include "suggest/suggest-lib.h"
+#include "elf/binary-lib.h"
 
 #define SHOW_SHARED 8
 
@@ -24,7 +25,7 @@ static void weight(FILE *out, double w)
 
 static unsigned line_size(const struct hm_suggest_opts *o)
 {
-	return o && o->cacheline_size ? o->cacheline_size : 64;
+	return o && o->cacheline_size ? o->cacheline_size : hmi_arch_cacheline_size(NULL);
 }
 
 /* The struct's name, as hm_suggest() read it from t. */

@@ -18,6 +18,7 @@
 #include "base/opts.h"
 #include "suggest/suggest-lib.h"
 #include "check/check-lib.h"
+#include "elf/binary-lib.h"
 
 /* ---- evidence paths ---- */
 
@@ -995,7 +996,7 @@ int hm_suggest(hm_types *t, hm_type_id id, const hm_evidence *ev,
 		return hm_fail(EINVAL, "type %u: not a complete struct", id);
 	if (opts)
 		HM_OPTS_COPY(&c.opts, opts, hm_suggest_opts);
-	c.L = c.opts.cacheline_size ? c.opts.cacheline_size : 64;
+	c.L = c.opts.cacheline_size ? c.opts.cacheline_size : hmi_arch_cacheline_size(NULL);
 	c.name = ty->name ? ty->name : "(anonymous)";
 	s = calloc(1, sizeof(*s));
 	if (!s)
