@@ -143,7 +143,7 @@ static int embed_path(const hm_types *t, hm_type_id id, uint64_t off, const char
 	const hm_type *ty = hm_types_get(t, hm_types_resolve(t, id));
 	const hm_member *m;
 
-	if (!ty || !hm_kind_is_record(ty->kind) || depth > 32)
+	if (!ty || !hm_kind_is_record(ty->kind) || depth > HM_NEST_MAX)
 		return 0;
 	m = hm_types_members(t, ty);
 	for (uint32_t i = 0; m && i < ty->nr; i++) {
