@@ -118,6 +118,13 @@ with_libs "$PERF" usr/bin/perf || exit 1
 mkdir -p "$root/usr/lib/hitmap"
 cp -L "$top"/.libs/libhitmap.so* "$root/usr/lib/hitmap/" 2>/dev/null
 LD_LIBRARY_PATH=$top/.libs with_libs "$HM_BIN" usr/bin/hitmap || exit 1
+# and the libraries hitmap opens on first use, which ldd does not list
+# (config.h names them; debuginfod's client is not needed in the guest)
+for so in $(sed -n 's/^#define HM_\(CAPSTONE\|PFM\)_SONAME "\(.*\)"$/\2/p' "$top/config.h"); do
+	lib=$(ldconfig -p | awk -v s="$so" '$1 == s && /x86-64/ { print $NF; exit }')
+	[ -n "$lib" ] || { echo "lab: $so is not installed" >&2; exit 1; }
+	mkdir -p "$root$(dirname "$lib")" && with_libs "$lib" "$lib" || exit 1
+done
 for m in virtio virtio_ring virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci virtio_blk; do
 	ko=$(find "$kroot/lib/modules/$KVER" -name "$m.ko" | head -1)
 	[ -n "$ko" ] || { echo "lab: $KPKG has no $m.ko" >&2; exit 1; }

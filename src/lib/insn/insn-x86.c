@@ -1,15 +1,16 @@
 /* x86-64 through capstone: operands, registers as DWARF numbers, and the
  * instructions register tracking models. */
 #include "config.h"
-#include <capstone/capstone.h>
 #include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "insn/insn.h"
+#include "elf/capstone-lib.h"
 
 struct insn_arch {
+	const struct hmi_capstone_lib *cs;
 	csh h, att;
 	cs_insn *ci;	/* one decoded instruction, reused */
 };
@@ -25,26 +26,31 @@ struct insn_arch *insn_arch_open(unsigned machine)
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return NULL;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &a->h) != CS_ERR_OK) {
+	if (!(a->cs = hmi_capstone_open(NULL))) {
+		free(a);
+		errno = ENOENT;
+		return NULL;
+	}
+	if (a->cs->open(CS_ARCH_X86, CS_MODE_64, &a->h) != CS_ERR_OK) {
 		free(a);
 		errno = ENOMEM;
 		return NULL;
 	}
-	cs_option(a->h, CS_OPT_DETAIL, CS_OPT_ON);
+	a->cs->option(a->h, CS_OPT_DETAIL, CS_OPT_ON);
 	/* The text in AT&T syntax, as objdump and gdb print it, from a second
 	 * handle: in AT&T mode capstone also reverses the operands of the
 	 * detail, which classify() reads in Intel order. */
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &a->att) != CS_ERR_OK) {
-		cs_close(&a->h);
+	if (a->cs->open(CS_ARCH_X86, CS_MODE_64, &a->att) != CS_ERR_OK) {
+		a->cs->close(&a->h);
 		free(a);
 		errno = ENOMEM;
 		return NULL;
 	}
-	cs_option(a->att, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-	a->ci = cs_malloc(a->h);
+	a->cs->option(a->att, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	a->ci = a->cs->malloc(a->h);
 	if (!a->ci) {
-		cs_close(&a->h);
-		cs_close(&a->att);
+		a->cs->close(&a->h);
+		a->cs->close(&a->att);
 		free(a);
 		errno = ENOMEM;
 		return NULL;
@@ -56,9 +62,9 @@ void insn_arch_close(struct insn_arch *a)
 {
 	if (!a)
 		return;
-	cs_free(a->ci, 1);
-	cs_close(&a->h);
-	cs_close(&a->att);
+	a->cs->free(a->ci, 1);
+	a->cs->close(&a->h);
+	a->cs->close(&a->att);
 	free(a);
 }
 
@@ -281,7 +287,7 @@ int insn_arch_decode(struct insn_arch *a, const uint8_t *bytes, size_t n, uint64
 
 	memset(o, 0, text ? sizeof(*o) : HM_INSN_CORE);
 	o->mem.base = o->mem.index = HM_REG_NONE;
-	if (!cs_disasm_iter(a->h, &code, &left, &addr, ci))
+	if (!a->cs->disasm_iter(a->h, &code, &left, &addr, ci))
 		return -EBADMSG;
 	x = &ci->detail->x86;
 	o->pc = pc;
@@ -292,11 +298,11 @@ int insn_arch_decode(struct insn_arch *a, const uint8_t *bytes, size_t n, uint64
 
 		memcpy(o->bytes, ci->bytes,
 		       ci->size < sizeof(o->bytes) ? ci->size : sizeof(o->bytes));
-		if (cs_disasm(a->att, bytes, n, pc, 1, &t) == 1)
+		if (a->cs->disasm(a->att, bytes, n, pc, 1, &t) == 1)
 			snprintf(o->text, sizeof(o->text), "%s%s%s", t->mnemonic,
 				 t->op_str[0] ? " " : "", t->op_str);
 		if (t)
-			cs_free(t, 1);
+			a->cs->free(t, 1);
 	}
 	o->lock = x->prefix[0] == X86_PREFIX_LOCK;
 	for (i = 0; i < x->op_count; i++) {
@@ -329,7 +335,7 @@ int insn_arch_decode(struct insn_arch *a, const uint8_t *bytes, size_t n, uint64
 			o->mem.abs = pc + ci->size + (uint64_t)op->mem.disp;
 		break;
 	}
-	if (cs_regs_access(a->h, ci, rr, &nr, rw, &nw) == CS_ERR_OK) {
+	if (a->cs->regs_access(a->h, ci, rr, &nr, rw, &nw) == CS_ERR_OK) {
 		reg_bits(rr, nr, &o->regs_read);
 		reg_bits(rw, nw, &o->regs_written);
 	}

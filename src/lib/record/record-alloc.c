@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <capstone/capstone.h>
 #include <gelf.h>
 #include <libelf.h>
 #include "hitmap/record.h"
 #include "base/diag.h"
 #include "record-int.h"
+#include "elf/capstone-lib.h"
 
 #define DEVICES "/sys/bus/event_source/devices"
 
@@ -122,14 +122,14 @@ static int symbol_offset(Elf *e, const char *name, uint64_t *off, uint64_t *size
 
 /* perf_regs.h's index of the 64-bit register that capstone's register r
  * is part of (eax, ax, al: AX), or -1. */
-static int reg_family(csh h, unsigned r)
+static int reg_family(const struct hmi_capstone_lib *cs, csh h, unsigned r)
 {
 	static const char *const fam[8][3] = {
 		{ "ax", "al", "ah" }, { "bx", "bl", "bh" }, { "cx", "cl", "ch" },
 		{ "dx", "dl", "dh" }, { "si", "sil", NULL }, { "di", "dil", NULL },
 		{ "bp", "bpl", NULL }, { "sp", "spl", NULL },
 	};
-	const char *n = r ? cs_reg_name(h, r) : NULL;
+	const char *n = r ? cs->reg_name(h, r) : NULL;
 	int i, j;
 
 	if (!n)
@@ -161,13 +161,14 @@ static int find_store(const unsigned char *code, size_t size, uint64_t addr,
 	uint32_t arg = 1u << 5;		/* the registers holding memptr */
 	cs_insn *insn = NULL;
 	size_t n, i;
+	const struct hmi_capstone_lib *cs = hmi_capstone_open(NULL);
 	csh h;
 	int rc = -ENOENT;
 
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+	if (!cs || cs->open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
 		return -EINVAL;
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	n = cs_disasm(h, code, size, addr, 0, &insn);
+	cs->option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	n = cs->disasm(h, code, size, addr, 0, &insn);
 	for (i = 0; i < n && rc; i++) {
 		const cs_x86 *x = &insn[i].detail->x86;
 		cs_regs rd, wr;
@@ -176,11 +177,11 @@ static int find_store(const unsigned char *code, size_t size, uint64_t addr,
 		if (insn[i].id == X86_INS_MOV && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
 		    x->operands[1].size == 8) {
 			const cs_x86_op *d = &x->operands[0];
-			int src = reg_family(h, x->operands[1].reg);
+			int src = reg_family(cs, h, x->operands[1].reg);
 
 			if (d->type == X86_OP_MEM && d->size == 8 && src >= 0 &&
-			    reg_family(h, d->mem.base) >= 0 &&
-			    (arg >> reg_family(h, d->mem.base) & 1) &&
+			    reg_family(cs, h, d->mem.base) >= 0 &&
+			    (arg >> reg_family(cs, h, d->mem.base) & 1) &&
 			    d->mem.index == X86_REG_INVALID && d->mem.disp == 0 &&
 			    d->mem.segment == X86_REG_INVALID) {
 				*at = insn[i].address - addr;
@@ -188,8 +189,8 @@ static int find_store(const unsigned char *code, size_t size, uint64_t addr,
 				rc = 0;
 				break;
 			}
-			if (d->type == X86_OP_REG && d->size == 8 && reg_family(h, d->reg) >= 0) {
-				int dst = reg_family(h, d->reg);
+			if (d->type == X86_OP_REG && d->size == 8 && reg_family(cs, h, d->reg) >= 0) {
+				int dst = reg_family(cs, h, d->reg);
 
 				if (src >= 0 && (arg >> src & 1))
 					arg |= 1u << dst;
@@ -200,14 +201,14 @@ static int find_store(const unsigned char *code, size_t size, uint64_t addr,
 		}
 		if (insn[i].id == X86_INS_CALL)
 			arg &= ~clobber;
-		if (cs_regs_access(h, &insn[i], rd, &nrd, wr, &nwr) == CS_ERR_OK)
+		if (cs->regs_access(h, &insn[i], rd, &nrd, wr, &nwr) == CS_ERR_OK)
 			for (k = 0; k < nwr; k++)
-				if (reg_family(h, wr[k]) >= 0)
-					arg &= ~(1u << reg_family(h, wr[k]));
+				if (reg_family(cs, h, wr[k]) >= 0)
+					arg &= ~(1u << reg_family(cs, h, wr[k]));
 	}
 	if (n)
-		cs_free(insn, n);
-	cs_close(&h);
+		cs->free(insn, n);
+	cs->close(&h);
 	return rc;
 }
 

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <linux/perf_event.h>
-#include <perfmon/pfmlib_perf_event.h>
 #include "hitmap/record.h"
+#include "record/pfm-lib.h"
 #include "base/diag.h"
 #include "base/opts.h"
 
@@ -83,15 +83,23 @@ static int sysfs_u32(const char *sysfs, const char *rel, uint32_t *out)
 	return 0;
 }
 
+/* libpfm4, opened and initialised by pfm_ready(): the functions below
+ * call it only after that succeeded. */
+static const struct hmi_pfm_lib *pfm;
+
 static int pfm_ready(void)
 {
+	static const char *why = "cannot be opened";
 	static int done, rc;
 
 	if (!done) {
-		rc = pfm_initialize();
+		if ((pfm = hmi_pfm_open(&why)))
+			rc = pfm->initialize();
 		done = 1;
 	}
-	return rc == PFM_SUCCESS ? 0 : hm_fail(ENODEV, "libpfm4: %s", pfm_strerror(rc));
+	if (!pfm)
+		return hm_fail(ENODEV, "libpfm4: %s", why);
+	return rc == PFM_SUCCESS ? 0 : hm_fail(ENODEV, "libpfm4: %s", pfm->strerror(rc));
 }
 
 /* The core PMU libpfm4 sees on this host (or the forced one). */
@@ -104,7 +112,7 @@ static int core_pmu(pfm_pmu_info_t *out)
 
 		memset(&in, 0, sizeof(in));
 		in.size = sizeof(in);
-		if (pfm_get_pmu_info(p, &in) != PFM_SUCCESS)
+		if (pfm->get_pmu_info(p, &in) != PFM_SUCCESS)
 			continue;
 		if (in.is_present && in.type == PFM_PMU_TYPE_CORE) {
 			*out = in;
@@ -145,7 +153,7 @@ static int encode(const char *str, int plm, hm_record_event *ev)
 	arg.attr = &ev->attr;
 	arg.fstr = &fstr;
 	arg.size = sizeof(arg);
-	rc = pfm_get_os_event_encoding(str, plm, PFM_OS_PERF_EVENT_EXT, &arg);
+	rc = pfm->get_os_event_encoding(str, plm, PFM_OS_PERF_EVENT_EXT, &arg);
 	if (rc != PFM_SUCCESS)
 		return rc;
 	snprintf(ev->name, sizeof(ev->name), "%s", str);
@@ -191,7 +199,7 @@ static int plan_user_events(const struct hm_pmu_opts *o, int plm, hm_record_plan
 				       HM_RECORD_MAX_EVENTS);
 		rc = encode(*e, plm, ev);
 		if (rc != PFM_SUCCESS)
-			return hm_fail(EINVAL, "%s: %s (libpfm4)", *e, pfm_strerror(rc));
+			return hm_fail(EINVAL, "%s: %s (libpfm4)", *e, pfm->strerror(rc));
 		common_attr(&ev->attr, o);
 		plan->nr++;
 	}
