@@ -4,7 +4,8 @@
 # refuses with one line and exit 3 instead of recording 0 samples; where
 # they fire it records.  report warns on a recording whose watchpoints
 # counted nothing.  Oracle: perf stat's count of a watched variable the
-# fixture writes N times (nm's address, a non-PIE build).
+# fixture writes N times (nm's address, a non-PIE build), user-space writes
+# only as record --watch samples them (the kernel clears .bss at exec).
 . "$top_srcdir/tests/lib.sh"
 . "$TESTS_SRC/record/lib-watch.sh"
 require perf linux-perf
@@ -14,7 +15,7 @@ g=$(link_addr "$T/writes" g)
 h=$(link_addr "$T/writes" h)
 N=1000
 
-perf stat -x, -e "mem:$g:w" -o "$T/stat" -- "$T/writes" $N 2>"$T/stat.err" ||
+perf stat -x, -e "mem:$g:w:u" -o "$T/stat" -- "$T/writes" $N 2>"$T/stat.err" ||
 	{ cat "$T/stat.err" >&2; skip "perf stat cannot open a hardware breakpoint here"; }
 count=$(awk -F, '/mem:/ { print $1 }' "$T/stat")
 echo "perf stat: $count of $N watched writes counted" >&2
@@ -40,8 +41,8 @@ fi
 
 # A watchpoint on h, which the fixture never writes: 0 samples on any
 # machine, and report says so instead of reporting nothing quietly.
-perf record -q -e "mem:$h:w" -o "$T/h.data" -- "$T/writes" $N >/dev/null 2>"$T/perf.err" ||
-	{ cat "$T/perf.err" >&2; fail "perf record -e mem:$h:w"; }
+perf record -q -e "mem:$h:w:u" -o "$T/h.data" -- "$T/writes" $N >/dev/null 2>"$T/perf.err" ||
+	{ cat "$T/perf.err" >&2; fail "perf record -e mem:$h:w:u"; }
 assert_eq 0 "$(perf script -i "$T/h.data" -F ip 2>/dev/null | wc -l | tr -d ' ')" "perf's samples of h"
 "$HITMAP" report -i "$T/h.data" >"$T/h.txt" 2>"$T/h.err" || { cat "$T/h.err" >&2; fail "report of h.data"; }
 cat "$T/h.err" >&2
