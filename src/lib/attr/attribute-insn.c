@@ -465,18 +465,20 @@ const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t p
 }
 
 /* An access wider than the field its operand names (a 16- or 32-byte SSE
- * or AVX move over two fields) whose sample address starts a page: a page
- * fault on the access's second page reports that page's first byte, inside
- * the access, not its start, so which field (and which instance) the
- * address is in is not known.  Anywhere else the address is the access's
- * start, the operand's field. */
-static int wide_unsure(const struct insn_res *r, uint64_t addr)
+ * or AVX move over two fields) whose sample address may lie inside it: a
+ * page fault on the access's second page reports that page's first byte,
+ * and a watchpoint reports the address it watches, which the access may
+ * cover from below (a 16-byte store of two fields trips the watchpoint on
+ * the second at that field's address).  Which field, and which instance,
+ * the address is in is then not known.  Anywhere else the address is the
+ * access's start, the operand's field. */
+static int wide_unsure(const struct insn_res *r, uint64_t addr, int watched)
 {
-	return r->bucket == HM_ATTR_INSN && r->insn.mem.size && !(addr & 4095) &&
+	return r->bucket == HM_ATTR_INSN && r->insn.mem.size && (watched || !(addr & 4095)) &&
 	       (uint64_t)r->off + r->insn.mem.size > r->foff + r->fsize;
 }
 
-int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
+int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap, int watched,
 		      hm_attribution *out)
 {
 	const struct insn_res *r;
@@ -500,7 +502,7 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 	out->bucket = r->bucket;
 	if (r->bucket != HM_ATTR_INSN && r->bucket != HM_ATTR_TLS && r->bucket != HM_ATTR_PERCPU)
 		return 0;
-	if (wide_unsure(r, addr) && r->elem) {
+	if (wide_unsure(r, addr, watched) && r->elem) {
 		/* Which element, and which of its fields, the address is in
 		 * is not known, but any element is in the member array: the
 		 * outer record's array member, at the sampled byte, of an
@@ -516,7 +518,7 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 		out->fsize = 1;
 		return out->object ? 1 : -ENOMEM;
 	}
-	if (wide_unsure(r, addr)) {
+	if (wide_unsure(r, addr, watched)) {
 		out->bucket = HM_UNATTR_WIDE;
 		return 0;
 	}

@@ -386,10 +386,11 @@ int attr_seg_resolve(hm_attr *a, struct binent *b, struct insn_res *r, const str
  * out of memory. */
 const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t pc, int trap);
 /* attribute-insn.c: attribute sample s at addr by its instruction, when the
- * address path found nothing (trap: the IP is after the access).  Returns
- * 1 attributed, 0 not (out->bucket set only when the strategy had an
- * answer: a reason bucket), -ENOMEM. */
-int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
+ * address path found nothing (trap: the IP is after the access; watched:
+ * addr is a watchpoint's watched address, which an access may overlap
+ * from below).  Returns 1 attributed, 0 not (out->bucket set only when the
+ * strategy had an answer: a reason bucket), -ENOMEM. */
+int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap, int watched,
 		      hm_attribution *out);
 
 /* attribute-regs.c: a sample with registers and no data address gets the

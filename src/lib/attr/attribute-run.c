@@ -394,7 +394,7 @@ static int resolve_ip_slow(struct run *run, const struct sample_ctx *c, int trap
 	int has_data_src = c->has_ds;
 	hm_heat_access acc = { 0 };
 	hm_attribution at = { .bucket = (enum hm_attr_bucket)e->bucket };
-	int r = attr_resolve_insn(a, s, addr, trap, &at);
+	int r = attr_resolve_insn(a, s, addr, trap, c->is_bp, &at);
 
 	if (r < 0)
 		return r;
