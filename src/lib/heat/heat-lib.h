@@ -73,6 +73,12 @@ enum heat_ev_kind { HEAT_EV_HITM = 0, HEAT_EV_WATCH, HEAT_EV_REGS };
 #define HEAT_WINDOW_NS 1000000	/* sampled registers: accesses meet in 1 ms windows */
 /* Evidence floors (hitmap-report(1), VERDICTS). */
 #define HEAT_MIN_TRANSFERS 5	/* transfers for any sharing verdict */
+/* Random meetings the written windows of a line's threads must promise
+ * before no shared window at all is taken as proof they never meet
+ * (private, no-overlap): four times the sharing floor, as the random
+ * model assumes threads that run all the time, and threads that run in
+ * turns (a loaded host, an emulator's vCPUs) meet far less. */
+#define HEAT_NO_OVERLAP_MEETINGS (4 * HEAT_MIN_TRANSFERS)
 #define HEAT_MIN_RATE 0.01	/* transfers per access, 95 % lower bound */
 #define HEAT_MIN_PART 0.10	/* a part's share of the line's transfers */
 
