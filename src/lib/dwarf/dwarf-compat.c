@@ -13,6 +13,7 @@
 #include "elf/elf-lock.h"
 #include "elf/reloc.h"
 #include "elf/binary-lib.h"
+#include "elf/debuginfo-lib.h"
 
 struct hm_dwarf_obj {
 	hm_binary *bin;
@@ -40,11 +41,15 @@ static int get_data(struct hm_dwarf_obj *o, size_t idx, Dwarf_Small **out, int *
 {
 	size_t size;
 	const void *p = hmi_binary_section_at(o->bin, idx, &size);
+	Elf_Scn *scn = elf_getscn(o->elf, idx);
+	GElf_Shdr sh;
 
 	if (!p) {
 		*error = DW_DLE_MDE;
 		return DW_DLV_ERROR;
 	}
+	if (scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_COMPRESSED))
+		hmi_debuginfo_drop_packed(o->bin);
 	if (o->copies[idx]) {
 		*out = o->copies[idx];
 		return DW_DLV_OK;
