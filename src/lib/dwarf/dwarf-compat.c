@@ -13,6 +13,7 @@
 #include "elf/elf-lock.h"
 #include "elf/reloc.h"
 #include "elf/binary-lib.h"
+#include "elf/debuginfo-lib.h"
 
 struct hm_dwarf_obj {
 	hm_binary *bin;
@@ -40,11 +41,15 @@ static int get_data(struct hm_dwarf_obj *o, size_t idx, Dwarf_Small **out, int *
 {
 	size_t size;
 	const void *p = hmi_binary_section_at(o->bin, idx, &size);
+	Elf_Scn *scn = elf_getscn(o->elf, idx);
+	GElf_Shdr sh;
 
 	if (!p) {
 		*error = DW_DLE_MDE;
 		return DW_DLV_ERROR;
 	}
+	if (scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_COMPRESSED))
+		hmi_debuginfo_drop_packed(o->bin);
 	if (o->copies[idx]) {
 		*out = o->copies[idx];
 		return DW_DLV_OK;
@@ -339,7 +344,6 @@ int hm_dwarf_open_flags(hm_binary *bin, unsigned flags, Dwarf_Debug *dbg,
 			struct hm_dwarf_obj **out)
 {
 	struct hm_dwarf_obj *o;
-	Dwarf_Error err = NULL;
 	int rc, found = 0;
 
 	for (size_t i = 1; i < hmi_binary_section_count(bin); i++) {
@@ -387,22 +391,33 @@ int hm_dwarf_open_flags(hm_binary *bin, unsigned flags, Dwarf_Debug *dbg,
 	o->iface.object = o;
 	o->iface.methods = &methods;
 #endif
+	rc = hm_dwarf_reopen(o, dbg);
+	if (rc) {
+		hm_dwarf_close(NULL, o);
+		return rc;
+	}
+	*out = o;
+	return 0;
+}
+
+int hm_dwarf_reopen(struct hm_dwarf_obj *o, Dwarf_Debug *dbg)
+{
+	Dwarf_Error err = NULL;
+	int rc;
+
 	/* Bookkeeping of every allocation for dwarf_finish costs time and memory;
 	 * the loader frees what it gets. */
 	dwarf_set_de_alloc_flag(0);
 	rc = dwarf_object_init_b(&o->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, &err);
-	if (rc != DW_DLV_OK) {
-		if (rc == DW_DLV_ERROR) {
-			hm_diag(HM_DIAG_ERROR, "%s: corrupt DWARF: %s", hmi_binary_path(bin),
-				dwarf_errmsg(err));
-			/* no Dwarf_Debug yet: libdwarf frees this kind with dbg NULL */
-			dwarf_dealloc(NULL, err, DW_DLA_ERROR);
-		}
-		hm_dwarf_close(NULL, o);
-		return rc == DW_DLV_NO_ENTRY ? -ENODATA : -EBADMSG;
+	if (rc == DW_DLV_OK)
+		return 0;
+	if (rc == DW_DLV_ERROR) {
+		hm_diag(HM_DIAG_ERROR, "%s: corrupt DWARF: %s", hmi_binary_path(o->bin),
+			dwarf_errmsg(err));
+		/* no Dwarf_Debug yet: libdwarf frees this kind with dbg NULL */
+		dwarf_dealloc(NULL, err, DW_DLA_ERROR);
 	}
-	*out = o;
-	return 0;
+	return rc == DW_DLV_NO_ENTRY ? -ENODATA : -EBADMSG;
 }
 
 const void *hm_dwarf_obj_section(struct hm_dwarf_obj *o, const char *name, size_t *size)

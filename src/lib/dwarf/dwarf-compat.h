@@ -45,6 +45,9 @@ int hm_dwarf_open(hm_binary *bin, Dwarf_Debug *dbg, struct hm_dwarf_obj **obj);
 int hm_dwarf_open_flags(hm_binary *bin, unsigned flags, Dwarf_Debug *dbg,
 			struct hm_dwarf_obj **obj);
 void hm_dwarf_close(Dwarf_Debug dbg, struct hm_dwarf_obj *obj);
+/* A new handle on obj, whose last one was closed (hm_dwarf_close(dbg,
+ * NULL)): 0, or -ENODATA / -EBADMSG (reported) as hm_dwarf_open_flags(). */
+int hm_dwarf_reopen(struct hm_dwarf_obj *obj, Dwarf_Debug *dbg);
 /* Section `name` as libdwarf reads it: relocated in an ET_REL file, the
  * rewritten abbreviations (dwarf-x3.h).  NULL if absent or empty; valid
  * until hm_dwarf_close(). */

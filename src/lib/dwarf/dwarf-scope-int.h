@@ -22,6 +22,7 @@
 #define MAX_REF_HOPS 16		/* abstract_origin / specification chains */
 #define MAX_TYPE_HOPS 64	/* typedef / qualifier / pointer chains */
 #define MAX_LOC_ENTRIES (1u << 20)
+#define MAX_UNMOVED 16	/* builds behind the handle before it goes round */
 
 #ifndef DW_FORM_rnglistx
 #define DW_FORM_rnglistx 0x23
@@ -125,7 +126,7 @@ struct subrange {		/* [lo, hi) of subs[sub] */
 
 struct cu {
 	uint64_t die_off;
-	Dwarf_Die die;		/* the unit's DIE, kept from hm_scopes_open() */
+	Dwarf_Die die;		/* the unit's DIE, read by its first build */
 	ptrdiff_t iter;		/* its place in the handle's unit iteration */
 	uint64_t end_off;	/* where the next unit's DIE is (or the section's end) */
 	unsigned version, addr_size;
@@ -223,6 +224,8 @@ struct hm_scopes {
 	/* where the handle's unit iteration is (position()): the unit of
 	 * that place, -1 before the first, AT_LOST when unknown */
 	ptrdiff_t at, niter;
+	int went_round;		/* the handle has read every unit's header */
+	unsigned unmoved;	/* builds behind its place that did not move it */
 	const struct cu *cur;	/* the unit being walked */
 	const struct cu *noted;	/* the unit whose notes memo and astat hold */
 	/* held while building: the handle, the scratch above, the memo */
@@ -267,6 +270,8 @@ const char *dws_die_name(hm_scopes *s, Dwarf_Die die);
 int dws_has_attr(hm_scopes *s, Dwarf_Die die, Dwarf_Half at);
 void dws_leave(hm_scopes *s, const struct cu *c);
 void dws_position(hm_scopes *s, const struct cu *c);
+int dws_attach(hm_scopes *s, struct cu *c);
+void dws_release(hm_scopes *s);
 struct memo *dws_memo_get(hm_scopes *s, uint64_t off, unsigned kind, int *fresh);
 int dws_ref_off(hm_scopes *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out);
 int dws_origin_off(hm_scopes *s, Dwarf_Die die, uint64_t *off);

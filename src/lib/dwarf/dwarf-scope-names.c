@@ -5,6 +5,9 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include "dwarf/dwarf-scope-int.h"
 #include "dwarf/dwarf-x3.h"
 #include "elf/binary-lib.h"
@@ -101,11 +104,65 @@ void dws_position(hm_scopes *s, const struct cu *c)
 
 		if (rc == DW_DLV_NO_ENTRY && s->at != -1) {
 			s->at = -1;
+			s->went_round = 1;
 		} else if (rc != DW_DLV_OK || ++s->at >= s->niter) {
 			hm_dwarf_free_error(s->dbg, e);
 			s->at = AT_LOST;
 		}
 	}
+}
+
+/* The handle at unit c, with c's DIE, for a build: the handle of
+ * hm_scopes_open() is closed once it has read the units' headers
+ * (dws_release()); the first build opens another.  0, or a negative errno
+ * (reported). */
+int dws_attach(hm_scopes *s, struct cu *c)
+{
+	Dwarf_Error e = NULL;
+	int rc;
+
+	if (!s->dbg) {
+		if ((rc = hm_dwarf_reopen(s->obj, &s->dbg)))
+			return rc;
+		s->at = -1;	/* a new handle starts at the first unit */
+		s->went_round = 0;
+	}
+	/* A unit behind the handle's place is found without moving it, by a
+	 * walk of libdwarf's list of the units read so far: going round would
+	 * make the handle read every unit after its place, which a profile
+	 * touching a few units (a C library's) never builds.  That walk is
+	 * made once per DIE looked up by offset: a profile that comes back
+	 * to earlier units often (a kernel's, in file order) goes round as
+	 * before, after MAX_UNMOVED builds. */
+	if (s->at != AT_LOST && c->iter < s->at && !s->went_round && s->unmoved < MAX_UNMOVED)
+		s->unmoved++;
+	else
+		dws_position(s, c);
+	if (!c->die && dwarf_offdie_b(s->dbg, c->die_off, 1, &c->die, &e) != DW_DLV_OK) {
+		c->die = NULL;
+		return dws_bad(s, e, "unreadable unit");
+	}
+	return 0;
+}
+
+/* libdwarf keeps what it read of every unit (its context, the
+ * abbreviations of its DIE) as long as its handle lives: 5 MB for the 4126
+ * units of a C library, of which a profile builds a few.  The index keeps
+ * the units' headers and ranges; the handle and the units' DIEs go, and
+ * with them the heap they took (trimmed: what the report allocates next is
+ * no smaller for it). */
+void dws_release(hm_scopes *s)
+{
+	for (size_t i = 0; i < s->ncus; i++) {
+		if (s->cus[i].die)
+			dwarf_dealloc_die(s->cus[i].die);
+		s->cus[i].die = NULL;
+	}
+	hm_dwarf_close(s->dbg, NULL);
+	s->dbg = NULL;
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
 }
 
 /* ---- names and types, memoised by DIE offset ----

@@ -449,7 +449,8 @@ int dws_walk_cu(hm_scopes *s, struct cu *c, struct sub *b, int renote)
 	if (s->cur && s->cur != c)
 		dws_leave(s, s->cur);
 	s->cur = c;
-	dws_position(s, c);
+	if ((rc = dws_attach(s, c)))
+		return rc;
 	if (b) {
 		/* the walk deallocates it */
 		child = b->die;

@@ -1,14 +1,16 @@
 /* Which variables and parameters are where at a PC (dwarf-scope.h).
  *
  * hm_scopes_open() reads only the compile units' headers and PC ranges
- * (cheap even for a vmlinux); the first lookup of a PC in a unit walks the
- * unit's top level: its globals, the abstract instances its inlined code
- * names, and the PC ranges of its subprograms, which it does not enter.  The
- * first lookup of a PC in a subprogram walks that one's lexical blocks and
- * inlined subroutines, decodes the locations of their variables and
- * flattens the nested PC ranges into sorted, disjoint segments naming the
- * innermost scope: a kernel unit has hundreds of functions and a profile
- * touches a few, so the cost follows the functions sampled, not the units.
+ * (cheap even for a vmlinux), then lets libdwarf's handle go, which holds
+ * what it read of every unit (dws_release()); the first lookup of a PC in
+ * a unit walks the unit's top level: its globals, the abstract instances
+ * its inlined code names, and the PC ranges of its subprograms, which it
+ * does not enter.  The first lookup of a PC in a subprogram walks that
+ * one's lexical blocks and inlined subroutines, decodes the locations of
+ * their variables and flattens the nested PC ranges into sorted, disjoint
+ * segments naming the innermost scope: a kernel unit has hundreds of
+ * functions and a profile touches a few, so the cost follows the functions
+ * sampled, not the units.
  * Every later lookup is binary searches and a walk up the scope's parents.
  * Ranges (.debug_ranges, .debug_rnglists) are read by hitmap, bounded;
  * location lists through libdwarf, once checked.  The files of the index:
@@ -152,6 +154,7 @@ int hm_scopes_open(hm_binary *bin, hm_scopes **out)
 		qsort(s->cr, s->ncr, sizeof(*s->cr), cmp_curange);
 	pthread_mutex_init(&s->build, NULL);
 	s->locks = 1;
+	dws_release(s);
 	*out = s;
 	return 0;
 fail:
@@ -392,8 +395,8 @@ static int cu_global(hm_scopes *s, struct cu *c, const char *name, struct hm_sco
 	if (!c->globs_state) {
 		pthread_mutex_lock(&s->build);
 		s->cur = c;
-		dws_position(s, c);
-		c->globs_state = dws_resolve_globs(s, c) ?: dws_own_names(s, NULL, 0, c->globs, c->nglobs) ?: 1;
+		c->globs_state = dws_attach(s, c) ?: dws_resolve_globs(s, c) ?:
+				 dws_own_names(s, NULL, 0, c->globs, c->nglobs) ?: 1;
 		pthread_mutex_unlock(&s->build);
 	}
 	if (c->globs_state < 0)

@@ -8,6 +8,7 @@
 #include "hitmap/binary.h"
 #include "dwarf/dwline.h"
 #include "elf/binary-lib.h"
+#include "elf/debuginfo-lib.h"
 
 /* DWARF constants used here (dwarf.h names, kept local so that this file
  * depends on nothing but the bytes). */
@@ -130,6 +131,7 @@ void hm_dwl_secs_of(const hm_binary *bin, struct hm_dwl_secs *s)
 	s->line_str = hmi_binary_section(bin, ".debug_line_str", &s->nline_str);
 	s->str = hmi_binary_section(bin, ".debug_str", &s->nstr);
 	s->str_offsets = hmi_binary_section(bin, ".debug_str_offsets", &s->nstr_offsets);
+	hmi_debuginfo_drop_packed(bin);
 	s->big_endian = hmi_binary_big_endian(bin) == 1;
 }
 

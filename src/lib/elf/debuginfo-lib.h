@@ -22,6 +22,11 @@ enum hm_debug_source {
 int hmi_debuginfo_find(hm_binary *bin, const struct hm_debuginfo_opts *opts,
 		       hm_binary **debug, enum hm_debug_source *src);
 
+/* Drops the file's pages of bin's compressed sections from the resident
+ * memory: once inflated (hmi_binary_section_at()), their inflated copies
+ * are what is read. */
+void hmi_debuginfo_drop_packed(const hm_binary *bin);
+
 /* "itself", "build-id", "debuglink", "perf build-id cache", "debuginfod". */
 const char *hmi_debug_source_name(enum hm_debug_source src);
 

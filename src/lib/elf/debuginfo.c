@@ -5,6 +5,7 @@
 #include "config.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -403,4 +404,25 @@ int hmi_debuginfo_find(hm_binary *bin, const struct hm_debuginfo_opts *opts,
 	if (src)
 		*src = s;
 	return 0;
+}
+
+void hmi_debuginfo_drop_packed(const hm_binary *bin)
+{
+	Elf *elf = hmi_binary_elf(bin);
+	size_t n = 0;
+	const char *base = elf ? elf_rawfile(elf, &n) : NULL;
+
+	/* A compressed section's bytes are read once, by its inflation: the
+	 * inflated copy is what is read after.  Left mapped, the file's
+	 * pages count in the resident memory for nothing (4 MB of a C
+	 * library's debug info); the kernel reads them back from its page
+	 * cache for a section inflated later. */
+	for (size_t i = 1; base && i < hmi_binary_section_count(bin); i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		GElf_Shdr sh;
+
+		if (scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_COMPRESSED) &&
+		    sh.sh_type != SHT_NOBITS && sh.sh_offset <= n && sh.sh_size <= n - sh.sh_offset)
+			hmi_binary_drop_pages(bin, base + sh.sh_offset, sh.sh_size);
+	}
 }
