@@ -476,6 +476,31 @@ static int wide_unsure(const struct insn_res *r, uint64_t addr)
 	       (uint64_t)r->off + r->insn.mem.size > r->foff + r->fsize;
 }
 
+/* "sname@0xBASE" into buf, as snprintf("%s@0x%" PRIx64) writes it: its
+ * length.  Every sample on a heap instance names its instance, so this is
+ * per sample; snprintf's format parsing was most of its cost. */
+static size_t inst_name(char *buf, size_t size, const char *sname, uint64_t base)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = strlen(sname), d = 1;
+
+	while (d < 16 && base >> (4 * d))
+		d++;
+	if (n + 3 + d >= size) {	/* truncated: as snprintf does it */
+		snprintf(buf, size, "%s@0x%" PRIx64, sname, base);
+		return strlen(buf);
+	}
+	memcpy(buf, sname, n);
+	buf[n++] = '@';
+	buf[n++] = '0';
+	buf[n++] = 'x';
+	for (size_t i = d; i-- > 0; base >>= 4)
+		buf[n + i] = hex[base & 15];
+	n += d;
+	buf[n] = 0;
+	return n;
+}
+
 int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 		      hm_attribution *out)
 {
@@ -529,8 +554,9 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 		 * thread), "per-cpu:runqueues" (every CPU) */
 		out->object = r->object;
 	} else {
-		snprintf(obj, sizeof(obj), "%s@0x%" PRIx64, r->sname, out->obj_base);
-		out->object = hm_strtab_intern(&a->memo.strs, obj);
+		out->object = hm_strtab_intern_n(&a->memo.strs, obj,
+						 inst_name(obj, sizeof(obj), r->sname,
+							   out->obj_base));
 		if (out->object && r->kind == HM_PROFILE_STRUCT &&
 		    attr_inst_note(a, out->object, r->sname, b->types, r->type, out->obj_base,
 				   r->ssize))
