@@ -27,18 +27,18 @@ static uint64_t ires_hash(const struct binent *b, uint64_t pc, int trap)
 static int ires_grow(hm_attr *a)
 {
 	size_t n = a->memo.ires_slots ? a->memo.ires_slots * 2 : 256, i, j;
-	struct insn_res **t = calloc(n, sizeof(*t));
+	struct ires_slot *t = calloc(n, sizeof(*t));
 
 	if (!t)
 		return -ENOMEM;
 	for (i = 0; i < a->memo.ires_slots; i++) {
-		struct insn_res *r = a->memo.ires[i];
+		const struct ires_slot *o = &a->memo.ires[i];
 
-		if (!r)
+		if (!o->r)
 			continue;
-		for (j = ires_hash(r->bin, r->pc, r->trap) & (n - 1); t[j]; j = (j + 1) & (n - 1))
+		for (j = ires_hash(o->bin, o->pc, o->trap) & (n - 1); t[j].r; j = (j + 1) & (n - 1))
 			;
-		t[j] = r;
+		t[j] = *o;
 	}
 	free(a->memo.ires);
 	a->memo.ires = t;
@@ -429,16 +429,16 @@ static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, stru
 
 const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t pc, int trap)
 {
+	struct ires_slot *x;
 	struct insn_res *r;
 	size_t j;
 
 	if (2 * (a->memo.nires + 1) > a->memo.ires_slots && ires_grow(a))
 		return NULL;
-	for (j = ires_hash(b, pc, trap) & (a->memo.ires_slots - 1); a->memo.ires[j];
+	for (j = ires_hash(b, pc, trap) & (a->memo.ires_slots - 1); (x = &a->memo.ires[j])->r;
 	     j = (j + 1) & (a->memo.ires_slots - 1))
-		if (a->memo.ires[j]->bin == b && a->memo.ires[j]->pc == pc &&
-		    a->memo.ires[j]->trap == trap) {
-			r = a->memo.ires[j];
+		if (x->bin == b && x->pc == pc && x->trap == trap) {
+			r = x->r;
 			/* a patch site's answer stands until a TEXT_POKE */
 			if (r->site && r->poke_gen != a->kern.poke_gen) {
 				memset(r, 0, sizeof(*r));
@@ -459,7 +459,7 @@ const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t p
 	r->trap = (uint8_t)trap;
 	r->poke_gen = a->kern.poke_gen;
 	resolve_ip(a, b, pc, trap, r);
-	a->memo.ires[j] = r;
+	a->memo.ires[j] = (struct ires_slot){ pc, b, (uint8_t)trap, r };
 	a->memo.nires++;
 	return r;
 }
