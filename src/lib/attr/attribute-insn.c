@@ -516,8 +516,13 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap,
 	attr_prefetch_early(a, b);
 	/* A binary without DWARF (its own, or a debug file's found for it)
 	 * has no variables to name: the address path's bucket stands. */
-	if (attr_binent_types(b) ||
-	    !hmi_binary_has_section(attr_binent_dwarf(b), ".debug_info", NULL))
+	if (attr_binent_types(b))
+		return 0;
+	if (!b->dwarf_known) {
+		b->has_dwarf = hmi_binary_has_section(attr_binent_dwarf(b), ".debug_info", NULL) != 0;
+		b->dwarf_known = 1;
+	}
+	if (!b->has_dwarf)
 		return 0;
 	r = attr_insn_lookup(a, b, link, trap);
 	if (!r || r->bucket == HM_NR_BUCKETS)

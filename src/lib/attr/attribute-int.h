@@ -76,6 +76,10 @@ struct binent {
 	hm_binary *dbg;
 	int status;
 	unsigned user : 1, warned_types : 1, own_dbg : 1;
+	/* whether the DWARF file (attr_binent_dwarf()) has .debug_info,
+	 * asked once its types loaded (dbg is settled then): every sample
+	 * named by its instruction needs the answer */
+	unsigned dwarf_known : 1, has_dwarf : 1;
 	struct seg *loads;
 	size_t nloads;
 	uint64_t lo, hi;	/* link-time extent of the PT_LOAD segments */
