@@ -27,18 +27,18 @@ static uint64_t ires_hash(const struct binent *b, uint64_t pc, int trap)
 static int ires_grow(hm_attr *a)
 {
 	size_t n = a->memo.ires_slots ? a->memo.ires_slots * 2 : 256, i, j;
-	struct insn_res **t = calloc(n, sizeof(*t));
+	struct ires_slot *t = calloc(n, sizeof(*t));
 
 	if (!t)
 		return -ENOMEM;
 	for (i = 0; i < a->memo.ires_slots; i++) {
-		struct insn_res *r = a->memo.ires[i];
+		const struct ires_slot *o = &a->memo.ires[i];
 
-		if (!r)
+		if (!o->r)
 			continue;
-		for (j = ires_hash(r->bin, r->pc, r->trap) & (n - 1); t[j]; j = (j + 1) & (n - 1))
+		for (j = ires_hash(o->bin, o->pc, o->trap) & (n - 1); t[j].r; j = (j + 1) & (n - 1))
 			;
-		t[j] = r;
+		t[j] = *o;
 	}
 	free(a->memo.ires);
 	a->memo.ires = t;
@@ -429,16 +429,16 @@ static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, stru
 
 const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t pc, int trap)
 {
+	struct ires_slot *x;
 	struct insn_res *r;
 	size_t j;
 
 	if (2 * (a->memo.nires + 1) > a->memo.ires_slots && ires_grow(a))
 		return NULL;
-	for (j = ires_hash(b, pc, trap) & (a->memo.ires_slots - 1); a->memo.ires[j];
+	for (j = ires_hash(b, pc, trap) & (a->memo.ires_slots - 1); (x = &a->memo.ires[j])->r;
 	     j = (j + 1) & (a->memo.ires_slots - 1))
-		if (a->memo.ires[j]->bin == b && a->memo.ires[j]->pc == pc &&
-		    a->memo.ires[j]->trap == trap) {
-			r = a->memo.ires[j];
+		if (x->bin == b && x->pc == pc && x->trap == trap) {
+			r = x->r;
 			/* a patch site's answer stands until a TEXT_POKE */
 			if (r->site && r->poke_gen != a->kern.poke_gen) {
 				memset(r, 0, sizeof(*r));
@@ -459,7 +459,7 @@ const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t p
 	r->trap = (uint8_t)trap;
 	r->poke_gen = a->kern.poke_gen;
 	resolve_ip(a, b, pc, trap, r);
-	a->memo.ires[j] = r;
+	a->memo.ires[j] = (struct ires_slot){ pc, b, (uint8_t)trap, r };
 	a->memo.nires++;
 	return r;
 }
@@ -478,6 +478,31 @@ static int wide_unsure(const struct insn_res *r, uint64_t addr, int watched)
 	       (uint64_t)r->off + r->insn.mem.size > r->foff + r->fsize;
 }
 
+/* "sname@0xBASE" into buf, as snprintf("%s@0x%" PRIx64) writes it: its
+ * length.  Every sample on a heap instance names its instance, so this is
+ * per sample; snprintf's format parsing was most of its cost. */
+static size_t inst_name(char *buf, size_t size, const char *sname, uint64_t base)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = strlen(sname), d = 1;
+
+	while (d < 16 && base >> (4 * d))
+		d++;
+	if (n + 3 + d >= size) {	/* truncated: as snprintf does it */
+		snprintf(buf, size, "%s@0x%" PRIx64, sname, base);
+		return strlen(buf);
+	}
+	memcpy(buf, sname, n);
+	buf[n++] = '@';
+	buf[n++] = '0';
+	buf[n++] = 'x';
+	for (size_t i = d; i-- > 0; base >>= 4)
+		buf[n + i] = hex[base & 15];
+	n += d;
+	buf[n] = 0;
+	return n;
+}
+
 int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap, int watched,
 		      hm_attribution *out)
 {
@@ -493,8 +518,13 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap, i
 	attr_prefetch_early(a, b);
 	/* A binary without DWARF (its own, or a debug file's found for it)
 	 * has no variables to name: the address path's bucket stands. */
-	if (attr_binent_types(b) ||
-	    !hmi_binary_has_section(attr_binent_dwarf(b), ".debug_info", NULL))
+	if (attr_binent_types(b))
+		return 0;
+	if (!b->dwarf_known) {
+		b->has_dwarf = hmi_binary_has_section(attr_binent_dwarf(b), ".debug_info", NULL) != 0;
+		b->dwarf_known = 1;
+	}
+	if (!b->has_dwarf)
 		return 0;
 	r = attr_insn_lookup(a, b, link, trap);
 	if (!r || r->bucket == HM_NR_BUCKETS)
@@ -531,8 +561,9 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap, i
 		 * thread), "per-cpu:runqueues" (every CPU) */
 		out->object = r->object;
 	} else {
-		snprintf(obj, sizeof(obj), "%s@0x%" PRIx64, r->sname, out->obj_base);
-		out->object = hm_strtab_intern(&a->memo.strs, obj);
+		out->object = hm_strtab_intern_n(&a->memo.strs, obj,
+						 inst_name(obj, sizeof(obj), r->sname,
+							   out->obj_base));
 		if (out->object && r->kind == HM_PROFILE_STRUCT &&
 		    attr_inst_note(a, out->object, r->sname, b->types, r->type, out->obj_base,
 				   r->ssize))

@@ -76,6 +76,10 @@ struct binent {
 	hm_binary *dbg;
 	int status;
 	unsigned user : 1, warned_types : 1, own_dbg : 1;
+	/* whether the DWARF file (attr_binent_dwarf()) has .debug_info,
+	 * asked once its types loaded (dbg is settled then): every sample
+	 * named by its instruction needs the answer */
+	unsigned dwarf_known : 1, has_dwarf : 1;
 	struct seg *loads;
 	size_t nloads;
 	uint64_t lo, hi;	/* link-time extent of the PT_LOAD segments */
@@ -167,6 +171,15 @@ struct kmod {
 };
 
 /* The attribution, its state grouped by the part that owns it. */
+/* A slot of the instruction memo: its key beside the answer (in
+ * rec_arena), so that a probe reads the table alone. */
+struct ires_slot {
+	uint64_t pc;
+	const struct binent *bin;
+	uint8_t trap;
+	struct insn_res *r;	/* NULL: free */
+};
+
 struct hm_attr {
 	struct {			/* options (attribute.c) */
 		unsigned line_size;	/* the first binary's machine's, or 0 */
@@ -215,7 +228,7 @@ struct hm_attr {
 		unsigned answer_timed : 1;	/* the last hmi_attr_resolve() looked up
 						 * a kmem object by the sample's time:
 						 * its answer is not memoised by address */
-		struct insn_res **ires;	/* open addressing, ires_slots; in rec_arena */
+		struct ires_slot *ires;	/* open addressing, ires_slots */
 		size_t nires, ires_slots;
 	} memo;
 	struct {			/* the strategies' own state */

@@ -73,23 +73,49 @@ static struct attr_inst *inst_find(const hm_attr *a, const char *object)
 	return NULL;
 }
 
-static int by_name(const void *x, const void *y)
-{
-	const struct attr_inst *a = *(const struct attr_inst *const *)x;
-	const struct attr_inst *b = *(const struct attr_inst *const *)y;
+/* The instances by name: the rows keep the heat's copies of the names, so
+ * an instance is found from a row by the name's bytes (open addressing,
+ * nslots a power of two). */
+struct inst_names {
+	struct attr_inst **v;
+	size_t nslots;
+};
 
-	return strcmp(a->object, b->object);
+static size_t name_hash(const char *object)
+{
+	return (size_t)hm_hash_bytes(object, strlen(object), 0);
 }
 
-/* The instance called object in v (sorted by name), or NULL. */
-static const struct attr_inst *inst_named(struct attr_inst **v, size_t n, const char *object)
+static int names_init(struct inst_names *t, struct attr_inst **insts, size_t n)
 {
-	struct attr_inst key = { .object = object }, *k = &key, **x;
+	t->nslots = 16;
+	while (t->nslots < 2 * n)
+		t->nslots *= 2;
+	t->v = calloc(t->nslots, sizeof(*t->v));
+	if (!t->v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		size_t j = name_hash(insts[i]->object) & (t->nslots - 1);
+
+		while (t->v[j])
+			j = (j + 1) & (t->nslots - 1);
+		t->v[j] = insts[i];
+	}
+	return 0;
+}
+
+/* The instance called object, or NULL (names are unique: each is an
+ * interned string noted once). */
+static const struct attr_inst *inst_named(const struct inst_names *t, const char *object)
+{
+	size_t j;
 
 	if (!object)
 		return NULL;
-	x = bsearch(&k, v, n, sizeof(*v), by_name);
-	return x ? *x : NULL;
+	for (j = name_hash(object) & (t->nslots - 1); t->v[j]; j = (j + 1) & (t->nslots - 1))
+		if (!strcmp(t->v[j]->object, object))
+			return t->v[j];
+	return NULL;
 }
 
 int attr_inst_note(hm_attr *a, const char *object, const char *sname, const hm_types *t,
@@ -197,8 +223,9 @@ static const struct attr_inst *container_of_inst(struct attr_inst **v, size_t n,
 	while (lo-- > 0 && v[lo]->base + maxsize > x->base) {
 		const struct attr_inst *o = v[lo];
 
+		/* the names are interned: one pointer, the same name */
 		if (o == x || o->size <= x->size || o->base + o->size < x->base + x->size ||
-		    !strcmp(o->sname, x->sname))
+		    o->sname == x->sname || !strcmp(o->sname, x->sname))
 			continue;
 		*inside = 1;
 		sb->len = 0;
@@ -212,7 +239,8 @@ static const struct attr_inst *container_of_inst(struct attr_inst **v, size_t n,
 
 /* What lifting reads and rewrites of a row or a compact line's key. */
 struct lift {
-	struct attr_inst **v, **names;
+	struct attr_inst **v;
+	struct inst_names names;
 	size_t n;
 	uint64_t maxsize;
 	hm_sbuf sb;
@@ -226,7 +254,7 @@ struct lift_field {
 
 static int lift_one(hm_attr *a, struct lift *L, struct lift_field *f)
 {
-	const struct attr_inst *x = inst_named(L->names, L->n, f->object), *o;
+	const struct attr_inst *x = inst_named(&L->names, f->object), *o;
 	int inside = 0;
 	unsigned depth;
 
@@ -263,21 +291,19 @@ int attr_lift_containers(hm_attr *a, hm_heat *h)
 	if (a->strat.ninsts < 2)
 		return 0;
 	L.v = malloc(a->strat.ninsts * sizeof(*L.v));
-	L.names = malloc(a->strat.ninsts * sizeof(*L.names));
-	if (!L.v || !L.names) {
-		free(L.v);
-		free(L.names);
+	if (!L.v)
 		return -ENOMEM;
-	}
 	for (i = 0; i < a->strat.inst_slots; i++)
 		if (a->strat.insts[i]) {
 			L.v[L.n++] = a->strat.insts[i];
 			if (a->strat.insts[i]->size > L.maxsize)
 				L.maxsize = a->strat.insts[i]->size;
 		}
-	memcpy(L.names, L.v, L.n * sizeof(*L.v));
+	if (names_init(&L.names, L.v, L.n)) {
+		free(L.v);
+		return -ENOMEM;
+	}
 	qsort(L.v, L.n, sizeof(*L.v), by_base);
-	qsort(L.names, L.n, sizeof(*L.names), by_name);
 	for (i = 0; i < h->nlines && !err; i++) {
 		for (struct heat_row *r = h->lines[i]->rows; r && !err; r = r->next) {
 			struct lift_field f = { r->sname, r->object, r->path, r->ssize,
@@ -311,7 +337,7 @@ int attr_lift_containers(hm_attr *a, hm_heat *h)
 			k->container_unknown = 1;
 	}
 	free(L.sb.p);
-	free(L.names);
+	free(L.names.v);
 	free(L.v);
 	return err;
 }

@@ -54,6 +54,11 @@ struct hm_binary {
 	hm_symbol **funcs;	/* functions sorted by addr */
 	size_t nr_funcs;
 	uint64_t *secaddr;	/* a kernel module's section addresses (module_layout) */
+	/* The indices of the sections asked for by name while samples are
+	 * attributed (every sample's binary is asked whether it has DWARF),
+	 * found once at open: a lookup by name walks every section header
+	 * and compares its name.  0: the file has none. */
+	size_t debug_info_idx, btf_idx;
 	/* the lazily built parts (symbol index, inflated sections) may be
 	 * asked for from several threads */
 	pthread_mutex_t lock;
@@ -274,6 +279,44 @@ void hmi_binary_drop_pages(const hm_binary *bin, const void *p, size_t n)
 		(void)madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
+/* The index of the first section called name, 0 when there is none: a
+ * walk over the section headers. */
+static size_t section_scan(const hm_binary *bin, const char *name)
+{
+	for (size_t i = 1; i < bin->nsections; i++) {
+		const char *n = hmi_binary_section_name(bin, i);
+
+		if (n && !strcmp(n, name))
+			return i;
+	}
+	return 0;
+}
+
+/* Look up once the sections named in section_named(). */
+static void index_sections(hm_binary *bin)
+{
+	for (size_t i = 1; i < bin->nsections; i++) {
+		const char *n = hmi_binary_section_name(bin, i);
+
+		if (!n)
+			continue;
+		if (!bin->debug_info_idx && !strcmp(n, ".debug_info"))
+			bin->debug_info_idx = i;
+		else if (!bin->btf_idx && !strcmp(n, ".BTF"))
+			bin->btf_idx = i;
+	}
+}
+
+/* As section_scan(), the names index_sections() found from there. */
+static size_t section_named(const hm_binary *bin, const char *name)
+{
+	if (!strcmp(name, ".debug_info"))
+		return bin->debug_info_idx;
+	if (!strcmp(name, ".BTF"))
+		return bin->btf_idx;
+	return section_scan(bin, name);
+}
+
 static hm_binary *open_image(hm_binary *bin)
 {
 	uint64_t shnum;
@@ -309,6 +352,7 @@ static hm_binary *open_image(hm_binary *bin)
 		goto bad;
 	}
 	find_build_id(bin);
+	index_sections(bin);
 	if (module_layout(bin))
 		goto bad;
 	return bin;
@@ -619,18 +663,6 @@ size_t hmi_binary_section_size_at(const hm_binary *bin, size_t idx)
 
 	section_size(bin, idx, &size);
 	return size;
-}
-
-/* The index of the first section called name, 0 when there is none. */
-static size_t section_named(const hm_binary *bin, const char *name)
-{
-	for (size_t i = 1; i < bin->nsections; i++) {
-		const char *n = hmi_binary_section_name(bin, i);
-
-		if (n && !strcmp(n, name))
-			return i;
-	}
-	return 0;
 }
 
 int hmi_binary_has_section(const hm_binary *bin, const char *name, size_t *size)

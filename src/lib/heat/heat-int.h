@@ -241,11 +241,21 @@ struct heat_front {
 	struct heat_row *row;
 };
 
+#define HEAT_ICACHE 256	/* direct-mapped caller's string → strs copy */
+
+struct heat_icache {
+	const char *src;	/* the caller's pointer */
+	const char *copy;	/* its copy in strs */
+};
+
 struct hm_heat {
 	unsigned line_size;
 	struct heat_front *front;
 	hm_arena arena;
 	hm_strtab strs;
+	/* Callers name a field with the same pointers sample after sample:
+	 * their last copies, found by pointer before hashing the bytes. */
+	struct heat_icache icache[HEAT_ICACHE];
 	struct heat_row **rtab;
 	size_t rtab_size, nrows;
 	struct heat_line **ltab;

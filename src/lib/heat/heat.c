@@ -324,7 +324,23 @@ static struct heat_line *get_line(hm_heat *h, uint64_t addr)
 
 const char *heat_intern(hm_heat *h, const char *s)
 {
-	return s ? hm_strtab_intern(&h->strs, s) : NULL;
+	struct heat_icache *c;
+	const char *copy;
+
+	if (!s)
+		return NULL;
+	/* The pointer alone is not trusted (a caller may reuse a buffer):
+	 * comparing the bytes with the copy still costs less than hashing
+	 * them and probing the table. */
+	c = &h->icache[hm_hash_u64((uintptr_t)s) & (HEAT_ICACHE - 1)];
+	if (c->src == s && !strcmp(c->copy, s))
+		return c->copy;
+	copy = hm_strtab_intern(&h->strs, s);
+	if (copy) {
+		c->src = s;
+		c->copy = copy;
+	}
+	return copy;
 }
 
 #define intern heat_intern
