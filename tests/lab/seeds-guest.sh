@@ -10,7 +10,9 @@
 #          object, set once the workload has allocated it, and the kmem
 #          tracepoints
 #   hitmap hitmap record -a --kmem: with no memory-sampling PMU in the
-#          guest, the kmem tracepoints alone
+#          guest, cpu-clock samples with the interrupted registers (as
+#          clock) and the kmem tracepoints, whose cost draws many of the
+#          samples to the allocator
 #
 # The object of each run is found by ftrace (an instance of its own, raw
 # pointers): the kmem_cache_alloc of the workload's pid at the expected call
