@@ -336,8 +336,12 @@ def check_hitmap_record(seed, struct, offs):
         if m:
             clock += 1
             kmem_code += bool(KMEM_CODE.match(m.group(1)))
+    # the recorder's own count of what the ring buffers lost
+    with open(os.path.join(OUT, seed + ".hitmap.perf.log")) as f:
+        m = re.search(r"samples, (\d+) lost", f.read())
     check(clock > 0, "%s hitmap: perf script shows %d cpu-clock samples, %d of them in the "
-          "allocator and the kmem tracepoints' way into perf" % (seed, clock, kmem_code))
+          "allocator and the kmem tracepoints' way into perf (%s records lost)"
+          % (seed, clock, kmem_code, m.group(1) if m else "?"))
     rep, name, rows, wrong, named, seed_lines = timer_rows(seed, struct, offs, "hitmap")
     on_obj = sum(f["counts"]["samples"] for _, f in rows)
     seen = any(p.startswith(CLOCK_FIELDS[seed]) for p in named)
