@@ -7,6 +7,7 @@
 # Oracles: perf evlist and perf script (perf's own parsing of the file),
 # tracefs (the tracepoints' ids), sysfs (which PMUs the kernel has) and the
 # fixture, which prints its pid and how many files it opened.
+# shellcheck disable=SC2086  # $PAGES: an option and its value
 . "$top_srcdir/tests/lib.sh"
 require perf linux-perf
 require python3
@@ -44,7 +45,8 @@ pid, n = map(int, re.match(r"pid (\d+) opens (\d+)", open(sys.argv[1]).read()).g
 regs_names = "AX BX CX DX SI DI BP SP IP R8 R9 R10 R11 R12 R13 R14 R15".split()
 clock = mine = kernel = filp = kmem = 0
 for line in open(sys.argv[2]):
-    m = re.match(r"\s*(\d+)/(\d+)\s+cpu-clock:\s+([0-9a-f]+)\s+ABI:(\d+)\s+(.*)$", line)
+    # an exiting task's pid or tid reads -1 (the kernel's, as perf prints it)
+    m = re.match(r"\s*(-?\d+)/(-?\d+)\s+cpu-clock:\s+([0-9a-f]+)\s+ABI:(\d+)\s+(.*)$", line)
     if m:
         regs = dict((k, int(v, 16)) for k, v in re.findall(r"(\w+):(0x[0-9a-f]+)", m.group(5)))
         assert sorted(regs) == sorted(regs_names), "the 17 general registers: " + line
@@ -53,7 +55,7 @@ for line in open(sys.argv[2]):
         mine += int(m.group(1)) == pid
         kernel += int(m.group(3), 16) >= 1 << 63
         continue
-    m = re.match(r"\s*(\d+)\s+kmem:(\w+):\s+(.*)$", line)
+    m = re.match(r"\s*(-?\d+)\s+kmem:(\w+):\s+(.*)$", line)
     assert m, "unparsed perf script line: " + line
     kmem += 1
     filp += int(m.group(1)) == pid and m.group(2) == "kmem_cache_alloc" and " name=filp " in m.group(3)
