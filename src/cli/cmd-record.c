@@ -349,42 +349,6 @@ static int paranoid(void)
 	return v;
 }
 
-/* The kmem tracepoints (and --alloc's probes) without memory samples. */
-static int run_kmem_only(struct args *a)
-{
-	struct hm_record_opts o;
-	struct hm_record_stats st;
-	int rc;
-
-	if (!a->quiet)
-		fprintf(stderr, "note: no memory-sampling PMU on this machine: recording the "
-			"kmem tracepoints only\n");
-	if (a->dry_run) {
-		hm_record_plan plan;
-
-		memset(&plan, 0, sizeof(plan));
-		snprintf(plan.pmu, sizeof(plan.pmu), "tracepoint");
-		snprintf(plan.pmu_desc, sizeof(plan.pmu_desc), "kmem tracepoints only");
-		return print_plan(&plan, 1);
-	}
-	memset(&o, 0, sizeof(o));
-	o.sz = sizeof(o);
-	o.output = a->output;
-	o.argv = a->argv;
-	o.pid = a->pid;
-	o.cpu_wide = a->cpu_wide;
-	o.alloc = a->alloc;
-	o.kmem = 1;
-	o.mmap_pages = (unsigned)a->mmap_pages;
-	o.stop = &stop_flag;
-	o.started = a->quiet ? NULL : say_started;
-	rc = hm_record_run(&o, &st);
-	if (rc)
-		return rc == -EINVAL || rc == -E2BIG ? HM_EXIT_USAGE : HM_EXIT_INPUT;
-	summary(a, &st, NULL);
-	return workload_status(&st);
-}
-
 /* Record with a plan already made (PMU or timer events). */
 static int run_plan(struct args *a, const hm_record_plan *plan)
 {
@@ -431,10 +395,11 @@ static int run_timer(struct args *a, const char *why)
 		return rc == -EINVAL ? HM_EXIT_USAGE : HM_EXIT_INPUT;
 	ev = &plan.ev[0].attr;
 	if (!a->quiet)
-		fprintf(stderr, "note: %s%srecording timer samples with registers (%s, %llu Hz%s)\n",
+		fprintf(stderr, "note: %s%srecording timer samples with registers (%s, %llu Hz%s)%s\n",
 			why ? why : "", why ? ": " : "", plan.ev[0].name,
 			1000000000ull / (unsigned long long)ev->sample_period,
-			ev->exclude_kernel ? ", user space" : ", user and kernel");
+			ev->exclude_kernel ? ", user space" : ", user and kernel",
+			a->kmem ? " and the kmem tracepoints" : "");
 	if (a->dry_run)
 		return print_plan(&plan, a->kmem);
 	return run_plan(a, &plan);
@@ -455,13 +420,12 @@ static int run_pmu(struct args *a)
 	po.events = a->nr_events ? a->events : NULL;
 	if (a->timer)
 		return run_timer(a, NULL);
-	/* No memory-sampling PMU: with --kmem the kernel's allocations alone,
-	 * else timer samples with registers. */
+	/* No memory-sampling PMU: timer samples with registers, and with
+	 * --kmem the kernel's allocations too, which is what names the slab
+	 * object a timer sample's computed address is in. */
 	cli_diag_muted = !a->nr_events;
 	rc = hm_record_plan_pmu(&po, &plan);
 	cli_diag_muted = 0;
-	if (rc == -ENODEV && a->kmem && !a->nr_events)
-		return run_kmem_only(a);
 	if (rc == -ENODEV && !a->nr_events)
 		return run_timer(a, "no memory-sampling PMU and no --watch");
 	if (rc && !a->nr_events)
@@ -560,7 +524,7 @@ static const struct cli_option options[] = {
 		 "kmem_cache_alloc (with the cache's name), kmalloc, kmem_cache_free "
 		 "and kfree (raw records and their formats, as perf record -e writes "
 		 "them), so report can say which kernel object an address is in; "
-		 "alone when there is no memory-sampling PMU"),
+		 "beside the memory samples, the watchpoints or the timer samples"),
 	OPT_FLAG(0, "dry-run", A(dry_run),
 		 "print the events that would be opened, open nothing "
 		 "(LIBPFM_FORCE_PMU=skx shows another CPU's encodings)"),

@@ -265,13 +265,13 @@ CLOCK_VERDICTS = {
 CLOCK_FIELDS = {"mmap2": "mmap_lock.", "lock1s": "flc_", "lock1p": "flc_", "fshare": "f_"}
 
 
-def check_clock(seed, struct, offs):
-    """cpu-clock alone with the interrupted registers: the data address
-    comes from the sampled instruction and its registers; the object from
-    the guest's ftrace."""
-    data = os.path.join(OUT, seed + ".clock.data")
-    check_ftrace(seed, "clock")
-    obj = obj_of(seed, "clock")
+def timer_rows(seed, struct, offs, runname):
+    """The report of a timer recording with the guest's object named by
+    --object: the rows of that object, those at a seed field's address
+    whose path is not that field's, the seed fields named, the lines of
+    the seed's fields.  gdb is asked about every attributed row."""
+    data = os.path.join(OUT, "%s.%s.data" % (seed, runname))
+    obj = obj_of(seed, runname)
     name = "%s@0x%x" % (struct, obj)
     # the object as the guest printed it: Linux 6.1's kmem_cache_alloc
     # event has no cache name to type it by
@@ -279,30 +279,80 @@ def check_clock(seed, struct, offs):
     rep = report(data, "--object", name, "--top", "100000")
     # gdb at every sampled instruction of every attributed line: one gdb
     # for all the queries, its answers cached by the vmlinux's build-id
-    ask_gdb(seed, "clock", rep)
+    ask_gdb(seed, runname, rep)
     want = {obj + o: p for o, p in offs.items()}
     rows = [(l, f) for l, f in fields(rep) if f["object"] == name]
     wrong = [f for _, f in rows if f["address"] in want and f["path"] != want[f["address"]]]
+    for f in wrong:
+        print("  wrong row: %s.%s at 0x%x, the field there is %s" % (
+            f["object"], f["path"], f["address"], want[f["address"]]))
     named = sorted({f["path"] for _, f in rows if f["address"] in want and
                     f["path"] == want[f["address"]]})
+    seed_lines = {l["address"]: l for l, f in rows if f["address"] in want}
+    return rep, name, rows, wrong, named, seed_lines
+
+
+def verdicts(seed_lines):
+    return "; ".join("%s (%s)" % (l["verdict"], l["rule"]["id"]) for l in seed_lines.values())
+
+
+def check_clock(seed, struct, offs):
+    """cpu-clock alone with the interrupted registers: the data address
+    comes from the sampled instruction and its registers; the object from
+    the guest's ftrace."""
+    check_ftrace(seed, "clock")
+    rep, name, rows, wrong, named, seed_lines = timer_rows(seed, struct, offs, "clock")
     check(not wrong and any(p.startswith(CLOCK_FIELDS[seed]) for p in named),
           "%s clock: timer samples name %s.{%s} (%d rows, %d wrong, %d of %d samples)"
           % (seed, name, ",".join(named), len(rows), len(wrong),
              sum(f["counts"]["samples"] for _, f in rows), rep["samples"]))
     # the verdict of the lines of the seed's fields
-    seed_lines = {l["address"]: l for l, f in rows if f["address"] in want}
     check(seed_lines and all(l.get("verdict", "").startswith(CLOCK_VERDICTS[seed])
                              for l in seed_lines.values()),
-          "%s clock: the line of %s: %s" % (seed, ", ".join(named), "; ".join(
-              "%s (%s)" % (l["verdict"], l["rule"]["id"]) for l in seed_lines.values())))
+          "%s clock: the line of %s: %s" % (seed, ", ".join(named), verdicts(seed_lines)))
 
 
-def check_hitmap_record(seed):
+# The kernel's allocator and the kmem tracepoints' way into perf (each
+# event a software sample: perf_tp_event, perf_swevent_event), where a
+# recording with the tracepoints spends much of its time.
+KMEM_CODE = re.compile(r"^(kmem_cache_(alloc|free)|kfree|__kmalloc|kmalloc|__slab_free|"
+                       r"slab_free|___slab_alloc|__slab_alloc|trace_event_raw_event_kmem|"
+                       r"perf_trace_|perf_tp_event|perf_swevent_event)")
+
+
+def check_hitmap_record(seed, struct, offs):
+    """hitmap record -a --kmem with no memory-sampling PMU in the guest:
+    cpu-clock samples with the interrupted registers and the kmem
+    tracepoints (perf script), the object from the guest's ftrace and among
+    the file's allocations, checked as the clock recording is.  The
+    tracepoints draw the timer samples to the allocator: where the
+    object's fields get none, the line says so and only wrong rows fail."""
     data = os.path.join(OUT, seed + ".hitmap.data")
+    check_ftrace(seed, "hitmap")
     check_kmem(seed, "hitmap", data)
-    rep = report(data)
-    check("samples" in rep, "%s hitmap: hitmap record -a --kmem's file reads back (%d samples)"
-          % (seed, rep.get("samples", 0)))
+    clock = kmem_code = 0
+    for l in perf_script(data, "sw:event,ip,sym"):
+        m = re.match(r"\s*cpu-clock:\s+[0-9a-f]+\s+(\S+)", l)
+        if m:
+            clock += 1
+            kmem_code += bool(KMEM_CODE.match(m.group(1)))
+    # the recorder's own count of what the ring buffers lost
+    with open(os.path.join(OUT, seed + ".hitmap.perf.log")) as f:
+        m = re.search(r"samples, (\d+) lost", f.read())
+    check(clock > 0, "%s hitmap: perf script shows %d cpu-clock samples, %d of them in the "
+          "allocator and the kmem tracepoints' way into perf (%s records lost)"
+          % (seed, clock, kmem_code, m.group(1) if m else "?"))
+    rep, name, rows, wrong, named, seed_lines = timer_rows(seed, struct, offs, "hitmap")
+    on_obj = sum(f["counts"]["samples"] for _, f in rows)
+    seen = any(p.startswith(CLOCK_FIELDS[seed]) for p in named)
+    check(not wrong and "samples" in rep,
+          "%s hitmap: timer samples name %s.{%s} (%d rows, %d wrong, %d of %d samples)%s"
+          % (seed, name, ",".join(named), len(rows), len(wrong), on_obj, rep.get("samples", 0),
+             "" if seen else "; too few samples on the object's fields for a row (the "
+             "tracepoints took %d of %d)" % (kmem_code, clock)))
+    check(all(l.get("verdict", "").startswith(CLOCK_VERDICTS[seed]) for l in seed_lines.values()),
+          "%s hitmap: the line of %s: %s" % (seed, ", ".join(named) or "no seed field",
+                                             verdicts(seed_lines) or "no line"))
 
 
 def suggest(seed, struct, *extra, profile=None):
@@ -445,7 +495,7 @@ for arg in sys.argv[1:]:
         watch_rows = rows
         check_suggest(seed, struct)
         check_clock(seed, struct, offs)
-        check_hitmap_record(seed)
+        check_hitmap_record(seed, struct, offs)
 
 check_gdb()
 

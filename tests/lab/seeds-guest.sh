@@ -10,7 +10,10 @@
 #          object, set once the workload has allocated it, and the kmem
 #          tracepoints
 #   hitmap hitmap record -a --kmem: with no memory-sampling PMU in the
-#          guest, the kmem tracepoints alone
+#          guest, cpu-clock samples with the interrupted registers (as
+#          clock) and the kmem tracepoints, whose cost draws many of the
+#          samples to the allocator; lock1's allocations and frees
+#          (about 90 thousand a second) overflow 1024 pages a CPU
 #
 # The object of each run is found by ftrace (an instance of its own, raw
 # pointers): the kmem_cache_alloc of the workload's pid at the expected call
@@ -107,7 +110,7 @@ run() {	# SEED RUN
 	case $r in
 	clock) recorded $s $r /out/$s.$r.perf.log perf record -q -a -I -e cpu-clock -c 100000 \
 		-o /out/$s.$r.data -- $step launch-drive $s $r || return 1 ;;
-	hitmap) recorded $s $r /out/$s.$r.perf.log hitmap record -a --kmem --mmap-pages 1024 \
+	hitmap) recorded $s $r /out/$s.$r.perf.log hitmap record -a --kmem --mmap-pages 4096 \
 		-o /out/$s.$r.data -- $step launch-drive $s $r || return 1 ;;
 	watch)
 		launch $s $r || return 1
@@ -121,6 +124,10 @@ run() {	# SEED RUN
 			-o /out/$s.$r.data -- $step drive $s $r || return 1 ;;
 	esac
 	echo "lab-seed: $s $r: object $(cat /out/$s.$r.object), $(grep iterations /out/$s.$r.out | tr '\n' ' ')"
+	# The recording (up to 17 MB) out to the disk now, not by the
+	# kernel's writeback during the next run, whose workload's
+	# interleaving its verdict rests on.
+	sync
 }
 
 for s in $SEEDS; do

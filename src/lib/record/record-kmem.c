@@ -114,9 +114,13 @@ int hm_record_plan_kmem(const char *tracefs, hm_record_plan *plan)
 		return hm_fail(E2BIG, "kmem: %zu more events than the %d a recording holds",
 			       plan->nr + NR_KMEM - HM_RECORD_MAX_EVENTS, HM_RECORD_MAX_EVENTS);
 	/* The same leading fields as the other events, so that ID sits where
-	 * it does in theirs (RAW comes after all of them). */
+	 * it does in theirs (RAW comes after all of them); not a timer event's
+	 * registers, which come after ID: the kernel refuses REGS_* without
+	 * their mask, and the tracepoint's raw record holds what report reads. */
 	if (plan->nr)
-		st = plan->ev[0].attr.sample_type;
+		st = plan->ev[0].attr.sample_type &
+		     ~(uint64_t)(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR |
+				 PERF_SAMPLE_STACK_USER);
 	for (i = 0; i < NR_KMEM; i++) {
 		hm_record_event *ev = &plan->ev[plan->nr];
 		uint64_t id;
