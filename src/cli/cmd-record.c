@@ -266,8 +266,14 @@ static int watch_check(void)
 	if (!rc)
 		return 0;
 	if (rc != -EOPNOTSUPP) {
-		hm_record_watch_probe(&wp);	/* again, saying why */
-		return HM_EXIT_INPUT;
+		/* again, saying why; a failure of the moment (a debug
+		 * register another process held) that is gone is no reason
+		 * to refuse, and a refusal must say one */
+		rc = hm_record_watch_probe(&wp);
+		if (!rc)
+			return 0;
+		if (rc != -EOPNOTSUPP)
+			return HM_EXIT_INPUT;
 	}
 	cli_error("hardware watchpoints do not fire on this machine (%" PRIu64 " of %" PRIu64
 		  " watched writes counted; %s does not deliver debug exceptions); record "
