@@ -10,6 +10,7 @@
 #include "attr/attribute-lib.h"
 #include "base/json.h"
 #include "base/opts.h"
+#include "base/util.h"
 
 #define FIELD_COL 26	/* width of the field path column */
 
@@ -321,17 +322,63 @@ static void evidence(const struct heat_line *l, const hm_report_stats *st, char 
 
 /* Instances: the distinct objects of a struct type with samples, "outer@0x..."
  * once however many fields and lines it has.  Two instances of one type are
- * two objects: their lines are judged apart. */
+ * two objects: their lines are judged apart.  A recording can reach tens of
+ * thousands of objects, so they are told apart by a hash table, not by
+ * sorting them by name: only the few types are sorted.  Names are compared
+ * by their bytes: one name can come as two pointers. */
 struct inst_key {
 	const char *sname, *object;
+	uint64_t th, hash;	/* hashes of the type, of type and object */
 };
 
-static int cmp_inst(const void *pa, const void *pb)
-{
-	const struct inst_key *a = pa, *b = pb;
-	int c = strcmp(a->sname, b->sname);
+struct inst_count {
+	const char *sname;
+	long n;
+	uint64_t hash;
+};
 
-	return c ? c : strcmp(a->object, b->object);
+/* A hash of name s, eight bytes a step: tens of thousands of names of some
+ * twenty bytes, where a byte a step would cost more than the table. */
+static uint64_t name_hash(const char *s, uint64_t h)
+{
+	size_t n = strlen(s), i;
+	uint64_t w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 32;
+	}
+	for (w = n, i = 0; i < n; i++)
+		w = w << 8 | (unsigned char)s[i];
+	h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+	return h ^ h >> 29;
+}
+
+/* Equal names are mostly one pointer: that decides first. */
+static int same_name(const char *a, const char *b)
+{
+	return a == b || !strcmp(a, b);
+}
+
+/* The few type names come again and again: their hashes are kept by
+ * pointer. */
+#define TYPE_HCACHE 64
+
+struct type_hcache {
+	const char *p;
+	uint64_t h;
+};
+
+static uint64_t type_hash(struct type_hcache *tc, const char *sname)
+{
+	struct type_hcache *c = &tc[hm_hash_u64((uintptr_t)sname) & (TYPE_HCACHE - 1)];
+
+	if (c->p != sname) {
+		c->p = sname;
+		c->h = name_hash(sname, 0x243f6a8885a308d3ULL);
+	}
+	return c->h;
 }
 
 /* "TYPE@?" is a field of an instance not known (attribute-insn.c): no
@@ -361,8 +408,113 @@ static int inst_add(struct inst_key **x, size_t *k, size_t *cap, const char *typ
 			return -1;
 		*x = g;
 	}
-	(*x)[(*k)++] = (struct inst_key){ type, object };
+	(*x)[(*k)++] = (struct inst_key){ type, object, 0, 0 };
 	return 0;
+}
+
+static int cmp_type_name(const void *pa, const void *pb)
+{
+	const struct inst_count *a = pa, *b = pb;
+
+	return strcmp(a->sname, b->sname);
+}
+
+/* The smallest power of two >= 2n (16 at least): a table at most half full. */
+static size_t table_size(size_t n)
+{
+	size_t s = 16;
+
+	while (s < 2 * n)
+		s *= 2;
+	return s;
+}
+
+/* Count x, a new instance, under its type in c[0..*nc) (tab: indexes + 1
+ * into c by type hash, *tcap slots).  0 or -1 out of memory. */
+static int type_count(const struct inst_key *x, struct inst_count **c, size_t *nc,
+		      size_t *ccap, uint32_t **tab, size_t *tcap)
+{
+	size_t s, i;
+
+	for (s = x->th & (*tcap - 1); (*tab)[s]; s = (s + 1) & (*tcap - 1)) {
+		struct inst_count *e = &(*c)[(*tab)[s] - 1];
+
+		if (e->hash == x->th && same_name(e->sname, x->sname)) {
+			e->n++;
+			return 0;
+		}
+	}
+	if (*nc == *ccap) {
+		struct inst_count *g;
+
+		*ccap = *ccap ? *ccap * 2 : 16;
+		g = realloc(*c, *ccap * sizeof(**c));
+		if (!g)
+			return -1;
+		*c = g;
+	}
+	(*c)[*nc] = (struct inst_count){ x->sname, 1, x->th };
+	(*tab)[s] = (uint32_t)++*nc;
+	if (2 * *nc > *tcap) {
+		/* past half full: a table twice as big, filled again */
+		size_t ncap = *tcap * 2;
+		uint32_t *t = calloc(ncap, sizeof(*t));
+
+		if (!t)
+			return -1;
+		for (i = 0; i < *nc; i++) {
+			for (s = (*c)[i].hash & (ncap - 1); t[s]; s = (s + 1) & (ncap - 1))
+				;
+			t[s] = (uint32_t)(i + 1);
+		}
+		free(*tab);
+		*tab = t;
+		*tcap = ncap;
+	}
+	return 0;
+}
+
+/* The types of the instances x[0..k), each with its number of distinct
+ * instances, sorted by name, into *out (the caller frees): their number, or
+ * -1 out of memory. */
+static long inst_types(struct inst_key *x, size_t k, struct inst_count **out)
+{
+	size_t pcap = table_size(k), tcap = 16, nc = 0, ccap = 0, i, s;
+	uint32_t *pt = calloc(pcap, sizeof(*pt)), *tt = calloc(tcap, sizeof(*tt));
+	struct type_hcache tc[TYPE_HCACHE] = { { NULL, 0 } };
+	struct inst_count *c = NULL;
+	long r = -1;
+
+	if (!pt || !tt || k > UINT32_MAX - 1)
+		goto out;
+	for (i = 0; i < k; i++) {
+		struct inst_key *e = &x[i];
+
+		e->th = type_hash(tc, e->sname);
+		e->hash = name_hash(e->object, e->th);
+		for (s = e->hash & (pcap - 1); pt[s]; s = (s + 1) & (pcap - 1)) {
+			const struct inst_key *o = &x[pt[s] - 1];
+
+			if (o->hash == e->hash && same_name(o->object, e->object) &&
+			    same_name(o->sname, e->sname))
+				break;
+		}
+		if (pt[s])
+			continue;
+		pt[s] = (uint32_t)(i + 1);
+		if (type_count(e, &c, &nc, &ccap, &tt, &tcap))
+			goto out;
+	}
+	if (nc)
+		qsort(c, nc, sizeof(*c), cmp_type_name);
+	*out = c;
+	c = NULL;
+	r = (long)nc;
+out:
+	free(pt);
+	free(tt);
+	free(c);
+	return r;
 }
 
 /* Every line of h, for instances(); NULL out of memory. */
@@ -376,15 +528,16 @@ static const struct heat_line **all_lines(const hm_heat *h)
 	return v;
 }
 
-/* The distinct instances of lines v[0..n), and of h's lines kept as counts
- * only (h NULL: none), sorted by type then object, into *out (the caller
- * frees): their number, or -1 out of memory. */
+/* The types of the distinct instances of lines v[0..n), and of h's lines kept
+ * as counts only (h NULL: none), as inst_types(). */
 static long instances(const struct heat_line *const *v, size_t n, const hm_heat *h,
-		      struct inst_key **out)
+		      struct inst_count **out)
 {
-	size_t k = 0, cap = 0, i, u = 0, nk = h ? hmi_heat_nr_keys(h) : 0;
+	size_t k = 0, cap = 0, i, nk = h ? hmi_heat_nr_keys(h) : 0;
 	struct inst_key *x = NULL;
+	long got;
 
+	*out = NULL;
 	for (i = 0; i < n; i++)
 		for (const struct heat_row *r = hmi_heat_line_rows(v[i]); r; r = hmi_heat_row_next(r))
 			if (inst_add(&x, &k, &cap, hmi_heat_row_type(r), hmi_heat_row_object(r),
@@ -402,22 +555,21 @@ static long instances(const struct heat_line *const *v, size_t n, const hm_heat 
 			return -1;
 		}
 	}
-	if (k)
-		qsort(x, k, sizeof(*x), cmp_inst);
-	for (i = 0; i < k; i++)
-		if (!u || cmp_inst(&x[u - 1], &x[i]))
-			x[u++] = x[i];
-	*out = x;
-	return (long)u;
+	got = k ? inst_types(x, k, out) : 0;
+	free(x);
+	return got;
 }
 
 static size_t line_instances(const struct heat_line *l)
 {
-	struct inst_key *x = NULL;
-	long n = instances(&l, 1, NULL, &x);
+	struct inst_count *c = NULL;
+	long n = instances(&l, 1, NULL, &c), i;
+	size_t sum = 0;
 
-	free(x);
-	return n > 0 ? (size_t)n : 0;
+	for (i = 0; i < n; i++)
+		sum += (size_t)c[i].n;
+	free(c);
+	return sum;
 }
 
 /* The header names this many types at most: a kernel recording's samples
@@ -425,11 +577,6 @@ static size_t line_instances(const struct heat_line *l)
  * would push the shared lines, which are what the report is for, off the
  * screen. */
 #define INSTANCES_SHOWN 12
-
-struct inst_count {
-	const char *sname;
-	long n;
-};
 
 static int cmp_inst_count(const void *pa, const void *pb)
 {
@@ -445,26 +592,17 @@ static int cmp_inst_count(const void *pa, const void *pb)
  * many more (JSON counts every type). */
 static int print_instances(FILE *out, const hm_heat *h)
 {
-	struct inst_key *x = NULL;
-	struct inst_count *c;
+	struct inst_count *c = NULL;
 	const struct heat_line **all = all_lines(h);
-	long n = all ? instances(all, hmi_heat_nr_lines(h), h, &x) : -1, i, j, nc = 0;
+	long n = all ? instances(all, hmi_heat_nr_lines(h), h, &c) : -1, i, nc = 0;
 	int col = 0;
 
 	free(all);
 	if (n < 0)
 		return -ENOMEM;
-	c = n ? malloc((size_t)n * sizeof(*c)) : NULL;
-	if (n && !c) {
-		free(x);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && !strcmp(x[j].sname, x[i].sname); j++)
-			;
-		if (j - i >= 2)
-			c[nc++] = (struct inst_count){ x[i].sname, j - i };
-	}
+	for (i = 0; i < n; i++)
+		if (c[i].n >= 2)
+			c[nc++] = c[i];
 	if (nc)
 		qsort(c, (size_t)nc, sizeof(*c), cmp_inst_count);
 	/* the types shown, then how many more: one item each, wrapped */
@@ -486,26 +624,22 @@ static int print_instances(FILE *out, const hm_heat *h)
 	if (nc)
 		fputc('\n', out);
 	free(c);
-	free(x);
 	return 0;
 }
 
 static void json_instances(hm_json *j, const hm_heat *h)
 {
-	struct inst_key *x = NULL;
+	struct inst_count *c = NULL;
 	const struct heat_line **all = all_lines(h);
-	long n = all ? instances(all, hmi_heat_nr_lines(h), h, &x) : -1, i, k;
+	long n = all ? instances(all, hmi_heat_nr_lines(h), h, &c) : -1, i;
 
 	free(all);
 	hm_json_key(j, "instances");
 	hm_json_begin_object(j);
-	for (i = 0; i < n; i = k) {
-		for (k = i + 1; k < n && !strcmp(x[k].sname, x[i].sname); k++)
-			;
-		hm_json_kuint(j, x[i].sname, (uint64_t)(k - i));
-	}
+	for (i = 0; i < n; i++)
+		hm_json_kuint(j, c[i].sname, (uint64_t)c[i].n);
 	hm_json_end_object(j);
-	free(x);
+	free(c);
 }
 
 static void print_header(FILE *out, const hm_report_stats *st, const struct hm_report_opts *o)
