@@ -328,6 +328,7 @@ static void evidence(const struct heat_line *l, const hm_report_stats *st, char 
  * by their bytes: one name can come as two pointers. */
 struct inst_key {
 	const char *sname, *object;
+	size_t olen;		/* strlen(object) */
 	uint64_t th, hash;	/* hashes of the type, of type and object */
 };
 
@@ -337,11 +338,12 @@ struct inst_count {
 	uint64_t hash;
 };
 
-/* A hash of name s, eight bytes a step: tens of thousands of names of some
- * twenty bytes, where a byte a step would cost more than the table. */
-static uint64_t name_hash(const char *s, uint64_t h)
+/* A hash of name s of n bytes, eight bytes a step: tens of thousands of
+ * names of some twenty bytes, where a byte a step would cost more than the
+ * table. */
+static uint64_t name_hash(const char *s, size_t n, uint64_t h)
 {
-	size_t n = strlen(s), i;
+	size_t i;
 	uint64_t w;
 
 	for (; n >= 8; s += 8, n -= 8) {
@@ -376,28 +378,31 @@ static uint64_t type_hash(struct type_hcache *tc, const char *sname)
 
 	if (c->p != sname) {
 		c->p = sname;
-		c->h = name_hash(sname, 0x243f6a8885a308d3ULL);
+		c->h = name_hash(sname, strlen(sname), 0x243f6a8885a308d3ULL);
 	}
 	return c->h;
 }
 
 /* "TYPE@?" is a field of an instance not known (attribute-insn.c): no
- * instance to count. */
-static int is_instance(const char *type, const char *object, enum hm_profile_kind kind)
+ * instance to count.  An instance's object name is *len bytes long. */
+static int is_instance(const char *type, const char *object, enum hm_profile_kind kind,
+		       size_t *len)
 {
 	size_t n;
 
 	if (!type || !object || kind != HM_PROFILE_STRUCT)
 		return 0;
-	n = strlen(object);
-	return n < 2 || strcmp(object + n - 2, "@?");
+	*len = n = strlen(object);
+	return n < 2 || object[n - 2] != '@' || object[n - 1] != '?';
 }
 
 /* Add (type, object) to x[k] if an instance.  0 or -1 out of memory. */
 static int inst_add(struct inst_key **x, size_t *k, size_t *cap, const char *type,
 		    const char *object, enum hm_profile_kind kind)
 {
-	if (!is_instance(type, object, kind))
+	size_t len;
+
+	if (!is_instance(type, object, kind, &len))
 		return 0;
 	if (*k == *cap) {
 		struct inst_key *g;
@@ -408,7 +413,7 @@ static int inst_add(struct inst_key **x, size_t *k, size_t *cap, const char *typ
 			return -1;
 		*x = g;
 	}
-	(*x)[(*k)++] = (struct inst_key){ type, object, 0, 0 };
+	(*x)[(*k)++] = (struct inst_key){ type, object, len, 0, 0 };
 	return 0;
 }
 
@@ -491,7 +496,7 @@ static long inst_types(struct inst_key *x, size_t k, struct inst_count **out)
 		struct inst_key *e = &x[i];
 
 		e->th = type_hash(tc, e->sname);
-		e->hash = name_hash(e->object, e->th);
+		e->hash = name_hash(e->object, e->olen, e->th);
 		for (s = e->hash & (pcap - 1); pt[s]; s = (s + 1) & (pcap - 1)) {
 			const struct inst_key *o = &x[pt[s] - 1];
 
