@@ -484,13 +484,18 @@ static int type_count(const struct inst_key *x, struct inst_count **c, size_t *n
  * -1 out of memory. */
 static long inst_types(struct inst_key *x, size_t k, struct inst_count **out)
 {
-	size_t pcap = table_size(k), tcap = 16, nc = 0, ccap = 0, i, s;
-	uint32_t *pt = calloc(pcap, sizeof(*pt)), *tt = calloc(tcap, sizeof(*tt));
+	size_t pcap, tcap = 16, nc = 0, ccap = 0, i, s;
+	uint32_t *pt, *tt;
 	struct type_hcache tc[TYPE_HCACHE] = { { NULL, 0 } };
 	struct inst_count *c = NULL;
 	long r = -1;
 
-	if (!pt || !tt || k > UINT32_MAX - 1)
+	if (k > UINT32_MAX - 1)
+		return -1;	/* the tables hold 32-bit indexes */
+	pcap = table_size(k);
+	pt = calloc(pcap, sizeof(*pt));
+	tt = calloc(tcap, sizeof(*tt));
+	if (!pt || !tt)
 		goto out;
 	for (i = 0; i < k; i++) {
 		struct inst_key *e = &x[i];
