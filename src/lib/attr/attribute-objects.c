@@ -323,16 +323,13 @@ int attr_lift_containers(hm_attr *a, hm_heat *h)
 	/* the lines kept as counts only, through their keys */
 	for (i = 0; i < h->nckeys && !err; i++) {
 		struct heat_ckey *k = heat_ckey_at(h, i);
-		struct lift_field f = { k->sname, k->object, k->path, k->ssize,
-					k->obj_base, k->foff, 0 };
+		struct lift_field f = { k->f->sname, k->object, k->f->path, k->f->ssize,
+					k->obj_base, k->f->foff, 0 };
 
 		err = lift_one(a, &L, &f);
-		k->sname = f.sname;
-		k->object = f.object;
-		k->path = f.path;
-		k->ssize = f.ssize;
-		k->obj_base = f.obj_base;
-		k->foff = f.foff;
+		if (!err)
+			err = heat_ckey_relabel(h, k, f.sname, f.object, f.path, f.ssize,
+						f.obj_base, f.foff);
 		if (f.container_unknown)
 			k->container_unknown = 1;
 	}

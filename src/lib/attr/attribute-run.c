@@ -34,7 +34,10 @@ struct pending {
  * addresses seen (a direct-mapped table thrashes when two hot addresses share
  * a slot, and a large one misses the CPU caches).  It stops growing at
  * FAST_MAX slots and is then emptied and refilled, so memory stays bounded
- * whatever the number of distinct addresses. */
+ * whatever the number of distinct addresses.  It is emptied rather than
+ * grown, too, when it filled up with few hits (memo_yields()): where
+ * nearly every address is new (a page-fault recording), a larger table
+ * would hold megabytes of entries never asked for again. */
 #define FAST_MIN 8192
 #define FAST_MAX (1u << 17)
 /* The by-IP memo's entries are a cacheline, twice an address entry: half
@@ -48,6 +51,20 @@ struct pending {
 static int memo_full(size_t n, size_t slots)
 {
 	return 2 * n > slots;
+}
+
+/* Whether a full table of `slots` slots, whose `n` entries were found
+ * again `hits` times since it was last grown or emptied, is worth
+ * doubling: below MEMO_LEARN slots always (small, and too few entries to
+ * judge), else when there was a hit for every MEMO_YIELD entries.
+ * Emptied instead, it refills at the same size: a miss costs the lookup
+ * the memo saves, no more, while a doubled table costs megabytes. */
+#define MEMO_LEARN 8192
+#define MEMO_YIELD 4
+
+static int memo_yields(size_t hits, size_t n, size_t slots)
+{
+	return slots < MEMO_LEARN || hits * MEMO_YIELD >= n;
 }
 
 /* A memo table's zeroed slots: a large one on huge pages (its probes land
@@ -102,12 +119,14 @@ struct ipx_ent {
 struct ipx_tab {
 	struct ipx_ent *v;
 	size_t mask, n;
+	size_t hits;		/* entries found again since grown or emptied */
 	uint32_t epoch;		/* bumped when entries move (grown, emptied) */
 };
 
 struct fast_tab {
 	struct fast_ent *v;
 	size_t mask, n;		/* slots − 1, slots in use */
+	size_t hits;		/* entries found again since grown or emptied */
 	uint32_t epoch;		/* bumped when entries move (grown, emptied) */
 };
 
@@ -182,6 +201,7 @@ static int fast_init(struct fast_tab *t, size_t slots)
 	t->v = memo_alloc(slots, sizeof(*t->v));
 	t->mask = slots - 1;
 	t->n = 0;
+	t->hits = 0;
 	return t->v ? 0 : -ENOMEM;
 }
 
@@ -189,16 +209,18 @@ static void fast_clear(struct fast_tab *t)
 {
 	memset(t->v, 0, (t->mask + 1) * sizeof(*t->v));
 	t->n = 0;
+	t->hits = 0;
 	t->epoch++;
 }
 
-/* Double the table, or empty it once it has reached FAST_MAX slots. */
+/* Double the table, or empty it once it has reached FAST_MAX slots or
+ * when it did not pay (memo_yields()). */
 static int fast_grow(struct fast_tab *t)
 {
 	struct fast_tab n;
 	size_t i, j;
 
-	if (t->mask + 1 >= FAST_MAX) {
+	if (t->mask + 1 >= FAST_MAX || !memo_yields(t->hits, t->n, t->mask + 1)) {
 		fast_clear(t);
 		return 0;
 	}
@@ -333,6 +355,7 @@ static int ipx_init(struct ipx_tab *t, size_t slots)
 	t->v = memo_alloc(slots, sizeof(*t->v));
 	t->mask = slots - 1;
 	t->n = 0;
+	t->hits = 0;
 	return t->v ? 0 : -ENOMEM;
 }
 
@@ -351,7 +374,8 @@ static struct ipx_ent *ipx_find(struct ipx_tab *t, size_t hash, uint64_t addr, u
 
 /* A free or matching entry for (addr, ip, pid) (hash: their ipx_hash();
  * hint: the entry run_batch() probed, or NULL), the table grown (or, at
- * IPX_MAX slots, emptied) first when it is half full. */
+ * IPX_MAX slots or when it did not pay, emptied) first when it is half
+ * full. */
 static struct ipx_ent *ipx_slot(struct ipx_tab *t, size_t hash, uint64_t addr, uint64_t ip,
 				uint32_t pid, struct ipx_ent *hint)
 {
@@ -362,9 +386,10 @@ static struct ipx_ent *ipx_slot(struct ipx_tab *t, size_t hash, uint64_t addr, u
 
 	if (x->valid || !memo_full(t->n + 1, t->mask + 1))
 		return x;
-	if (t->mask + 1 >= IPX_MAX) {
+	if (t->mask + 1 >= IPX_MAX || !memo_yields(t->hits, t->n, t->mask + 1)) {
 		memset(t->v, 0, (t->mask + 1) * sizeof(*t->v));
 		t->n = 0;
+		t->hits = 0;
 		t->epoch++;
 		return ipx_find(t, hash, addr, ip, pid);
 	}
@@ -475,6 +500,8 @@ static int sample_by_addr(struct run *run, const struct sample_ctx *c, struct fa
 			run->fast.n++;
 		if (r)
 			return pend(run, s) ? -ENOMEM : 1;
+	} else {
+		run->fast.hits++;
 	}
 	*out = e;
 	return 0;
@@ -517,6 +544,8 @@ static int sample_by_ip(struct run *run, const struct sample_ctx *c, const struc
 		if (r < 0)
 			return r;
 		run->ipx.n += fresh;
+	} else {
+		run->ipx.hits++;
 	}
 	*out = x;
 	return 0;

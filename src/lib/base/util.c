@@ -104,14 +104,14 @@ struct hm_arena_block {
 
 #define ARENA_BLOCK (256 * 1024)
 
-void *hm_arena_alloc(hm_arena *a, size_t size)
+/* size bytes at a multiple of align (1 or 16) from the arena's block. */
+static void *arena_take(hm_arena *a, size_t size, size_t align)
 {
 	struct hm_arena_block *b;
-	size_t bsize;
+	size_t bsize, pad = (align - (a->used & (align - 1))) & (align - 1);
 	void *p;
 
-	size = (size + 15) & ~(size_t)15;
-	if (!a->head || a->avail < size) {
+	if (!a->head || a->avail < pad + size) {
 		/* Big requests get a block of their own so the current block's tail is
 		 * not wasted. */
 		bsize = size > ARENA_BLOCK / 4 ? size : ARENA_BLOCK;
@@ -128,16 +128,25 @@ void *hm_arena_alloc(hm_arena *a, size_t size)
 		a->head = b;
 		a->used = 0;
 		a->avail = bsize;
+		pad = 0;
 	}
-	p = a->head->data + a->used;
-	a->used += size;
-	a->avail -= size;
+	p = a->head->data + a->used + pad;
+	a->used += pad + size;
+	a->avail -= pad + size;
 	return p;
 }
 
+void *hm_arena_alloc(hm_arena *a, size_t size)
+{
+	return arena_take(a, (size + 15) & ~(size_t)15, 16);
+}
+
+/* Strings are packed, not 16-byte aligned: an interned name of 20 bytes
+ * would take 32, and a report interns one per instance it names (tens of
+ * thousands on a page-fault recording, twice: attr/'s and the heat's). */
 char *hm_arena_strndup(hm_arena *a, const char *s, size_t n)
 {
-	char *p = hm_arena_alloc(a, n + 1);
+	char *p = arena_take(a, n + 1, 1);
 
 	if (p) {
 		memcpy(p, s, n);

@@ -22,7 +22,7 @@ typedef struct hm_arena {
 	size_t used, avail;
 } hm_arena;
 void *hm_arena_alloc(hm_arena *a, size_t size);	/* NULL on ENOMEM; 16-byte aligned */
-char *hm_arena_strndup(hm_arena *a, const char *s, size_t n);
+char *hm_arena_strndup(hm_arena *a, const char *s, size_t n);	/* not aligned */
 void hm_arena_free(hm_arena *a);		/* frees every block; a stays usable */
 
 /* Large zeroed memory for tables probed at random on a hot path (counting

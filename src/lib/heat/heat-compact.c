@@ -17,7 +17,7 @@
 #define COMPACT_MAX 255	/* a counter's limit (uint8_t) */
 
 _Static_assert(sizeof(struct heat_compact) == 64, "a compact line is one cacheline");
-_Static_assert(sizeof(struct heat_ckey) == 64, "a key is one cacheline");
+_Static_assert(sizeof(struct heat_ckey) == 32, "two keys a cacheline");
 
 static struct heat_compact *crec(const hm_heat *h, uint32_t i)
 {
@@ -38,6 +38,10 @@ void heat_compact_free(hm_heat *h)
 		free(h->ckblk[i]);
 	free(h->ckblk);
 	free(h->cktab);
+	free(h->cftab);
+	hm_arena_free(&h->cfarena);
+	h->cftab = NULL;
+	h->ncfields = h->cftab_size = 0;
 	h->ckblk = NULL;
 	h->nckeys = 0;
 	h->cktab = NULL;
@@ -118,17 +122,65 @@ struct heat_compact *heat_compact_get(hm_heat *h, uint64_t laddr)
 	return c;
 }
 
+static int cfield_eq(const struct heat_cfield *f, const struct heat_cfield *x)
+{
+	return f->sname == x->sname && f->path == x->path && f->strategy == x->strategy &&
+	       f->kind == x->kind && f->ssize == x->ssize && f->foff == x->foff &&
+	       f->fsize == x->fsize;
+}
+
+static size_t cfield_hash(const struct heat_cfield *f)
+{
+	return hm_hash_u64(f->foff ^ ((uintptr_t)f->sname << 8) ^ ((uintptr_t)f->path << 16) ^
+			   (uintptr_t)f->strategy ^ (f->ssize << 32) ^ f->fsize);
+}
+
+/* The interned copy of f, added if new; NULL on ENOMEM. */
+static const struct heat_cfield *cfield_of(hm_heat *h, const struct heat_cfield *f)
+{
+	struct heat_cfield *x;
+	size_t i, mask;
+
+	if (2 * (h->ncfields + 1) > h->cftab_size) {
+		size_t n = h->cftab_size ? 2 * h->cftab_size : 64;
+		struct heat_cfield **t = calloc(n, sizeof(*t));
+
+		if (!t)
+			return NULL;
+		for (i = 0; i < h->cftab_size; i++) {
+			size_t j;
+
+			if (!h->cftab[i])
+				continue;
+			for (j = cfield_hash(h->cftab[i]) & (n - 1); t[j]; j = (j + 1) & (n - 1))
+				;
+			t[j] = h->cftab[i];
+		}
+		free(h->cftab);
+		h->cftab = t;
+		h->cftab_size = n;
+	}
+	mask = h->cftab_size - 1;
+	for (i = cfield_hash(f) & mask; h->cftab[i]; i = (i + 1) & mask)
+		if (cfield_eq(h->cftab[i], f))
+			return h->cftab[i];
+	if (!(x = hm_arena_alloc(&h->cfarena, sizeof(*x))))
+		return NULL;
+	*x = *f;
+	h->cftab[i] = x;
+	h->ncfields++;
+	return x;
+}
+
 static int ckey_eq(const struct heat_ckey *k, const struct heat_ckey *x)
 {
-	return k->sname == x->sname && k->object == x->object && k->path == x->path &&
-	       k->strategy == x->strategy && k->kind == x->kind && k->ssize == x->ssize &&
-	       k->obj_base == x->obj_base && k->foff == x->foff && k->fsize == x->fsize;
+	return k->f == x->f && k->object == x->object && k->obj_base == x->obj_base;
 }
 
 static size_t ckey_hash(const struct heat_ckey *k)
 {
-	return hm_hash_u64((k->obj_base + k->foff) ^ (uintptr_t)k->object ^
-			   ((uintptr_t)k->path << 16));
+	return hm_hash_u64((k->obj_base + k->f->foff) ^ (uintptr_t)k->object ^
+			   ((uintptr_t)k->f->path << 16));
 }
 
 /* The slot of k in t: its entry's, or the free one it would take. */
@@ -144,6 +196,7 @@ static size_t cktab_slot(const hm_heat *h, const uint32_t *t, size_t size,
 
 long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 {
+	struct heat_cfield f;
 	struct heat_ckey k;
 	size_t i;
 
@@ -151,10 +204,11 @@ long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 		return 0;
 	if (!a->sname || a->fsize > UINT32_MAX)
 		return -1;
-	k = (struct heat_ckey){ heat_intern(h, a->sname), heat_intern(h, a->object),
-				heat_intern(h, a->path), a->strategy, a->ssize, a->obj_base,
-				a->foff, (uint32_t)a->fsize, a->kind, 0 };
-	if (!k.sname || (a->object && !k.object) || (a->path && !k.path))
+	f = (struct heat_cfield){ heat_intern(h, a->sname), heat_intern(h, a->path), a->strategy,
+				  a->ssize, a->foff, (uint32_t)a->fsize, a->kind };
+	k = (struct heat_ckey){ NULL, heat_intern(h, a->object), a->obj_base, 0 };
+	if (!f.sname || (a->object && !k.object) || (a->path && !f.path) ||
+	    !(k.f = cfield_of(h, &f)))
 		return -ENOMEM;
 	if (2 * (h->nckeys + 1) > h->cktab_size) {
 		size_t n = h->cktab_size ? 2 * h->cktab_size : 1024;
@@ -188,17 +242,37 @@ long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 	return (long)h->nckeys;
 }
 
+int heat_ckey_relabel(hm_heat *h, struct heat_ckey *k, const char *sname, const char *object,
+		      const char *path, uint64_t ssize, uint64_t obj_base, uint64_t foff)
+{
+	struct heat_cfield f = *k->f;
+	const struct heat_cfield *x;
+
+	f.sname = sname;
+	f.path = path;
+	f.ssize = ssize;
+	f.foff = foff;
+	if (!(x = cfield_of(h, &f)))
+		return -ENOMEM;
+	k->f = x;
+	k->object = object;
+	k->obj_base = obj_base;
+	return 0;
+}
+
 /* As get_row() tells rows apart: by field address, path and struct. */
 int heat_compact_same(const hm_heat *h, const struct heat_compact *c, const hm_heat_access *a)
 {
 	const struct heat_ckey *k;
+	const struct heat_cfield *f;
 
 	if (!c->key)
 		return !a->sname && !a->object && !a->strategy && !a->kind && !a->ssize;
 	k = heat_ckey_at(h, c->key - 1);
-	return a->sname && k->obj_base + k->foff == a->obj_base + a->foff &&
-	       (k->path == a->path || (k->path && a->path && !strcmp(k->path, a->path))) &&
-	       (k->sname == a->sname || !strcmp(k->sname, a->sname));
+	f = k->f;
+	return a->sname && k->obj_base + f->foff == a->obj_base + a->foff &&
+	       (f->path == a->path || (f->path && a->path && !strcmp(f->path, a->path))) &&
+	       (f->sname == a->sname || !strcmp(f->sname, a->sname));
 }
 
 /* The index of a code location in h->cips, added if new; -1 on ENOMEM. */
@@ -293,19 +367,20 @@ static struct heat_row *compact_row(hm_heat *h, struct heat_compact *c, struct h
 
 	if (c->key) {
 		const struct heat_ckey *k = heat_ckey_at(h, c->key - 1);
-		hm_heat_access a = { .sname = k->sname, .kind = k->kind, .ssize = k->ssize,
+		const struct heat_cfield *f = k->f;
+		hm_heat_access a = { .sname = f->sname, .kind = f->kind, .ssize = f->ssize,
 				     .object = k->object, .obj_base = k->obj_base,
-				     .path = k->path, .foff = k->foff, .fsize = k->fsize,
-				     .addr = l->addr, .strategy = k->strategy };
+				     .path = f->path, .foff = f->foff, .fsize = f->fsize,
+				     .addr = l->addr, .strategy = f->strategy };
 
 		r = heat_row_new(h, l, &a);
 		if (!r)
 			return NULL;
 		/* lifted to a container, the key names it by attr/'s strings,
 		 * as the lifted rows do */
-		r->sname = k->sname;
+		r->sname = f->sname;
 		r->object = k->object;
-		r->path = k->path;
+		r->path = f->path;
 		r->container_unknown = k->container_unknown;
 	} else {
 		r = heat_row_unattributed(h, l);

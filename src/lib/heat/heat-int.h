@@ -183,13 +183,22 @@ struct heat_wtid {
 /* What an attributed compact line's row would say of its field: the
  * first access's names and place, interned once for every line that has
  * the same (a page-fault recording names one instance per line: a key
- * each, 64 bytes, where a row and a line take 1.3 KB).  Lifting to a
- * container (attr/) rewrites the key as it does a row. */
-struct heat_ckey {
-	const char *sname, *object, *path, *strategy;	/* interned, as a row's */
-	uint64_t ssize, obj_base, foff;
+ * each, 32 bytes, where a row and a line take 1.3 KB).  What does not
+ * name the instance (the struct, the field, the path) is shared by every
+ * instance's key, in a struct heat_cfield interned once (compared by
+ * address).  Lifting to a container (attr/) rewrites the key as it does a
+ * row (heat_ckey_relabel()). */
+struct heat_cfield {
+	const char *sname, *path, *strategy;	/* interned, as a row's */
+	uint64_t ssize, foff;
 	uint32_t fsize;		/* larger: no key, a row */
 	enum hm_profile_kind kind : 8;
+};
+
+struct heat_ckey {
+	const struct heat_cfield *f;
+	const char *object;	/* interned, as a row's */
+	uint64_t obj_base;
 	unsigned container_unknown : 1;
 };
 
@@ -284,6 +293,9 @@ struct hm_heat {
 	size_t nckeys;
 	uint32_t *cktab;		/* index + 1 in ckeys, by hash */
 	size_t cktab_size;
+	struct heat_cfield **cftab;	/* the keys' fields, by hash */
+	size_t ncfields, cftab_size;
+	hm_arena cfarena;		/* where they are */
 	struct heat_line **mat;		/* lines made for the output after the end */
 	size_t nmat, mat_cap;
 	uint32_t nseq;			/* lines begun so far */
@@ -356,6 +368,10 @@ struct heat_compact *heat_compact_get(hm_heat *h, uint64_t laddr);
 /* The key a new compact line of access a takes: 0 when a is unattributed,
  * -1 when it cannot be compact (named, but no field), -ENOMEM. */
 long heat_ckey_of(hm_heat *h, const hm_heat_access *a);
+/* k names (sname, object, path, ssize, obj_base, foff) from now on, its
+ * strategy, kind and field size unchanged: 0, or -ENOMEM. */
+int heat_ckey_relabel(hm_heat *h, struct heat_ckey *k, const char *sname, const char *object,
+		      const char *path, uint64_t ssize, uint64_t obj_base, uint64_t foff);
 /* Whether a counts into c's row (the same field, or both unattributed). */
 int heat_compact_same(const hm_heat *h, const struct heat_compact *c, const hm_heat_access *a);
 /* Every line with a row, in the order of their first access, the

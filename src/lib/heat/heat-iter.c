@@ -20,9 +20,9 @@ void hmi_heat_key(const hm_heat *h, size_t i, const char **type, const char **ob
 {
 	const struct heat_ckey *k = heat_ckey_at(h, i);
 
-	*type = k->sname;
+	*type = k->f->sname;
 	*object = k->object;
-	*kind = k->kind;
+	*kind = k->f->kind;
 }
 
 uint64_t hmi_heat_line_addr(const struct heat_line *l) { return l->addr; }
