@@ -212,6 +212,50 @@ def inner(t, at):
             return last
 
 
+def views(t, off, want, path, depth=12):
+    """The member paths [(name, in a union)] of T at which a TYPE WANT
+    starts at byte OFF, through every member of every union."""
+    st = plain(t)
+    if off == 0 and same(st, want):
+        yield path
+    if depth <= 0:
+        return
+    if st.code == gdb.TYPE_CODE_ARRAY and st.target().sizeof:
+        yield from views(st.target(), off % st.target().sizeof, want, path, depth - 1)
+        return
+    if st.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+        return
+    for f in st.fields():
+        o = f.bitpos // 8
+        if f.is_base_class or f.bitsize or not o <= off < o + max(plain(f.type).sizeof, 1):
+            continue
+        yield from views(f.type, off - o, want, path + [(f.name, st.code == gdb.TYPE_CODE_UNION)],
+                         depth - 1)
+
+
+def union_view(t, path, target, foff, fend, at):
+    """Whether a TARGET that starts at some offset P of struct T, with P+AT
+    inside the row's field [FOFF, FEND), is another member of a union the
+    row's PATH goes into: gdb's members and the path's agree on every name
+    before that union (the union's own member names may differ)."""
+    names = path.split(".") if path else []
+    for p in range(max(foff - at, 0), fend - at):
+        if not foff <= p + at < fend:
+            continue
+        for v in views(t, p, target, []):
+            named = []
+            for name, in_union in v:
+                if in_union:
+                    # the path takes another member of this union
+                    if names[:len(named)] == named and len(names) > len(named) and \
+                            name != names[len(named)]:
+                        return True
+                    break
+                if name:
+                    named.append(name)
+    return False
+
+
 JCC = re.compile(r"j[a-z]+\s+(0x[0-9a-f]+)")
 
 
@@ -346,7 +390,8 @@ def judge_at(q):
         if glob and m.group(1) == q["object"] and foff <= off < fend:
             return "agree", "%s+%d" % (m.group(1), off)
         return "wrong", "the operand is %s+%d" % (m.group(1), off)
-    mem = [m for m in MEM.finditer(insn)]
+    # lea computes an address and touches no memory
+    mem = [] if insn.startswith("lea") else [m for m in MEM.finditer(insn)]
     if not mem:
         return "silent", "no memory operand"
     types = var_types(pc)
@@ -389,6 +434,11 @@ def judge_at(q):
                 if gi is not None and gi == hi:
                     return "agree", "%s = %s: +%d is %s.%s, as the path's innermost member" % (
                         name, vt, at, gi[0], gi[1])
+                # another member of a union on the path (lockref's
+                # spinlock for its lock_count): the same bytes
+                if union_view(t, q["path"], target, foff, fend, at):
+                    return "agree", "%s = %s: +%d is in another member of a union on %s" % (
+                        name, vt, at, q["path"])
                 # a pointer to a scalar (a cast: bit_spin_lock's unsigned
                 # long *) names no struct; nor does one whose byte reached
                 # is outside what it points to (container_of arithmetic)

@@ -120,7 +120,7 @@ def check_ftrace(seed, runname):
 # gdb's queries: one per sampled instruction of every attributed row; the
 # cache's answers are those of this version of gdb-scope.py
 gdb_queries = {}
-GDB_SCOPE_VERSION = 4
+GDB_SCOPE_VERSION = 5
 
 
 def ask_gdb(seed, runname, rep):
