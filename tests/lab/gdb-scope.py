@@ -28,6 +28,9 @@
 # <SYMBOL+OFF> is the global and OFF is inside the field.  "silent": gdb
 # holds no variable in the base register at IP (optimised out, an index
 # register, an integer), nothing to compare.
+#
+# A query {"site", "var", "struct"} asks instead whether the allocation that
+# returns to SITE assigns a `struct STRUCT *` variable VAR (judge_site()).
 import json
 import re
 
@@ -453,12 +456,36 @@ def judge_at(q):
     return "wrong", "; ".join(seen)
 
 
+def judge_site(q):
+    """gdb's verdict on a call site query {"site", "var", "struct"}: the
+    allocation returning to SITE is typed by variable VAR as STRUCT when gdb
+    declares VAR, in scope at SITE, a pointer to STRUCT and places it in a
+    register at SITE or at one of the few instructions after it."""
+    pc = q["site"]
+    ts = var_types(pc).get(q["var"], [])
+    pts = [plain(plain(t).target()) for t in ts if plain(t).code == gdb.TYPE_CODE_PTR]
+    if not ts:
+        return "wrong", "gdb has no %s in scope at 0x%x" % (q["var"], pc)
+    if not any(t.code == gdb.TYPE_CODE_STRUCT and t.tag == q["struct"] for t in pts):
+        return "wrong", "gdb's %s is %s" % (q["var"], ", ".join(str(t) for t in ts))
+    text = gdb.execute("disassemble 0x%x,0x%x" % (pc, pc + 48), to_string=True)
+    for l in text.splitlines():
+        m = re.match(r"\s*(?:=> )?(0x[0-9a-f]+)", l)
+        if not m:
+            continue
+        at = int(m.group(1), 16)
+        regs = [r for n, r, k in scope_vars(at) if n == q["var"] and not k]
+        if regs:
+            return "agree", "%s (%s) in $%s at 0x%x" % (q["var"], ts[0], regs[0], at)
+    return "wrong", "gdb places %s in no register after 0x%x" % (q["var"], pc)
+
+
 def lab_scope(inp, outp):
     with open(inp) as f, open(outp, "w") as o:
         for line in f:
             q = json.loads(line)
             try:
-                q["gdb"], q["why"] = judge(q)
+                q["gdb"], q["why"] = judge_site(q) if "site" in q else judge(q)
             except (gdb.error, RuntimeError) as e:
                 q["gdb"], q["why"] = "silent", "gdb: %s" % e
             o.write(json.dumps(q) + "\n")

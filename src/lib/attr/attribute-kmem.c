@@ -727,12 +727,35 @@ static struct ksite *site_type(hm_attr *a, uint64_t site, int *err)
 	return ks->id ? ks : NULL;
 }
 
+/* Object o's type by its call site (site_type()), when it fits o: the
+ * record must fit what the caller asked for (a cache's object size), and
+ * no other record that fits may start with it.  NULL when o is not typed
+ * so (*err -ENOMEM when memory ran out). */
+static const struct ksite *site_typed(hm_attr *a, const struct kobj *o, int *err)
+{
+	struct ksite *ks = site_type(a, o->site, err);
+	const hm_types *t;
+
+	if (!ks)
+		return NULL;
+	t = a->bin.vmlinux->types;
+	if (hm_types_sizeof(t, ks->id) > o->req)
+		return NULL;
+	/* a site allocates objects of one size, nearly always: asked once
+	 * per site and size (it walks every record of the kernel's) */
+	if (ks->outer < 0 || ks->req != o->req) {
+		ks->req = o->req;
+		ks->outer = maybe_outer(t, ks->id, o->req);
+	}
+	return ks->outer ? NULL : ks;
+}
+
 int attr_kmem_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribution *out)
 {
 	const struct kobj *o;
 	size_t i;
 	const struct ktype *kt = NULL;
-	struct ksite *ks;
+	const struct ksite *ks;
 	const hm_types *t;
 	const hm_type *ty;
 	hm_type_id id;
@@ -756,21 +779,10 @@ int attr_kmem_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribut
 		 * may be larger: task_struct's cache adds the FPU state). */
 		if (size > (kt->from_user ? o->size : o->req))
 			return 0;
-	} else if ((ks = site_type(a, o->site, &err))) {
-		/* by the caller's variable: the record must fit what the
-		 * caller asked for (a cache's object size) */
+	} else if ((ks = site_typed(a, o, &err))) {
 		t = a->bin.vmlinux->types;
 		id = ks->id;
-		if ((size = hm_types_sizeof(t, id)) > o->req)
-			return 0;
-		/* a site allocates objects of one size, nearly always: asked
-		 * once per site (it walks every record of the kernel's) */
-		if (ks->outer < 0 || ks->req != o->req) {
-			ks->req = o->req;
-			ks->outer = maybe_outer(t, id, o->req);
-		}
-		if (ks->outer)
-			return 0;
+		size = hm_types_sizeof(t, id);
 	} else {
 		return err;
 	}
@@ -798,8 +810,10 @@ int attr_kmem_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribut
 int attr_kmem_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out)
 {
 	struct attr_kmem *k = a->strat.kmem;
+	const struct ktype *kt;
 	const struct kobj *o;
 	size_t i = NO_OBJ, j;
+	int err = 0;
 
 	if (!k)
 		return -ENOENT;
@@ -819,6 +833,14 @@ int attr_kmem_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out)
 	}
 	out->function = o->func == KEV_KMALLOC ? "kmalloc" : "kmem_cache_alloc";
 	out->cache = o->cache;
+	/* typed by its caller's variable: when its cache's name says nothing */
+	if (!o->cache || !(kt = cache_type(a, o->cache)) || !kt->id || !kernel_types(a)) {
+		const struct ksite *ks = site_typed(a, o, &err);
+
+		if (err)
+			return err;
+		out->site_var = ks ? ks->var : NULL;
+	}
 	out->pid = (uint32_t)-1;
 	out->nr = 1;
 	return 0;
