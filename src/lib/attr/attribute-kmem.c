@@ -11,7 +11,10 @@
  * (task_struct, mm_struct), else the cache's entry in the small table
  * below of caches Linux names otherwise.  The type must exist and fit the
  * object (sizeof <= bytes_req); the field is the one at address − object
- * start.  kmalloc objects, and caches none of these name, get no type.
+ * start.  kmalloc objects, and caches none of these name (every cache on
+ * Linux 6.1, whose event has no name), are typed by their call site's
+ * variable when the vmlinux has DWARF (see site_variable()), else get no
+ * type.
  *
  * Liveness is decided by time, not by file order: perf writes each CPU's
  * buffer in turn, so within a round a sample may come before the
