@@ -28,6 +28,9 @@
 # <SYMBOL+OFF> is the global and OFF is inside the field.  "silent": gdb
 # holds no variable in the base register at IP (optimised out, an index
 # register, an integer), nothing to compare.
+#
+# A query {"site", "var", "struct"} asks instead whether the allocation that
+# returns to SITE assigns a `struct STRUCT *` variable VAR (judge_site()).
 import json
 import re
 
@@ -212,6 +215,50 @@ def inner(t, at):
             return last
 
 
+def views(t, off, want, path, depth=12):
+    """The member paths [(name, in a union)] of T at which a TYPE WANT
+    starts at byte OFF, through every member of every union."""
+    st = plain(t)
+    if off == 0 and same(st, want):
+        yield path
+    if depth <= 0:
+        return
+    if st.code == gdb.TYPE_CODE_ARRAY and st.target().sizeof:
+        yield from views(st.target(), off % st.target().sizeof, want, path, depth - 1)
+        return
+    if st.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+        return
+    for f in st.fields():
+        o = f.bitpos // 8
+        if f.is_base_class or f.bitsize or not o <= off < o + max(plain(f.type).sizeof, 1):
+            continue
+        yield from views(f.type, off - o, want, path + [(f.name, st.code == gdb.TYPE_CODE_UNION)],
+                         depth - 1)
+
+
+def union_view(t, path, target, foff, fend, at):
+    """Whether a TARGET that starts at some offset P of struct T, with P+AT
+    inside the row's field [FOFF, FEND), is another member of a union the
+    row's PATH goes into: gdb's members and the path's agree on every name
+    before that union (the union's own member names may differ)."""
+    names = path.split(".") if path else []
+    for p in range(max(foff - at, 0), fend - at):
+        if not foff <= p + at < fend:
+            continue
+        for v in views(t, p, target, []):
+            named = []
+            for name, in_union in v:
+                if in_union:
+                    # the path takes another member of this union
+                    if names[:len(named)] == named and len(names) > len(named) and \
+                            name != names[len(named)]:
+                        return True
+                    break
+                if name:
+                    named.append(name)
+    return False
+
+
 JCC = re.compile(r"j[a-z]+\s+(0x[0-9a-f]+)")
 
 
@@ -346,7 +393,8 @@ def judge_at(q):
         if glob and m.group(1) == q["object"] and foff <= off < fend:
             return "agree", "%s+%d" % (m.group(1), off)
         return "wrong", "the operand is %s+%d" % (m.group(1), off)
-    mem = [m for m in MEM.finditer(insn)]
+    # lea computes an address and touches no memory
+    mem = [] if insn.startswith("lea") else [m for m in MEM.finditer(insn)]
     if not mem:
         return "silent", "no memory operand"
     types = var_types(pc)
@@ -389,6 +437,11 @@ def judge_at(q):
                 if gi is not None and gi == hi:
                     return "agree", "%s = %s: +%d is %s.%s, as the path's innermost member" % (
                         name, vt, at, gi[0], gi[1])
+                # another member of a union on the path (lockref's
+                # spinlock for its lock_count): the same bytes
+                if union_view(t, q["path"], target, foff, fend, at):
+                    return "agree", "%s = %s: +%d is in another member of a union on %s" % (
+                        name, vt, at, q["path"])
                 # a pointer to a scalar (a cast: bit_spin_lock's unsigned
                 # long *) names no struct; nor does one whose byte reached
                 # is outside what it points to (container_of arithmetic)
@@ -403,12 +456,36 @@ def judge_at(q):
     return "wrong", "; ".join(seen)
 
 
+def judge_site(q):
+    """gdb's verdict on a call site query {"site", "var", "struct"}: the
+    allocation returning to SITE is typed by variable VAR as STRUCT when gdb
+    declares VAR, in scope at SITE, a pointer to STRUCT and places it in a
+    register at SITE or at one of the few instructions after it."""
+    pc = q["site"]
+    ts = var_types(pc).get(q["var"], [])
+    pts = [plain(plain(t).target()) for t in ts if plain(t).code == gdb.TYPE_CODE_PTR]
+    if not ts:
+        return "wrong", "gdb has no %s in scope at 0x%x" % (q["var"], pc)
+    if not any(t.code == gdb.TYPE_CODE_STRUCT and t.tag == q["struct"] for t in pts):
+        return "wrong", "gdb's %s is %s" % (q["var"], ", ".join(str(t) for t in ts))
+    text = gdb.execute("disassemble 0x%x,0x%x" % (pc, pc + 48), to_string=True)
+    for l in text.splitlines():
+        m = re.match(r"\s*(?:=> )?(0x[0-9a-f]+)", l)
+        if not m:
+            continue
+        at = int(m.group(1), 16)
+        regs = [r for n, r, k in scope_vars(at) if n == q["var"] and not k]
+        if regs:
+            return "agree", "%s (%s) in $%s at 0x%x" % (q["var"], ts[0], regs[0], at)
+    return "wrong", "gdb places %s in no register after 0x%x" % (q["var"], pc)
+
+
 def lab_scope(inp, outp):
     with open(inp) as f, open(outp, "w") as o:
         for line in f:
             q = json.loads(line)
             try:
-                q["gdb"], q["why"] = judge(q)
+                q["gdb"], q["why"] = judge_site(q) if "site" in q else judge(q)
             except (gdb.error, RuntimeError) as e:
                 q["gdb"], q["why"] = "silent", "gdb: %s" % e
             o.write(json.dumps(q) + "\n")

@@ -120,7 +120,7 @@ def check_ftrace(seed, runname):
 # gdb's queries: one per sampled instruction of every attributed row; the
 # cache's answers are those of this version of gdb-scope.py
 gdb_queries = {}
-GDB_SCOPE_VERSION = 4
+GDB_SCOPE_VERSION = 5
 
 
 def ask_gdb(seed, runname, rep):
@@ -142,6 +142,16 @@ def ask_gdb(seed, runname, rep):
                                              "loc": loc["location"]})
             w["runs"].add("%s %s" % (seed, runname))
             w["samples"] += loc.get("samples", 0)
+
+
+def ask_site(seed, runname, site, var, struct):
+    """gdb's variable and type at an allocation's call site (SITE, the
+    runtime return address)."""
+    q = {"site": site - KOFF, "var": var, "struct": struct}
+    key = json.dumps([GDB_SCOPE_VERSION, "site", q["site"], var, struct])
+    w = gdb_queries.setdefault(key, {"q": q, "runs": set(), "samples": 0, "site": True,
+                                     "row": "%s at 0x%x" % (var, site), "loc": ""})
+    w["runs"].add("%s %s" % (seed, runname))
 
 
 def check_gdb():
@@ -177,8 +187,21 @@ def check_gdb():
                 for a in cache.values():
                     f.write(json.dumps(a) + "\n")
             os.replace(GDBCACHE + ".tmp", GDBCACHE)
+    sites = {"agree": 0, "wrong": 0, "silent": 0}
+    for k, w in sorted(gdb_queries.items()):
+        if w.get("site"):
+            a = cache[k]
+            sites[a["gdb"]] += 1
+            print("  gdb at the call site: %s: %s, %s [%s]" % (
+                w["row"], a["gdb"], a["why"], ", ".join(sorted(w["runs"]))))
+    if any(sites.values()):
+        check(not sites["wrong"] and not sites["silent"],
+              "gdb at each call site that typed a seed object: %d agree, %d wrong"
+              % (sites["agree"], sites["wrong"] + sites["silent"]))
     n = {"agree": [0, 0], "wrong": [0, 0], "silent": [0, 0]}
     for k, w in sorted(gdb_queries.items(), key=lambda kv: -kv[1]["samples"]):
+        if w.get("site"):
+            continue
         a = cache[k]
         n[a["gdb"]][0] += 1
         n[a["gdb"]][1] += w["samples"]
@@ -290,6 +313,42 @@ def timer_rows(seed, struct, offs, runname):
                     f["path"] == want[f["address"]]})
     seed_lines = {l["address"]: l for l, f in rows if f["address"] in want}
     return rep, name, rows, wrong, named, seed_lines
+
+
+def check_plain(seed, struct, offs, runname):
+    """hitmap report --vmlinux without --object: the seed's object, where
+    the recording holds its kmem_cache_alloc (Linux 6.1's has no cache
+    name), is typed by the variable its call site assigns (gdb agrees,
+    check_gdb()), its rows at the guest's ftrace address, none wrong.  A
+    watch recording starts once the object is allocated: its rows are
+    checked when there are any."""
+    data = os.path.join(OUT, "%s.%s.data" % (seed, runname))
+    obj = obj_of(seed, runname)
+    name = "%s@0x%x" % (struct, obj)
+    rep = report(data, "--top", "100000")
+    ask_gdb(seed, runname, rep)
+    want = {obj + o: p for o, p in offs.items()}
+    rows = [(l, f) for l, f in fields(rep) if f["object"] == name]
+    wrong = [f for _, f in rows if f["address"] in want and f["path"] != want[f["address"]]]
+    for f in wrong:
+        print("  wrong row: %s.%s at 0x%x, the field there is %s" % (
+            f["object"], f["path"], f["address"], want[f["address"]]))
+    allocs = {(a.get("site", ""), a.get("site_address", 0), a.get("site_variable", ""))
+              for _, f in rows for a in [f.get("allocation") or {}] if a}
+    for site, addr, var in allocs:
+        if var:
+            ask_site(seed, runname, addr, var, struct)
+    named = sorted({f["path"] for _, f in rows})
+    if runname == "watch":
+        check(not wrong, "%s watch: without --object, %d rows of %s (%s), %d wrong"
+              % (seed, len(rows), name, ",".join(named) or "its allocation is before the "
+                 "recording", len(wrong)))
+        return
+    typed = [(site, var) for site, _, var in allocs if var]
+    check(rows and not wrong and typed,
+          "%s %s: without --object, %s.{%s} (%d rows, %d wrong), typed by %s"
+          % (seed, runname, name, ",".join(named), len(rows), len(wrong),
+             ", ".join("%s's variable %s" % t for t in typed) or "nothing"))
 
 
 def verdicts(seed_lines):
@@ -496,6 +555,8 @@ for arg in sys.argv[1:]:
         check_suggest(seed, struct)
         check_clock(seed, struct, offs)
         check_hitmap_record(seed, struct, offs)
+        check_plain(seed, struct, offs, "hitmap")
+    check_plain(seed, struct, offs, "watch")
 
 check_gdb()
 

@@ -11,7 +11,10 @@
  * (task_struct, mm_struct), else the cache's entry in the small table
  * below of caches Linux names otherwise.  The type must exist and fit the
  * object (sizeof <= bytes_req); the field is the one at address − object
- * start.  kmalloc objects, and caches none of these name, get no type.
+ * start.  kmalloc objects, and caches none of these name (every cache on
+ * Linux 6.1, whose event has no name), are typed by their call site's
+ * variable when the vmlinux has DWARF (see site_variable()), else get no
+ * type.
  *
  * Liveness is decided by time, not by file order: perf writes each CPU's
  * buffer in turn, so within a round a sample may come before the
@@ -42,6 +45,7 @@
 #include <linux/perf_event.h>
 #include "attr/attribute-int.h"
 #include "base/diag.h"
+#include "dwarf/dwarf-scope.h"
 #include "perf/perfdata-lib.h"
 
 #define PAGE_SHIFT 12
@@ -108,6 +112,14 @@ struct ktype_user {
 	const char *cache, *type;
 };
 
+struct ksite {			/* what a call site's variable resolved to */
+	uint64_t site;		/* runtime address; 0: empty slot */
+	hm_type_id id;		/* HM_TYPE_NONE: untyped */
+	const char *var;	/* the variable (interned) */
+	uint64_t req;		/* the size maybe_outer() was last asked about */
+	int outer;		/* and its answer; -1: not asked yet */
+};
+
 struct attr_kmem {
 	struct kobj *v;
 	size_t n, cap;
@@ -127,6 +139,8 @@ struct attr_kmem {
 	size_t ntypes, tcap;
 	struct ktype_user *user;
 	size_t nuser, ucap;
+	struct ksite *sites;	/* open addressing by site, smask + 1 slots */
+	size_t nsites, smask;
 	hm_types *btf;		/* set_kernel_btf: the kernel's types when no vmlinux */
 	uint64_t samples;
 };
@@ -152,6 +166,7 @@ void attr_kmem_free(hm_attr *a)
 	free(k->dead);
 	free(k->types);
 	free(k->user);
+	free(k->sites);
 	hm_types_free(k->btf);
 	free(k);
 	a->strat.kmem = NULL;
@@ -540,16 +555,217 @@ static const struct ktype *cache_type(hm_attr *a, const char *cache)
 	return kt;
 }
 
+/* ---- the call site's type ----
+ *
+ * An allocation whose cache names no type (Linux 6.1's kmem_cache_alloc
+ * event has no cache name; kmalloc has none) is typed by its caller: the
+ * variable that holds the returned pointer at call_site (the return
+ * address), as the vmlinux's DWARF locates it there or in a register %rax
+ * is copied to in the few instructions after (mm = allocate_mm(): mm in
+ * %rax at mm_alloc+0x1b; f = kmem_cache_zalloc(filp_cachep, flags): f in
+ * %rbx after mov %rax,%rbx).  Only a pointer to a record whose definition
+ * is unique by name and size, and only when every variable found holds
+ * that one record type: anything else stays untyped, never guessed. */
+
+/* How far after the call the returned pointer is followed: the copy to a
+ * callee-saved register and the NULL test come first. */
+#define SITE_INSNS 16
+
+/* x86-64's callee-saved registers (DWARF numbers): rbx, rbp, r12-r15. */
+#define CALLEE_SAVED ((1u << 3) | (1u << 6) | (1u << 12) | (1u << 13) | (1u << 14) | (1u << 15))
+
+/* The record the variable holding the pointer returned at link address pc
+ * points to: 1 with *id and *var, 0 when none or more than one type is
+ * found, or -ENOMEM. */
+static int site_variable(hm_attr *a, struct binent *b, uint64_t pc, hm_type_id *id,
+			 const char **var)
+{
+	const char *rec = NULL, *name = NULL;
+	uint64_t rsize = 0;
+	uint32_t held = 1u << 0;	/* %rax: the return value */
+	struct hm_insn in;
+	int step, n, i;
+
+	/* a return address: the instruction before it is the call */
+	if (hm_insn_prev(b->insn, pc, &in) || in.op != HM_OP_CALL)
+		return 0;
+	for (step = 0; step < SITE_INSNS && held; step++) {
+		const struct hm_scope_var *vars;
+
+		if ((n = hm_scopes_at(b->scopes, pc, &vars)) < 0)
+			return n == -ENOMEM ? -ENOMEM : 0;
+		for (i = 0; i < n; i++) {
+			const struct hm_scope_var *x = &vars[i];
+
+			if (x->kind != HM_VLOC_REG || x->off || x->reg < 0 || x->reg >= HM_REG_IP ||
+			    !(held & (1u << x->reg)) || x->ptr_depth != 1 || !x->record)
+				continue;
+			if (rec && (strcmp(rec, x->record) || rsize != x->record_size))
+				return 0;	/* two types for one pointer */
+			rec = x->record;
+			rsize = x->record_size;
+			name = x->name;
+		}
+		if (rec)
+			break;
+		if (hm_insn_decode(b->insn, pc, &in) || (in.jump && !in.cond) ||
+		    in.op == HM_OP_RET)
+			break;
+		if (in.op == HM_OP_CALL) {
+			held &= CALLEE_SAVED;
+		} else {
+			int copy = in.op == HM_OP_MOV_RR && in.src >= 0 && in.src < HM_REG_IP &&
+				   (held & (1u << in.src)) && in.dst >= 0 && in.dst < HM_REG_IP;
+
+			held &= ~in.regs_written;
+			if (copy)
+				held |= 1u << in.dst;
+		}
+		pc += in.len;
+	}
+	if (!rec || attr_find_record(b, rec, rsize, id) != HM_ATTR_INSN)
+		return 0;
+	if (!(*var = hm_strtab_intern(&a->memo.strs, name)))
+		return -ENOMEM;
+	return 1;
+}
+
+/* Whether record type id (resolved) is named `name` or holds a record so
+ * named at its offset 0, through its first members and union members
+ * (depth levels at most). */
+static int starts_with(const hm_types *t, hm_type_id id, const char *name, int depth)
+{
+	const hm_type *ty = hm_types_get(t, hm_types_resolve(t, id));
+	const hm_member *m;
+	uint32_t i;
+
+	if (!ty || !hm_kind_is_record(ty->kind))
+		return 0;
+	if (ty->name && !strcmp(ty->name, name))
+		return 1;
+	if (depth <= 0 || !(m = hm_types_members(t, ty)))
+		return 0;
+	for (i = 0; i < ty->nr; i++)
+		if (!m[i].offset && !m[i].bit_size && starts_with(t, m[i].type, name, depth - 1))
+			return 1;
+	return 0;
+}
+
+/* Whether an object of record id could as well be another record that
+ * fits in req bytes and starts with it (struct sock in a tcp_sock; a
+ * maple_alloc in the union of a maple_node): the caller's variable then
+ * says what the object starts with, not what it is. */
+static int maybe_outer(const hm_types *t, hm_type_id id, uint64_t req)
+{
+	const hm_type *ty = hm_types_get(t, id), *o;
+	const hm_type_id *ids;
+	size_t n = hm_types_structs(t, &ids), i;
+	const hm_member *m;
+	uint32_t j;
+
+	for (i = 0; i < n; i++) {
+		if (ids[i] == id || !(o = hm_types_get(t, ids[i])) || !o->name ||
+		    !strcmp(o->name, ty->name) || !o->nr || hm_types_sizeof(t, ids[i]) > req ||
+		    !(m = hm_types_members(t, o)))
+			continue;
+		for (j = 0; j < o->nr; j++)
+			if (!m[j].offset && !m[j].bit_size && starts_with(t, m[j].type, ty->name, 3))
+				return 1;
+	}
+	return 0;
+}
+
+static size_t site_slot(const struct attr_kmem *k, uint64_t site)
+{
+	size_t j = page_hash(site, k->smask);
+
+	while (k->sites[j].site && k->sites[j].site != site)
+		j = (j + 1) & k->smask;
+	return j;
+}
+
+/* The type of the objects allocated at runtime address site, by the
+ * caller's variable (once per site): NULL when untyped, or when memory
+ * ran out (*err -ENOMEM). */
+static struct ksite *site_type(hm_attr *a, uint64_t site, int *err)
+{
+	struct attr_kmem *k = a->strat.kmem;
+	struct binent *b = a->bin.vmlinux;
+	struct ksite *ks;
+	size_t j;
+	int rc;
+
+	*err = 0;
+	if (!site || !b || attr_binent_types(b) || !b->types || attr_binent_insn(b) ||
+	    attr_binent_scopes(b))
+		return NULL;
+	if (!k->sites || 4 * (k->nsites + 1) > 3 * (k->smask + 1)) {
+		size_t slots = k->sites ? 2 * (k->smask + 1) : 64, i, omask = k->smask;
+		struct ksite *old = k->sites, *n = calloc(slots, sizeof(*n));
+
+		if (!n) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		k->sites = n;
+		k->smask = slots - 1;
+		for (i = 0; old && i <= omask; i++)
+			if (old[i].site)
+				k->sites[site_slot(k, old[i].site)] = old[i];
+		free(old);
+	}
+	ks = &k->sites[j = site_slot(k, site)];
+	if (!ks->site) {
+		hm_type_id id = HM_TYPE_NONE;
+		const char *var = NULL;
+
+		if ((rc = site_variable(a, b, site - a->kern.kaslr, &id, &var)) < 0) {
+			*err = rc;
+			return NULL;
+		}
+		*ks = (struct ksite){ .site = site, .id = rc ? id : HM_TYPE_NONE, .var = var,
+				      .outer = -1 };
+		k->nsites++;
+	}
+	return ks->id ? ks : NULL;
+}
+
+/* Object o's type by its call site (site_type()), when it fits o: the
+ * record must fit what the caller asked for (a cache's object size), and
+ * no other record that fits may start with it.  NULL when o is not typed
+ * so (*err -ENOMEM when memory ran out). */
+static const struct ksite *site_typed(hm_attr *a, const struct kobj *o, int *err)
+{
+	struct ksite *ks = site_type(a, o->site, err);
+	const hm_types *t;
+
+	if (!ks)
+		return NULL;
+	t = a->bin.vmlinux->types;
+	if (hm_types_sizeof(t, ks->id) > o->req)
+		return NULL;
+	/* a site allocates objects of one size, nearly always: asked once
+	 * per site and size (it walks every record of the kernel's) */
+	if (ks->outer < 0 || ks->req != o->req) {
+		ks->req = o->req;
+		ks->outer = maybe_outer(t, ks->id, o->req);
+	}
+	return ks->outer ? NULL : ks;
+}
+
 int attr_kmem_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribution *out)
 {
 	const struct kobj *o;
 	size_t i;
-	const struct ktype *kt;
+	const struct ktype *kt = NULL;
+	const struct ksite *ks;
 	const hm_types *t;
 	const hm_type *ty;
+	hm_type_id id;
 	char obj[300];
 	const char *path;
 	uint64_t size, foff, fsize;
+	int err;
 
 	if (!a->strat.kmem ||
 	    (i = find(a->strat.kmem, addr, !!(s->has & HM_HAS_TIME), s->time)) == NO_OBJ)
@@ -557,23 +773,28 @@ int attr_kmem_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribut
 	o = &a->strat.kmem->v[i];
 	memset(out, 0, sizeof(*out));
 	out->bucket = HM_UNATTR_KMEM_UNTYPED;
-	if (!o->cache)
-		return 0;
-	if (!(kt = cache_type(a, o->cache)))
+	if (o->cache && !(kt = cache_type(a, o->cache)))
 		return -ENOMEM;
-	if (!kt->id || !(t = kernel_types(a)))
-		return 0;
-	size = hm_types_sizeof(t, kt->id);
-	/* The struct must fit what the cache hands out (the object may be
-	 * larger: task_struct's cache adds the FPU state). */
-	if (size > (kt->from_user ? o->size : o->req))
-		return 0;
+	if (o->cache && kt->id && (t = kernel_types(a))) {
+		id = kt->id;
+		size = hm_types_sizeof(t, id);
+		/* The struct must fit what the cache hands out (the object
+		 * may be larger: task_struct's cache adds the FPU state). */
+		if (size > (kt->from_user ? o->size : o->req))
+			return 0;
+	} else if ((ks = site_typed(a, o, &err))) {
+		t = a->bin.vmlinux->types;
+		id = ks->id;
+		size = hm_types_sizeof(t, id);
+	} else {
+		return err;
+	}
 	if (addr - o->base >= size) {
 		out->bucket = HM_UNATTR_OFFSET;
 		return 0;
 	}
-	ty = hm_types_get(t, kt->id);
-	attr_describe(t, kt->id, addr - o->base, &foff, &fsize, &path, &a->memo.strs);
+	ty = hm_types_get(t, id);
+	attr_describe(t, id, addr - o->base, &foff, &fsize, &path, &a->memo.strs);
 	snprintf(obj, sizeof(obj), "%s@0x%" PRIx64, ty->name, o->base);
 	out->bucket = HM_ATTR_KMEM;
 	out->sname = hm_strtab_intern(&a->memo.strs, ty->name);
@@ -592,8 +813,10 @@ int attr_kmem_resolve(hm_attr *a, const hm_sample *s, uint64_t addr, hm_attribut
 int attr_kmem_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out)
 {
 	struct attr_kmem *k = a->strat.kmem;
+	const struct ktype *kt;
 	const struct kobj *o;
 	size_t i = NO_OBJ, j;
+	int err = 0;
 
 	if (!k)
 		return -ENOENT;
@@ -613,6 +836,14 @@ int attr_kmem_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out)
 	}
 	out->function = o->func == KEV_KMALLOC ? "kmalloc" : "kmem_cache_alloc";
 	out->cache = o->cache;
+	/* typed by its caller's variable: when its cache's name says nothing */
+	if (!o->cache || !(kt = cache_type(a, o->cache)) || !kt->id || !kernel_types(a)) {
+		const struct ksite *ks = site_typed(a, o, &err);
+
+		if (err)
+			return err;
+		out->site_var = ks ? ks->var : NULL;
+	}
 	out->pid = (uint32_t)-1;
 	out->nr = 1;
 	return 0;

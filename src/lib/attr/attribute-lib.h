@@ -40,6 +40,9 @@ typedef struct hm_alloc_info {
 	 * address; function "kmem_cache_alloc" or "kmalloc", the cache's name
 	 * (NULL for kmalloc), pid (uint32_t)-1, site the call_site. */
 	const char *cache;
+	/* the variable at the call site whose pointer type typed it (a
+	 * kernel object whose cache's name gives no type), or NULL */
+	const char *site_var;
 } hm_alloc_info;
 /* 0 and *out filled, or -ENOENT (no allocation seen contains addr). */
 int hmi_attr_alloc_at(hm_attr *a, uint64_t addr, hm_alloc_info *out);

@@ -788,9 +788,10 @@ static void print_alloc(FILE *out, hm_attr *a, const struct heat_row *r)
 		return;
 	}
 	hmi_attr_code_label(a, al.site_bin, al.site_link, al.site, site, sizeof(site));
-	fprintf(out, "    allocated at %s by %s%s%s, %" PRIu64 " bytes at 0x%" PRIx64 "\n",
+	fprintf(out, "    allocated at %s by %s%s%s, %" PRIu64 " bytes at 0x%" PRIx64 "%s%s\n",
 		site, al.function, al.cache ? " from " : "", al.cache ? al.cache : "", al.size,
-		al.base);
+		al.base, al.site_var ? ", typed by the call site's variable " : "",
+		al.site_var ? al.site_var : "");
 }
 
 static void json_alloc(hm_json *j, hm_attr *a, const struct heat_row *r)
@@ -810,6 +811,8 @@ static void json_alloc(hm_json *j, hm_attr *a, const struct heat_row *r)
 		hm_json_kstr(j, "function", al.function);
 		if (al.cache)
 			hm_json_kstr(j, "cache", al.cache);
+		if (al.site_var)
+			hm_json_kstr(j, "site_variable", al.site_var);
 		hm_json_kuint(j, "base", al.base);
 		hm_json_kuint(j, "size", al.size);
 	}
