@@ -248,8 +248,13 @@ static int workload_status(const struct hm_record_stats *st)
 		return HM_EXIT_OK;
 	if (WIFEXITED(st->child_status))
 		return WEXITSTATUS(st->child_status);
-	if (WIFSIGNALED(st->child_status))
+	if (WIFSIGNALED(st->child_status)) {
+		/* said even with -q: an exit status of 133 alone does not
+		 * tell a killed command from a failed recording */
+		cli_warn("the command was killed by signal %d (%s)", WTERMSIG(st->child_status),
+			 strsignal(WTERMSIG(st->child_status)));
 		return 128 + WTERMSIG(st->child_status);
+	}
 	return HM_EXIT_OK;
 }
 
