@@ -10,6 +10,7 @@
 . "$TESTS_SRC/record/lib-watch.sh"
 require perf linux-perf
 require nm binutils
+watchpoint_lock
 build_fixture "$TESTS_SRC/record/writes.c" "$T/writes" "${CC:-gcc}" 5 -O2 -no-pie
 g=$(link_addr "$T/writes" g)
 h=$(link_addr "$T/writes" h)
