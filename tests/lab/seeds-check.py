@@ -288,6 +288,19 @@ CLOCK_VERDICTS = {
 CLOCK_FIELDS = {"mmap2": "mmap_lock.", "lock1s": "flc_", "lock1p": "flc_", "fshare": "f_"}
 
 
+def object_rows(rep, name, obj, offs):
+    """The report's rows of object name (at obj, its fields at offs), the
+    wanted path by address, and the rows whose path is not the field at
+    their address (each printed)."""
+    want = {obj + o: p for o, p in offs.items()}
+    rows = [(l, f) for l, f in fields(rep) if f["object"] == name]
+    wrong = [f for _, f in rows if f["address"] in want and f["path"] != want[f["address"]]]
+    for f in wrong:
+        print("  wrong row: %s.%s at 0x%x, the field there is %s" % (
+            f["object"], f["path"], f["address"], want[f["address"]]))
+    return rows, want, wrong
+
+
 def timer_rows(seed, struct, offs, runname):
     """The report of a timer recording with the guest's object named by
     --object: the rows of that object, those at a seed field's address
@@ -303,12 +316,7 @@ def timer_rows(seed, struct, offs, runname):
     # gdb at every sampled instruction of every attributed line: one gdb
     # for all the queries, its answers cached by the vmlinux's build-id
     ask_gdb(seed, runname, rep)
-    want = {obj + o: p for o, p in offs.items()}
-    rows = [(l, f) for l, f in fields(rep) if f["object"] == name]
-    wrong = [f for _, f in rows if f["address"] in want and f["path"] != want[f["address"]]]
-    for f in wrong:
-        print("  wrong row: %s.%s at 0x%x, the field there is %s" % (
-            f["object"], f["path"], f["address"], want[f["address"]]))
+    rows, want, wrong = object_rows(rep, name, obj, offs)
     named = sorted({f["path"] for _, f in rows if f["address"] in want and
                     f["path"] == want[f["address"]]})
     seed_lines = {l["address"]: l for l, f in rows if f["address"] in want}
@@ -327,12 +335,7 @@ def check_plain(seed, struct, offs, runname):
     name = "%s@0x%x" % (struct, obj)
     rep = report(data, "--top", "100000")
     ask_gdb(seed, runname, rep)
-    want = {obj + o: p for o, p in offs.items()}
-    rows = [(l, f) for l, f in fields(rep) if f["object"] == name]
-    wrong = [f for _, f in rows if f["address"] in want and f["path"] != want[f["address"]]]
-    for f in wrong:
-        print("  wrong row: %s.%s at 0x%x, the field there is %s" % (
-            f["object"], f["path"], f["address"], want[f["address"]]))
+    rows, want, wrong = object_rows(rep, name, obj, offs)
     allocs = {(a.get("site", ""), a.get("site_address", 0), a.get("site_variable", ""))
               for _, f in rows for a in [f.get("allocation") or {}] if a}
     for site, addr, var in allocs:
