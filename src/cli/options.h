@@ -152,8 +152,9 @@ size_t cli_similar(const char *typed, const char *const *cands, size_t n, const 
 #define OPT_NO_CACHE(field) \
 	OPT_FLAG(0, "no-cache", field, \
 		 "neither read nor write the type cache (the types of a file with a " \
-		 "build-id are kept in $XDG_CACHE_HOME/hitmap, default " \
-		 "~/.cache/hitmap; HITMAP_NO_CACHE=1 does the same)")
+		 "build-id, and report's scope answers, are kept in " \
+		 "$XDG_CACHE_HOME/hitmap, default ~/.cache/hitmap; " \
+		 "HITMAP_NO_CACHE=1 does the same)")
 
 /* Threads for reading DWARF (hm_load_opts.threads). */
 #define CLI_JOBS_MAX 256
@@ -203,7 +204,7 @@ struct cli_debuginfo {
 		 "never ask a debuginfod server (DEBUGINFOD_URLS)")
 #define OPT_VERBOSE_DEBUG(field) \
 	OPT_FLAG('v', "verbose", field, \
-		 "say where debug info came from, and the type cache's decisions")
+		 "say where debug info came from, and the caches' decisions")
 
 /* Output. */
 #define CLI_HELP_JSON "JSON (\"schema\": \"hitmap/1\") instead of text"

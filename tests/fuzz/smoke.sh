@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 src=$(cd "$(dirname "$0")/../.." && pwd)
-targets="perfdata elf rules profile btf"
+targets="perfdata elf rules profile btf answers"
 command -v clang >/dev/null 2>&1 || { echo "smoke: clang not installed (Debian package clang)" >&2; exit 77; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-fuzz.XXXXXX")
 if [ -z "$build" ]; then

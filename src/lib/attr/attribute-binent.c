@@ -5,11 +5,13 @@
 #include "config.h"
 #include <errno.h>
 #include <gelf.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "elf/debuginfo-lib.h"
 #include "attr/attribute-int.h"
 #include "dwarf/dwarf-scope.h"
+#include "load/typecache.h"
 #include "insn/insn.h"
 #include "base/diag.h"
 #include "elf/binary-lib.h"
@@ -164,12 +166,50 @@ int attr_binent_insn(struct binent *b)
 	return 0;
 }
 
+/* The scopes of b's DWARF file, answered from an earlier run's answers
+ * where the cache has them: most reports profile a program already
+ * profiled, and its C library is in every one. */
 int attr_binent_scopes(struct binent *b)
 {
+	hm_binary *d = attr_binent_dwarf(b);
+	char dir[PATH_MAX];
+	int use;
+
 	if (b->scopes || b->scopes_err)
 		return b->scopes_err;
-	b->scopes_err = hm_scopes_open(attr_binent_dwarf(b), &b->scopes);
+	use = b->no_answers ? 0 : hm_typecache_usable(d, b->load, dir, sizeof(dir));
+	if (use) {
+		void *blob;
+		size_t len;
+
+		if (!hm_scopecache_read(d, dir, &blob, &len)) {
+			int rc = hm_scopes_open_answers(d, blob, len, &b->scopes);
+
+			free(blob);
+			if (rc)
+				hm_diag(HM_DIAG_DEBUG, "%s: scope answers unusable: %s",
+					hmi_binary_path(d), strerror(-rc));
+		}
+		if (use & HM_TYPECACHE_WRITE)
+			b->answers_dir = strdup(dir);
+		if (b->scopes)
+			return 0;
+	}
+	b->scopes_err = hm_scopes_open(d, &b->scopes);
 	return b->scopes_err;
+}
+
+void attr_binent_scopes_save(struct binent *b)
+{
+	void *blob;
+	size_t len;
+
+	if (b->scopes && b->answers_dir && hm_scopes_answers(b->scopes, &blob, &len) == 1) {
+		hm_scopecache_write(attr_binent_dwarf(b), b->answers_dir, blob, len);
+		free(blob);
+	}
+	free(b->answers_dir);
+	b->answers_dir = NULL;
 }
 
 const hm_types *hmi_attr_types_with(const hm_attr *a, const char *name, hm_type_id *id)

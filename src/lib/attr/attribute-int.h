@@ -94,6 +94,11 @@ struct binent {
 	int insn_err;
 	struct hm_scopes *scopes;	/* and the variables in scope */
 	int scopes_err;
+	/* the scopes' answers are kept in answers_dir (load/scopecache.c)
+	 * when it is set; never for the vmlinux, whose index a second
+	 * thread builds ahead (attribute-prefetch.c) */
+	char *answers_dir;
+	unsigned no_answers : 1;
 	struct rec_name *recs;	/* named records, sorted (attribute-records.c) */
 	size_t nrecs;
 	struct hm_patch_sites *patch;	/* a kernel's patch sites, once */
@@ -387,6 +392,9 @@ enum hm_attr_bucket attr_find_record(struct binent *b, const char *name, uint64_
 /* attribute-binent.c: open b's scope index (its DWARF file's), once: 0 or
  * a negative errno. */
 int attr_binent_scopes(struct binent *b);
+/* Keep the answers b's scopes gave, for the next run (before they are
+ * freed). */
+void attr_binent_scopes_save(struct binent *b);
 /* attribute-seg.c: a %fs- or %gs-relative access (r->insn, decoded), or
  * one through a base register tracking found built from the thread
  * pointer, a TLS GOT slot, __tls_get_addr or this CPU's per-cpu offset

@@ -69,6 +69,7 @@ static void binent_free(struct binent *b)
 	free(b->vars);
 	hm_lines_table_free(b->lines);
 	hm_insn_ctx_free(b->insn);
+	attr_binent_scopes_save(b);
 	hm_scopes_free(b->scopes);
 	hm_patch_sites_free(b->patch);
 	attr_records_free(b);
@@ -175,5 +176,6 @@ int hm_attr_set_vmlinux(hm_attr *a, const char *path)
 	if (!a->bin.vmlinux)
 		return -ENOMEM;
 	a->bin.vmlinux->user = 1;
+	a->bin.vmlinux->no_answers = 1;
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include "attr/attribute-int.h"
 #include "base/diag.h"
+#include "dwarf/dwarf-scope.h"
 #include "dwarf/dwline.h"
 #include "elf/binary-lib.h"
 
@@ -163,16 +164,36 @@ static const struct hm_dwl_unit *unit_at(struct lines_table *t, uint64_t off)
 	return t->have_u ? &t->u : NULL;
 }
 
+static int lookup(struct binent *b, uint64_t link, char *buf, size_t len);
+
+/* A binary whose scopes were asked keeps its code locations with their
+ * answers (dwarf-scope.h): a second report of the same program reads no
+ * line table. */
 int hm_lines_lookup(hm_attr *a, const struct binent *cb, uint64_t link, char *buf, size_t len)
 {
 	struct binent *b = (struct binent *)cb;
+	unsigned long said = hm_diag_said();
+	const char *label;
+	int rc;
+
+	(void)a;
+	if (b->scopes && (rc = hm_scopes_line_answer(b->scopes, link, &label)) >= 0)
+		return rc ? snprintf(buf, len, "%s", label) : -ENOENT;
+	rc = lookup(b, link, buf, len);
+	if (b->scopes && !b->lines_err && (rc >= 0 || rc == -ENOENT) && hm_diag_said() == said &&
+	    (rc < 0 || (size_t)rc < len))
+		hm_scopes_line_note(b->scopes, link, rc >= 0 ? buf : NULL);
+	return rc;
+}
+
+static int lookup(struct binent *b, uint64_t link, char *buf, size_t len)
+{
 	struct lines_table *t;
 	const struct hm_dwl_unit *u;
 	struct finder f = { link, { 0 }, 0 };
 	const char *name, *slash;
 	size_t lo = 0, hi;
 
-	(void)a;
 	if (!b->lines && !b->lines_err)
 		b->lines_err = load_table(b);
 	if (b->lines_err || !b->lines)

@@ -33,6 +33,12 @@ static void escape_ctl(const char *in, char *out, size_t len)
 /* per thread: a loader's speculative attempt must not disturb another
  * thread's messages */
 static __thread struct hm_diag_count *diverted;
+static __thread unsigned long said;
+
+unsigned long hm_diag_said(void)
+{
+	return said;
+}
 
 struct hm_diag_count *hm_diag_divert(struct hm_diag_count *c)
 {
@@ -49,6 +55,8 @@ static void vdiag(enum hm_diag_level level, const char *fmt, va_list ap)
 {
 	char buf[1024], esc[1024];
 
+	if (level != HM_DIAG_DEBUG)
+		said++;
 	if (diverted) {
 		if ((unsigned)level < 4)
 			diverted->n[level]++;

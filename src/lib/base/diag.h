@@ -20,6 +20,11 @@ struct hm_diag_count {
 };
 struct hm_diag_count *hm_diag_divert(struct hm_diag_count *c);
 
+/* How many errors, warnings and notes this thread has said (delivered or
+ * diverted) since it started: what was computed while the count stood
+ * still said nothing, so a cache of it loses no message. */
+unsigned long hm_diag_said(void);
+
 /* How many diagnostics c counted, of every level. */
 static inline unsigned hm_diag_count_total(const struct hm_diag_count *c)
 {

@@ -6,6 +6,7 @@
  *   dwarf-scope-loc.c      location descriptions and frame bases, decoded
  *   dwarf-scope-tree.c     a unit's top level and a subprogram's scope tree
  *   dwarf-scope-publish.c  building under the lock, publishing lock-free
+ *   dwarf-scope-answers.c  the answers given, kept across runs
  *   dwarf-scope.c          open, free and the lookups */
 #ifndef HM_DWARF_SCOPE_INT_H
 #define HM_DWARF_SCOPE_INT_H
@@ -175,7 +176,48 @@ struct curange {
 	uint32_t cu;
 };
 
+/* ---- dwarf-scope-answers.c ---- */
+
+enum { ANS_AT = 1, ANS_SCOPE, ANS_GLOBAL, ANS_LINE };
+
+struct answer {
+	uint64_t pc;
+	const char *name;	/* ANS_GLOBAL: the name asked */
+	uint32_t kind;
+	int32_t rc;		/* what the lookup returned (>= 0) */
+	uint32_t first;		/* ANS_AT, ANS_GLOBAL: the first of its vars */
+	unsigned depth, fn_depth;	/* ANS_SCOPE */
+	const char *func;		/* ANS_SCOPE; ANS_LINE: the label */
+};
+
+struct answers {
+	struct answer *v;
+	size_t n, cap;
+	struct hm_scope_var *vars;
+	size_t nvars, cvars;
+	uint32_t *slots;	/* index + 1 into v, by (kind, pc, name) */
+	size_t nslots;
+	size_t nloaded;		/* v[0..nloaded) came from the saved bytes */
+	void *blob;		/* those bytes: their strings */
+	hm_strtab strs;		/* the names asked, copied */
+	int tainted;		/* something was said: record nothing, save nothing */
+};
+
+int dws_answers_parse(const void *blob, size_t len, struct answers **out);
+void dws_answers_free(struct answers *x);
+const struct answer *dws_answer_find(const struct answers *x, unsigned kind, uint64_t pc,
+				     const char *name);
+void dws_answer_note(struct answers *x, unsigned kind, uint64_t pc, const char *name, int rc,
+		     const struct hm_scope_var *vars, const char *func, unsigned depth,
+		     unsigned fn_depth);
+int dws_answer_vars(hm_scopes *s, const struct answer *a, const struct hm_scope_var **vars);
+
 struct hm_scopes {
+	/* the answers given (and those of earlier runs); lazy: the DWARF
+	 * below is opened on the first question they do not answer, with
+	 * open_err its result */
+	struct answers *answers;
+	int lazy, opened, open_err;
 	hm_binary *bin;
 	const char *path;
 	Dwarf_Debug dbg;

@@ -90,23 +90,17 @@ static int add_cu(hm_scopes *s, Dwarf_Die cu_die, unsigned version, unsigned add
 	return 0;
 }
 
-int hm_scopes_open(hm_binary *bin, hm_scopes **out)
+/* Open the DWARF of s->bin and read its units' ranges.  On failure what
+ * was made stays for hm_scopes_free(). */
+static int index_open(hm_scopes *s)
 {
-	hm_scopes *s = calloc(1, sizeof(*s));
 	Dwarf_Error e = NULL;
 	int rc;
 
-	*out = NULL;
-	if (!s)
-		return -ENOMEM;
-	s->bin = bin;
-	s->path = hmi_binary_path(bin);
-	s->big = hmi_binary_big_endian(bin) == 1;
-	rc = hm_dwarf_open_flags(bin, HM_DWARF_LOCATIONS, &s->dbg, &s->obj);
-	if (rc) {
-		free(s);
+	s->opened = 1;
+	rc = hm_dwarf_open_flags(s->bin, HM_DWARF_LOCATIONS, &s->dbg, &s->obj);
+	if (rc)
 		return rc;
-	}
 	s->ranges = hm_dwarf_obj_section(s->obj, ".debug_ranges", &s->ranges_sz);
 	s->rnglists = hm_dwarf_obj_section(s->obj, ".debug_rnglists", &s->rnglists_sz);
 	s->addr = hm_dwarf_obj_section(s->obj, ".debug_addr", &s->addr_sz);
@@ -124,17 +118,14 @@ int hm_scopes_open(hm_binary *bin, hm_scopes **out)
 		rc = hm_dwarf_next_cu(s->dbg, &version, &addr_size, &unit_type, &cu_die, &e);
 		if (rc == DW_DLV_NO_ENTRY)
 			break;
-		if (rc != DW_DLV_OK) {
-			rc = dws_bad(s, e, "unreadable unit header");
-			goto fail;
-		}
+		if (rc != DW_DLV_OK)
+			return dws_bad(s, e, "unreadable unit header");
 		/* full units only: partial units (dwz) and skeletons (split
 		 * DWARF) keep their scopes elsewhere */
 		rc = dwarf_tag(cu_die, &tag, &e);
 		if (rc != DW_DLV_OK) {
 			dwarf_dealloc_die(cu_die);
-			rc = dws_bad(s, e, "unreadable unit");
-			goto fail;
+			return dws_bad(s, e, "unreadable unit");
 		}
 		rc = tag == DW_TAG_compile_unit ? add_cu(s, cu_die, version, addr_size) : 0;
 		if (!rc && tag == DW_TAG_compile_unit) {
@@ -144,7 +135,7 @@ int hm_scopes_open(hm_binary *bin, hm_scopes **out)
 			dwarf_dealloc_die(cu_die);
 		}
 		if (rc)
-			goto fail;
+			return rc;
 		s->niter = idx + 1;
 	}
 	s->at = -1;	/* past the last unit, libdwarf starts again */
@@ -155,11 +146,75 @@ int hm_scopes_open(hm_binary *bin, hm_scopes **out)
 	pthread_mutex_init(&s->build, NULL);
 	s->locks = 1;
 	dws_release(s);
+	return 0;
+}
+
+static hm_scopes *scopes_new(hm_binary *bin)
+{
+	hm_scopes *s = calloc(1, sizeof(*s));
+
+	if (!s || !(s->answers = calloc(1, sizeof(*s->answers)))) {
+		free(s);
+		return NULL;
+	}
+	s->bin = bin;
+	s->path = hmi_binary_path(bin);
+	s->big = hmi_binary_big_endian(bin) == 1;
+	return s;
+}
+
+int hm_scopes_open(hm_binary *bin, hm_scopes **out)
+{
+	hm_scopes *s = scopes_new(bin);
+	unsigned long said = hm_diag_said();
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return -ENOMEM;
+	if ((rc = index_open(s))) {
+		hm_scopes_free(s);
+		return rc;
+	}
+	/* what an open says, a run answered from the answers would not */
+	s->answers->tainted = hm_diag_said() != said;
 	*out = s;
 	return 0;
-fail:
-	hm_scopes_free(s);
-	return rc;
+}
+
+int hm_scopes_open_answers(hm_binary *bin, const void *blob, size_t len, hm_scopes **out)
+{
+	struct answers *x;
+	hm_scopes *s;
+	int rc;
+
+	*out = NULL;
+	if ((rc = dws_answers_parse(blob, len, &x)))
+		return rc;
+	if (!(s = scopes_new(bin))) {
+		dws_answers_free(x);
+		return -ENOMEM;
+	}
+	dws_answers_free(s->answers);
+	s->answers = x;
+	s->lazy = 1;
+	*out = s;
+	return 0;
+}
+
+/* The index, for a question the answers do not answer: opened now when
+ * it was left for then. */
+static int index_ready(hm_scopes *s)
+{
+	unsigned long said;
+
+	if (!s->lazy || s->opened)
+		return s->open_err;
+	said = hm_diag_said();
+	s->open_err = index_open(s);
+	if (hm_diag_said() != said)
+		s->answers->tainted = 1;
+	return s->open_err;
 }
 
 void hm_scopes_free(hm_scopes *s)
@@ -184,6 +239,7 @@ void hm_scopes_free(hm_scopes *s)
 	free(s->astat);
 	free(s->alocs);
 	hm_dwarf_close(s->dbg, s->obj);
+	dws_answers_free(s->answers);
 	free(s);
 }
 
@@ -308,12 +364,15 @@ int hm_scopes_prefetch(hm_scopes *s, uint64_t pc, const struct hm_diag_count *qu
 	const struct sub *b;
 	int rc;
 
+	/* an index opened lazily is the looking-up thread's alone */
+	if (s->lazy)
+		return 0;
 	cu_at(s, pc, &g, &b, &rc, quiet);
 	return rc;
 }
 
-int hm_scopes_scope_at(hm_scopes *s, uint64_t pc, const char **func, unsigned *depth,
-		       unsigned *fn_depth)
+static int scope_at(hm_scopes *s, uint64_t pc, const char **func, unsigned *depth,
+		    unsigned *fn_depth)
 {
 	const struct seg *g;
 	const struct sub *b;
@@ -330,7 +389,52 @@ int hm_scopes_scope_at(hm_scopes *s, uint64_t pc, const char **func, unsigned *d
 	return 1;
 }
 
+int hm_scopes_scope_at(hm_scopes *s, uint64_t pc, const char **func, unsigned *depth,
+		       unsigned *fn_depth)
+{
+	const struct answer *a = dws_answer_find(s->answers, ANS_SCOPE, pc, NULL);
+	unsigned long said;
+	int rc;
+
+	if (a) {
+		if (a->rc) {
+			*func = a->func;
+			*depth = a->depth;
+			*fn_depth = a->fn_depth;
+		}
+		return a->rc;
+	}
+	if ((rc = index_ready(s)))
+		return rc;
+	said = hm_diag_said();
+	rc = scope_at(s, pc, func, depth, fn_depth);
+	if (hm_diag_said() == said)
+		dws_answer_note(s->answers, ANS_SCOPE, pc, NULL, rc, NULL, rc == 1 ? *func : NULL,
+				rc == 1 ? *depth : 0, rc == 1 ? *fn_depth : 0);
+	return rc;
+}
+
+static int scopes_at(hm_scopes *s, uint64_t pc, const struct hm_scope_var **vars);
+
 int hm_scopes_at(hm_scopes *s, uint64_t pc, const struct hm_scope_var **vars)
+{
+	const struct answer *a = dws_answer_find(s->answers, ANS_AT, pc, NULL);
+	unsigned long said;
+	int rc;
+
+	*vars = NULL;
+	if (a)
+		return dws_answer_vars(s, a, vars);
+	if ((rc = index_ready(s)))
+		return rc;
+	said = hm_diag_said();
+	rc = scopes_at(s, pc, vars);
+	if (hm_diag_said() == said)
+		dws_answer_note(s->answers, ANS_AT, pc, NULL, rc, *vars, NULL, 0, 0);
+	return rc;
+}
+
+static int scopes_at(hm_scopes *s, uint64_t pc, const struct hm_scope_var **vars)
 {
 	ptrdiff_t k = LAST_LE(s->cr, s->ncr, pc);
 	size_t n = 0;
@@ -366,7 +470,29 @@ int hm_scopes_at(hm_scopes *s, uint64_t pc, const struct hm_scope_var **vars)
 
 static int cu_global(hm_scopes *s, struct cu *c, const char *name, struct hm_scope_var *out);
 
+static int scopes_global(hm_scopes *s, uint64_t pc, const char *name, struct hm_scope_var *out);
+
 int hm_scopes_global(hm_scopes *s, uint64_t pc, const char *name, struct hm_scope_var *out)
+{
+	const struct answer *a = dws_answer_find(s->answers, ANS_GLOBAL, pc, name);
+	unsigned long said;
+	int rc;
+
+	if (a) {
+		if (a->rc)
+			*out = s->answers->vars[a->first];
+		return a->rc;
+	}
+	if ((rc = index_ready(s)))
+		return rc;
+	said = hm_diag_said();
+	rc = scopes_global(s, pc, name, out);
+	if (hm_diag_said() == said)
+		dws_answer_note(s->answers, ANS_GLOBAL, pc, name, rc, out, NULL, 0, 0);
+	return rc;
+}
+
+static int scopes_global(hm_scopes *s, uint64_t pc, const char *name, struct hm_scope_var *out)
 {
 	const struct seg *g;
 	const struct sub *b;

@@ -73,6 +73,29 @@ typedef struct hm_scopes hm_scopes;
 int hm_scopes_open(hm_binary *bin, hm_scopes **out);
 void hm_scopes_free(hm_scopes *s);
 
+/* Answers kept across runs.  The index records every answer it gives
+ * while nothing is said (no error, warning or note, at the open or the
+ * lookup); hm_scopes_answers() gives them, with those it was opened with,
+ * as bytes to keep: 1 and *blob (malloc'd, the caller frees it) when there
+ * are new ones, 0 when none (or something was said), -ENOMEM.
+ * hm_scopes_open_answers() opens an index of bin that answers from such
+ * bytes (checked: -EBADMSG, nothing reported, when they are not what
+ * hm_scopes_answers() gave) and opens bin's DWARF only on the first
+ * question they do not answer, returning that open's error from it and
+ * every later such question.  The answers are bin's only if the caller
+ * keys them so (the file's build-id and the code that wrote them).  An
+ * index opened so is not prefetched (hm_scopes_prefetch() does nothing). */
+int hm_scopes_open_answers(hm_binary *bin, const void *blob, size_t len, hm_scopes **out);
+int hm_scopes_answers(hm_scopes *s, void **blob, size_t *len);
+
+/* The code location of pc ("file.c:123", attr/lines.c) is kept with the
+ * answers too, the caller's to make: it reads .debug_line, which the index
+ * does not.  line_answer: 1 and *label (owned by s), 0 when pc has none,
+ * -ENOENT when it is not known.  line_note: label NULL for none; only while
+ * nothing was said making it (the caller checks, hm_diag_said()). */
+int hm_scopes_line_answer(hm_scopes *s, uint64_t pc, const char **label);
+void hm_scopes_line_note(hm_scopes *s, uint64_t pc, const char *label);
+
 /* Every variable and parameter in scope at link-time address pc whose
  * location is known at pc (see enum hm_vloc_kind), innermost scopes first.
  * Returns the count (>= 0) and *vars (owned by s, valid until the next call

@@ -103,20 +103,24 @@ static int make_dir(const char *dir, int is_default)
 	return 0;
 }
 
-static int cache_path(hm_binary *bin, const char *dir, char *buf, size_t len)
+int hmi_cache_path(hm_binary *bin, const char *dir, const char *suffix, char *buf, size_t len)
 {
 	const char *id = hm_binary_build_id(bin);
 
 	if (!id || !*id || strlen(id) >= sizeof(((struct cache_hdr *)0)->build_id) ||
 	    strspn(id, "0123456789abcdef") != strlen(id))
 		return -ENOENT;
-	if (snprintf(buf, len, "%s/%s.types", dir, id) >= (int)len)
+	if (snprintf(buf, len, "%s/%s%s", dir, id, suffix) >= (int)len)
 		return -ENAMETOOLONG;
 	return 0;
 }
 
-/* The file bin was opened from, if it is one (not a memory image). */
-static int source_stat(hm_binary *bin, struct stat *st)
+static int cache_path(hm_binary *bin, const char *dir, char *buf, size_t len)
+{
+	return hmi_cache_path(bin, dir, ".types", buf, len);
+}
+
+int hmi_cache_source_stat(hm_binary *bin, struct stat *st)
 {
 	size_t size = 0;
 
@@ -160,7 +164,7 @@ int hm_typecache_usable(hm_binary *bin, const struct hm_load_opts *opts, char *d
 	} else if (default_cache_dir(dir, len)) {
 		return 0;
 	}
-	if (cache_path(bin, dir, path, sizeof(path)) || source_stat(bin, &st))
+	if (cache_path(bin, dir, path, sizeof(path)) || hmi_cache_source_stat(bin, &st))
 		return 0;
 	/* a cache someone else fills (read-only for us) still serves */
 	if (!opts->cache_write || make_dir(dir, !opts->cache_dir) || access(dir, W_OK | X_OK))
@@ -224,12 +228,20 @@ static int find_self(struct dl_phdr_info *info, size_t size, void *data)
 	return 1;
 }
 
+void hmi_cache_lib_id(char *buf, size_t len)
+{
+	struct self s = { (uintptr_t)&hmi_cache_lib_id, buf, len };
+
+	memset(buf, 0, len);
+	dl_iterate_phdr(find_self, &s);
+}
+
 static int make_header(hm_binary *bin, struct cache_hdr *h)
 {
 	struct stat st;
 
 	memset(h, 0, sizeof(*h));
-	if (source_stat(bin, &st))
+	if (hmi_cache_source_stat(bin, &st))
 		return -ENOENT;
 	memcpy(h->magic, CACHE_MAGIC, sizeof(CACHE_MAGIC));
 	h->format = CACHE_FORMAT;
@@ -241,11 +253,7 @@ static int make_header(hm_binary *bin, struct cache_hdr *h)
 	h->src_size = st.st_size;
 	h->src_mtime = st.st_mtim.tv_sec;
 	h->src_mtime_ns = st.st_mtim.tv_nsec;
-	{
-		struct self s = { (uintptr_t)&make_header, h->lib_id, sizeof(h->lib_id) };
-
-		dl_iterate_phdr(find_self, &s);
-	}
+	hmi_cache_lib_id(h->lib_id, sizeof(h->lib_id));
 	return 0;
 }
 
@@ -271,7 +279,7 @@ static const char *header_mismatch(const struct cache_hdr *got, const struct cac
 
 /* Fast integrity check over the payload (not cryptographic: the reader
  * bounds-checks everything anyway). */
-static uint64_t checksum(const void *p, size_t n, uint64_t h)
+uint64_t hmi_cache_checksum(const void *p, size_t n, uint64_t h)
 {
 	const unsigned char *s = p;
 	uint64_t w;
@@ -438,7 +446,7 @@ static hm_variable *enc_vars(const hm_types *t, struct strmap *m)
 	return v;
 }
 
-static int write_full(int fd, const void *p, size_t n)
+int hmi_cache_write_full(int fd, const void *p, size_t n)
 {
 	const char *s = p;
 
@@ -464,7 +472,7 @@ static int write_file(const char *path, struct cache_hdr *h, const void *const *
 
 	for (int s = 0; s < NSECT; s++) {
 		off = align8(off);
-		h->checksum = checksum(data[s], h->count[s] * elem_size[s], h->checksum);
+		h->checksum = hmi_cache_checksum(data[s], h->count[s] * elem_size[s], h->checksum);
 		off += h->count[s] * elem_size[s];
 	}
 	h->payload_size = off;
@@ -473,16 +481,16 @@ static int write_file(const char *path, struct cache_hdr *h, const void *const *
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return -errno;
-	err = write_full(fd, h, sizeof(*h));
+	err = hmi_cache_write_full(fd, h, sizeof(*h));
 	off = 0;
 	for (int s = 0; s < NSECT && !err; s++) {
 		size_t bytes = h->count[s] * elem_size[s];
 
 		if (align8(off) != off)
-			err = write_full(fd, zero, align8(off) - off);
+			err = hmi_cache_write_full(fd, zero, align8(off) - off);
 		off = align8(off);
 		if (!err && bytes)
-			err = write_full(fd, data[s], bytes);
+			err = hmi_cache_write_full(fd, data[s], bytes);
 		off += bytes;
 	}
 	/* durable before it becomes visible under its real name */
@@ -536,10 +544,10 @@ static int older(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* Keep dir's BUILD-ID.types files under the limit: the oldest (by the time
+/* Keep dir's BUILD-ID.types and .scopes files under the limit: the oldest (by the time
  * they were written or last read) go first, never `keep`, the one just
  * written.  Best effort: a file another process removed is skipped. */
-static void cache_prune(const char *dir, const char *keep)
+void hmi_cache_prune(const char *dir, const char *keep)
 {
 	DIR *d = opendir(dir);
 	struct centry *v = NULL;
@@ -553,7 +561,8 @@ static void cache_prune(const char *dir, const char *keep)
 		size_t len = strlen(de->d_name);
 		struct stat st;
 
-		if (len < 7 || len >= sizeof(v->name) || strcmp(de->d_name + len - 6, ".types") ||
+		if (len < 8 || len >= sizeof(v->name) ||
+		    (strcmp(de->d_name + len - 6, ".types") && strcmp(de->d_name + len - 7, ".scopes")) ||
 		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
 			continue;
 		if (n == cap) {
@@ -627,7 +636,7 @@ out:
 	else
 		hm_diag(HM_DIAG_DEBUG, "%s: type cache %s written", hmi_binary_path(bin), path);
 	if (!err)
-		cache_prune(dir, strrchr(path, '/') + 1);
+		hmi_cache_prune(dir, strrchr(path, '/') + 1);
 	free(types);
 	free(members);
 	free(enums);
@@ -640,7 +649,7 @@ out:
 
 /* ---- reading ---- */
 
-static int read_full(int fd, void *p, size_t n, off_t off)
+int hmi_cache_read_full(int fd, void *p, size_t n, off_t off)
 {
 	char *d = p;
 
@@ -810,13 +819,13 @@ static const char *read_sections(int fd, const struct cache_hdr *h, hm_types *t)
 		if (bytes) {
 			if (!(*dst[s] = malloc(bytes)))
 				return "out of memory";
-			if (read_full(fd, *dst[s], bytes, sizeof(*h) + off))
+			if (hmi_cache_read_full(fd, *dst[s], bytes, sizeof(*h) + off))
 				return "short read";
 		}
 		*cnt[s] = h->count[s];
 		if (cap[s])
 			*cap[s] = h->count[s];
-		sum = checksum(*dst[s], bytes, sum);
+		sum = hmi_cache_checksum(*dst[s], bytes, sum);
 		off += bytes;
 	}
 	if (off != h->payload_size)
@@ -836,7 +845,7 @@ static const char *read_file(int fd, hm_binary *bin, hm_types *t)
 
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size < sizeof(h))
 		return "too short";
-	if (read_full(fd, &h, sizeof(h), 0))
+	if (hmi_cache_read_full(fd, &h, sizeof(h), 0))
 		return "unreadable header";
 	if (make_header(bin, &want))
 		return "binary not a regular file";

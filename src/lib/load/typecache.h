@@ -14,6 +14,7 @@
  */
 #ifndef HM_TYPECACHE_H
 #define HM_TYPECACHE_H
+#include <sys/types.h>
 #include "hitmap/types.h"
 
 /* How loads of bin with opts may use the cache: 0 not at all (opts->btf,
@@ -40,5 +41,27 @@ int hm_typecache_read(hm_binary *bin, const char *dir, hm_types **out);
 /* Save t (a full load of bin) to the cache.  Failures are not errors for the
  * caller (a debug diagnostic says why); returns 0 or a negative errno. */
 int hm_typecache_write(hm_binary *bin, const char *dir, const hm_types *t);
+
+/* What the scope answers' file (scopecache.c) shares with this one: the
+ * file's name (dir/BUILD-ID SUFFIX), the stat of the file bin was opened
+ * from (-ENOENT: none, or not the file read), the build-id of the code
+ * running (the cache's writer), the payload checksum, whole reads and
+ * writes, and the size limit's pruning of dir (every file but keep). */
+struct stat;
+int hmi_cache_path(hm_binary *bin, const char *dir, const char *suffix, char *buf, size_t len);
+int hmi_cache_source_stat(hm_binary *bin, struct stat *st);
+void hmi_cache_lib_id(char *buf, size_t len);
+uint64_t hmi_cache_checksum(const void *p, size_t n, uint64_t h);
+int hmi_cache_write_full(int fd, const void *p, size_t n);
+int hmi_cache_read_full(int fd, void *p, size_t n, off_t off);
+void hmi_cache_prune(const char *dir, const char *keep);
+
+/* The scope index's answers for bin (dwarf-scope.h: hm_scopes_answers()),
+ * kept in dir as BUILD-ID.scopes beside its type cache, under the same
+ * header checks as the type cache.  read: 0 and *blob (malloc'd) on a hit,
+ * -ENOENT on a miss or an unusable file (a debug diagnostic says why).
+ * write: 0 or a negative errno, never an error for the caller. */
+int hm_scopecache_read(hm_binary *bin, const char *dir, void **blob, size_t *len);
+int hm_scopecache_write(hm_binary *bin, const char *dir, const void *blob, size_t len);
 
 #endif

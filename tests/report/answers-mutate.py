@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""answers-mutate.py SCOPES-FILE OUT-PREFIX COUNT SEED
+
+Write COUNT hostile variants of a hitmap scope answers file
+(BUILD-ID.scopes): words of the payload overwritten (counts, indices,
+string references, kinds set to 0, 1, huge or random values) and the
+checksum recomputed, so that each variant passes the file's integrity
+check and reaches the answers' own checks.  The header mirrors struct
+scopes_hdr in src/lib/load/scopecache.c: magic[8], format, endian,
+version[16], lib_id[72], build_id[132], pointer_size, src_size,
+src_mtime, src_mtime_ns, payload_size, checksum (280 bytes); the payload
+follows."""
+import random
+import struct
+import sys
+
+SUM_OFF, HDR = 272, 280
+K, MASK = 0x9E3779B97F4A7C15, (1 << 64) - 1
+
+
+def checksum(b, h):
+    n = len(b) // 8
+    for w in struct.unpack_from('<%dQ' % n, b, 0):
+        h = ((h ^ w) * K) & MASK
+        h ^= h >> 29
+    for c in b[n * 8:]:
+        h = ((h ^ c) * 0x100000001B3) & MASK
+    return h
+
+
+def main():
+    path, prefix, count, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    good = open(path, 'rb').read()
+    size = struct.unpack_from('<Q', good, SUM_OFF - 8)[0]
+    if HDR + size != len(good) or checksum(good[HDR:], 0) != struct.unpack_from('<Q', good, SUM_OFF)[0]:
+        sys.exit('answers-mutate: %s does not have the expected layout' % path)
+    rnd = random.Random(seed)
+    for i in range(count):
+        buf = bytearray(good)
+        for _ in range(rnd.choice([1, 2, 8])):
+            # the counts (first 16 bytes) now and then, else anywhere
+            p = HDR + (rnd.randrange(4) * 4 if rnd.random() < 0.2 else rnd.randrange(size - 3) & ~3)
+            v = rnd.choice([0, 1, 2, 4, 5, 0x7fffffff, 0xffffffff, rnd.randrange(1 << 32)])
+            struct.pack_into('<I', buf, p, v)
+        struct.pack_into('<Q', buf, SUM_OFF, checksum(bytes(buf[HDR:]), 0))
+        open('%s%d' % (prefix, i), 'wb').write(buf)
+
+
+main()
