@@ -17,11 +17,22 @@
 #                        wall time on a shared machine
 #   types-RECORDING-rss hitmap H KB perf P KB
 # and the same three for hitmap report --sysroot SYMFS, which like perf
-# reads the program's DWARF alone: the C library's (libc6-dbg), which
-# hitmap reads by default to name the samples in malloc and the thread
-# library, is most of its time on these small programs.  These lines
-# compare the same work; they do not change the exit status:
+# reads the program's DWARF alone (hitmap reads the C library's too, from
+# libc6-dbg, to name the samples in malloc and the thread library).  These
+# lines compare the same work; they do not change the exit status:
 #   types-RECORDING-scope-wall, -scope-cpu, -scope-rss
+# Then the same speed lines, without judging, on two larger recordings:
+#   pf122k  a page-fault recording of tests/attr/tasks.c run for 12250
+#           rounds (gcc -O2): 122 k samples over 49 k task instances
+#   timer   a timer recording with registers (perf record -e cpu-clock
+#           -c 50000 --user-regs) of tests/report/regs-share.c false (two
+#           threads writing two fields of one line, gcc -O2), perf 6.12
+#           limited to the program's samples (--dsos) as
+#           tests/report/regs-vs-perf.sh does (it crashes on others)
+# Every timed command has run once before it is timed (the judging run, or
+# one untimed run): both tools' caches hold the files' answers then, as on
+# any second look at a recording (hitmap's type cache and scope answers,
+# kept under a private XDG_CACHE_HOME; perf's build-id directory).
 # perf 6.12 comes from bench/perf612.sh (PERF612 overrides); it reads the
 # program alone (--symfs) and an empty build-id cache, else it crashes on
 # the C library's samples.  HITMAP overrides ./hitmap; -v shows the wrong
@@ -44,6 +55,7 @@ else
 	out=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-types.XXXXXX")
 	trap 'rm -rf "$out"' EXIT
 fi
+export XDG_CACHE_HOME="$out/cache"
 
 # libtool's wrapper script costs a shell before hitmap starts: time the
 # program it runs (as bench/lib.sh does)
@@ -81,6 +93,27 @@ speed() {
 		printf "%s-cpu hitmap %.2fs perf %.2fs ratio %.2f goal<=0.5 %s\n", n, h, p,
 			r, r <= 0.5 ? "PASS" : "MISS"
 		printf "%s-rss hitmap %d KB perf %d KB\n", n, $2, $6 }'
+}
+
+# timed_pair NAME DATA SYMFS [PERF-OPTION...]: hitmap report, perf 6.12's
+# report -s type,typeoff and hitmap report --sysroot SYMFS on DATA, each
+# run once untimed and then timed; the wall, cpu and rss lines of NAME and
+# NAME-scope.  Exit status 1 on a MISS of NAME's lines.
+timed_pair() {
+	n=$1 d=$2 sym=$3
+	shift 3
+	mkdir -p "$out/buildid-$n"
+	$hm_cmd report -i "$d" >/dev/null 2>&1 || return 1
+	timed "$out/$n.hm.time" $hm_cmd report -i "$d" || return 1
+	"$PERF612" --buildid-dir "$out/buildid-$n" report -i "$d" --stdio -s type,typeoff \
+		--symfs "$sym" "$@" >/dev/null 2>&1 || return 1
+	timed "$out/$n.perf.time" "$PERF612" --buildid-dir "$out/buildid-$n" report -i "$d" \
+		--stdio -s type,typeoff --symfs "$sym" "$@" || return 1
+	$hm_cmd report --sysroot "$sym" -i "$d" >/dev/null 2>&1 || return 1
+	timed "$out/$n.scope.time" $hm_cmd report --sysroot "$sym" -i "$d" || return 1
+	speed "$out/$n.hm.time" "$out/$n.perf.time" "types-$n" | tee "$out/$n.speed"
+	speed "$out/$n.scope.time" "$out/$n.perf.time" "types-$n-scope"
+	! grep -q MISS "$out/$n.speed"
 }
 
 status=0
@@ -124,4 +157,23 @@ for prog in flows tasks chains; do
 		speed "$out/$name.scope.time" "$out/$name.perf.time" "types-$name-scope"
 	done
 done
+
+# the larger recordings: speed only
+mkdir -p "$out/big$out/big"
+sed 's/^#define ROUNDS 300$/#define ROUNDS 12250/' "$src/tasks.c" >"$out/big/tasks.c"
+cp "$src/fixture.h" "$out/big/"
+gcc -g -O2 -pthread -o "$out/big/tasks" "$out/big/tasks.c" || exit 1
+cp "$out/big/tasks" "$out/big$out/big/"
+perf record -q -d -c 1 -e page-faults -o "$out/pf122k.data" -- "$out/big/tasks" \
+	>/dev/null 2>"$out/pf122k.rec" || { cat "$out/pf122k.rec" >&2; exit 1; }
+timed_pair pf122k "$out/pf122k.data" "$out/big" || status=1
+gcc -g -O2 -pthread -o "$out/big/regs-share" "$here/../tests/report/regs-share.c" || exit 1
+cp "$out/big/regs-share" "$out/big$out/big/"
+if perf record -q -o "$out/timer.data" -e cpu-clock -c 50000 \
+	--user-regs=AX,BX,CX,DX,SI,DI,BP,SP,IP,R8,R9,R10,R11,R12,R13,R14,R15 --sample-cpu \
+	-- "$out/big/regs-share" false 200 >/dev/null 2>"$out/timer.rec"; then
+	timed_pair timer "$out/timer.data" "$out/big" --dsos regs-share || status=1
+else
+	echo "types-timer: perf record -e cpu-clock --user-regs fails here: $(head -1 "$out/timer.rec")" >&2
+fi
 exit $status
