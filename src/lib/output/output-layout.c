@@ -258,7 +258,7 @@ static void params(const struct pctx *c, const hm_type *fn, struct sb *o, unsign
 	const hm_type_id *p = hmi_types_params(c->t, fn);
 
 	sb_puts(o, "(");
-	for (uint32_t i = 0; i < fn->nr; i++) {
+	for (uint32_t i = 0; i < fn->nr && !o->err; i++) {
 		const hm_type *pt = T(c, p[i]);
 
 		if (i)
@@ -285,8 +285,13 @@ static void ftype(const struct pctx *c, hm_type_id fn, const char *name, int is_
 	const hm_type *ty = T(c, fn);
 	struct sb ret = { 0 };
 
-	if (!ty)
+	/* a function whose parameter is itself (corrupt BTF or DWARF) is met
+	 * here without passing tname()'s bound: stop at the same depth, and
+	 * once the printout is past its cap (each parameter can fan out) */
+	if (!ty || depth > HM_NEST_MAX || o->err) {
+		sb_puts(o, "void");
 		return;
+	}
 	tname(c, ty->target, &ret, depth + 1);
 	sb_pad(o, ret.p ? ret.p : "", spacing);
 	sb_printf(o, " (%s%s)", is_pointer ? "*" : "", name ? name : "");
