@@ -25,9 +25,9 @@
 #   pf122k  a page-fault recording of tests/attr/tasks.c run for 12250
 #           rounds (gcc -O2): 122 k samples over 49 k task instances
 #   timer   a timer recording with registers (perf record -e cpu-clock
-#           -c 50000 --user-regs) of tests/report/regs-share.c false (two
-#           threads writing two fields of one line, gcc -O2), perf 6.12
-#           limited to the program's samples (--dsos) as
+#           -c 50000 --user-regs: 40 k samples) of tests/report/regs-share.c
+#           false 1000 (two threads writing two fields of one line, gcc
+#           -O2), perf 6.12 limited to the program's samples (--dsos) as
 #           tests/report/regs-vs-perf.sh does (it crashes on others)
 # Every timed command has run once before it is timed (the judging run, or
 # one untimed run): both tools' caches hold the files' answers then, as on
@@ -171,7 +171,7 @@ gcc -g -O2 -pthread -o "$out/big/regs-share" "$here/../tests/report/regs-share.c
 cp "$out/big/regs-share" "$out/big$out/big/"
 if perf record -q -o "$out/timer.data" -e cpu-clock -c 50000 \
 	--user-regs=AX,BX,CX,DX,SI,DI,BP,SP,IP,R8,R9,R10,R11,R12,R13,R14,R15 --sample-cpu \
-	-- "$out/big/regs-share" false 200 >/dev/null 2>"$out/timer.rec"; then
+	-- "$out/big/regs-share" false 1000 >/dev/null 2>"$out/timer.rec"; then
 	timed_pair timer "$out/timer.data" "$out/big" --dsos regs-share || status=1
 else
 	echo "types-timer: perf record -e cpu-clock --user-regs fails here: $(head -1 "$out/timer.rec")" >&2
