@@ -152,7 +152,8 @@ int dws_answer_vars(hm_scopes *s, const struct answer *a, const struct hm_scope_
 
 	if (GROW(s, s->out, n, s->cout))
 		return -ENOMEM;
-	memcpy(s->out, s->answers->vars + a->first, n * sizeof(*s->out));
+	if (n)	/* none: the answers may have no vars at all */
+		memcpy(s->out, s->answers->vars + a->first, n * sizeof(*s->out));
 	*vars = s->out;
 	return a->rc;
 }
