@@ -10,8 +10,8 @@
 #   types-RECORDING hitmap-right R perf-right P PASS|MISS
 # PASS: hitmap names at least as many samples right as perf and none wrong.
 # Then per recording, hitmap report and perf 6.12 report -s type,typeoff
-# timed on the file (/usr/bin/time; the median of TYPES_RUNS runs, 3 by
-# default):
+# timed on the file (wall and CPU time to the microsecond, the median of
+# TYPES_RUNS runs, 5 by default):
 #   types-RECORDING-wall hitmap H perf P ratio R goal<=0.5 PASS|MISS
 #   types-RECORDING-cpu  the same for CPU time (user + sys): steadier than
 #                        wall time on a shared machine
@@ -29,8 +29,10 @@
 #           false 1000 (two threads writing two fields of one line, gcc
 #           -O2), perf 6.12 limited to the program's samples (--dsos) as
 #           tests/report/regs-vs-perf.sh does (it crashes on others)
-# Every timed command has run once before it is timed (the judging run, or
-# one untimed run): both tools' caches hold the files' answers then, as on
+# The judged report is the second of the file, answered from what the
+# first kept in the cache, and must print what the first printed.  Every
+# timed command has run once before it is timed (the judging run, or one
+# untimed run): both tools' caches hold the files' answers then, as on
 # any second look at a recording (hitmap's type cache and scope answers,
 # kept under a private XDG_CACHE_HOME; perf's build-id directory).
 # perf 6.12 comes from bench/perf612.sh (PERF612 overrides); it reads the
@@ -45,7 +47,7 @@ src=$here/../tests/attr
 verbose=
 [ "${1:-}" = -v ] && verbose=-v
 command -v perf >/dev/null 2>&1 || { echo "perf not installed (linux-perf)" >&2; exit 77; }
-[ -x /usr/bin/time ] || { echo "/usr/bin/time not installed (time)" >&2; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 not installed" >&2; exit 77; }
 PERF612=${PERF612:-$(sh "$here/perf612.sh" 2>/dev/null | tail -n 1)}
 [ -x "$PERF612" ] || { echo "perf 6.12 not available (bench/perf612.sh)" >&2; exit 77; }
 if [ -n "${TYPES_KEEP:-}" ]; then
@@ -60,22 +62,36 @@ export XDG_CACHE_HOME="$out/cache"
 # libtool's wrapper script costs a shell before hitmap starts: time the
 # program it runs (as bench/lib.sh does)
 hm_dir=$(dirname "$HITMAP")
-runs=${TYPES_RUNS:-3}
+runs=${TYPES_RUNS:-5}
 if [ -x "$hm_dir/.libs/hitmap" ] && head -n 1 "$HITMAP" | grep -q '^#!'; then
 	hm_cmd="env LD_LIBRARY_PATH=$hm_dir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} $hm_dir/.libs/hitmap"
 else
 	hm_cmd=$HITMAP
 fi
 
+# rusage FILE CMD...: run CMD (output discarded) and append "WALL RSS-KB
+# USER SYS" to FILE, in seconds to the microsecond: /usr/bin/time prints
+# hundredths, and a small report takes a few of them
+rusage='
+import os, subprocess, sys, time
+t0 = time.perf_counter()
+p = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, st, ru = os.wait4(p.pid, 0)
+wall = time.perf_counter() - t0
+if not os.WIFEXITED(st) or os.WEXITSTATUS(st):
+    sys.exit(1)
+with open(sys.argv[1], "a") as f:
+    f.write("%.6f %d %.6f %.6f\n" % (wall, ru.ru_maxrss, ru.ru_utime, ru.ru_stime))
+'
+
 # timed FILE CMD...: run CMD $runs times; FILE gets the medians of wall
-# time, peak RSS and CPU time (in the columns /usr/bin/time -f "%e %M %U %S"
-# gives, system time 0)
+# time, peak RSS and CPU time (system time 0)
 timed() {
 	t=$1
 	shift
 	: >"$t.all"
 	for i in $(seq "$runs"); do
-		/usr/bin/time -f "%e %M %U %S" -a -o "$t.all" "$@" >/dev/null 2>&1 || return 1
+		python3 -c "$rusage" "$t.all" "$@" || return 1
 	done
 	for c in 1 2 3; do
 		awk -v c=$c '{ print c == 3 ? $3 + $4 : $c }' "$t.all" | sort -n |
@@ -87,10 +103,10 @@ timed() {
 speed() {
 	paste "$1" "$2" | awk -v n="$3" '{
 		r = $5 > 0 ? $1 / $5 : 0
-		printf "%s-wall hitmap %.2fs perf %.2fs ratio %.2f goal<=0.5 %s\n", n, $1, $5,
+		printf "%s-wall hitmap %.3fs perf %.3fs ratio %.2f goal<=0.5 %s\n", n, $1, $5,
 			r, r <= 0.5 ? "PASS" : "MISS"
 		h = $3 + $4; p = $7 + $8; r = p > 0 ? h / p : 0
-		printf "%s-cpu hitmap %.2fs perf %.2fs ratio %.2f goal<=0.5 %s\n", n, h, p,
+		printf "%s-cpu hitmap %.3fs perf %.3fs ratio %.2f goal<=0.5 %s\n", n, h, p,
 			r, r <= 0.5 ? "PASS" : "MISS"
 		printf "%s-rss hitmap %d KB perf %d KB\n", n, $2, $6 }'
 }
@@ -128,8 +144,16 @@ for prog in flows tasks chains; do
 		perf record -q -d -c 1 -e page-faults -o "$out/$name.data" -- "$bin" \
 			>"$out/$name.out" 2>"$out/$name.rec" || { cat "$out/$name.rec" >&2; exit 1; }
 		perf script -i "$out/$name.data" -F addr,ip,sym,symoff,dso >"$out/$name.script" 2>/dev/null
+		# judged: the second report, answered from what the first kept,
+		# which must print the same
+		$HITMAP report -i "$out/$name.data" --json --top 100000 >"$out/$name.cold.json" \
+			2>"$out/$name.hm.err" || { cat "$out/$name.hm.err" >&2; exit 1; }
 		$HITMAP report -i "$out/$name.data" --json --top 100000 >"$out/$name.json" \
 			2>"$out/$name.hm.err" || { cat "$out/$name.hm.err" >&2; exit 1; }
+		cmp -s "$out/$name.cold.json" "$out/$name.json" || {
+			echo "types-$name: the second report differs from the first" >&2
+			status=1
+		}
 		"$PERF612" --buildid-dir "$out/buildid-$name" report -i "$out/$name.data" --stdio -n \
 			-s dso,symoff,type,typeoff --symfs "$out/symfs" >"$out/$name.perf" \
 			2>"$out/$name.perf.err" || { cat "$out/$name.perf.err" >&2; exit 1; }
