@@ -82,6 +82,43 @@ static int cmp_lines(const void *pa, const void *pb, void *arg)
 			  hmi_heat_line_counts(b), hmi_heat_line_addr(b), arg);
 }
 
+/* Heap helpers for select_top(): a heap of lines, the worst at its root. */
+static void top_sift(const struct heat_line **v, size_t n, size_t i, struct sort_ctx *sc)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		const struct heat_line *t;
+
+		if (l < n && cmp_lines(&v[l], &v[m], sc) > 0)
+			m = l;
+		if (r < n && cmp_lines(&v[r], &v[m], sc) > 0)
+			m = r;
+		if (m == i)
+			return;
+		t = v[i];
+		v[i] = v[m];
+		v[m] = t;
+		i = m;
+	}
+}
+
+/* The best `top` of v[0..k) into v[0..top), in no order: sorting all k
+ * lines (tens of thousands on a page-fault recording) to print ten cost
+ * more than counting them.  cmp_lines() is a total order (line addresses
+ * differ), so the top are the sorted array's first, whatever the method. */
+static void select_top(const struct heat_line **v, size_t k, size_t top, struct sort_ctx *sc)
+{
+	size_t i;
+
+	for (i = top / 2; i-- > 0;)
+		top_sift(v, top, i, sc);
+	for (i = top; i < k; i++)
+		if (cmp_lines(&v[i], &v[0], sc) < 0) {
+			v[0] = v[i];
+			top_sift(v, top, 0, sc);
+		}
+}
+
 /* The lines to show, best first (caller frees): the lines kept as counts
  * only take part through the best `top` of them. */
 static const struct heat_line **ranked(const hm_heat *h, const hm_report_stats *st,
@@ -106,7 +143,9 @@ static const struct heat_line **ranked(const hm_heat *h, const hm_report_stats *
 		return NULL;
 	}
 	k += (size_t)c;
-	qsort_r(v, k, sizeof(*v), cmp_lines, &sc);
+	if (top < k)
+		select_top(v, k, top, &sc);
+	qsort_r(v, k < top ? k : top, sizeof(*v), cmp_lines, &sc);
 	*n = k < top ? k : top;
 	return v;
 }
