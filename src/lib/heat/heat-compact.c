@@ -61,16 +61,6 @@ static size_t ctab_slot(const hm_heat *h, const uint32_t *t, size_t size, uint64
 	return i;
 }
 
-struct heat_compact *heat_compact_find(const hm_heat *h, uint64_t laddr)
-{
-	uint32_t x;
-
-	if (!h->ctab)
-		return NULL;
-	x = h->ctab[ctab_slot(h, h->ctab, h->ctab_size, laddr)];
-	return x ? crec(h, x - 1) : NULL;
-}
-
 /* The table at most half full: a probe past the first slot is a cache
  * miss.  Slots are 32-bit indices, not pointers: the table is a quarter of
  * a compact line's memory. */
@@ -90,16 +80,24 @@ static int ctab_grow(hm_heat *h)
 	return 0;
 }
 
-struct heat_compact *heat_compact_get(hm_heat *h, uint64_t laddr)
+struct heat_compact *heat_compact_lookup(hm_heat *h, uint64_t laddr, size_t *slot)
 {
-	struct heat_compact *c;
 	size_t i;
 
-	if (2 * (h->ncompact + 1) > h->ctab_size && ctab_grow(h))
+	/* room for one more first: the slot stays the one to fill */
+	if (2 * (h->ncompact + 1) > h->ctab_size && ctab_grow(h)) {
+		*slot = SIZE_MAX;
 		return NULL;
+	}
 	i = ctab_slot(h, h->ctab, h->ctab_size, laddr);
-	if (h->ctab[i])
-		return crec(h, h->ctab[i] - 1);
+	*slot = i;
+	return h->ctab[i] ? crec(h, h->ctab[i] - 1) : NULL;
+}
+
+struct heat_compact *heat_compact_add(hm_heat *h, size_t slot, uint64_t laddr)
+{
+	struct heat_compact *c;
+
 	if (h->ncompact >= UINT32_MAX - 1)
 		return NULL;
 	if (h->ncompact % HEAT_CBLK == 0) {
@@ -118,7 +116,7 @@ struct heat_compact *heat_compact_get(hm_heat *h, uint64_t laddr)
 	memset(c, 0, sizeof(*c));
 	c->laddr = laddr;
 	c->u.k.seq = h->nseq++;
-	h->ctab[i] = (uint32_t)++h->ncompact;
+	h->ctab[slot] = (uint32_t)++h->ncompact;
 	return c;
 }
 
@@ -436,6 +434,8 @@ static struct heat_line *materialize(hm_heat *h, struct heat_compact *c)
 	return l;
 }
 
+static const uint8_t zero_st[NST];
+
 /* The counts a finished line of c would have. */
 static void compact_counts(const struct heat_compact *c, hm_heat_counts *out)
 {
@@ -446,9 +446,13 @@ static void compact_counts(const struct heat_compact *c, hm_heat_counts *out)
 		return;
 	}
 	memset(out, 0, sizeof(*out));
+	out->samples = c->n;
+	/* without data sources (addresses only, a page-fault recording's)
+	 * the counters are zero: nothing to convert */
+	if (!memcmp(c->st, zero_st, sizeof(c->st)))
+		return;
 	compact_stats(c, &st);
 	heat_stats_to_counts(&st, out);
-	out->samples = c->n;
 }
 
 /* A bounded heap of the best candidates, the worst at its root. */

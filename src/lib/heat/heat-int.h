@@ -363,8 +363,11 @@ int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a);
  * once, without waiting for the end. */
 void heat_watch_events(hm_heat *h, const hm_perf_info *info);
 
-/* Lines kept as counts only (heat-compact.c). */
-struct heat_compact *heat_compact_get(hm_heat *h, uint64_t laddr);
+/* Lines kept as counts only (heat-compact.c): the record of laddr, or
+ * NULL and in *slot where a new one goes (SIZE_MAX: out of memory), which
+ * stays so until the next record is added; adding it (NULL on ENOMEM). */
+struct heat_compact *heat_compact_lookup(hm_heat *h, uint64_t laddr, size_t *slot);
+struct heat_compact *heat_compact_add(hm_heat *h, size_t slot, uint64_t laddr);
 /* The key a new compact line of access a takes: 0 when a is unattributed,
  * -1 when it cannot be compact (named, but no field), -ENOMEM. */
 long heat_ckey_of(hm_heat *h, const hm_heat_access *a);
@@ -378,7 +381,6 @@ int heat_compact_same(const hm_heat *h, const struct heat_compact *c, const hm_h
  * attributed compact ones made lines of their own (for the profile; caller
  * frees the array): their number, or -ENOMEM. */
 long heat_lines_all(hm_heat *h, struct heat_line ***out);
-struct heat_compact *heat_compact_find(const hm_heat *h, uint64_t laddr);
 /* Count an access into a compact line: 0, 1 when it needs the line's row
  * (promote, then count it there), or -ENOMEM. */
 int heat_compact_count(hm_heat *h, struct heat_compact *c, const hm_heat_access *a);

@@ -520,20 +520,23 @@ static struct heat_row *get_row(hm_heat *h, const hm_heat_access *a)
 	const char *path = a->sname ? a->path : "?";
 	struct heat_row *r;
 	struct heat_line *l;
-	struct heat_compact *c;
+	struct heat_compact *c = NULL;
+	size_t slot = 0;
 
 	for (r = h->rtab[b]; r; r = r->hnext)
 		if (r->faddr == faddr && r->laddr == line &&
 		    same_str(r->path, path) && same_str(r->sname, a->sname))
 			return r;
 	l = find_line(h, line);
-	if (!l && !(c = heat_compact_find(h, line))) {
+	if (!l && !(c = heat_compact_lookup(h, line, &slot)) && slot == SIZE_MAX)
+		return NULL;
+	if (!l && !c) {
 		long key = heat_ckey_of(h, a);
 
 		if (key < -1)
 			return NULL;
 		if (key >= 0) {
-			if (!(c = heat_compact_get(h, line)))
+			if (!(c = heat_compact_add(h, slot, line)))
 				return NULL;
 			c->key = (uint32_t)key;
 			return (struct heat_row *)((uintptr_t)c | 1);
