@@ -234,9 +234,12 @@ struct hm_attr {
 	struct {			/* the strategies' own state */
 		struct xobject *objects;	/* explicit objects (attribute-objects.c) */
 		size_t nobjects, objects_cap;
-		struct attr_inst **insts;	/* instances by (struct, base):
-						 * attribute-objects.c */
+		uint64_t *insts;		/* instances by (struct, base): a
+						 * hash and an index in inst_v
+						 * (attribute-objects.c) */
 		size_t ninsts, inst_slots;
+		struct attr_inst *inst_v;	/* the instances, ninsts of them */
+		size_t inst_cap;
 		struct attr_allocs *allocs;	/* attribute-alloc.c; NULL until one is seen */
 		struct attr_kmem *kmem;		/* attribute-kmem.c; NULL until needed */
 		struct attr_prefetch *prefetch;	/* attribute-prefetch.c, during a run */

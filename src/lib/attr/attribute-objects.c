@@ -24,9 +24,9 @@
 #define LIFT_DEPTH 8	/* containers of containers followed */
 
 struct attr_inst {
-	const char *object;	/* "TYPE@0xBASE", one per instance: the rows
-				 * keep the heat's copies, so lifting finds an
-				 * instance by the name's bytes */
+	const char *object;	/* "TYPE@0xBASE", interned in a->memo.strs;
+				 * lifting finds an instance by the name's
+				 * bytes (a row's may be the heat's copy) */
 	const char *sname;
 	const hm_types *t;
 	hm_type_id id;
@@ -36,26 +36,29 @@ struct attr_inst {
 /* The instances by (struct, base): the name an instance goes by is a
  * function of the two, so a sample on an instance seen before needs no
  * formatting and no string hashing.  sname is interned: equal names are
- * one pointer. */
-static size_t inst_hash(const char *sname, uint64_t base)
+ * one pointer.  A slot holds the key's hash (its low half) beside the
+ * index + 1 of its instance: a probe past another key, or a table grown,
+ * reads no instance (most samples of a page-fault recording are on an
+ * instance not seen yet, whose probes would each be a cache miss). */
+static uint32_t inst_hash(const char *sname, uint64_t base)
 {
-	return (size_t)hm_hash_u64(base ^ ((uint64_t)(uintptr_t)sname << 20));
+	return (uint32_t)hm_hash_u64(base ^ ((uint64_t)(uintptr_t)sname << 20));
 }
 
 static int inst_grow(hm_attr *a)
 {
 	size_t n = a->strat.inst_slots ? a->strat.inst_slots * 2 : 256, i;
-	struct attr_inst **v = calloc(n, sizeof(*v));
+	uint64_t *v = calloc(n, sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < a->strat.inst_slots; i++) {
-		struct attr_inst *o = a->strat.insts[i];
+		uint64_t o = a->strat.insts[i];
 		size_t j;
 
 		if (!o)
 			continue;
-		for (j = inst_hash(o->sname, o->base) & (n - 1); v[j]; j = (j + 1) & (n - 1))
+		for (j = (o >> 32) & (n - 1); v[j]; j = (j + 1) & (n - 1))
 			;
 		v[j] = o;
 	}
@@ -68,10 +71,9 @@ static int inst_grow(hm_attr *a)
 size_t attr_inst_format(char *buf, size_t size, const char *sname, uint64_t base)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t n = strlen(sname), d = 1;
+	/* hex digits: one for 0 */
+	size_t n = strlen(sname), d = base ? (size_t)(67 - __builtin_clzll(base)) / 4 : 1;
 
-	while (d < 16 && base >> (4 * d))
-		d++;
 	if (n + 3 + d >= size) {	/* truncated: as snprintf does it */
 		snprintf(buf, size, "%s@0x%" PRIx64, sname, base);
 		return strlen(buf);
@@ -91,26 +93,32 @@ const char *attr_inst_name(hm_attr *a, const char *sname, const hm_types *t, hm_
 			   uint64_t base, uint64_t size)
 {
 	struct attr_inst *x;
+	uint32_t h = inst_hash(sname, base);
 	char obj[300];
 	size_t j, mask;
 
 	if (2 * (a->strat.ninsts + 1) > a->strat.inst_slots && inst_grow(a))
 		return NULL;
 	mask = a->strat.inst_slots - 1;
-	for (j = inst_hash(sname, base) & mask; (x = a->strat.insts[j]); j = (j + 1) & mask)
+	for (j = h & mask; a->strat.insts[j]; j = (j + 1) & mask) {
+		if ((uint32_t)(a->strat.insts[j] >> 32) != h)
+			continue;
+		x = &a->strat.inst_v[(uint32_t)a->strat.insts[j] - 1];
 		if (x->base == base && x->sname == sname)
 			return x->object;
-	x = hm_arena_alloc(&a->memo.rec_arena, sizeof(*x));
-	if (!x)
+	}
+	if (a->strat.ninsts >= UINT32_MAX - 1 ||
+	    hm_grow((void **)&a->strat.inst_v, &a->strat.inst_cap, a->strat.ninsts + 1,
+		    sizeof(*a->strat.inst_v)))
 		return NULL;
-	/* Not interned: this table is where the name is unique (another
-	 * strategy's object of the same name is compared by its bytes). */
+	x = &a->strat.inst_v[a->strat.ninsts];
+	/* interned, as every name the heat keeps (heat_borrow_objects()) */
 	*x = (struct attr_inst){ NULL, sname, t, id, base, size };
-	x->object = hm_arena_strndup(&a->memo.rec_arena, obj,
-				     attr_inst_format(obj, sizeof(obj), sname, base));
+	x->object = hm_strtab_intern_n(&a->memo.strs, obj,
+				       attr_inst_format(obj, sizeof(obj), sname, base));
 	if (!x->object)
 		return NULL;
-	a->strat.insts[j] = x;
+	a->strat.insts[j] = (uint64_t)h << 32 | (uint32_t)(a->strat.ninsts + 1);
 	a->strat.ninsts++;
 	return x->object;
 }
@@ -386,11 +394,9 @@ int attr_lift_containers(hm_attr *a, hm_heat *h)
 	L.v = malloc(a->strat.ninsts * sizeof(*L.v));
 	if (!L.v)
 		return -ENOMEM;
-	for (i = 0; i < a->strat.inst_slots; i++) {
-		const struct attr_inst *x = a->strat.insts[i];
+	for (i = 0; i < a->strat.ninsts; i++) {
+		const struct attr_inst *x = &a->strat.inst_v[i];
 
-		if (!x)
-			continue;
 		L.v[L.n++] = (struct lift_inst){ x->base, x->size, x };
 		if (x->size > L.maxsize)
 			L.maxsize = x->size;
@@ -444,9 +450,11 @@ int attr_lift_containers(hm_attr *a, hm_heat *h)
 
 void attr_insts_free(hm_attr *a)
 {
-	free(a->strat.insts);	/* the entries are in rec_arena */
+	free(a->strat.insts);
+	free(a->strat.inst_v);
 	a->strat.insts = NULL;
-	a->strat.ninsts = a->strat.inst_slots = 0;
+	a->strat.inst_v = NULL;
+	a->strat.ninsts = a->strat.inst_slots = a->strat.inst_cap = 0;
 }
 
 /* ---- explicit objects (hm_attr_add_object()) ---- */

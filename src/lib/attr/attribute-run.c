@@ -994,6 +994,10 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 	if (fast_init(&run.fast, FAST_MIN) || ipx_init(&run.ipx, 256) || !run.ips)
 		err = -ENOMEM;
 	heat_watch_events(h, hm_perf_reader_info(r));
+	/* Object names are interned in a (a->memo.strs), which the caller
+	 * frees after h (the rows lifted to a container name a's strings
+	 * too): h keeps them as they are. */
+	heat_borrow_objects(h);
 	/* After a read error the run fails: the samples still waiting are not
 	 * counted, so no note about them follows the error line. */
 	if (!err)

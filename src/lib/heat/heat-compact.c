@@ -204,7 +204,7 @@ long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 		return -1;
 	f = (struct heat_cfield){ heat_intern(h, a->sname), heat_intern(h, a->path), a->strategy,
 				  a->ssize, a->foff, (uint32_t)a->fsize, a->kind };
-	k = (struct heat_ckey){ NULL, heat_intern(h, a->object), a->obj_base, 0 };
+	k = (struct heat_ckey){ NULL, heat_intern_object(h, a->object), a->obj_base, 0 };
 	if (!f.sname || (a->object && !k.object) || (a->path && !f.path) ||
 	    !(k.f = cfield_of(h, &f)))
 		return -ENOMEM;

@@ -303,6 +303,7 @@ struct hm_heat {
 	uint64_t *cpu_samples;		/* every sample by CPU, for the cost */
 	uint32_t ncpu_samples;
 	unsigned finished : 1;
+	unsigned borrow_objects : 1;	/* heat_borrow_objects() */
 };
 
 static inline struct heat_ckey *heat_ckey_at(const hm_heat *h, size_t i)
@@ -395,6 +396,14 @@ struct heat_row *heat_row_unattributed(hm_heat *h, struct heat_line *l);
 /* A new row of line l for access a's field. */
 struct heat_row *heat_row_new(hm_heat *h, struct heat_line *l, const hm_heat_access *a);
 const char *heat_intern(hm_heat *h, const char *s);
+/* An object name as a row keeps it: the caller's own after
+ * heat_borrow_objects(), else heat_intern()'s copy. */
+const char *heat_intern_object(hm_heat *h, const char *s);
+/* From now on the caller's object names are kept as they are, not copied:
+ * they are interned (equal names are one pointer) and outlive h.  A
+ * page-fault recording names an instance per line: copying and hashing
+ * each name again cost as much as naming it. */
+void heat_borrow_objects(hm_heat *h);
 int heat_line_finish(hm_heat *h, struct heat_line *l);
 void heat_stats_to_counts(const hm_c2c_stats *st, hm_heat_counts *c);
 

@@ -343,6 +343,16 @@ const char *heat_intern(hm_heat *h, const char *s)
 	return copy;
 }
 
+const char *heat_intern_object(hm_heat *h, const char *s)
+{
+	return h->borrow_objects ? s : heat_intern(h, s);
+}
+
+void heat_borrow_objects(hm_heat *h)
+{
+	h->borrow_objects = 1;
+}
+
 #define intern heat_intern
 
 static int same_str(const char *a, const char *b)
@@ -479,7 +489,7 @@ static struct heat_row *new_row(hm_heat *h, struct heat_line *l, const hm_heat_a
 		return NULL;
 	r->line = l;
 	r->sname = intern(h, a->sname);
-	r->object = intern(h, a->object);
+	r->object = heat_intern_object(h, a->object);
 	r->path = intern(h, path);
 	if ((a->sname && !r->sname) || (a->object && !r->object) || !r->path)
 		return NULL;
