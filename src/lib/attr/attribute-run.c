@@ -334,7 +334,8 @@ static int resolve_slow(struct run *run, const struct sample_ctx *c, struct fast
 	const hm_sample *s = c->s;
 	uint64_t addr = c->addr;
 	int has_data_src = c->has_ds;
-	hm_heat_access acc = { 0 };
+	hm_heat_access acc;	/* zeroed only when used: most samples of a
+				 * page-fault recording go on by their IP */
 	hm_attribution at;
 	int r;
 
@@ -354,6 +355,7 @@ static int resolve_slow(struct run *run, const struct sample_ctx *c, struct fast
 	     at.bucket == HM_UNATTR_HEAP)) {
 		e->by_ip = 1;
 	} else if (r || (has_data_src && addr)) {
+		memset(&acc, 0, sizeof(acc));
 		access_of(&acc, r ? &at : NULL, addr);
 		e->row = heat_row_of(run->h, &acc);
 		if (!e->row)
@@ -445,7 +447,7 @@ static int resolve_ip_slow(struct run *run, const struct sample_ctx *c, int trap
 	const hm_sample *s = c->s;
 	uint64_t addr = c->addr;
 	int has_data_src = c->has_ds;
-	hm_heat_access acc = { 0 };
+	hm_heat_access acc;	/* zeroed when used */
 	hm_attribution at = { .bucket = (enum hm_attr_bucket)e->bucket };
 	int r;
 
@@ -455,6 +457,7 @@ static int resolve_ip_slow(struct run *run, const struct sample_ctx *c, int trap
 	x->bucket = (uint8_t)at.bucket;
 	x->row = NULL;
 	if (r || (has_data_src && addr)) {
+		memset(&acc, 0, sizeof(acc));
 		access_of(&acc, r ? &at : NULL, addr);
 		x->row = heat_row_of(run->h, &acc);
 		if (!x->row)
@@ -994,9 +997,9 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 	if (fast_init(&run.fast, FAST_MIN) || ipx_init(&run.ipx, 256) || !run.ips)
 		err = -ENOMEM;
 	heat_watch_events(h, hm_perf_reader_info(r));
-	/* Object names are interned in a (a->memo.strs), which the caller
-	 * frees after h (the rows lifted to a container name a's strings
-	 * too): h keeps them as they are. */
+	/* Object names are a's (interned in a->memo.strs, or an instance's
+	 * own), which the caller frees after h (the rows lifted to a
+	 * container name a's strings too): h keeps them as they are. */
 	heat_borrow_objects(h);
 	/* After a read error the run fails: the samples still waiting are not
 	 * counted, so no note about them follows the error line. */

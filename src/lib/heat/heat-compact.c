@@ -175,19 +175,23 @@ static int ckey_eq(const struct heat_ckey *k, const struct heat_ckey *x)
 	return k->f == x->f && k->object == x->object && k->obj_base == x->obj_base;
 }
 
-static size_t ckey_hash(const struct heat_ckey *k)
+static uint32_t ckey_hash(const struct heat_ckey *k)
 {
-	return hm_hash_u64((k->obj_base + k->f->foff) ^ (uintptr_t)k->object ^
-			   ((uintptr_t)k->f->path << 16));
+	return (uint32_t)hm_hash_u64((k->obj_base + k->f->foff) ^ (uintptr_t)k->object ^
+				     ((uintptr_t)k->f->path << 16));
 }
 
-/* The slot of k in t: its entry's, or the free one it would take. */
-static size_t cktab_slot(const hm_heat *h, const uint32_t *t, size_t size,
-			 const struct heat_ckey *k)
+/* The slot of k (hash kh) in t: its entry's, or the free one it would
+ * take.  A slot holds the key's hash beside its index + 1: a probe past
+ * another key reads no key (a new instance's key, on a page-fault
+ * recording nearly every sample's, would pay a cache miss for each). */
+static size_t cktab_slot(const hm_heat *h, const uint64_t *t, size_t size,
+			 const struct heat_ckey *k, uint32_t kh)
 {
-	size_t i = ckey_hash(k) & (size - 1);
+	size_t i = kh & (size - 1);
 
-	while (t[i] && !ckey_eq(heat_ckey_at(h, t[i] - 1), k))
+	while (t[i] && !((uint32_t)(t[i] >> 32) == kh &&
+			 ckey_eq(heat_ckey_at(h, (uint32_t)t[i] - 1), k)))
 		i = (i + 1) & (size - 1);
 	return i;
 }
@@ -196,6 +200,7 @@ long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 {
 	struct heat_cfield f;
 	struct heat_ckey k;
+	uint32_t kh;
 	size_t i;
 
 	if (!a->sname && !a->object && !a->strategy && !a->kind && !a->ssize)
@@ -210,19 +215,27 @@ long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 		return -ENOMEM;
 	if (2 * (h->nckeys + 1) > h->cktab_size) {
 		size_t n = h->cktab_size ? 2 * h->cktab_size : 1024;
-		uint32_t *t = calloc(n, sizeof(*t));
+		uint64_t *t = calloc(n, sizeof(*t));
 
 		if (!t)
 			return -ENOMEM;
-		for (i = 0; i < h->nckeys; i++)
-			t[cktab_slot(h, t, n, heat_ckey_at(h, i))] = (uint32_t)i + 1;
+		for (i = 0; i < h->cktab_size; i++) {
+			size_t j;
+
+			if (!h->cktab[i])
+				continue;
+			for (j = (h->cktab[i] >> 32) & (n - 1); t[j]; j = (j + 1) & (n - 1))
+				;
+			t[j] = h->cktab[i];
+		}
 		free(h->cktab);
 		h->cktab = t;
 		h->cktab_size = n;
 	}
-	i = cktab_slot(h, h->cktab, h->cktab_size, &k);
+	kh = ckey_hash(&k);
+	i = cktab_slot(h, h->cktab, h->cktab_size, &k, kh);
 	if (h->cktab[i])
-		return h->cktab[i];
+		return (uint32_t)h->cktab[i];
 	if (h->nckeys >= UINT32_MAX - 1)
 		return -ENOMEM;
 	if (h->nckeys % HEAT_CKBLK == 0) {
@@ -236,7 +249,7 @@ long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 			return -ENOMEM;
 	}
 	*heat_ckey_at(h, h->nckeys) = k;
-	h->cktab[i] = (uint32_t)++h->nckeys;
+	h->cktab[i] = (uint64_t)kh << 32 | (uint32_t)++h->nckeys;
 	return (long)h->nckeys;
 }
 

@@ -291,7 +291,8 @@ struct hm_heat {
 	struct heat_ckey **ckblk;	/* attributed compact lines' fields,
 					 * HEAT_CKBLK a block */
 	size_t nckeys;
-	uint32_t *cktab;		/* index + 1 in ckeys, by hash */
+	uint64_t *cktab;		/* the key's hash (high half) and its
+					 * index + 1 in ckeys, by hash */
 	size_t cktab_size;
 	struct heat_cfield **cftab;	/* the keys' fields, by hash */
 	size_t ncfields, cftab_size;
@@ -400,9 +401,13 @@ const char *heat_intern(hm_heat *h, const char *s);
  * heat_borrow_objects(), else heat_intern()'s copy. */
 const char *heat_intern_object(hm_heat *h, const char *s);
 /* From now on the caller's object names are kept as they are, not copied:
- * they are interned (equal names are one pointer) and outlive h.  A
- * page-fault recording names an instance per line: copying and hashing
- * each name again cost as much as naming it. */
+ * they outlive h, and no string it passes is rewritten while h lives (a
+ * name seen before is known by its pointer alone).  Equal object names
+ * may be two pointers: rows and compact lines are told apart by the
+ * names' bytes, and a pointer compared only shares a key (struct
+ * heat_ckey) between the lines that name the same.  A page-fault
+ * recording names an instance per line: copying and hashing each name
+ * again cost as much as naming it. */
 void heat_borrow_objects(hm_heat *h);
 int heat_line_finish(hm_heat *h, struct heat_line *l);
 void heat_stats_to_counts(const hm_c2c_stats *st, hm_heat_counts *c);

@@ -331,9 +331,10 @@ const char *heat_intern(hm_heat *h, const char *s)
 		return NULL;
 	/* The pointer alone is not trusted (a caller may reuse a buffer):
 	 * comparing the bytes with the copy still costs less than hashing
-	 * them and probing the table. */
+	 * them and probing the table.  A caller whose strings stay as they
+	 * are (heat_borrow_objects()) is taken at its word. */
 	c = &h->icache[hm_hash_u64((uintptr_t)s) & (HEAT_ICACHE - 1)];
-	if (c->src == s && !strcmp(c->copy, s))
+	if (c->src == s && (h->borrow_objects || !strcmp(c->copy, s)))
 		return c->copy;
 	copy = hm_strtab_intern(&h->strs, s);
 	if (copy) {
