@@ -491,8 +491,9 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap, i
 		return 0;
 	attr_prefetch_early(a, b);
 	/* A binary without DWARF (its own, or a debug file's found for it)
-	 * has no variables to name: the address path's bucket stands. */
-	if (attr_binent_types(b))
+	 * has no variables to name: the address path's bucket stands.
+	 * Loaded types are asked for on every sample: no call then. */
+	if (!b->types && attr_binent_types(b))
 		return 0;
 	if (!b->dwarf_known) {
 		b->has_dwarf = hmi_binary_has_section(attr_binent_dwarf(b), ".debug_info", NULL) != 0;

@@ -238,8 +238,9 @@ struct hm_attr {
 						 * hash and an index in inst_v
 						 * (attribute-objects.c) */
 		size_t ninsts, inst_slots;
-		struct attr_inst *inst_v;	/* the instances, ninsts of them */
-		size_t inst_cap;
+		struct attr_inst **inst_blk;	/* the instances, ninsts of them,
+						 * in blocks (never moved) */
+		size_t inst_nblk;
 		struct attr_allocs *allocs;	/* attribute-alloc.c; NULL until one is seen */
 		struct attr_kmem *kmem;		/* attribute-kmem.c; NULL until needed */
 		struct attr_prefetch *prefetch;	/* attribute-prefetch.c, during a run */

@@ -24,9 +24,9 @@
 #define LIFT_DEPTH 8	/* containers of containers followed */
 
 struct attr_inst {
-	const char *object;	/* "TYPE@0xBASE", interned in a->memo.strs;
-				 * lifting finds an instance by the name's
-				 * bytes (a row's may be the heat's copy) */
+	const char *object;	/* "TYPE@0xBASE", one per instance; lifting
+				 * finds an instance by the name's bytes (a
+				 * row's may be the heat's copy) */
 	const char *sname;
 	const hm_types *t;
 	hm_type_id id;
@@ -43,6 +43,15 @@ struct attr_inst {
 static uint32_t inst_hash(const char *sname, uint64_t base)
 {
 	return (uint32_t)hm_hash_u64(base ^ ((uint64_t)(uintptr_t)sname << 20));
+}
+
+/* Instances are kept in blocks of INST_BLK: growing moves none (a
+ * doubled array was copied, and its new pages touched, each time). */
+#define INST_BLK 4096
+
+static struct attr_inst *inst_at(const hm_attr *a, size_t i)
+{
+	return &a->strat.inst_blk[i / INST_BLK][i % INST_BLK];
 }
 
 static int inst_grow(hm_attr *a)
@@ -103,19 +112,31 @@ const char *attr_inst_name(hm_attr *a, const char *sname, const hm_types *t, hm_
 	for (j = h & mask; a->strat.insts[j]; j = (j + 1) & mask) {
 		if ((uint32_t)(a->strat.insts[j] >> 32) != h)
 			continue;
-		x = &a->strat.inst_v[(uint32_t)a->strat.insts[j] - 1];
+		x = inst_at(a, (uint32_t)a->strat.insts[j] - 1);
 		if (x->base == base && x->sname == sname)
 			return x->object;
 	}
-	if (a->strat.ninsts >= UINT32_MAX - 1 ||
-	    hm_grow((void **)&a->strat.inst_v, &a->strat.inst_cap, a->strat.ninsts + 1,
-		    sizeof(*a->strat.inst_v)))
+	if (a->strat.ninsts >= UINT32_MAX - 1)
 		return NULL;
-	x = &a->strat.inst_v[a->strat.ninsts];
-	/* interned, as every name the heat keeps (heat_borrow_objects()) */
+	if (a->strat.ninsts / INST_BLK == a->strat.inst_nblk) {
+		size_t nb = a->strat.inst_nblk;
+		struct attr_inst **v = realloc(a->strat.inst_blk, (nb + 1) * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		a->strat.inst_blk = v;
+		if (!(v[nb] = malloc(INST_BLK * sizeof(**v))))
+			return NULL;
+		a->strat.inst_nblk++;
+	}
+	x = inst_at(a, a->strat.ninsts);
+	/* Not interned: this table makes it the one name of its instance.
+	 * Another strategy's object of the same name (an explicit object,
+	 * a slab object) is another pointer; what tells rows apart compares
+	 * names by their bytes (heat_borrow_objects()). */
 	*x = (struct attr_inst){ NULL, sname, t, id, base, size };
-	x->object = hm_strtab_intern_n(&a->memo.strs, obj,
-				       attr_inst_format(obj, sizeof(obj), sname, base));
+	x->object = hm_arena_strndup(&a->memo.rec_arena, obj,
+				     attr_inst_format(obj, sizeof(obj), sname, base));
 	if (!x->object)
 		return NULL;
 	a->strat.insts[j] = (uint64_t)h << 32 | (uint32_t)(a->strat.ninsts + 1);
@@ -395,7 +416,7 @@ int attr_lift_containers(hm_attr *a, hm_heat *h)
 	if (!L.v)
 		return -ENOMEM;
 	for (i = 0; i < a->strat.ninsts; i++) {
-		const struct attr_inst *x = &a->strat.inst_v[i];
+		const struct attr_inst *x = inst_at(a, i);
 
 		L.v[L.n++] = (struct lift_inst){ x->base, x->size, x };
 		if (x->size > L.maxsize)
@@ -450,11 +471,15 @@ int attr_lift_containers(hm_attr *a, hm_heat *h)
 
 void attr_insts_free(hm_attr *a)
 {
+	size_t i;
+
+	for (i = 0; i < a->strat.inst_nblk; i++)
+		free(a->strat.inst_blk[i]);
+	free(a->strat.inst_blk);
 	free(a->strat.insts);
-	free(a->strat.inst_v);
 	a->strat.insts = NULL;
-	a->strat.inst_v = NULL;
-	a->strat.ninsts = a->strat.inst_slots = a->strat.inst_cap = 0;
+	a->strat.inst_blk = NULL;
+	a->strat.ninsts = a->strat.inst_slots = a->strat.inst_nblk = 0;
 }
 
 /* ---- explicit objects (hm_attr_add_object()) ---- */

@@ -587,6 +587,14 @@ static long instances(const struct heat_line *const *v, size_t n, const hm_heat 
 	long got;
 
 	*out = NULL;
+	/* Room for a row a line and every key at once: grown by doubling,
+	 * tens of thousands of keys were copied and their pages touched
+	 * again at each step. */
+	if (n + nk > 64) {
+		cap = n + nk;
+		if (!(x = malloc(cap * sizeof(*x))))
+			return -1;
+	}
 	for (i = 0; i < n; i++)
 		for (const struct heat_row *r = hmi_heat_line_rows(v[i]); r; r = hmi_heat_row_next(r))
 			if (inst_add(&x, &k, &cap, hmi_heat_row_type(r), hmi_heat_row_object(r),
