@@ -365,10 +365,12 @@ static void evidence(const struct heat_line *l, const hm_report_stats *st, char 
  * thousands of objects, so they are told apart by a hash table, not by
  * sorting them by name: only the few types are sorted.  Names are compared
  * by their bytes: one name can come as two pointers. */
+/* One a row or key that names an instance: 24 bytes, as a page-fault
+ * report has tens of thousands (the type's hash and the name's length are
+ * worked out when it is counted). */
 struct inst_key {
 	const char *sname, *object;
-	size_t olen;		/* strlen(object) */
-	uint64_t th, hash;	/* hashes of the type, of type and object */
+	uint64_t hash;		/* of type and object */
 };
 
 struct inst_count {
@@ -423,15 +425,14 @@ static uint64_t type_hash(struct type_hcache *tc, const char *sname)
 }
 
 /* "TYPE@?" is a field of an instance not known (attribute-insn.c): no
- * instance to count.  An instance's object name is *len bytes long. */
-static int is_instance(const char *type, const char *object, enum hm_profile_kind kind,
-		       size_t *len)
+ * instance to count. */
+static int is_instance(const char *type, const char *object, enum hm_profile_kind kind)
 {
 	size_t n;
 
 	if (!type || !object || kind != HM_PROFILE_STRUCT)
 		return 0;
-	*len = n = strlen(object);
+	n = strlen(object);
 	return n < 2 || object[n - 2] != '@' || object[n - 1] != '?';
 }
 
@@ -439,9 +440,7 @@ static int is_instance(const char *type, const char *object, enum hm_profile_kin
 static int inst_add(struct inst_key **x, size_t *k, size_t *cap, const char *type,
 		    const char *object, enum hm_profile_kind kind)
 {
-	size_t len;
-
-	if (!is_instance(type, object, kind, &len))
+	if (!is_instance(type, object, kind))
 		return 0;
 	if (*k == *cap) {
 		struct inst_key *g;
@@ -452,7 +451,7 @@ static int inst_add(struct inst_key **x, size_t *k, size_t *cap, const char *typ
 			return -1;
 		*x = g;
 	}
-	(*x)[(*k)++] = (struct inst_key){ type, object, len, 0, 0 };
+	(*x)[(*k)++] = (struct inst_key){ type, object, 0 };
 	return 0;
 }
 
@@ -473,17 +472,18 @@ static size_t table_size(size_t n)
 	return s;
 }
 
-/* Count x, a new instance, under its type in c[0..*nc) (tab: indexes + 1
- * into c by type hash, *tcap slots).  0 or -1 out of memory. */
-static int type_count(const struct inst_key *x, struct inst_count **c, size_t *nc,
-		      size_t *ccap, uint32_t **tab, size_t *tcap)
+/* Count x, a new instance, under its type (hash th) in c[0..*nc) (tab:
+ * indexes + 1 into c by type hash, *tcap slots).  0 or -1 out of
+ * memory. */
+static int type_count(const struct inst_key *x, uint64_t th, struct inst_count **c,
+		      size_t *nc, size_t *ccap, uint32_t **tab, size_t *tcap)
 {
 	size_t s, i;
 
-	for (s = x->th & (*tcap - 1); (*tab)[s]; s = (s + 1) & (*tcap - 1)) {
+	for (s = th & (*tcap - 1); (*tab)[s]; s = (s + 1) & (*tcap - 1)) {
 		struct inst_count *e = &(*c)[(*tab)[s] - 1];
 
-		if (e->hash == x->th && same_name(e->sname, x->sname)) {
+		if (e->hash == th && same_name(e->sname, x->sname)) {
 			e->n++;
 			return 0;
 		}
@@ -497,7 +497,7 @@ static int type_count(const struct inst_key *x, struct inst_count **c, size_t *n
 			return -1;
 		*c = g;
 	}
-	(*c)[*nc] = (struct inst_count){ x->sname, 1, x->th };
+	(*c)[*nc] = (struct inst_count){ x->sname, 1, th };
 	(*tab)[s] = (uint32_t)++*nc;
 	if (2 * *nc > *tcap) {
 		/* past half full: a table twice as big, filled again */
@@ -538,9 +538,9 @@ static long inst_types(struct inst_key *x, size_t k, struct inst_count **out)
 		goto out;
 	for (i = 0; i < k; i++) {
 		struct inst_key *e = &x[i];
+		uint64_t th = type_hash(tc, e->sname);
 
-		e->th = type_hash(tc, e->sname);
-		e->hash = name_hash(e->object, e->olen, e->th);
+		e->hash = name_hash(e->object, strlen(e->object), th);
 		for (s = e->hash & (pcap - 1); pt[s]; s = (s + 1) & (pcap - 1)) {
 			const struct inst_key *o = &x[pt[s] - 1];
 
@@ -551,7 +551,7 @@ static long inst_types(struct inst_key *x, size_t k, struct inst_count **out)
 		if (pt[s])
 			continue;
 		pt[s] = (uint32_t)(i + 1);
-		if (type_count(e, &c, &nc, &ccap, &tt, &tcap))
+		if (type_count(e, th, &c, &nc, &ccap, &tt, &tcap))
 			goto out;
 	}
 	if (nc)
