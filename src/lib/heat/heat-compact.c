@@ -37,14 +37,12 @@ void heat_compact_free(hm_heat *h)
 	for (i = 0; i < (h->nckeys + HEAT_CKBLK - 1) / HEAT_CKBLK; i++)
 		free(h->ckblk[i]);
 	free(h->ckblk);
-	free(h->cktab);
 	free(h->cftab);
 	hm_arena_free(&h->cfarena);
 	h->cftab = NULL;
 	h->ncfields = h->cftab_size = 0;
 	h->ckblk = NULL;
 	h->nckeys = 0;
-	h->cktab = NULL;
 	h->cblk = NULL;
 	h->ctab = NULL;
 	h->cips = NULL;
@@ -71,9 +69,16 @@ static int ctab_grow(hm_heat *h)
 
 	if (!t)
 		return -ENOMEM;
-	for (i = 0; i < h->ctab_size; i++)
-		if (h->ctab[i])
-			t[ctab_slot(h, t, n, crec(h, h->ctab[i] - 1)->laddr)] = h->ctab[i];
+	/* Every record is in the table, each address once: taken in their
+	 * order (read one after the other, not one cache miss each in the
+	 * old table's) into the first free slot, with nothing to compare. */
+	for (i = 0; i < h->ncompact; i++) {
+		size_t j = hm_hash_u64(crec(h, (uint32_t)i)->laddr) & (n - 1);
+
+		while (t[j])
+			j = (j + 1) & (n - 1);
+		t[j] = (uint32_t)i + 1;
+	}
 	free(h->ctab);
 	h->ctab = t;
 	h->ctab_size = n;
@@ -170,38 +175,14 @@ static const struct heat_cfield *cfield_of(hm_heat *h, const struct heat_cfield 
 	return x;
 }
 
-static int ckey_eq(const struct heat_ckey *k, const struct heat_ckey *x)
-{
-	return k->f == x->f && k->object == x->object && k->obj_base == x->obj_base;
-}
-
-static uint32_t ckey_hash(const struct heat_ckey *k)
-{
-	return (uint32_t)hm_hash_u64((k->obj_base + k->f->foff) ^ (uintptr_t)k->object ^
-				     ((uintptr_t)k->f->path << 16));
-}
-
-/* The slot of k (hash kh) in t: its entry's, or the free one it would
- * take.  A slot holds the key's hash beside its index + 1: a probe past
- * another key reads no key (a new instance's key, on a page-fault
- * recording nearly every sample's, would pay a cache miss for each). */
-static size_t cktab_slot(const hm_heat *h, const uint64_t *t, size_t size,
-			 const struct heat_ckey *k, uint32_t kh)
-{
-	size_t i = kh & (size - 1);
-
-	while (t[i] && !((uint32_t)(t[i] >> 32) == kh &&
-			 ckey_eq(heat_ckey_at(h, (uint32_t)t[i] - 1), k)))
-		i = (i + 1) & (size - 1);
-	return i;
-}
-
+/* A key a new compact line: the key holds the instance (object, base),
+ * and a field of an instance lies on one line (two when it straddles
+ * them), so looking keys up to share them found next to nothing, while
+ * its table was a quarter of a page-fault report's memory. */
 long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 {
 	struct heat_cfield f;
 	struct heat_ckey k;
-	uint32_t kh;
-	size_t i;
 
 	if (!a->sname && !a->object && !a->strategy && !a->kind && !a->ssize)
 		return 0;
@@ -213,29 +194,6 @@ long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 	if (!f.sname || (a->object && !k.object) || (a->path && !f.path) ||
 	    !(k.f = cfield_of(h, &f)))
 		return -ENOMEM;
-	if (2 * (h->nckeys + 1) > h->cktab_size) {
-		size_t n = h->cktab_size ? 2 * h->cktab_size : 1024;
-		uint64_t *t = calloc(n, sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		for (i = 0; i < h->cktab_size; i++) {
-			size_t j;
-
-			if (!h->cktab[i])
-				continue;
-			for (j = (h->cktab[i] >> 32) & (n - 1); t[j]; j = (j + 1) & (n - 1))
-				;
-			t[j] = h->cktab[i];
-		}
-		free(h->cktab);
-		h->cktab = t;
-		h->cktab_size = n;
-	}
-	kh = ckey_hash(&k);
-	i = cktab_slot(h, h->cktab, h->cktab_size, &k, kh);
-	if (h->cktab[i])
-		return (uint32_t)h->cktab[i];
 	if (h->nckeys >= UINT32_MAX - 1)
 		return -ENOMEM;
 	if (h->nckeys % HEAT_CKBLK == 0) {
@@ -249,8 +207,7 @@ long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 			return -ENOMEM;
 	}
 	*heat_ckey_at(h, h->nckeys) = k;
-	h->cktab[i] = (uint64_t)kh << 32 | (uint32_t)++h->nckeys;
-	return (long)h->nckeys;
+	return (long)++h->nckeys;
 }
 
 int heat_ckey_relabel(hm_heat *h, struct heat_ckey *k, const char *sname, const char *object,

@@ -181,9 +181,10 @@ struct heat_wtid {
 };
 
 /* What an attributed compact line's row would say of its field: the
- * first access's names and place, interned once for every line that has
- * the same (a page-fault recording names one instance per line: a key
- * each, 32 bytes, where a row and a line take 1.3 KB).  What does not
+ * first access's names and place, a key per line (a page-fault recording
+ * names one instance per line: 32 bytes, where a row and a line take
+ * 1.3 KB; a field of an instance is on one line, so a key would hardly
+ * ever be another line's).  What does not
  * name the instance (the struct, the field, the path) is shared by every
  * instance's key, in a struct heat_cfield interned once (compared by
  * address).  Lifting to a container (attr/) rewrites the key as it does a
@@ -291,9 +292,6 @@ struct hm_heat {
 	struct heat_ckey **ckblk;	/* attributed compact lines' fields,
 					 * HEAT_CKBLK a block */
 	size_t nckeys;
-	uint64_t *cktab;		/* the key's hash (high half) and its
-					 * index + 1 in ckeys, by hash */
-	size_t cktab_size;
 	struct heat_cfield **cftab;	/* the keys' fields, by hash */
 	size_t ncfields, cftab_size;
 	hm_arena cfarena;		/* where they are */
