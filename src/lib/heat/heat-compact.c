@@ -32,6 +32,7 @@ void heat_compact_free(hm_heat *h)
 		free(h->cblk[i]);
 	free(h->cblk);
 	free(h->ctab);
+	free(h->ctag);
 	free(h->cips);
 	free(h->ciptab);
 	for (i = 0; i < (h->nckeys + HEAT_CKBLK - 1) / HEAT_CKBLK; i++)
@@ -45,42 +46,64 @@ void heat_compact_free(hm_heat *h)
 	h->nckeys = 0;
 	h->cblk = NULL;
 	h->ctab = NULL;
+	h->ctag = NULL;
 	h->cips = NULL;
 	h->ciptab = NULL;
 }
 
 /* The slot of laddr in t: its record's, or the free one it would take. */
-static size_t ctab_slot(const hm_heat *h, const uint32_t *t, size_t size, uint64_t laddr)
+/* A line address's tag in ctag: its hash's top bits, never 0 (0: a free
+ * slot). */
+static uint8_t ctab_tag(uint64_t hash)
 {
-	size_t i = hm_hash_u64(laddr) & (size - 1);
+	return (uint8_t)(hash >> 56) | 1;
+}
 
-	while (t[i] && crec(h, t[i] - 1)->laddr != laddr)
-		i = (i + 1) & (size - 1);
+/* The slot of laddr: its record's, or the free one it would take.  A
+ * probe reads the tags (a byte a slot) and a record only when the tag
+ * agrees: a new line, most of a page-fault recording's, would pay a cache
+ * miss in the records for every slot its probe passed. */
+static size_t ctab_slot(const hm_heat *h, uint64_t laddr)
+{
+	uint64_t hash = hm_hash_u64(laddr);
+	uint8_t tag = ctab_tag(hash);
+	size_t i = hash & (h->ctab_size - 1);
+
+	for (; h->ctag[i]; i = (i + 1) & (h->ctab_size - 1))
+		if (h->ctag[i] == tag && crec(h, h->ctab[i] - 1)->laddr == laddr)
+			break;
 	return i;
 }
 
-/* The table at most half full: a probe past the first slot is a cache
- * miss.  Slots are 32-bit indices, not pointers: the table is a quarter of
- * a compact line's memory. */
+/* The table at most half full.  Slots are 32-bit indices, not pointers,
+ * and 8-bit tags: the table is a fifth of a compact line's memory. */
 static int ctab_grow(hm_heat *h)
 {
 	size_t n = h->ctab_size ? 2 * h->ctab_size : 1024, i;
-	uint32_t *t = calloc(n, sizeof(*t));
+	uint32_t *t = malloc(n * sizeof(*t));
+	uint8_t *g = calloc(n, sizeof(*g));
 
-	if (!t)
+	if (!t || !g) {
+		free(t);
+		free(g);
 		return -ENOMEM;
+	}
 	/* Every record is in the table, each address once: taken in their
 	 * order (read one after the other, not one cache miss each in the
 	 * old table's) into the first free slot, with nothing to compare. */
 	for (i = 0; i < h->ncompact; i++) {
-		size_t j = hm_hash_u64(crec(h, (uint32_t)i)->laddr) & (n - 1);
+		uint64_t hash = hm_hash_u64(crec(h, (uint32_t)i)->laddr);
+		size_t j = hash & (n - 1);
 
-		while (t[j])
+		while (g[j])
 			j = (j + 1) & (n - 1);
 		t[j] = (uint32_t)i + 1;
+		g[j] = ctab_tag(hash);
 	}
 	free(h->ctab);
+	free(h->ctag);
 	h->ctab = t;
+	h->ctag = g;
 	h->ctab_size = n;
 	return 0;
 }
@@ -94,9 +117,9 @@ struct heat_compact *heat_compact_lookup(hm_heat *h, uint64_t laddr, size_t *slo
 		*slot = SIZE_MAX;
 		return NULL;
 	}
-	i = ctab_slot(h, h->ctab, h->ctab_size, laddr);
+	i = ctab_slot(h, laddr);
 	*slot = i;
-	return h->ctab[i] ? crec(h, h->ctab[i] - 1) : NULL;
+	return h->ctag[i] ? crec(h, h->ctab[i] - 1) : NULL;
 }
 
 struct heat_compact *heat_compact_add(hm_heat *h, size_t slot, uint64_t laddr)
@@ -122,6 +145,7 @@ struct heat_compact *heat_compact_add(hm_heat *h, size_t slot, uint64_t laddr)
 	c->laddr = laddr;
 	c->u.k.seq = h->nseq++;
 	h->ctab[slot] = (uint32_t)++h->ncompact;
+	h->ctag[slot] = ctab_tag(hm_hash_u64(laddr));
 	return c;
 }
 

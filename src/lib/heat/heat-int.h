@@ -283,6 +283,8 @@ struct hm_heat {
 	/* lines kept as counts only (heat-compact.c) */
 	uint32_t *ctab;			/* index + 1 in cblk, open addressing
 					 * by line address */
+	uint8_t *ctag;			/* each slot's tag, 0: free
+					 * (heat-compact.c) */
 	size_t ctab_size, ncompact;
 	struct heat_compact **cblk;	/* the records, HEAT_CBLK a block */
 	size_t ncblk;
