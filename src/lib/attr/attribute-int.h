@@ -234,9 +234,10 @@ struct hm_attr {
 	struct {			/* the strategies' own state */
 		struct xobject *objects;	/* explicit objects (attribute-objects.c) */
 		size_t nobjects, objects_cap;
-		uint64_t *insts;		/* instances by (struct, base): a
-						 * hash and an index in inst_v
+		uint32_t *insts;		/* instances by (struct, base): the
+						 * index + 1 of each slot's
 						 * (attribute-objects.c) */
+		uint8_t *inst_tags;		/* each slot's tag, 0: free */
 		size_t ninsts, inst_slots;
 		struct attr_inst **inst_blk;	/* the instances, ninsts of them,
 						 * in blocks (never moved) */

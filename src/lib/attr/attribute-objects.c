@@ -36,13 +36,18 @@ struct attr_inst {
 /* The instances by (struct, base): the name an instance goes by is a
  * function of the two, so a sample on an instance seen before needs no
  * formatting and no string hashing.  sname is interned: equal names are
- * one pointer.  A slot holds the key's hash (its low half) beside the
- * index + 1 of its instance: a probe past another key, or a table grown,
- * reads no instance (most samples of a page-fault recording are on an
+ * one pointer.  A slot has a tag (a byte of the key's hash) beside the
+ * index + 1 of its instance: a probe reads the tags, and an instance only
+ * when its tag agrees (most samples of a page-fault recording are on an
  * instance not seen yet, whose probes would each be a cache miss). */
-static uint32_t inst_hash(const char *sname, uint64_t base)
+static uint64_t inst_hash(const char *sname, uint64_t base)
 {
-	return (uint32_t)hm_hash_u64(base ^ ((uint64_t)(uintptr_t)sname << 20));
+	return hm_hash_u64(base ^ ((uint64_t)(uintptr_t)sname << 20));
+}
+
+static uint8_t inst_tag(uint64_t hash)
+{
+	return (uint8_t)(hash >> 56) | 1;
 }
 
 /* Instances are kept in blocks of INST_BLK: growing moves none (a
@@ -54,25 +59,33 @@ static struct attr_inst *inst_at(const hm_attr *a, size_t i)
 	return &a->strat.inst_blk[i / INST_BLK][i % INST_BLK];
 }
 
+/* Twice the slots, filled in the instances' order (read one after the
+ * other, not one cache miss each in the old table's order). */
 static int inst_grow(hm_attr *a)
 {
 	size_t n = a->strat.inst_slots ? a->strat.inst_slots * 2 : 256, i;
-	uint64_t *v = calloc(n, sizeof(*v));
+	uint32_t *v = malloc(n * sizeof(*v));
+	uint8_t *g = calloc(n, sizeof(*g));
 
-	if (!v)
+	if (!v || !g) {
+		free(v);
+		free(g);
 		return -ENOMEM;
-	for (i = 0; i < a->strat.inst_slots; i++) {
-		uint64_t o = a->strat.insts[i];
+	}
+	for (i = 0; i < a->strat.ninsts; i++) {
+		const struct attr_inst *x = inst_at(a, i);
+		uint64_t h = inst_hash(x->sname, x->base);
 		size_t j;
 
-		if (!o)
-			continue;
-		for (j = (o >> 32) & (n - 1); v[j]; j = (j + 1) & (n - 1))
+		for (j = h & (n - 1); g[j]; j = (j + 1) & (n - 1))
 			;
-		v[j] = o;
+		v[j] = (uint32_t)i + 1;
+		g[j] = inst_tag(h);
 	}
 	free(a->strat.insts);
+	free(a->strat.inst_tags);
 	a->strat.insts = v;
+	a->strat.inst_tags = g;
 	a->strat.inst_slots = n;
 	return 0;
 }
@@ -102,17 +115,18 @@ const char *attr_inst_name(hm_attr *a, const char *sname, const hm_types *t, hm_
 			   uint64_t base, uint64_t size)
 {
 	struct attr_inst *x;
-	uint32_t h = inst_hash(sname, base);
+	uint64_t h = inst_hash(sname, base);
+	uint8_t tag = inst_tag(h);
 	char obj[300];
 	size_t j, mask;
 
 	if (2 * (a->strat.ninsts + 1) > a->strat.inst_slots && inst_grow(a))
 		return NULL;
 	mask = a->strat.inst_slots - 1;
-	for (j = h & mask; a->strat.insts[j]; j = (j + 1) & mask) {
-		if ((uint32_t)(a->strat.insts[j] >> 32) != h)
+	for (j = h & mask; a->strat.inst_tags[j]; j = (j + 1) & mask) {
+		if (a->strat.inst_tags[j] != tag)
 			continue;
-		x = inst_at(a, (uint32_t)a->strat.insts[j] - 1);
+		x = inst_at(a, a->strat.insts[j] - 1);
 		if (x->base == base && x->sname == sname)
 			return x->object;
 	}
@@ -139,7 +153,8 @@ const char *attr_inst_name(hm_attr *a, const char *sname, const hm_types *t, hm_
 				     attr_inst_format(obj, sizeof(obj), sname, base));
 	if (!x->object)
 		return NULL;
-	a->strat.insts[j] = (uint64_t)h << 32 | (uint32_t)(a->strat.ninsts + 1);
+	a->strat.insts[j] = (uint32_t)(a->strat.ninsts + 1);
+	a->strat.inst_tags[j] = tag;
 	a->strat.ninsts++;
 	return x->object;
 }
@@ -477,7 +492,9 @@ void attr_insts_free(hm_attr *a)
 		free(a->strat.inst_blk[i]);
 	free(a->strat.inst_blk);
 	free(a->strat.insts);
+	free(a->strat.inst_tags);
 	a->strat.insts = NULL;
+	a->strat.inst_tags = NULL;
 	a->strat.inst_blk = NULL;
 	a->strat.ninsts = a->strat.inst_slots = a->strat.inst_nblk = 0;
 }
