@@ -173,7 +173,8 @@ typedef struct hm_report_stats {
 } hm_report_stats;
 
 /* Read every record of r, attribute every sample, count into h, then finish h.
- * 0, or a negative errno (a malformed file: the reader's diagnostic). */
+ * 0, or a negative errno (a malformed file: the reader's diagnostic).  h
+ * names fields with a's strings from then on: free h before a. */
 int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st);
 
 /* `report --explain`: print to out how the instruction at `where` (a link

@@ -478,47 +478,22 @@ static int wide_unsure(const struct insn_res *r, uint64_t addr, int watched)
 	       (uint64_t)r->off + r->insn.mem.size > r->foff + r->fsize;
 }
 
-/* "sname@0xBASE" into buf, as snprintf("%s@0x%" PRIx64) writes it: its
- * length.  Every sample on a heap instance names its instance, so this is
- * per sample; snprintf's format parsing was most of its cost. */
-static size_t inst_name(char *buf, size_t size, const char *sname, uint64_t base)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t n = strlen(sname), d = 1;
-
-	while (d < 16 && base >> (4 * d))
-		d++;
-	if (n + 3 + d >= size) {	/* truncated: as snprintf does it */
-		snprintf(buf, size, "%s@0x%" PRIx64, sname, base);
-		return strlen(buf);
-	}
-	memcpy(buf, sname, n);
-	buf[n++] = '@';
-	buf[n++] = '0';
-	buf[n++] = 'x';
-	for (size_t i = d; i-- > 0; base >>= 4)
-		buf[n + i] = hex[base & 15];
-	n += d;
-	buf[n] = 0;
-	return n;
-}
-
 int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap, int watched,
-		      hm_attribution *out)
+		      const void *bin, uint64_t link, hm_attribution *out)
 {
 	const struct insn_res *r;
-	struct binent *b;
-	uint64_t link;
+	struct binent *b = (struct binent *)bin;	/* hmi_attr_ip()'s are binents */
 	char obj[300];
 
-	if (!(s->has & HM_HAS_IP) || hmi_attr_ip(a, s, (const void **)&b, &link))
+	if (!b)
 		return 0;
 	if (b->status != BIN_OK)
 		return 0;
 	attr_prefetch_early(a, b);
 	/* A binary without DWARF (its own, or a debug file's found for it)
-	 * has no variables to name: the address path's bucket stands. */
-	if (attr_binent_types(b))
+	 * has no variables to name: the address path's bucket stands.
+	 * Loaded types are asked for on every sample: no call then. */
+	if (!b->types && attr_binent_types(b))
 		return 0;
 	if (!b->dwarf_known) {
 		b->has_dwarf = hmi_binary_has_section(attr_binent_dwarf(b), ".debug_info", NULL) != 0;
@@ -561,13 +536,16 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap, i
 		 * thread), "per-cpu:runqueues" (every CPU) */
 		out->object = r->object;
 	} else {
-		out->object = hm_strtab_intern_n(&a->memo.strs, obj,
-						 inst_name(obj, sizeof(obj), r->sname,
-							   out->obj_base));
-		if (out->object && r->kind == HM_PROFILE_STRUCT &&
-		    attr_inst_note(a, out->object, r->sname, b->types, r->type, out->obj_base,
-				   r->ssize))
-			return -ENOMEM;
+		/* Every sample on a heap instance names its instance: found
+		 * by (struct, base), its name made once. */
+		if (r->kind == HM_PROFILE_STRUCT)
+			out->object = attr_inst_name(a, r->sname, b->types, r->type,
+						     out->obj_base, r->ssize);
+		else
+			out->object = hm_strtab_intern_n(&a->memo.strs, obj,
+							 attr_inst_format(obj, sizeof(obj),
+									  r->sname,
+									  out->obj_base));
 	}
 	out->path = r->path;
 	out->foff = r->foff;

@@ -239,8 +239,14 @@ struct hm_attr {
 	struct {			/* the strategies' own state */
 		struct xobject *objects;	/* explicit objects (attribute-objects.c) */
 		size_t nobjects, objects_cap;
-		struct attr_inst **insts;	/* instances by object name (attribute-objects.c) */
+		uint32_t *insts;		/* instances by (struct, base): the
+						 * index + 1 of each slot's
+						 * (attribute-objects.c) */
+		uint8_t *inst_tags;		/* each slot's tag, 0: free */
 		size_t ninsts, inst_slots;
+		struct attr_inst **inst_blk;	/* the instances, ninsts of them,
+						 * in blocks (never moved) */
+		size_t inst_nblk;
 		struct attr_allocs *allocs;	/* attribute-alloc.c; NULL until one is seen */
 		struct attr_kmem *kmem;		/* attribute-kmem.c; NULL until needed */
 		struct attr_prefetch *prefetch;	/* attribute-prefetch.c, during a run */
@@ -268,12 +274,17 @@ void attr_prefetch_start(hm_attr *a, struct binent *b);
 void attr_prefetch_early(hm_attr *a, struct binent *b);
 void attr_prefetch_stop(hm_attr *a);
 
-/* attribute-objects.c: note the instance `object` (interned) of record id
- * of t at base; rename the rows of instances embedded in another (before
+/* attribute-objects.c: the name ("sname@0xBASE", interned) of the instance
+ * of record id of t (sname, interned) at base, noted when new (NULL on
+ * ENOMEM); rename the rows of instances embedded in another (before
  * hm_heat_finish()); free the notes.  0 or -ENOMEM. */
 struct hm_heat;
-int attr_inst_note(hm_attr *a, const char *object, const char *sname, const hm_types *t,
-		   hm_type_id id, uint64_t base, uint64_t size);
+struct attr_inst;
+const char *attr_inst_name(hm_attr *a, const char *sname, const hm_types *t, hm_type_id id,
+			   uint64_t base, uint64_t size);
+/* "sname@0xBASE" into buf (size bytes), as snprintf("%s@0x%" PRIx64)
+ * writes it: its length. */
+size_t attr_inst_format(char *buf, size_t size, const char *sname, uint64_t base);
 int attr_lift_containers(hm_attr *a, struct hm_heat *h);
 void attr_insts_free(hm_attr *a);
 
@@ -409,10 +420,12 @@ const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t p
 /* attribute-insn.c: attribute sample s at addr by its instruction, when the
  * address path found nothing (trap: the IP is after the access; watched:
  * addr is a watchpoint's watched address, which an access may overlap
- * from below).  Returns 1 attributed, 0 not (out->bucket set only when the
- * strategy had an answer: a reason bucket), -ENOMEM. */
+ * from below; bin and link: what hmi_attr_ip() says of s's IP, bin NULL
+ * when it has no binary, or s no IP).  Returns 1 attributed, 0 not
+ * (out->bucket set only when the strategy had an answer: a reason bucket),
+ * -ENOMEM. */
 int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap, int watched,
-		      hm_attribution *out);
+		      const void *bin, uint64_t link, hm_attribution *out);
 
 /* attribute-regs.c: a sample with registers and no data address gets the
  * address its registers give (s->addr, HM_HAS_ADDR, s->regs_rule and

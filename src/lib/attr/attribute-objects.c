@@ -24,60 +24,153 @@
 #define LIFT_DEPTH 8	/* containers of containers followed */
 
 struct attr_inst {
-	const char *object;	/* "TYPE@0xBASE", interned in a->memo.strs: noted by
-				 * pointer (every sample's path), looked up by
-				 * name (the heat keeps its own copy) */
+	const char *object;	/* "TYPE@0xBASE", one per instance; lifting
+				 * finds an instance by the name's bytes (a
+				 * row's may be the heat's copy) */
 	const char *sname;
 	const hm_types *t;
 	hm_type_id id;
 	uint64_t base, size;
 };
 
-static size_t inst_hash(const char *object)
+/* The instances by (struct, base): the name an instance goes by is a
+ * function of the two, so a sample on an instance seen before needs no
+ * formatting and no string hashing.  sname is interned: equal names are
+ * one pointer.  A slot has a tag (a byte of the key's hash) beside the
+ * index + 1 of its instance: a probe reads the tags, and an instance only
+ * when its tag agrees (most samples of a page-fault recording are on an
+ * instance not seen yet, whose probes would each be a cache miss). */
+static uint64_t inst_hash(const char *sname, uint64_t base)
 {
-	return (size_t)hm_hash_u64((uint64_t)(uintptr_t)object);
+	return hm_hash_u64(base ^ ((uint64_t)(uintptr_t)sname << 20));
 }
 
+static uint8_t inst_tag(uint64_t hash)
+{
+	return (uint8_t)(hash >> 56) | 1;
+}
+
+/* Instances are kept in blocks of INST_BLK: growing moves none (a
+ * doubled array was copied, and its new pages touched, each time). */
+#define INST_BLK 4096
+
+static struct attr_inst *inst_at(const hm_attr *a, size_t i)
+{
+	return &a->strat.inst_blk[i / INST_BLK][i % INST_BLK];
+}
+
+/* Twice the slots, filled in the instances' order (read one after the
+ * other, not one cache miss each in the old table's order). */
 static int inst_grow(hm_attr *a)
 {
 	size_t n = a->strat.inst_slots ? a->strat.inst_slots * 2 : 256, i;
-	struct attr_inst **v = calloc(n, sizeof(*v));
+	uint32_t *v = malloc(n * sizeof(*v));
+	uint8_t *g = calloc(n, sizeof(*g));
 
-	if (!v)
+	if (!v || !g) {
+		free(v);
+		free(g);
 		return -ENOMEM;
-	for (i = 0; i < a->strat.inst_slots; i++) {
+	}
+	for (i = 0; i < a->strat.ninsts; i++) {
+		const struct attr_inst *x = inst_at(a, i);
+		uint64_t h = inst_hash(x->sname, x->base);
 		size_t j;
 
-		if (!a->strat.insts[i])
-			continue;
-		for (j = inst_hash(a->strat.insts[i]->object) & (n - 1); v[j]; j = (j + 1) & (n - 1))
+		for (j = h & (n - 1); g[j]; j = (j + 1) & (n - 1))
 			;
-		v[j] = a->strat.insts[i];
+		v[j] = (uint32_t)i + 1;
+		g[j] = inst_tag(h);
 	}
 	free(a->strat.insts);
+	free(a->strat.inst_tags);
 	a->strat.insts = v;
+	a->strat.inst_tags = g;
 	a->strat.inst_slots = n;
 	return 0;
 }
 
-static struct attr_inst *inst_find(const hm_attr *a, const char *object)
+size_t attr_inst_format(char *buf, size_t size, const char *sname, uint64_t base)
 {
-	size_t j;
+	static const char hex[] = "0123456789abcdef";
+	/* hex digits: one for 0 */
+	size_t n = strlen(sname), d = base ? (size_t)(67 - __builtin_clzll(base)) / 4 : 1;
 
-	if (!a->strat.inst_slots)
-		return NULL;
-	for (j = inst_hash(object) & (a->strat.inst_slots - 1); a->strat.insts[j];
-	     j = (j + 1) & (a->strat.inst_slots - 1))
-		if (a->strat.insts[j]->object == object)
-			return a->strat.insts[j];
-	return NULL;
+	if (n + 3 + d >= size) {	/* truncated: as snprintf does it */
+		snprintf(buf, size, "%s@0x%" PRIx64, sname, base);
+		return strlen(buf);
+	}
+	memcpy(buf, sname, n);
+	buf[n++] = '@';
+	buf[n++] = '0';
+	buf[n++] = 'x';
+	for (size_t i = d; i-- > 0; base >>= 4)
+		buf[n + i] = hex[base & 15];
+	n += d;
+	buf[n] = 0;
+	return n;
 }
+
+const char *attr_inst_name(hm_attr *a, const char *sname, const hm_types *t, hm_type_id id,
+			   uint64_t base, uint64_t size)
+{
+	struct attr_inst *x;
+	uint64_t h = inst_hash(sname, base);
+	uint8_t tag = inst_tag(h);
+	char obj[300];
+	size_t j, mask;
+
+	if (2 * (a->strat.ninsts + 1) > a->strat.inst_slots && inst_grow(a))
+		return NULL;
+	mask = a->strat.inst_slots - 1;
+	for (j = h & mask; a->strat.inst_tags[j]; j = (j + 1) & mask) {
+		if (a->strat.inst_tags[j] != tag)
+			continue;
+		x = inst_at(a, a->strat.insts[j] - 1);
+		if (x->base == base && x->sname == sname)
+			return x->object;
+	}
+	if (a->strat.ninsts >= UINT32_MAX - 1)
+		return NULL;
+	if (a->strat.ninsts / INST_BLK == a->strat.inst_nblk) {
+		size_t nb = a->strat.inst_nblk;
+		struct attr_inst **v = realloc(a->strat.inst_blk, (nb + 1) * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		a->strat.inst_blk = v;
+		if (!(v[nb] = malloc(INST_BLK * sizeof(**v))))
+			return NULL;
+		a->strat.inst_nblk++;
+	}
+	x = inst_at(a, a->strat.ninsts);
+	/* Not interned: this table makes it the one name of its instance.
+	 * Another strategy's object of the same name (an explicit object,
+	 * a slab object) is another pointer; what tells rows apart compares
+	 * names by their bytes (heat_borrow_objects()). */
+	*x = (struct attr_inst){ NULL, sname, t, id, base, size };
+	x->object = hm_arena_strndup(&a->memo.rec_arena, obj,
+				     attr_inst_format(obj, sizeof(obj), sname, base));
+	if (!x->object)
+		return NULL;
+	a->strat.insts[j] = (uint32_t)(a->strat.ninsts + 1);
+	a->strat.inst_tags[j] = tag;
+	a->strat.ninsts++;
+	return x->object;
+}
+
+/* An instance as lifting searches them: sorted by base, the key beside
+ * the entry (a binary search reads no entry). */
+struct lift_inst {
+	uint64_t base, size;
+	const struct attr_inst *x;
+};
 
 /* The instances by name: the rows keep the heat's copies of the names, so
  * an instance is found from a row by the name's bytes (open addressing,
  * nslots a power of two). */
 struct inst_names {
-	struct attr_inst **v;
+	const struct attr_inst **v;
 	size_t nslots;
 };
 
@@ -86,7 +179,7 @@ static size_t name_hash(const char *object)
 	return (size_t)hm_hash_bytes(object, strlen(object), 0);
 }
 
-static int names_init(struct inst_names *t, struct attr_inst **insts, size_t n)
+static int names_init(struct inst_names *t, const struct lift_inst *insts, size_t n)
 {
 	t->nslots = 16;
 	while (t->nslots < 2 * n)
@@ -95,11 +188,11 @@ static int names_init(struct inst_names *t, struct attr_inst **insts, size_t n)
 	if (!t->v)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		size_t j = name_hash(insts[i]->object) & (t->nslots - 1);
+		size_t j = name_hash(insts[i].x->object) & (t->nslots - 1);
 
 		while (t->v[j])
 			j = (j + 1) & (t->nslots - 1);
-		t->v[j] = insts[i];
+		t->v[j] = insts[i].x;
 	}
 	return 0;
 }
@@ -116,28 +209,6 @@ static const struct attr_inst *inst_named(const struct inst_names *t, const char
 		if (!strcmp(t->v[j]->object, object))
 			return t->v[j];
 	return NULL;
-}
-
-int attr_inst_note(hm_attr *a, const char *object, const char *sname, const hm_types *t,
-		   hm_type_id id, uint64_t base, uint64_t size)
-{
-	struct attr_inst *x;
-	size_t j;
-
-	if (inst_find(a, object))
-		return 0;
-	if (2 * (a->strat.ninsts + 1) > a->strat.inst_slots && inst_grow(a))
-		return -ENOMEM;
-	x = hm_arena_alloc(&a->memo.rec_arena, sizeof(*x));
-	if (!x)
-		return -ENOMEM;
-	*x = (struct attr_inst){ object, sname, t, id, base, size };
-	for (j = inst_hash(object) & (a->strat.inst_slots - 1); a->strat.insts[j];
-	     j = (j + 1) & (a->strat.inst_slots - 1))
-		;
-	a->strat.insts[j] = x;
-	a->strat.ninsts++;
-	return 0;
 }
 
 /* Whether type id (through its typedefs and qualifiers) is called name:
@@ -195,18 +266,67 @@ static int embed_path(const hm_types *t, hm_type_id id, uint64_t off, const char
 
 static int by_base(const void *x, const void *y)
 {
-	const struct attr_inst *a = *(const struct attr_inst *const *)x;
-	const struct attr_inst *b = *(const struct attr_inst *const *)y;
+	const struct lift_inst *a = x, *b = y;
+	int c;
 
 	if (a->base != b->base)
 		return a->base < b->base ? -1 : 1;
-	return (a->size < b->size) - (a->size > b->size);	/* the larger first */
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;	/* the larger first */
+	/* one place, one size, two types: in a fixed order */
+	c = strcmp(a->x->sname, b->x->sname);
+	if (c)
+		return c;
+	return (a->x->id > b->x->id) - (a->x->id < b->x->id);
+}
+
+/* v sorted by by_base(): by base with a radix sort (stable, a pass per
+ * byte that differs: qsort's comparisons through a function pointer were
+ * most of lifting's cost on tens of thousands of instances), then each
+ * run of one base by the comparator.  0 or -ENOMEM. */
+static int sort_by_base(struct lift_inst *v, size_t n)
+{
+	struct lift_inst *tmp, *src = v, *dst;
+	size_t i, j, shift;
+
+	if (n < 2)
+		return 0;
+	if (!(tmp = malloc(n * sizeof(*tmp))))
+		return -ENOMEM;
+	dst = tmp;
+	for (shift = 0; shift < 64; shift += 8) {
+		size_t count[257] = { 0 };
+
+		for (i = 0; i < n; i++)
+			count[((src[i].base >> shift) & 0xff) + 1]++;
+		if (count[((src[0].base >> shift) & 0xff) + 1] == n)
+			continue;	/* one value of this byte: nothing moves */
+		for (i = 1; i < 257; i++)
+			count[i] += count[i - 1];
+		for (i = 0; i < n; i++)
+			dst[count[(src[i].base >> shift) & 0xff]++] = src[i];
+		dst = src;
+		src = src == v ? tmp : v;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+	for (i = 1; i < n; i++) {	/* insertion: runs of one base are short */
+		struct lift_inst x = v[i];
+
+		if (v[i - 1].base != x.base)
+			continue;
+		for (j = i; j > 0 && by_base(&v[j - 1], &x) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return 0;
 }
 
 /* The nearest instance that embeds x at its offset, in v (sorted by base,
  * the largest of one base first); the caller asks again for the container's
  * container.  *inside: x lies inside another instance at all. */
-static const struct attr_inst *container_of_inst(struct attr_inst **v, size_t n,
+static const struct attr_inst *container_of_inst(const struct lift_inst *v, size_t n,
 						 uint64_t maxsize, const struct attr_inst *x,
 						 hm_sbuf *sb, int *inside)
 {
@@ -215,13 +335,13 @@ static const struct attr_inst *container_of_inst(struct attr_inst **v, size_t n,
 	while (lo < hi) {	/* the first instance starting above x */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (v[mid]->base <= x->base)
+		if (v[mid].base <= x->base)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	while (lo-- > 0 && v[lo]->base + maxsize > x->base) {
-		const struct attr_inst *o = v[lo];
+	while (lo-- > 0 && v[lo].base + maxsize > x->base) {
+		const struct attr_inst *o = v[lo].x;
 
 		/* the names are interned: one pointer, the same name */
 		if (o == x || o->size <= x->size || o->base + o->size < x->base + x->size ||
@@ -237,9 +357,26 @@ static const struct attr_inst *container_of_inst(struct attr_inst **v, size_t n,
 	return NULL;
 }
 
+/* Whether some instance of v (sorted by base) may lie in another: starts
+ * at or before the end of one before it.  Where none does (a page-fault
+ * recording's instances, one per allocation), lifting changes nothing. */
+static int insts_overlap(const struct lift_inst *v, size_t n)
+{
+	uint64_t end = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i && v[i].base <= end)
+			return 1;
+		if (!i || v[i].base + v[i].size > end)
+			end = v[i].base + v[i].size;
+	}
+	return 0;
+}
+
 /* What lifting reads and rewrites of a row or a compact line's key. */
 struct lift {
-	struct attr_inst **v;
+	struct lift_inst *v;
 	struct inst_names names;
 	size_t n;
 	uint64_t maxsize;
@@ -293,17 +430,25 @@ int attr_lift_containers(hm_attr *a, hm_heat *h)
 	L.v = malloc(a->strat.ninsts * sizeof(*L.v));
 	if (!L.v)
 		return -ENOMEM;
-	for (i = 0; i < a->strat.inst_slots; i++)
-		if (a->strat.insts[i]) {
-			L.v[L.n++] = a->strat.insts[i];
-			if (a->strat.insts[i]->size > L.maxsize)
-				L.maxsize = a->strat.insts[i]->size;
-		}
+	for (i = 0; i < a->strat.ninsts; i++) {
+		const struct attr_inst *x = inst_at(a, i);
+
+		L.v[L.n++] = (struct lift_inst){ x->base, x->size, x };
+		if (x->size > L.maxsize)
+			L.maxsize = x->size;
+	}
+	if (sort_by_base(L.v, L.n)) {
+		free(L.v);
+		return -ENOMEM;
+	}
+	if (!insts_overlap(L.v, L.n)) {
+		free(L.v);
+		return 0;
+	}
 	if (names_init(&L.names, L.v, L.n)) {
 		free(L.v);
 		return -ENOMEM;
 	}
-	qsort(L.v, L.n, sizeof(*L.v), by_base);
 	for (i = 0; i < h->nlines && !err; i++) {
 		for (struct heat_row *r = h->lines[i]->rows; r && !err; r = r->next) {
 			struct lift_field f = { r->sname, r->object, r->path, r->ssize,
@@ -341,9 +486,17 @@ int attr_lift_containers(hm_attr *a, hm_heat *h)
 
 void attr_insts_free(hm_attr *a)
 {
-	free(a->strat.insts);	/* the entries are in rec_arena */
+	size_t i;
+
+	for (i = 0; i < a->strat.inst_nblk; i++)
+		free(a->strat.inst_blk[i]);
+	free(a->strat.inst_blk);
+	free(a->strat.insts);
+	free(a->strat.inst_tags);
 	a->strat.insts = NULL;
-	a->strat.ninsts = a->strat.inst_slots = 0;
+	a->strat.inst_tags = NULL;
+	a->strat.inst_blk = NULL;
+	a->strat.ninsts = a->strat.inst_slots = a->strat.inst_nblk = 0;
 }
 
 /* ---- explicit objects (hm_attr_add_object()) ---- */

@@ -95,7 +95,8 @@ struct fast_ent {
 	uint64_t addr;
 	uint32_t pid, gen;
 	struct heat_row *row;	/* NULL: not counted in heat */
-	uint8_t bucket, mapped, valid;
+	uint8_t bucket, mapped;
+	uint8_t valid;		/* in use when its table's `live` */
 	uint8_t by_ip;		/* the address alone names nothing: see struct ipx_ent */
 	uint8_t timed;		/* a kmem object by time: resolved again each time */
 };
@@ -113,14 +114,21 @@ struct ipx_ent {
 	struct heat_row *row;
 	const void *ip_bin;
 	uint64_t ip_link;
-	uint8_t bucket, valid;
+	uint8_t bucket;
+	uint8_t valid;		/* in use when its table's `live` */
 } __attribute__((aligned(64)));
 
+/* A table is emptied by a new `live` value, not by zeroing it: where
+ * nearly every address is new (a page-fault recording), it fills and is
+ * emptied every few thousand samples, and zeroing its half megabyte each
+ * time was a tenth of the run.  It is zeroed once the 255 values are
+ * used up. */
 struct ipx_tab {
 	struct ipx_ent *v;
 	size_t mask, n;
 	size_t hits;		/* entries found again since grown or emptied */
 	uint32_t epoch;		/* bumped when entries move (grown, emptied) */
+	uint8_t live;		/* an entry's `valid` when in use */
 };
 
 struct fast_tab {
@@ -128,7 +136,18 @@ struct fast_tab {
 	size_t mask, n;		/* slots − 1, slots in use */
 	size_t hits;		/* entries found again since grown or emptied */
 	uint32_t epoch;		/* bumped when entries move (grown, emptied) */
+	uint8_t live;		/* an entry's `valid` when in use */
 };
+
+/* The next `live` value of a table of `size` bytes at v, zeroed when the
+ * values are used up. */
+static uint8_t memo_empty(void *v, size_t size, uint8_t live)
+{
+	if (live < UINT8_MAX)
+		return (uint8_t)(live + 1);
+	memset(v, 0, size);
+	return 1;
+}
 
 struct ip_ent {
 	uint64_t ip;
@@ -202,12 +221,13 @@ static int fast_init(struct fast_tab *t, size_t slots)
 	t->mask = slots - 1;
 	t->n = 0;
 	t->hits = 0;
+	t->live = 1;
 	return t->v ? 0 : -ENOMEM;
 }
 
 static void fast_clear(struct fast_tab *t)
 {
-	memset(t->v, 0, (t->mask + 1) * sizeof(*t->v));
+	t->live = memo_empty(t->v, (t->mask + 1) * sizeof(*t->v), t->live);
 	t->n = 0;
 	t->hits = 0;
 	t->epoch++;
@@ -227,12 +247,13 @@ static int fast_grow(struct fast_tab *t)
 	if (fast_init(&n, 2 * (t->mask + 1)))
 		return -ENOMEM;
 	for (i = 0; i <= t->mask; i++) {
-		if (!t->v[i].valid)
+		if (t->v[i].valid != t->live)
 			continue;
-		for (j = fast_hash(t->v[i].addr, t->v[i].pid) & n.mask; n.v[j].valid;
+		for (j = fast_hash(t->v[i].addr, t->v[i].pid) & n.mask; n.v[j].valid == n.live;
 		     j = (j + 1) & n.mask)
 			;
 		n.v[j] = t->v[i];
+		n.v[j].valid = n.live;
 		n.n++;
 	}
 	memo_free(t->v, t->mask + 1, sizeof(*t->v));
@@ -247,7 +268,7 @@ static struct fast_ent *fast_find(struct fast_tab *t, size_t hash, uint64_t addr
 {
 	size_t j;
 
-	for (j = hash & t->mask; t->v[j].valid; j = (j + 1) & t->mask)
+	for (j = hash & t->mask; t->v[j].valid == t->live; j = (j + 1) & t->mask)
 		if (t->v[j].addr == addr && t->v[j].pid == pid)
 			return &t->v[j];
 	return &t->v[j];
@@ -313,7 +334,8 @@ static int resolve_slow(struct run *run, const struct sample_ctx *c, struct fast
 	const hm_sample *s = c->s;
 	uint64_t addr = c->addr;
 	int has_data_src = c->has_ds;
-	hm_heat_access acc = { 0 };
+	hm_heat_access acc;	/* zeroed only when used: most samples of a
+				 * page-fault recording go on by their IP */
 	hm_attribution at;
 	int r;
 
@@ -333,6 +355,7 @@ static int resolve_slow(struct run *run, const struct sample_ctx *c, struct fast
 	     at.bucket == HM_UNATTR_HEAP)) {
 		e->by_ip = 1;
 	} else if (r || (has_data_src && addr)) {
+		memset(&acc, 0, sizeof(acc));
 		access_of(&acc, r ? &at : NULL, addr);
 		e->row = heat_row_of(run->h, &acc);
 		if (!e->row)
@@ -341,7 +364,7 @@ static int resolve_slow(struct run *run, const struct sample_ctx *c, struct fast
 	e->addr = addr;
 	e->pid = s->pid;
 	e->gen = a->maps.gen;
-	e->valid = 1;
+	e->valid = run->fast.live;
 	return 0;
 }
 
@@ -356,6 +379,7 @@ static int ipx_init(struct ipx_tab *t, size_t slots)
 	t->mask = slots - 1;
 	t->n = 0;
 	t->hits = 0;
+	t->live = 1;
 	return t->v ? 0 : -ENOMEM;
 }
 
@@ -366,7 +390,7 @@ static struct ipx_ent *ipx_find(struct ipx_tab *t, size_t hash, uint64_t addr, u
 {
 	size_t j;
 
-	for (j = hash & t->mask; t->v[j].valid; j = (j + 1) & t->mask)
+	for (j = hash & t->mask; t->v[j].valid == t->live; j = (j + 1) & t->mask)
 		if (t->v[j].addr == addr && t->v[j].ip == ip && t->v[j].pid == pid)
 			return &t->v[j];
 	return &t->v[j];
@@ -379,15 +403,16 @@ static struct ipx_ent *ipx_find(struct ipx_tab *t, size_t hash, uint64_t addr, u
 static struct ipx_ent *ipx_slot(struct ipx_tab *t, size_t hash, uint64_t addr, uint64_t ip,
 				uint32_t pid, struct ipx_ent *hint)
 {
-	struct ipx_ent *x = hint && hint->valid && hint->addr == addr && hint->ip == ip &&
-			    hint->pid == pid ? hint : ipx_find(t, hash, addr, ip, pid);
+	struct ipx_ent *x = hint && hint->valid == t->live && hint->addr == addr &&
+			    hint->ip == ip && hint->pid == pid ? hint
+							       : ipx_find(t, hash, addr, ip, pid);
 	struct ipx_tab n;
 	size_t i;
 
-	if (x->valid || !memo_full(t->n + 1, t->mask + 1))
+	if (x->valid == t->live || !memo_full(t->n + 1, t->mask + 1))
 		return x;
 	if (t->mask + 1 >= IPX_MAX || !memo_yields(t->hits, t->n, t->mask + 1)) {
-		memset(t->v, 0, (t->mask + 1) * sizeof(*t->v));
+		t->live = memo_empty(t->v, (t->mask + 1) * sizeof(*t->v), t->live);
 		t->n = 0;
 		t->hits = 0;
 		t->epoch++;
@@ -396,10 +421,13 @@ static struct ipx_ent *ipx_slot(struct ipx_tab *t, size_t hash, uint64_t addr, u
 	if (ipx_init(&n, 2 * (t->mask + 1)))
 		return NULL;
 	for (i = 0; i <= t->mask; i++)
-		if (t->v[i].valid) {
+		if (t->v[i].valid == t->live) {
 			const struct ipx_ent *o = &t->v[i];
+			struct ipx_ent *d = ipx_find(&n, ipx_hash(o->addr, o->ip, o->pid), o->addr,
+						     o->ip, o->pid);
 
-			*ipx_find(&n, ipx_hash(o->addr, o->ip, o->pid), o->addr, o->ip, o->pid) = *o;
+			*d = *o;
+			d->valid = n.live;
 			n.n++;
 		}
 	memo_free(t->v, t->mask + 1, sizeof(*t->v));
@@ -409,37 +437,40 @@ static struct ipx_ent *ipx_slot(struct ipx_tab *t, size_t hash, uint64_t addr, u
 }
 
 /* Attribute a sample by its instruction into its by-IP entry x (e: its
- * address entry, by_ip; trap: the IP is after the access). */
+ * address entry, by_ip; trap: the IP is after the access; bin, link: what
+ * hmi_attr_ip() says of its IP, bin NULL for nothing). */
 static int resolve_ip_slow(struct run *run, const struct sample_ctx *c, int trap,
-			   const struct fast_ent *e, struct ipx_ent *x)
+			   const struct fast_ent *e, struct ipx_ent *x, const void *bin,
+			   uint64_t link)
 {
 	hm_attr *a = run->a;
 	const hm_sample *s = c->s;
 	uint64_t addr = c->addr;
 	int has_data_src = c->has_ds;
-	hm_heat_access acc = { 0 };
+	hm_heat_access acc;	/* zeroed when used */
 	hm_attribution at = { .bucket = (enum hm_attr_bucket)e->bucket };
-	int r = attr_resolve_insn(a, s, addr, trap, c->is_bp, &at);
+	int r;
 
+	r = attr_resolve_insn(a, s, addr, trap, c->is_bp, bin, link, &at);
 	if (r < 0)
 		return r;
 	x->bucket = (uint8_t)at.bucket;
 	x->row = NULL;
 	if (r || (has_data_src && addr)) {
+		memset(&acc, 0, sizeof(acc));
 		access_of(&acc, r ? &at : NULL, addr);
 		x->row = heat_row_of(run->h, &acc);
 		if (!x->row)
 			return -ENOMEM;
 	}
-	x->ip_bin = NULL;
-	x->ip_link = 0;
-	if (hmi_attr_ip(a, s, &x->ip_bin, &x->ip_link))
-		x->ip_bin = NULL, x->ip_link = 0;
+	/* read only when s has an IP (sample_ip()) */
+	x->ip_bin = bin;
+	x->ip_link = link;
 	x->addr = addr;
 	x->ip = s->ip;
 	x->pid = s->pid;
 	x->gen = a->maps.gen;
-	x->valid = 1;
+	x->valid = run->ipx.live;
 	return 0;
 }
 
@@ -483,10 +514,10 @@ static int sample_by_addr(struct run *run, const struct sample_ctx *c, struct fa
 	struct fast_ent *e;
 	int r;
 
-	e = c->hint && c->hint->valid && c->hint->addr == c->addr && c->hint->pid == s->pid
-		    ? c->hint : fast_slot(&run->fast, c->addr, s->pid);
-	if (!e->valid || e->gen != run->a->maps.gen || e->timed) {
-		int fresh = !e->valid;
+	e = c->hint && c->hint->valid == run->fast.live && c->hint->addr == c->addr &&
+		    c->hint->pid == s->pid ? c->hint : fast_slot(&run->fast, c->addr, s->pid);
+	if (e->valid != run->fast.live || e->gen != run->a->maps.gen || e->timed) {
+		int fresh = e->valid != run->fast.live;
 
 		if (fresh && memo_full(run->fast.n + 1, run->fast.mask + 1)) {
 			if (fast_grow(&run->fast))
@@ -496,7 +527,7 @@ static int sample_by_addr(struct run *run, const struct sample_ctx *c, struct fa
 		r = resolve_slow(run, c, e);
 		if (r < 0)
 			return r;
-		if (fresh && e->valid)
+		if (fresh && e->valid == run->fast.live)
 			run->fast.n++;
 		if (r)
 			return pend(run, s) ? -ENOMEM : 1;
@@ -521,26 +552,37 @@ static int sample_by_ip(struct run *run, const struct sample_ctx *c, const struc
 	x = ipx_slot(&run->ipx, c->xh, c->addr, s->ip, s->pid, c->xhint);
 	if (!x)
 		return -ENOMEM;
-	/* The instruction names the field only once its binary is mapped:
-	 * an IP in no known mapping (its MMAP2 on another CPU's buffer,
-	 * later in the file) waits like an address. */
-	if ((!x->valid || x->gen != a->maps.gen) && c->may_wait && !hmi_attr_mapped(a, s, s->ip))
-		return pend(run, s) ? -ENOMEM : 1;
-	if (!x->valid || x->gen != a->maps.gen) {
+	if (x->valid != run->ipx.live || x->gen != a->maps.gen) {
 		const hm_perf_event *sev = sample_event(run->info, s);
-		int fresh = !x->valid;
+		int fresh = x->valid != run->ipx.live;
+		const void *bin = NULL;
+		uint64_t link = 0;
+		int trap;
+
+		/* The IP's binary, once: the strategy and the entry both
+		 * need it. */
+		if ((s->has & HM_HAS_IP) && hmi_attr_ip(a, s, &bin, &link))
+			bin = NULL, link = 0;
+		/* The instruction names the field only once its binary is
+		 * mapped: an IP in no known mapping (its MMAP2 on another
+		 * CPU's buffer, later in the file) waits like an address.
+		 * A user IP in a binary is in a mapping (hmi_attr_ip() found
+		 * it there): no second search. */
+		if (c->may_wait && !(bin && !attr_is_kernel_addr(s->ip)) &&
+		    !hmi_attr_mapped(a, s, s->ip))
+			return pend(run, s) ? -ENOMEM : 1;
 		/* Which instruction the IP is (SPECS.md): breakpoints trap
 		 * after the access, and so does PEBS with precise_ip 1; page
 		 * faults, precise_ip >= 2, IBS and SPE give the access
 		 * itself. */
-		int trap = sev && (sev->type == PERF_TYPE_BREAKPOINT ||
-				   (sev->precise_ip == 1 && sev->type != PERF_TYPE_SOFTWARE));
+		trap = sev && (sev->type == PERF_TYPE_BREAKPOINT ||
+			       (sev->precise_ip == 1 && sev->type != PERF_TYPE_SOFTWARE));
 
 		/* An address from registers: the instruction the rule
 		 * chose (attribute-regs.c). */
 		if (s->regs_rule)
 			trap = s->regs_rule == HM_RW_PREV;
-		r = resolve_ip_slow(run, c, trap, e, x);
+		r = resolve_ip_slow(run, c, trap, e, x, bin, link);
 		if (r < 0)
 			return r;
 		run->ipx.n += fresh;
@@ -657,11 +699,11 @@ static void batch_probe(struct run *run, size_t i)
 	const hm_sample *s = &run->smp[i];
 	struct fast_ent *e = fast_find(&run->fast, run->hash[i], run->addr[i], s->pid);
 	struct ipx_ent *x = NULL;
-	struct heat_row *row = e->valid ? e->row : NULL;
+	struct heat_row *row = e->valid == run->fast.live ? e->row : NULL;
 
-	if (e->valid && e->by_ip) {
+	if (e->valid == run->fast.live && e->by_ip) {
 		x = ipx_find(&run->ipx, run->xh[i], run->addr[i], s->ip, s->pid);
-		row = x->valid ? x->row : NULL;
+		row = x->valid == run->ipx.live ? x->row : NULL;
 	}
 	run->hint[i] = e;
 	run->xhint[i] = x;
@@ -955,6 +997,10 @@ int hm_attr_run(hm_attr *a, hm_perf_reader *r, hm_heat *h, hm_report_stats *st)
 	if (fast_init(&run.fast, FAST_MIN) || ipx_init(&run.ipx, 256) || !run.ips)
 		err = -ENOMEM;
 	heat_watch_events(h, hm_perf_reader_info(r));
+	/* Object names are a's (interned in a->memo.strs, or an instance's
+	 * own), which the caller frees after h (the rows lifted to a
+	 * container name a's strings too): h keeps them as they are. */
+	heat_borrow_objects(h);
 	/* After a read error the run fails: the samples still waiting are not
 	 * counted, so no note about them follows the error line. */
 	if (!err)

@@ -202,46 +202,83 @@ uint64_t hm_hash_bytes(const void *p, size_t n, uint64_t seed)
 	return hm_hash_u64(h);
 }
 
+/* A string's hash for the table, eight bytes a step: tables hold tens of
+ * thousands of names of some twenty bytes (instances, "task@0x..."), and a
+ * byte a step was most of the cost of interning one. */
+static uint64_t strtab_hash(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+	size_t i;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 31;
+	}
+	for (w = 0, i = 0; i < n; i++)
+		w = w << 8 | (unsigned char)s[i];
+	return hm_hash_u64(h ^ w);
+}
+
 static int strtab_rehash(hm_strtab *t)
 {
 	size_t n = t->nslots ? t->nslots * 2 : 1024, i;
 	const char **slots = calloc(n, sizeof(*slots));
+	uint32_t *hashes = malloc(n * sizeof(*hashes));
 
-	if (!slots)
+	if (!slots || !hashes) {
+		free(slots);
+		free(hashes);
 		return -ENOMEM;
+	}
 	for (i = 0; i < t->nslots; i++) {
-		const char *s = t->slots[i];
 		size_t j;
 
-		if (!s)
+		if (!t->slots[i])
 			continue;
-		j = hm_hash_bytes(s, strlen(s), 0) & (n - 1);
+		j = t->hashes[i] & (n - 1);
 		while (slots[j])
 			j = (j + 1) & (n - 1);
-		slots[j] = s;
+		slots[j] = t->slots[i];
+		hashes[j] = t->hashes[i];
 	}
 	free(t->slots);
+	free(t->hashes);
 	t->slots = slots;
+	t->hashes = hashes;
 	t->nslots = n;
 	return 0;
 }
 
+/* The slot of s (n bytes) whose hash is h: its entry's, or the free one it
+ * would take. */
+static size_t strtab_slot(const hm_strtab *t, const char *s, size_t n, uint32_t h)
+{
+	size_t j = h & (t->nslots - 1);
+
+	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1))
+		if (t->hashes[j] == h && strncmp(t->slots[j], s, n) == 0 && t->slots[j][n] == 0)
+			break;
+	return j;
+}
+
 const char *hm_strtab_intern_n(hm_strtab *t, const char *s, size_t n)
 {
+	uint32_t h;
 	size_t j;
 	char *copy;
 
 	if ((t->count + 1) * 2 > t->nslots && strtab_rehash(t) < 0)
 		return NULL;
-	j = hm_hash_bytes(s, n, 0) & (t->nslots - 1);
-	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
-		if (strncmp(t->slots[j], s, n) == 0 && t->slots[j][n] == 0)
-			return t->slots[j];
-	}
+	h = (uint32_t)strtab_hash(s, n);
+	j = strtab_slot(t, s, n, h);
+	if (t->slots[j])
+		return t->slots[j];
 	copy = hm_arena_strndup(&t->arena, s, n);
 	if (!copy)
 		return NULL;
 	t->slots[j] = copy;
+	t->hashes[j] = h;
 	t->count++;
 	return copy;
 }
@@ -254,7 +291,9 @@ const char *hm_strtab_intern(hm_strtab *t, const char *s)
 void hm_strtab_free(hm_strtab *t)
 {
 	free(t->slots);
+	free(t->hashes);
 	t->slots = NULL;
+	t->hashes = NULL;
 	t->nslots = t->count = 0;
 	hm_arena_free(&t->arena);
 }
@@ -293,15 +332,16 @@ unsigned hm_edit_distance(const char *a, const char *b, unsigned max)
 const char *hm_strtab_adopt(hm_strtab *t, const char *s)
 {
 	size_t j, n = strlen(s);
+	uint32_t h;
 
 	if ((t->count + 1) * 2 > t->nslots && strtab_rehash(t) < 0)
 		return NULL;
-	j = hm_hash_bytes(s, n, 0) & (t->nslots - 1);
-	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
-		if (strncmp(t->slots[j], s, n) == 0 && t->slots[j][n] == 0)
-			return t->slots[j];
-	}
+	h = (uint32_t)strtab_hash(s, n);
+	j = strtab_slot(t, s, n, h);
+	if (t->slots[j])
+		return t->slots[j];
 	t->slots[j] = s;
+	t->hashes[j] = h;
 	t->count++;
 	return s;
 }

@@ -37,6 +37,9 @@ void hm_huge_free(void *p, size_t size);
 typedef struct hm_strtab {
 	hm_arena arena;
 	const char **slots;
+	uint32_t *hashes;	/* each slot's string's hash: a probe reads a
+				 * string only when they agree, and growing
+				 * hashes nothing again */
 	size_t nslots, count;
 } hm_strtab;
 const char *hm_strtab_intern(hm_strtab *t, const char *s);	/* NULL on ENOMEM */

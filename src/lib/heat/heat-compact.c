@@ -32,74 +32,100 @@ void heat_compact_free(hm_heat *h)
 		free(h->cblk[i]);
 	free(h->cblk);
 	free(h->ctab);
+	free(h->ctag);
 	free(h->cips);
 	free(h->ciptab);
 	for (i = 0; i < (h->nckeys + HEAT_CKBLK - 1) / HEAT_CKBLK; i++)
 		free(h->ckblk[i]);
 	free(h->ckblk);
-	free(h->cktab);
 	free(h->cftab);
 	hm_arena_free(&h->cfarena);
 	h->cftab = NULL;
 	h->ncfields = h->cftab_size = 0;
 	h->ckblk = NULL;
 	h->nckeys = 0;
-	h->cktab = NULL;
 	h->cblk = NULL;
 	h->ctab = NULL;
+	h->ctag = NULL;
 	h->cips = NULL;
 	h->ciptab = NULL;
 }
 
 /* The slot of laddr in t: its record's, or the free one it would take. */
-static size_t ctab_slot(const hm_heat *h, const uint32_t *t, size_t size, uint64_t laddr)
+/* A line address's tag in ctag: its hash's top bits, never 0 (0: a free
+ * slot). */
+static uint8_t ctab_tag(uint64_t hash)
 {
-	size_t i = hm_hash_u64(laddr) & (size - 1);
+	return (uint8_t)(hash >> 56) | 1;
+}
 
-	while (t[i] && crec(h, t[i] - 1)->laddr != laddr)
-		i = (i + 1) & (size - 1);
+/* The slot of laddr: its record's, or the free one it would take.  A
+ * probe reads the tags (a byte a slot) and a record only when the tag
+ * agrees: a new line, most of a page-fault recording's, would pay a cache
+ * miss in the records for every slot its probe passed. */
+static size_t ctab_slot(const hm_heat *h, uint64_t laddr)
+{
+	uint64_t hash = hm_hash_u64(laddr);
+	uint8_t tag = ctab_tag(hash);
+	size_t i = hash & (h->ctab_size - 1);
+
+	for (; h->ctag[i]; i = (i + 1) & (h->ctab_size - 1))
+		if (h->ctag[i] == tag && crec(h, h->ctab[i] - 1)->laddr == laddr)
+			break;
 	return i;
 }
 
-struct heat_compact *heat_compact_find(const hm_heat *h, uint64_t laddr)
-{
-	uint32_t x;
-
-	if (!h->ctab)
-		return NULL;
-	x = h->ctab[ctab_slot(h, h->ctab, h->ctab_size, laddr)];
-	return x ? crec(h, x - 1) : NULL;
-}
-
-/* The table at most half full: a probe past the first slot is a cache
- * miss.  Slots are 32-bit indices, not pointers: the table is a quarter of
- * a compact line's memory. */
+/* The table at most half full.  Slots are 32-bit indices, not pointers,
+ * and 8-bit tags: the table is a fifth of a compact line's memory. */
 static int ctab_grow(hm_heat *h)
 {
 	size_t n = h->ctab_size ? 2 * h->ctab_size : 1024, i;
-	uint32_t *t = calloc(n, sizeof(*t));
+	uint32_t *t = malloc(n * sizeof(*t));
+	uint8_t *g = calloc(n, sizeof(*g));
 
-	if (!t)
+	if (!t || !g) {
+		free(t);
+		free(g);
 		return -ENOMEM;
-	for (i = 0; i < h->ctab_size; i++)
-		if (h->ctab[i])
-			t[ctab_slot(h, t, n, crec(h, h->ctab[i] - 1)->laddr)] = h->ctab[i];
+	}
+	/* Every record is in the table, each address once: taken in their
+	 * order (read one after the other, not one cache miss each in the
+	 * old table's) into the first free slot, with nothing to compare. */
+	for (i = 0; i < h->ncompact; i++) {
+		uint64_t hash = hm_hash_u64(crec(h, (uint32_t)i)->laddr);
+		size_t j = hash & (n - 1);
+
+		while (g[j])
+			j = (j + 1) & (n - 1);
+		t[j] = (uint32_t)i + 1;
+		g[j] = ctab_tag(hash);
+	}
 	free(h->ctab);
+	free(h->ctag);
 	h->ctab = t;
+	h->ctag = g;
 	h->ctab_size = n;
 	return 0;
 }
 
-struct heat_compact *heat_compact_get(hm_heat *h, uint64_t laddr)
+struct heat_compact *heat_compact_lookup(hm_heat *h, uint64_t laddr, size_t *slot)
 {
-	struct heat_compact *c;
 	size_t i;
 
-	if (2 * (h->ncompact + 1) > h->ctab_size && ctab_grow(h))
+	/* room for one more first: the slot stays the one to fill */
+	if (2 * (h->ncompact + 1) > h->ctab_size && ctab_grow(h)) {
+		*slot = SIZE_MAX;
 		return NULL;
-	i = ctab_slot(h, h->ctab, h->ctab_size, laddr);
-	if (h->ctab[i])
-		return crec(h, h->ctab[i] - 1);
+	}
+	i = ctab_slot(h, laddr);
+	*slot = i;
+	return h->ctag[i] ? crec(h, h->ctab[i] - 1) : NULL;
+}
+
+struct heat_compact *heat_compact_add(hm_heat *h, size_t slot, uint64_t laddr)
+{
+	struct heat_compact *c;
+
 	if (h->ncompact >= UINT32_MAX - 1)
 		return NULL;
 	if (h->ncompact % HEAT_CBLK == 0) {
@@ -118,7 +144,8 @@ struct heat_compact *heat_compact_get(hm_heat *h, uint64_t laddr)
 	memset(c, 0, sizeof(*c));
 	c->laddr = laddr;
 	c->u.k.seq = h->nseq++;
-	h->ctab[i] = (uint32_t)++h->ncompact;
+	h->ctab[slot] = (uint32_t)++h->ncompact;
+	h->ctag[slot] = ctab_tag(hm_hash_u64(laddr));
 	return c;
 }
 
@@ -172,33 +199,14 @@ static const struct heat_cfield *cfield_of(hm_heat *h, const struct heat_cfield 
 	return x;
 }
 
-static int ckey_eq(const struct heat_ckey *k, const struct heat_ckey *x)
-{
-	return k->f == x->f && k->object == x->object && k->obj_base == x->obj_base;
-}
-
-static size_t ckey_hash(const struct heat_ckey *k)
-{
-	return hm_hash_u64((k->obj_base + k->f->foff) ^ (uintptr_t)k->object ^
-			   ((uintptr_t)k->f->path << 16));
-}
-
-/* The slot of k in t: its entry's, or the free one it would take. */
-static size_t cktab_slot(const hm_heat *h, const uint32_t *t, size_t size,
-			 const struct heat_ckey *k)
-{
-	size_t i = ckey_hash(k) & (size - 1);
-
-	while (t[i] && !ckey_eq(heat_ckey_at(h, t[i] - 1), k))
-		i = (i + 1) & (size - 1);
-	return i;
-}
-
+/* A key a new compact line: the key holds the instance (object, base),
+ * and a field of an instance lies on one line (two when it straddles
+ * them), so looking keys up to share them found next to nothing, while
+ * its table was a quarter of a page-fault report's memory. */
 long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 {
 	struct heat_cfield f;
 	struct heat_ckey k;
-	size_t i;
 
 	if (!a->sname && !a->object && !a->strategy && !a->kind && !a->ssize)
 		return 0;
@@ -206,25 +214,10 @@ long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 		return -1;
 	f = (struct heat_cfield){ heat_intern(h, a->sname), heat_intern(h, a->path), a->strategy,
 				  a->ssize, a->foff, (uint32_t)a->fsize, a->kind };
-	k = (struct heat_ckey){ NULL, heat_intern(h, a->object), a->obj_base, 0 };
+	k = (struct heat_ckey){ NULL, heat_intern_object(h, a->object), a->obj_base, 0 };
 	if (!f.sname || (a->object && !k.object) || (a->path && !f.path) ||
 	    !(k.f = cfield_of(h, &f)))
 		return -ENOMEM;
-	if (2 * (h->nckeys + 1) > h->cktab_size) {
-		size_t n = h->cktab_size ? 2 * h->cktab_size : 1024;
-		uint32_t *t = calloc(n, sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		for (i = 0; i < h->nckeys; i++)
-			t[cktab_slot(h, t, n, heat_ckey_at(h, i))] = (uint32_t)i + 1;
-		free(h->cktab);
-		h->cktab = t;
-		h->cktab_size = n;
-	}
-	i = cktab_slot(h, h->cktab, h->cktab_size, &k);
-	if (h->cktab[i])
-		return h->cktab[i];
 	if (h->nckeys >= UINT32_MAX - 1)
 		return -ENOMEM;
 	if (h->nckeys % HEAT_CKBLK == 0) {
@@ -238,8 +231,7 @@ long heat_ckey_of(hm_heat *h, const hm_heat_access *a)
 			return -ENOMEM;
 	}
 	*heat_ckey_at(h, h->nckeys) = k;
-	h->cktab[i] = (uint32_t)++h->nckeys;
-	return (long)h->nckeys;
+	return (long)++h->nckeys;
 }
 
 int heat_ckey_relabel(hm_heat *h, struct heat_ckey *k, const char *sname, const char *object,
@@ -436,6 +428,8 @@ static struct heat_line *materialize(hm_heat *h, struct heat_compact *c)
 	return l;
 }
 
+static const uint8_t zero_st[NST];
+
 /* The counts a finished line of c would have. */
 static void compact_counts(const struct heat_compact *c, hm_heat_counts *out)
 {
@@ -446,9 +440,13 @@ static void compact_counts(const struct heat_compact *c, hm_heat_counts *out)
 		return;
 	}
 	memset(out, 0, sizeof(*out));
+	out->samples = c->n;
+	/* without data sources (addresses only, a page-fault recording's)
+	 * the counters are zero: nothing to convert */
+	if (!memcmp(c->st, zero_st, sizeof(c->st)))
+		return;
 	compact_stats(c, &st);
 	heat_stats_to_counts(&st, out);
-	out->samples = c->n;
 }
 
 /* A bounded heap of the best candidates, the worst at its root. */

@@ -181,9 +181,10 @@ struct heat_wtid {
 };
 
 /* What an attributed compact line's row would say of its field: the
- * first access's names and place, interned once for every line that has
- * the same (a page-fault recording names one instance per line: a key
- * each, 32 bytes, where a row and a line take 1.3 KB).  What does not
+ * first access's names and place, a key per line (a page-fault recording
+ * names one instance per line: 32 bytes, where a row and a line take
+ * 1.3 KB; a field of an instance is on one line, so a key would hardly
+ * ever be another line's).  What does not
  * name the instance (the struct, the field, the path) is shared by every
  * instance's key, in a struct heat_cfield interned once (compared by
  * address).  Lifting to a container (attr/) rewrites the key as it does a
@@ -282,6 +283,8 @@ struct hm_heat {
 	/* lines kept as counts only (heat-compact.c) */
 	uint32_t *ctab;			/* index + 1 in cblk, open addressing
 					 * by line address */
+	uint8_t *ctag;			/* each slot's tag, 0: free
+					 * (heat-compact.c) */
 	size_t ctab_size, ncompact;
 	struct heat_compact **cblk;	/* the records, HEAT_CBLK a block */
 	size_t ncblk;
@@ -291,8 +294,6 @@ struct hm_heat {
 	struct heat_ckey **ckblk;	/* attributed compact lines' fields,
 					 * HEAT_CKBLK a block */
 	size_t nckeys;
-	uint32_t *cktab;		/* index + 1 in ckeys, by hash */
-	size_t cktab_size;
 	struct heat_cfield **cftab;	/* the keys' fields, by hash */
 	size_t ncfields, cftab_size;
 	hm_arena cfarena;		/* where they are */
@@ -303,6 +304,7 @@ struct hm_heat {
 	uint64_t *cpu_samples;		/* every sample by CPU, for the cost */
 	uint32_t ncpu_samples;
 	unsigned finished : 1;
+	unsigned borrow_objects : 1;	/* heat_borrow_objects() */
 };
 
 static inline struct heat_ckey *heat_ckey_at(const hm_heat *h, size_t i)
@@ -363,8 +365,11 @@ int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a);
  * once, without waiting for the end. */
 void heat_watch_events(hm_heat *h, const hm_perf_info *info);
 
-/* Lines kept as counts only (heat-compact.c). */
-struct heat_compact *heat_compact_get(hm_heat *h, uint64_t laddr);
+/* Lines kept as counts only (heat-compact.c): the record of laddr, or
+ * NULL and in *slot where a new one goes (SIZE_MAX: out of memory), which
+ * stays so until the next record is added; adding it (NULL on ENOMEM). */
+struct heat_compact *heat_compact_lookup(hm_heat *h, uint64_t laddr, size_t *slot);
+struct heat_compact *heat_compact_add(hm_heat *h, size_t slot, uint64_t laddr);
 /* The key a new compact line of access a takes: 0 when a is unattributed,
  * -1 when it cannot be compact (named, but no field), -ENOMEM. */
 long heat_ckey_of(hm_heat *h, const hm_heat_access *a);
@@ -378,7 +383,6 @@ int heat_compact_same(const hm_heat *h, const struct heat_compact *c, const hm_h
  * attributed compact ones made lines of their own (for the profile; caller
  * frees the array): their number, or -ENOMEM. */
 long heat_lines_all(hm_heat *h, struct heat_line ***out);
-struct heat_compact *heat_compact_find(const hm_heat *h, uint64_t laddr);
 /* Count an access into a compact line: 0, 1 when it needs the line's row
  * (promote, then count it there), or -ENOMEM. */
 int heat_compact_count(hm_heat *h, struct heat_compact *c, const hm_heat_access *a);
@@ -393,6 +397,18 @@ struct heat_row *heat_row_unattributed(hm_heat *h, struct heat_line *l);
 /* A new row of line l for access a's field. */
 struct heat_row *heat_row_new(hm_heat *h, struct heat_line *l, const hm_heat_access *a);
 const char *heat_intern(hm_heat *h, const char *s);
+/* An object name as a row keeps it: the caller's own after
+ * heat_borrow_objects(), else heat_intern()'s copy. */
+const char *heat_intern_object(hm_heat *h, const char *s);
+/* From now on the caller's object names are kept as they are, not copied:
+ * they outlive h, and no string it passes is rewritten while h lives (a
+ * name seen before is known by its pointer alone).  Equal object names
+ * may be two pointers: rows and compact lines are told apart by the
+ * names' bytes, and a pointer compared only shares a key (struct
+ * heat_ckey) between the lines that name the same.  A page-fault
+ * recording names an instance per line: copying and hashing each name
+ * again cost as much as naming it. */
+void heat_borrow_objects(hm_heat *h);
 int heat_line_finish(hm_heat *h, struct heat_line *l);
 void heat_stats_to_counts(const hm_c2c_stats *st, hm_heat_counts *c);
 

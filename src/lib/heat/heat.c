@@ -331,9 +331,10 @@ const char *heat_intern(hm_heat *h, const char *s)
 		return NULL;
 	/* The pointer alone is not trusted (a caller may reuse a buffer):
 	 * comparing the bytes with the copy still costs less than hashing
-	 * them and probing the table. */
+	 * them and probing the table.  A caller whose strings stay as they
+	 * are (heat_borrow_objects()) is taken at its word. */
 	c = &h->icache[hm_hash_u64((uintptr_t)s) & (HEAT_ICACHE - 1)];
-	if (c->src == s && !strcmp(c->copy, s))
+	if (c->src == s && (h->borrow_objects || !strcmp(c->copy, s)))
 		return c->copy;
 	copy = hm_strtab_intern(&h->strs, s);
 	if (copy) {
@@ -341,6 +342,16 @@ const char *heat_intern(hm_heat *h, const char *s)
 		c->copy = copy;
 	}
 	return copy;
+}
+
+const char *heat_intern_object(hm_heat *h, const char *s)
+{
+	return h->borrow_objects ? s : heat_intern(h, s);
+}
+
+void heat_borrow_objects(hm_heat *h)
+{
+	h->borrow_objects = 1;
 }
 
 #define intern heat_intern
@@ -479,7 +490,7 @@ static struct heat_row *new_row(hm_heat *h, struct heat_line *l, const hm_heat_a
 		return NULL;
 	r->line = l;
 	r->sname = intern(h, a->sname);
-	r->object = intern(h, a->object);
+	r->object = heat_intern_object(h, a->object);
 	r->path = intern(h, path);
 	if ((a->sname && !r->sname) || (a->object && !r->object) || !r->path)
 		return NULL;
@@ -520,20 +531,23 @@ static struct heat_row *get_row(hm_heat *h, const hm_heat_access *a)
 	const char *path = a->sname ? a->path : "?";
 	struct heat_row *r;
 	struct heat_line *l;
-	struct heat_compact *c;
+	struct heat_compact *c = NULL;
+	size_t slot = 0;
 
 	for (r = h->rtab[b]; r; r = r->hnext)
 		if (r->faddr == faddr && r->laddr == line &&
 		    same_str(r->path, path) && same_str(r->sname, a->sname))
 			return r;
 	l = find_line(h, line);
-	if (!l && !(c = heat_compact_find(h, line))) {
+	if (!l && !(c = heat_compact_lookup(h, line, &slot)) && slot == SIZE_MAX)
+		return NULL;
+	if (!l && !c) {
 		long key = heat_ckey_of(h, a);
 
 		if (key < -1)
 			return NULL;
 		if (key >= 0) {
-			if (!(c = heat_compact_get(h, line)))
+			if (!(c = heat_compact_add(h, slot, line)))
 				return NULL;
 			c->key = (uint32_t)key;
 			return (struct heat_row *)((uintptr_t)c | 1);

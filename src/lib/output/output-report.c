@@ -82,6 +82,43 @@ static int cmp_lines(const void *pa, const void *pb, void *arg)
 			  hmi_heat_line_counts(b), hmi_heat_line_addr(b), arg);
 }
 
+/* Heap helpers for select_top(): a heap of lines, the worst at its root. */
+static void top_sift(const struct heat_line **v, size_t n, size_t i, struct sort_ctx *sc)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		const struct heat_line *t;
+
+		if (l < n && cmp_lines(&v[l], &v[m], sc) > 0)
+			m = l;
+		if (r < n && cmp_lines(&v[r], &v[m], sc) > 0)
+			m = r;
+		if (m == i)
+			return;
+		t = v[i];
+		v[i] = v[m];
+		v[m] = t;
+		i = m;
+	}
+}
+
+/* The best `top` of v[0..k) into v[0..top), in no order: sorting all k
+ * lines (tens of thousands on a page-fault recording) to print ten cost
+ * more than counting them.  cmp_lines() is a total order (line addresses
+ * differ), so the top are the sorted array's first, whatever the method. */
+static void select_top(const struct heat_line **v, size_t k, size_t top, struct sort_ctx *sc)
+{
+	size_t i;
+
+	for (i = top / 2; i-- > 0;)
+		top_sift(v, top, i, sc);
+	for (i = top; i < k; i++)
+		if (cmp_lines(&v[i], &v[0], sc) < 0) {
+			v[0] = v[i];
+			top_sift(v, top, 0, sc);
+		}
+}
+
 /* The lines to show, best first (caller frees): the lines kept as counts
  * only take part through the best `top` of them. */
 static const struct heat_line **ranked(const hm_heat *h, const hm_report_stats *st,
@@ -106,7 +143,9 @@ static const struct heat_line **ranked(const hm_heat *h, const hm_report_stats *
 		return NULL;
 	}
 	k += (size_t)c;
-	qsort_r(v, k, sizeof(*v), cmp_lines, &sc);
+	if (top < k)
+		select_top(v, k, top, &sc);
+	qsort_r(v, k < top ? k : top, sizeof(*v), cmp_lines, &sc);
 	*n = k < top ? k : top;
 	return v;
 }
@@ -326,10 +365,12 @@ static void evidence(const struct heat_line *l, const hm_report_stats *st, char 
  * thousands of objects, so they are told apart by a hash table, not by
  * sorting them by name: only the few types are sorted.  Names are compared
  * by their bytes: one name can come as two pointers. */
+/* One a row or key that names an instance: 24 bytes, as a page-fault
+ * report has tens of thousands (the type's hash and the name's length are
+ * worked out when it is counted). */
 struct inst_key {
 	const char *sname, *object;
-	size_t olen;		/* strlen(object) */
-	uint64_t th, hash;	/* hashes of the type, of type and object */
+	uint64_t hash;		/* of type and object */
 };
 
 struct inst_count {
@@ -384,15 +425,14 @@ static uint64_t type_hash(struct type_hcache *tc, const char *sname)
 }
 
 /* "TYPE@?" is a field of an instance not known (attribute-insn.c): no
- * instance to count.  An instance's object name is *len bytes long. */
-static int is_instance(const char *type, const char *object, enum hm_profile_kind kind,
-		       size_t *len)
+ * instance to count. */
+static int is_instance(const char *type, const char *object, enum hm_profile_kind kind)
 {
 	size_t n;
 
 	if (!type || !object || kind != HM_PROFILE_STRUCT)
 		return 0;
-	*len = n = strlen(object);
+	n = strlen(object);
 	return n < 2 || object[n - 2] != '@' || object[n - 1] != '?';
 }
 
@@ -400,9 +440,7 @@ static int is_instance(const char *type, const char *object, enum hm_profile_kin
 static int inst_add(struct inst_key **x, size_t *k, size_t *cap, const char *type,
 		    const char *object, enum hm_profile_kind kind)
 {
-	size_t len;
-
-	if (!is_instance(type, object, kind, &len))
+	if (!is_instance(type, object, kind))
 		return 0;
 	if (*k == *cap) {
 		struct inst_key *g;
@@ -413,7 +451,7 @@ static int inst_add(struct inst_key **x, size_t *k, size_t *cap, const char *typ
 			return -1;
 		*x = g;
 	}
-	(*x)[(*k)++] = (struct inst_key){ type, object, len, 0, 0 };
+	(*x)[(*k)++] = (struct inst_key){ type, object, 0 };
 	return 0;
 }
 
@@ -434,17 +472,18 @@ static size_t table_size(size_t n)
 	return s;
 }
 
-/* Count x, a new instance, under its type in c[0..*nc) (tab: indexes + 1
- * into c by type hash, *tcap slots).  0 or -1 out of memory. */
-static int type_count(const struct inst_key *x, struct inst_count **c, size_t *nc,
-		      size_t *ccap, uint32_t **tab, size_t *tcap)
+/* Count x, a new instance, under its type (hash th) in c[0..*nc) (tab:
+ * indexes + 1 into c by type hash, *tcap slots).  0 or -1 out of
+ * memory. */
+static int type_count(const struct inst_key *x, uint64_t th, struct inst_count **c,
+		      size_t *nc, size_t *ccap, uint32_t **tab, size_t *tcap)
 {
 	size_t s, i;
 
-	for (s = x->th & (*tcap - 1); (*tab)[s]; s = (s + 1) & (*tcap - 1)) {
+	for (s = th & (*tcap - 1); (*tab)[s]; s = (s + 1) & (*tcap - 1)) {
 		struct inst_count *e = &(*c)[(*tab)[s] - 1];
 
-		if (e->hash == x->th && same_name(e->sname, x->sname)) {
+		if (e->hash == th && same_name(e->sname, x->sname)) {
 			e->n++;
 			return 0;
 		}
@@ -458,7 +497,7 @@ static int type_count(const struct inst_key *x, struct inst_count **c, size_t *n
 			return -1;
 		*c = g;
 	}
-	(*c)[*nc] = (struct inst_count){ x->sname, 1, x->th };
+	(*c)[*nc] = (struct inst_count){ x->sname, 1, th };
 	(*tab)[s] = (uint32_t)++*nc;
 	if (2 * *nc > *tcap) {
 		/* past half full: a table twice as big, filled again */
@@ -499,9 +538,9 @@ static long inst_types(struct inst_key *x, size_t k, struct inst_count **out)
 		goto out;
 	for (i = 0; i < k; i++) {
 		struct inst_key *e = &x[i];
+		uint64_t th = type_hash(tc, e->sname);
 
-		e->th = type_hash(tc, e->sname);
-		e->hash = name_hash(e->object, e->olen, e->th);
+		e->hash = name_hash(e->object, strlen(e->object), th);
 		for (s = e->hash & (pcap - 1); pt[s]; s = (s + 1) & (pcap - 1)) {
 			const struct inst_key *o = &x[pt[s] - 1];
 
@@ -512,7 +551,7 @@ static long inst_types(struct inst_key *x, size_t k, struct inst_count **out)
 		if (pt[s])
 			continue;
 		pt[s] = (uint32_t)(i + 1);
-		if (type_count(e, &c, &nc, &ccap, &tt, &tcap))
+		if (type_count(e, th, &c, &nc, &ccap, &tt, &tcap))
 			goto out;
 	}
 	if (nc)
@@ -548,6 +587,14 @@ static long instances(const struct heat_line *const *v, size_t n, const hm_heat 
 	long got;
 
 	*out = NULL;
+	/* Room for a row a line and every key at once: grown by doubling,
+	 * tens of thousands of keys were copied and their pages touched
+	 * again at each step. */
+	if (n + nk > 64) {
+		cap = n + nk;
+		if (!(x = malloc(cap * sizeof(*x))))
+			return -1;
+	}
 	for (i = 0; i < n; i++)
 		for (const struct heat_row *r = hmi_heat_line_rows(v[i]); r; r = hmi_heat_row_next(r))
 			if (inst_add(&x, &k, &cap, hmi_heat_row_type(r), hmi_heat_row_object(r),
