@@ -2,8 +2,9 @@
  * one CPU and one thread, at one place in the code, and never printed; so
  * are the lines of a page-fault recording, one instance each.  A row and a
  * line take 1.3 KB; such a line keeps counts only, in one cacheline
- * (struct heat_compact) and, when its accesses name a field, a key shared
- * by the lines with the same one (struct heat_ckey), until an access needs
+ * (struct heat_compact) and, when its accesses name a field, a key of its
+ * own (struct heat_ckey: the instance, and the field's part that every
+ * line naming that field shares, struct heat_cfield), until an access needs
  * more: it is then promoted to a row counted as if it had been one from
  * the start.  After the end, the lines the output prints are made from
  * their counts. */
