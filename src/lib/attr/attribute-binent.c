@@ -190,13 +190,19 @@ int attr_binent_scopes(struct binent *b)
 				hm_diag(HM_DIAG_DEBUG, "%s: scope answers unusable: %s",
 					hmi_binary_path(d), strerror(-rc));
 		}
-		if (use & HM_TYPECACHE_WRITE)
-			b->answers_dir = strdup(dir);
 		if (b->scopes)
-			return 0;
+			goto keep;
 	}
-	b->scopes_err = hm_scopes_open(d, &b->scopes);
-	return b->scopes_err;
+	if (use & HM_TYPECACHE_WRITE)
+		b->scopes_err = hm_scopes_open_answers(d, NULL, 0, &b->scopes);
+	else	/* nowhere to keep answers: record none */
+		b->scopes_err = hm_scopes_open(d, &b->scopes);
+	if (b->scopes_err)
+		return b->scopes_err;
+keep:
+	if (use & HM_TYPECACHE_WRITE)
+		b->answers_dir = strdup(dir);
+	return 0;
 }
 
 void attr_binent_scopes_save(struct binent *b)

@@ -153,51 +153,62 @@ static hm_scopes *scopes_new(hm_binary *bin)
 {
 	hm_scopes *s = calloc(1, sizeof(*s));
 
-	if (!s || !(s->answers = calloc(1, sizeof(*s->answers)))) {
-		free(s);
+	if (!s)
 		return NULL;
-	}
 	s->bin = bin;
 	s->path = hmi_binary_path(bin);
 	s->big = hmi_binary_big_endian(bin) == 1;
 	return s;
 }
 
+/* Open s's index now; with answers to keep, what the open says taints
+ * them: a run answered from them would not say it. */
+static int open_now(hm_scopes *s)
+{
+	unsigned long said = hm_diag_said();
+	int rc = index_open(s);
+
+	if (s->answers && hm_diag_said() != said)
+		s->answers->tainted = 1;
+	return rc;
+}
+
 int hm_scopes_open(hm_binary *bin, hm_scopes **out)
 {
 	hm_scopes *s = scopes_new(bin);
-	unsigned long said = hm_diag_said();
 	int rc;
 
 	*out = NULL;
 	if (!s)
 		return -ENOMEM;
-	if ((rc = index_open(s))) {
+	if ((rc = open_now(s))) {
 		hm_scopes_free(s);
 		return rc;
 	}
-	/* what an open says, a run answered from the answers would not */
-	s->answers->tainted = hm_diag_said() != said;
 	*out = s;
 	return 0;
 }
 
 int hm_scopes_open_answers(hm_binary *bin, const void *blob, size_t len, hm_scopes **out)
 {
-	struct answers *x;
+	struct answers *x = NULL;
 	hm_scopes *s;
 	int rc;
 
 	*out = NULL;
-	if ((rc = dws_answers_parse(blob, len, &x)))
+	if (blob ? (rc = dws_answers_parse(blob, len, &x)) :
+		   (x = calloc(1, sizeof(*x))) ? (rc = 0) : (rc = -ENOMEM))
 		return rc;
 	if (!(s = scopes_new(bin))) {
 		dws_answers_free(x);
 		return -ENOMEM;
 	}
-	dws_answers_free(s->answers);
 	s->answers = x;
-	s->lazy = 1;
+	if (!blob && (rc = open_now(s))) {
+		hm_scopes_free(s);
+		return rc;
+	}
+	s->lazy = !!blob;
 	*out = s;
 	return 0;
 }
@@ -206,14 +217,9 @@ int hm_scopes_open_answers(hm_binary *bin, const void *blob, size_t len, hm_scop
  * it was left for then. */
 static int index_ready(hm_scopes *s)
 {
-	unsigned long said;
-
 	if (!s->lazy || s->opened)
 		return s->open_err;
-	said = hm_diag_said();
-	s->open_err = index_open(s);
-	if (hm_diag_said() != said)
-		s->answers->tainted = 1;
+	s->open_err = open_now(s);
 	return s->open_err;
 }
 

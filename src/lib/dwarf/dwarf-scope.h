@@ -73,18 +73,20 @@ typedef struct hm_scopes hm_scopes;
 int hm_scopes_open(hm_binary *bin, hm_scopes **out);
 void hm_scopes_free(hm_scopes *s);
 
-/* Answers kept across runs.  The index records every answer it gives
- * while nothing is said (no error, warning or note, at the open or the
- * lookup); hm_scopes_answers() gives them, with those it was opened with,
- * as bytes to keep: 1 and *blob (malloc'd, the caller frees it) when there
- * are new ones, 0 when none (or something was said), -ENOMEM.
- * hm_scopes_open_answers() opens an index of bin that answers from such
- * bytes (checked: -EBADMSG, nothing reported, when they are not what
- * hm_scopes_answers() gave) and opens bin's DWARF only on the first
- * question they do not answer, returning that open's error from it and
- * every later such question.  The answers are bin's only if the caller
- * keys them so (the file's build-id and the code that wrote them).  An
- * index opened so is not prefetched (hm_scopes_prefetch() does nothing). */
+/* Answers kept across runs.  An index opened by hm_scopes_open_answers()
+ * records every answer it gives while nothing is said (no error, warning
+ * or note, at the open or the lookup); hm_scopes_answers() gives them,
+ * with those it was opened with, as bytes to keep: 1 and *blob (malloc'd,
+ * the caller frees it) when there are new ones, 0 when none (or something
+ * was said, or the index was opened by hm_scopes_open(), which records
+ * nothing), -ENOMEM.  hm_scopes_open_answers() with blob NULL opens bin's
+ * DWARF now, as hm_scopes_open() does; with bytes hm_scopes_answers() gave
+ * (checked: -EBADMSG, nothing reported, when they are not), it answers
+ * from them and opens the DWARF only on the first question they do not
+ * answer, returning that open's error from it and every later such
+ * question.  The answers are bin's only if the caller keys them so (the
+ * file's build-id and the code that wrote them).  An index opened from
+ * answers is not prefetched (hm_scopes_prefetch() does nothing). */
 int hm_scopes_open_answers(hm_binary *bin, const void *blob, size_t len, hm_scopes **out);
 int hm_scopes_answers(hm_scopes *s, void **blob, size_t *len);
 
