@@ -9,7 +9,11 @@
 #
 # -b reuses a tree configured with `CC=clang --enable-fuzzing` (the targets
 # are made there); without it the source tree is configured in a scratch
-# directory.  Exit 0 ok, 1 a finding, 77 clang or libFuzzer missing.
+# directory.  A source tree configured in place cannot be configured again
+# elsewhere (automake refuses): its files, as git lists them (tracked, and
+# untracked ones not ignored, so uncommitted work is fuzzed too), are then
+# copied to the scratch directory and bootstrapped there.  Exit 0 ok, 1 a
+# finding, 77 clang or libFuzzer missing.
 set -u
 secs=30 build=
 while [ $# -gt 0 ]; do
@@ -23,11 +27,26 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 targets="perfdata elf rules profile btf answers"
 command -v clang >/dev/null 2>&1 || { echo "smoke: clang not installed (Debian package clang)" >&2; exit 77; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-fuzz.XXXXXX")
+if [ -z "$build" ] && [ -f "$src/config.status" ]; then
+	git -C "$src" rev-parse --git-dir >/dev/null 2>&1 || {
+		echo "smoke: $src is configured in place and is no git checkout: run make distclean there, or give -b BUILDDIR" >&2
+		exit 2
+	}
+	mkdir -p "$work/src"
+	# (a file deleted but not yet committed is listed and skipped)
+	(cd "$src" && git ls-files -z --cached --others --exclude-standard |
+		xargs -0 -r cp --parents -P -t "$work/src" 2>/dev/null)
+	(cd "$work/src" && autoreconf -fi) >"$work/bootstrap.log" 2>&1 ||
+		{ cat "$work/bootstrap.log" >&2; exit 1; }
+	src_conf=$work/src
+else
+	src_conf=$src
+fi
 if [ -z "$build" ]; then
 	build="$work/build"
 	mkdir -p "$build"
 	# -Wno-format-nonliteral: clang's -Wformat=2 flags vprintf wrappers.
-	if ! (cd "$build" && "$src/configure" -q CC=clang --enable-fuzzing --disable-shared \
+	if ! (cd "$build" && "$src_conf/configure" -q CC=clang --enable-fuzzing --disable-shared \
 	      CFLAGS="-g -O1 -Wno-format-nonliteral") >"$work/configure.log" 2>&1; then
 		if grep -q "needs clang with libFuzzer" "$work/configure.log"; then
 			echo "smoke: clang has no libFuzzer (Debian package libclang-rt-14-dev)" >&2
