@@ -10,22 +10,16 @@ scopes_hdr in src/lib/load/scopecache.c: magic[8], format, endian,
 version[16], lib_id[72], build_id[132], pointer_size, src_size,
 src_mtime, src_mtime_ns, payload_size, checksum (280 bytes); the payload
 follows."""
+import os
 import random
 import struct
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from cachesum import checksum  # noqa: E402
+
 SUM_OFF, HDR = 272, 280
-K, MASK = 0x9E3779B97F4A7C15, (1 << 64) - 1
-
-
-def checksum(b, h):
-    n = len(b) // 8
-    for w in struct.unpack_from('<%dQ' % n, b, 0):
-        h = ((h ^ w) * K) & MASK
-        h ^= h >> 29
-    for c in b[n * 8:]:
-        h = ((h ^ c) * 0x100000001B3) & MASK
-    return h
 
 
 def main():
@@ -46,4 +40,5 @@ def main():
         open('%s%d' % (prefix, i), 'wb').write(buf)
 
 
-main()
+if __name__ == '__main__':
+    main()

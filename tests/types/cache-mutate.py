@@ -10,23 +10,17 @@ format, endian, version[16], elem[13], pointer_size, table_pointer_size,
 build_id[132], src_size, src_mtime, src_mtime_ns, count[13],
 payload_size, checksum, lib_id[72] (440 bytes); sections follow, each
 8-byte aligned."""
+import os
 import random
 import struct
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from cachesum import checksum  # noqa: E402
+
 NSECT = 13
 ELEM_OFF, COUNT_OFF, SUM_OFF, HDR = 32, 248, 360, 440
-K, MASK = 0x9E3779B97F4A7C15, (1 << 64) - 1
-
-
-def checksum(b, h):
-    n = len(b) // 8
-    for w in struct.unpack_from('<%dQ' % n, b, 0):
-        h = ((h ^ w) * K) & MASK
-        h ^= h >> 29
-    for c in b[n * 8:]:
-        h = ((h ^ c) * 0x100000001B3) & MASK
-    return h
 
 
 def main():
@@ -56,4 +50,5 @@ def main():
         open('%s%d' % (prefix, i), 'wb').write(buf)
 
 
-main()
+if __name__ == '__main__':
+    main()
