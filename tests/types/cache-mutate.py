@@ -33,7 +33,10 @@ def main():
         off = (off + 7) & ~7
         secs.append((off, e * c))
         off += e * c
-    if HDR + off != len(good):
+    h = 0
+    for off_, n in secs:
+        h = checksum(good[HDR + off_:HDR + off_ + n], h)
+    if HDR + off != len(good) or h != struct.unpack_from('<Q', good, SUM_OFF)[0]:
         sys.exit('cache-mutate: %s does not have the expected layout' % path)
     rnd = random.Random(seed)
     for i in range(count):

@@ -26,7 +26,7 @@
 #define CACHE_MAGIC "HMTYPES"
 /* Bump when the meaning of a stored array changes (a new hash function
  * for the name slots, a new flag) without its record size changing. */
-#define CACHE_FORMAT 2	/* 2: hm_type.scope */
+#define CACHE_FORMAT 3	/* 2: hm_type.scope; 3: a checksum in four lanes */
 #define CACHE_ENDIAN 0x01020304u
 
 enum sect {
@@ -277,17 +277,37 @@ static const char *header_mismatch(const struct cache_hdr *got, const struct cac
 	return NULL;
 }
 
+#define SUM_K 0x9e3779b97f4a7c15ULL
+
+static uint64_t sum_step(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * SUM_K;
+	return h ^ (h >> 29);
+}
+
 /* Fast integrity check over the payload (not cryptographic: the reader
- * bounds-checks everything anyway). */
+ * bounds-checks everything anyway).  Four lanes take the words of each
+ * 32 bytes in turn, then fold into one: a single chain of multiplies
+ * waited on itself, and checking the C library's 2.6 MB type cache was a
+ * tenth of what a report of it spent on the library. */
 uint64_t hmi_cache_checksum(const void *p, size_t n, uint64_t h)
 {
 	const unsigned char *s = p;
-	uint64_t w;
+	uint64_t w[4], l[4] = { h, h ^ 1, h ^ 2, h ^ 3 };
 
+	if (n >= 32) {
+		for (; n >= 32; s += 32, n -= 32) {
+			memcpy(w, s, 32);
+			l[0] = sum_step(l[0], w[0]);
+			l[1] = sum_step(l[1], w[1]);
+			l[2] = sum_step(l[2], w[2]);
+			l[3] = sum_step(l[3], w[3]);
+		}
+		h = sum_step(sum_step(sum_step(sum_step(h, l[0]), l[1]), l[2]), l[3]);
+	}
 	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
-		h ^= h >> 29;
+		memcpy(w, s, 8);
+		h = sum_step(h, w[0]);
 	}
 	for (; n; s++, n--)
 		h = (h ^ *s) * 0x100000001b3ULL;
