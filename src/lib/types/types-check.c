@@ -4,6 +4,7 @@
  * Every loader calls hm_types_check_chains() on the table it built. */
 #include "config.h"
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include "hitmap/types.h"
 #include "base/diag.h"
@@ -36,13 +37,18 @@ static int check_nesting(const hm_types *t, const char *name)
 	struct frame { hm_type_id id; uint32_t next; } *st;
 	size_t n = t->types.n, sp = 0;
 	unsigned char *state;	/* 0 unseen, 1 on the stack, 2 done */
+	/* each member type's record, + 1 (0: not asked yet): a table has
+	 * many more members than member types */
+	hm_type_id *held;
 	int rc = 0;
 
 	state = calloc(n ? n : 1, 1);
 	st = malloc((n ? n : 1) * sizeof(*st));
-	if (!state || !st) {
+	held = calloc(n ? n : 1, sizeof(*held));
+	if (!state || !st || !held) {
 		free(state);
 		free(st);
+		free(held);
 		return -ENOMEM;
 	}
 	for (size_t r = 1; r < n && !rc; r++) {
@@ -63,7 +69,14 @@ static int check_nesting(const hm_types *t, const char *name)
 			}
 			if (m[f->next++].flags & HM_MEMBER_STATIC)
 				continue;
-			c = hm_types_held_record(t, m[f->next - 1].type);
+			c = m[f->next - 1].type;
+			if (c < n) {
+				if (!held[c])
+					held[c] = hm_types_held_record(t, c) + 1;
+				c = held[c] - 1;
+			} else {
+				c = hm_types_held_record(t, c);
+			}
 			if (!c || c >= n || state[c] == 2)
 				continue;
 			if (state[c] == 1)
@@ -78,34 +91,73 @@ static int check_nesting(const hm_types *t, const char *name)
 	}
 	free(state);
 	free(st);
+	free(held);
 	return rc;
+}
+
+static int is_link(enum hm_type_kind k)
+{
+	return k == HM_KIND_TYPEDEF || k == HM_KIND_CONST || k == HM_KIND_VOLATILE ||
+	       k == HM_KIND_RESTRICT || k == HM_KIND_ATOMIC || k == HM_KIND_POINTER ||
+	       k == HM_KIND_ARRAY || k == HM_KIND_REFERENCE || k == HM_KIND_RVALUE_REFERENCE;
+}
+
+#define CHAIN_MAX 256
+#define ON_PATH UINT16_MAX
+
+static int chain_fail(const hm_types *t, hm_type_id id, const char *name)
+{
+	const char *n = t->types.v[id].name;
+
+	return hm_fail(EBADMSG, "%s: corrupt debug info: type chain through '%s' does not end "
+		       "(a cycle)", name, n ? n : "(anonymous)");
 }
 
 /* Chains of typedefs, qualifiers, pointers and arrays must end: corrupt
  * debug info can close one into a cycle (no C type is its own pointer or
  * element), which every consumer walking it would have to guard against.
- * No real chain comes near 256 links.  Then the nesting (check_nesting). */
+ * No real chain comes near CHAIN_MAX links.  Each type's number of links
+ * is kept once known, so a chain is walked once, not once from each of its
+ * types (the C library's table is a hundred thousand types).  Then the
+ * nesting (check_nesting). */
 int hm_types_check_chains(const hm_types *t, const char *name)
 {
-	for (size_t i = 1; i < t->types.n; i++) {
-		const hm_type *ty = NULL;
-		hm_type_id id = (hm_type_id)i;
-		unsigned hop;
+	size_t n = t->types.n;
+	/* links + 1 when known, 0 not yet, ON_PATH on the walk in hand */
+	uint16_t *links = calloc(n ? n : 1, sizeof(*links));
+	hm_type_id path[CHAIN_MAX];
+	int rc = 0;
 
-		for (hop = 0; hop < 256 && (ty = hm_types_get(t, id)); hop++) {
-			if (ty->kind != HM_KIND_TYPEDEF && ty->kind != HM_KIND_CONST &&
-			    ty->kind != HM_KIND_VOLATILE && ty->kind != HM_KIND_RESTRICT &&
-			    ty->kind != HM_KIND_ATOMIC && ty->kind != HM_KIND_POINTER &&
-			    ty->kind != HM_KIND_ARRAY && ty->kind != HM_KIND_REFERENCE &&
-			    ty->kind != HM_KIND_RVALUE_REFERENCE)
+	if (!links)
+		return -ENOMEM;
+	for (size_t i = 1; i < n && !rc; i++) {
+		hm_type_id id = (hm_type_id)i;
+		size_t k = 0, base = 0;
+		const hm_type *ty;
+
+		while ((ty = hm_types_get(t, id)) && is_link(ty->kind)) {
+			if (links[id] == ON_PATH || k == CHAIN_MAX) {
+				rc = chain_fail(t, id, name);
 				break;
+			}
+			if (links[id]) {
+				base = links[id] - 1u;
+				break;
+			}
+			links[id] = ON_PATH;
+			path[k++] = id;
 			id = ty->target;
 		}
-		if (hop == 256)
-			return hm_fail(EBADMSG, "%s: corrupt debug info: type chain through '%s' "
-				       "does not end (a cycle)", name,
-				       ty->name ? ty->name : "(anonymous)");
+		/* the walk's types, from the end: one link more than the next */
+		for (size_t j = k; j-- > 0;) {
+			size_t d = base + (k - j);
+
+			if (!rc && d >= CHAIN_MAX)
+				rc = chain_fail(t, path[j], name);
+			links[path[j]] = (uint16_t)(d >= CHAIN_MAX ? CHAIN_MAX : d + 1);
+		}
 	}
-	return check_nesting(t, name);
+	free(links);
+	return rc ? rc : check_nesting(t, name);
 }
 
