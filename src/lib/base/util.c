@@ -177,6 +177,49 @@ void hm_huge_free(void *p, size_t size)
 		munmap(p, size ? size : 1);
 }
 
+int hmi_sort_keyed(struct hmi_keyed *v, size_t n)
+{
+	struct hmi_keyed *tmp, *src = v, *dst;
+	size_t (*count)[256], i, j, b;
+
+	if (n < 2)
+		return 0;
+	tmp = malloc(n * sizeof(*tmp));
+	count = calloc(8, sizeof(*count));
+	if (!tmp || !count) {
+		free(tmp);
+		free(count);
+		return -ENOMEM;
+	}
+	/* every byte's counts in one read */
+	for (i = 0; i < n; i++)
+		for (b = 0; b < 8; b++)
+			count[b][(v[i].key >> (8 * b)) & 0xff]++;
+	dst = tmp;
+	for (b = 0; b < 8; b++) {
+		size_t *c = count[b], sum = 0;
+		unsigned shift = 8 * (unsigned)b;
+
+		if (c[(v[0].key >> shift) & 0xff] == n)
+			continue;	/* one value of this byte: nothing moves */
+		for (j = 0; j < 256; j++) {	/* counts into first places */
+			size_t k = c[j];
+
+			c[j] = sum;
+			sum += k;
+		}
+		for (i = 0; i < n; i++)
+			dst[c[(src[i].key >> shift) & 0xff]++] = src[i];
+		dst = src;
+		src = src == v ? tmp : v;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(count);
+	free(tmp);
+	return 0;
+}
+
 void hm_arena_free(hm_arena *a)
 {
 	struct hm_arena_block *b = a->head, *next;
@@ -202,10 +245,10 @@ uint64_t hm_hash_bytes(const void *p, size_t n, uint64_t seed)
 	return hm_hash_u64(h);
 }
 
-/* A string's hash for the table, eight bytes a step: tables hold tens of
- * thousands of names of some twenty bytes (instances, "task@0x..."), and a
- * byte a step was most of the cost of interning one. */
-static uint64_t strtab_hash(const char *s, size_t n)
+/* A string's hash, eight bytes a step: tables hold tens of thousands of
+ * names of some twenty bytes (instances, "task@0x...", a library's
+ * symbols), and a byte a step was most of the cost of interning one. */
+uint64_t hmi_hash_str(const char *s, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
 	size_t i;
@@ -270,7 +313,7 @@ const char *hm_strtab_intern_n(hm_strtab *t, const char *s, size_t n)
 
 	if ((t->count + 1) * 2 > t->nslots && strtab_rehash(t) < 0)
 		return NULL;
-	h = (uint32_t)strtab_hash(s, n);
+	h = (uint32_t)hmi_hash_str(s, n);
 	j = strtab_slot(t, s, n, h);
 	if (t->slots[j])
 		return t->slots[j];
@@ -336,7 +379,7 @@ const char *hm_strtab_adopt(hm_strtab *t, const char *s)
 
 	if ((t->count + 1) * 2 > t->nslots && strtab_rehash(t) < 0)
 		return NULL;
-	h = (uint32_t)strtab_hash(s, n);
+	h = (uint32_t)hmi_hash_str(s, n);
 	j = strtab_slot(t, s, n, h);
 	if (t->slots[j])
 		return t->slots[j];

@@ -52,6 +52,18 @@ void hm_strtab_free(hm_strtab *t);
 const char *hm_strtab_adopt(hm_strtab *t, const char *s);
 
 uint64_t hm_hash_bytes(const void *p, size_t n, uint64_t seed);
+/* A hash of the n bytes of s, eight a step (not hm_hash_bytes()'s values:
+ * for tables in memory only). */
+uint64_t hmi_hash_str(const char *s, size_t n);
+
+/* A pointer with the key it is sorted by. */
+struct hmi_keyed {
+	uint64_t key;
+	const void *p;
+};
+/* v[0..n) in ascending order of key, stable (equal keys keep their order):
+ * a radix sort, a pass per byte in which the keys differ.  0 or -ENOMEM. */
+int hmi_sort_keyed(struct hmi_keyed *v, size_t n);
 static inline uint64_t hm_hash_u64(uint64_t x)
 {
 	x ^= x >> 33;

@@ -46,9 +46,12 @@ struct hm_binary {
 	/* symbols, built on first lookup */
 	hm_symbol *syms;
 	size_t nr_syms;
-	int syms_loaded;
-	hm_symbol **by_name;	/* open addressing, nslots */
+	int syms_loaded, syms_err;
+	/* by name, built on the first lookup by name: most binaries a
+	 * report reads are asked by address only (open addressing) */
+	hm_symbol **by_name;
 	size_t name_slots;
+	int names_built, names_err;
 	hm_symbol **by_addr;	/* objects sorted by addr */
 	size_t nr_objs;
 	hm_symbol **funcs;	/* functions sorted by addr */
@@ -735,6 +738,38 @@ static int cmp_sym_addr(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* v[0..n) in cmp_sym_addr() order: by address with a radix sort (a C
+ * library's debug file has thousands of symbols, and qsort's calls of the
+ * comparator were a tenth of what a report spent on the library), then
+ * each run of one address (aliases: a few symbols) by the comparator.
+ * 0 or -ENOMEM. */
+static int sort_by_addr(hm_symbol **v, size_t n)
+{
+	struct hmi_keyed *k;
+	size_t i, j;
+
+	if (n < 2)
+		return 0;
+	if (!(k = malloc(n * sizeof(*k))))
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		k[i] = (struct hmi_keyed){ v[i]->addr, v[i] };
+	if (hmi_sort_keyed(k, n)) {
+		free(k);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = (hm_symbol *)k[i].p;
+	free(k);
+	for (i = 0; i < n; i = j) {	/* each run of one address */
+		for (j = i + 1; j < n && v[j]->addr == v[i]->addr; j++)
+			;
+		if (j - i > 1)
+			qsort(v + i, j - i, sizeof(*v), cmp_sym_addr);
+	}
+	return 0;
+}
+
 static Elf_Scn *find_symtab(hm_binary *bin, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL, *dyn = NULL;
@@ -792,25 +827,13 @@ static int load_symbols(hm_binary *bin)
 		o->bind = GELF_ST_BIND(s.st_info);
 		o->shndx = s.st_shndx;
 	}
-	bin->name_slots = 16;
-	while (bin->name_slots < bin->nr_syms * 2)
-		bin->name_slots *= 2;
-	bin->by_name = calloc(bin->name_slots, sizeof(*bin->by_name));
 	bin->by_addr = calloc(bin->nr_syms + 1, sizeof(*bin->by_addr));
 	bin->funcs = calloc(bin->nr_syms + 1, sizeof(*bin->funcs));
-	if (!bin->by_name || !bin->by_addr || !bin->funcs)
+	if (!bin->by_addr || !bin->funcs)
 		return -ENOMEM;
 	for (i = 0; i < bin->nr_syms; i++) {
 		hm_symbol *s = &bin->syms[i];
-		size_t j = hm_hash_bytes(s->name, strlen(s->name), 0) & (bin->name_slots - 1);
 
-		/* first definition wins, but a global beats a local of the same name */
-		while (bin->by_name[j] && strcmp(bin->by_name[j]->name, s->name))
-			j = (j + 1) & (bin->name_slots - 1);
-		if (!bin->by_name[j] || (s->shndx != SHN_UNDEF &&
-		    (bin->by_name[j]->shndx == SHN_UNDEF ||
-		     (bin->by_name[j]->bind == STB_LOCAL && s->bind != STB_LOCAL))))
-			bin->by_name[j] = s;
 		if (s->shndx == SHN_UNDEF)
 			continue;
 		if (s->type == STT_OBJECT || s->type == STT_TLS)
@@ -818,8 +841,8 @@ static int load_symbols(hm_binary *bin)
 		else if (s->type == STT_FUNC)
 			bin->funcs[bin->nr_funcs++] = s;
 	}
-	qsort(bin->by_addr, bin->nr_objs, sizeof(*bin->by_addr), cmp_sym_addr);
-	qsort(bin->funcs, bin->nr_funcs, sizeof(*bin->funcs), cmp_sym_addr);
+	if (sort_by_addr(bin->by_addr, bin->nr_objs) || sort_by_addr(bin->funcs, bin->nr_funcs))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -829,10 +852,52 @@ static int ensure_symbols(const hm_binary *cbin)
 	int rc;
 
 	pthread_mutex_lock(&bin->lock);
-	if (bin->syms_loaded)
-		rc = bin->by_name || !bin->nr_syms ? 0 : -ENOMEM;
-	else
-		rc = load_symbols(bin);
+	if (!bin->syms_loaded)
+		bin->syms_err = load_symbols(bin);
+	rc = bin->syms_err;
+	pthread_mutex_unlock(&bin->lock);
+	return rc;
+}
+
+/* The index by name (bin->lock held, the symbols loaded). */
+static int build_names(hm_binary *bin)
+{
+	size_t i;
+
+	bin->name_slots = 16;
+	while (bin->name_slots < bin->nr_syms * 2)
+		bin->name_slots *= 2;
+	bin->by_name = calloc(bin->name_slots, sizeof(*bin->by_name));
+	if (!bin->by_name)
+		return -ENOMEM;
+	for (i = 0; i < bin->nr_syms; i++) {
+		hm_symbol *s = &bin->syms[i];
+		size_t j = hmi_hash_str(s->name, strlen(s->name)) & (bin->name_slots - 1);
+
+		/* first definition wins, but a global beats a local of the same name */
+		while (bin->by_name[j] && strcmp(bin->by_name[j]->name, s->name))
+			j = (j + 1) & (bin->name_slots - 1);
+		if (!bin->by_name[j] || (s->shndx != SHN_UNDEF &&
+		    (bin->by_name[j]->shndx == SHN_UNDEF ||
+		     (bin->by_name[j]->bind == STB_LOCAL && s->bind != STB_LOCAL))))
+			bin->by_name[j] = s;
+	}
+	return 0;
+}
+
+static int ensure_names(const hm_binary *cbin)
+{
+	hm_binary *bin = (hm_binary *)cbin;
+	int rc = ensure_symbols(cbin);
+
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&bin->lock);
+	if (!bin->names_built) {
+		bin->names_err = build_names(bin);
+		bin->names_built = 1;
+	}
+	rc = bin->names_err;
 	pthread_mutex_unlock(&bin->lock);
 	return rc;
 }
@@ -841,9 +906,9 @@ const hm_symbol *hm_binary_symbol(const hm_binary *bin, const char *name)
 {
 	size_t j;
 
-	if (ensure_symbols(bin) || !bin->nr_syms)
+	if (ensure_names(bin) || !bin->nr_syms)
 		return NULL;
-	j = hm_hash_bytes(name, strlen(name), 0) & (bin->name_slots - 1);
+	j = hmi_hash_str(name, strlen(name)) & (bin->name_slots - 1);
 	for (; bin->by_name[j]; j = (j + 1) & (bin->name_slots - 1))
 		if (!strcmp(bin->by_name[j]->name, name))
 			return bin->by_name[j];
