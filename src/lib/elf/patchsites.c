@@ -269,6 +269,15 @@ int hm_patch_sites_read(const hm_binary *code, const hm_binary *syms, hm_patch_s
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	/* x86-64 kernels are linked as executables and modules are
+	 * relocatable: a shared object or a PIE is user space, whose text no
+	 * kernel table patches.  Looking for the tables' symbols in one would
+	 * index the whole symbol table of every library a sample ran in by
+	 * name, for nothing. */
+	if (hmi_binary_elf_type(code) == ET_DYN) {
+		*out = s;
+		return 0;
+	}
 	if ((hmi_binary_elf_type(code) == ET_REL && !hmi_binary_is_module(code)) ||
 	    hmi_binary_machine(code) != EM_X86_64 || hmi_binary_big_endian(code) ||
 	    !hmi_binary_is_64bit(code)) {

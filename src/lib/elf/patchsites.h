@@ -48,7 +48,8 @@ struct hm_patch_site {
 typedef struct hm_patch_sites hm_patch_sites;
 
 /* The sites of code, with the table symbols from syms (NULL: code).  0 and
- * *out (possibly empty); -ENOTSUP for an ET_REL file other than a kernel
+ * *out (possibly empty: always for a shared object or a PIE, user space);
+ * -ENOTSUP for an ET_REL file other than a kernel
  * module that has the tables;
  * -EBADMSG (a warning names the file, table and address) when a table's
  * symbols or entries lie outside the file; -ENOMEM. */
