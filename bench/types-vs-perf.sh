@@ -11,7 +11,9 @@
 # PASS: hitmap names at least as many samples right as perf and none wrong.
 # Then per recording, hitmap report and perf 6.12 report -s type,typeoff
 # timed on the file (wall and CPU time to the microsecond, the median of
-# TYPES_RUNS runs, 5 by default):
+# TYPES_RUNS runs, 5 by default, the tools taking turns run by run; each
+# run execs the program itself, as perf's does, not libtool's wrapper or
+# env):
 #   types-RECORDING-wall hitmap H perf P ratio R goal<=0.5 PASS|MISS
 #   types-RECORDING-cpu  the same for CPU time (user + sys): steadier than
 #                        wall time on a shared machine
@@ -69,34 +71,48 @@ else
 	hm_cmd=$HITMAP
 fi
 
-# rusage FILE CMD...: run CMD (output discarded) and append "WALL RSS-KB
-# USER SYS" to FILE, in seconds to the microsecond: /usr/bin/time prints
-# hundredths, and a small report takes a few of them
-rusage='
-import os, subprocess, sys, time
-t0 = time.perf_counter()
-p = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-_, st, ru = os.wait4(p.pid, 0)
-wall = time.perf_counter() - t0
-if not os.WIFEXITED(st) or os.WEXITSTATUS(st):
-    sys.exit(1)
-with open(sys.argv[1], "a") as f:
-    f.write("%.6f %d %.6f %.6f\n" % (wall, ru.ru_maxrss, ru.ru_utime, ru.ru_stime))
+# timed FILE CMD... [";" FILE CMD...]...: run each CMD (output discarded)
+# $runs times, taking turns (hitmap, perf, hitmap, perf, ...: a change in
+# the machine's load during the runs weighs on every command alike); each
+# FILE gets "WALL RSS-KB CPU 0", the medians of wall time, peak RSS and
+# CPU time (user + system), in seconds to the microsecond (/usr/bin/time
+# prints hundredths, and a small report takes a few of them).  A CMD of
+# "env VAR=VALUE... PROGRAM ARG..." runs PROGRAM with those variables set,
+# as env(1) would, but without env: its exec and start-up (0.8 ms here)
+# are not hitmap's, and perf 6.12 is timed without one.
+timing='
+import os, re, statistics, subprocess, sys, time
+runs, groups = int(sys.argv[1]), [[]]
+for a in sys.argv[2:]:
+    if a == ";":
+        groups.append([])
+    else:
+        groups[-1].append(a)
+jobs = []
+for g in groups:
+    cmd, env = g[1:], dict(os.environ)
+    if cmd[0] == "env":
+        cmd = cmd[1:]
+        while cmd and re.match(r"[A-Za-z_][A-Za-z0-9_]*=", cmd[0]):
+            k, v = cmd.pop(0).split("=", 1)
+            env[k] = v
+    jobs.append((g[0], cmd, env, []))
+for _ in range(runs):
+    for out, cmd, env, got in jobs:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, st, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        if not os.WIFEXITED(st) or os.WEXITSTATUS(st):
+            sys.exit("timed: %s failed" % " ".join(cmd))
+        got.append((wall, ru.ru_maxrss, ru.ru_utime + ru.ru_stime))
+for out, cmd, env, got in jobs:
+    med = [statistics.median_low(v) for v in zip(*got)]
+    with open(out, "w") as f:
+        f.write("%.6f %d %.6f 0\n" % tuple(med))
 '
-
-# timed FILE CMD...: run CMD $runs times; FILE gets the medians of wall
-# time, peak RSS and CPU time (system time 0)
 timed() {
-	t=$1
-	shift
-	: >"$t.all"
-	for i in $(seq "$runs"); do
-		python3 -c "$rusage" "$t.all" "$@" || return 1
-	done
-	for c in 1 2 3; do
-		awk -v c=$c '{ print c == 3 ? $3 + $4 : $c }' "$t.all" | sort -n |
-			awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-	done | paste -s -d ' ' | sed 's/$/ 0/' >"$t"
+	python3 -c "$timing" "$runs" "$@"
 }
 
 # speed FILE-HITMAP FILE-PERF NAME: the wall, cpu and rss lines
@@ -120,13 +136,13 @@ timed_pair() {
 	shift 3
 	mkdir -p "$out/buildid-$n"
 	$hm_cmd report -i "$d" >/dev/null 2>&1 || return 1
-	timed "$out/$n.hm.time" $hm_cmd report -i "$d" || return 1
 	"$PERF612" --buildid-dir "$out/buildid-$n" report -i "$d" --stdio -s type,typeoff \
 		--symfs "$sym" "$@" >/dev/null 2>&1 || return 1
-	timed "$out/$n.perf.time" "$PERF612" --buildid-dir "$out/buildid-$n" report -i "$d" \
-		--stdio -s type,typeoff --symfs "$sym" "$@" || return 1
 	$hm_cmd report --sysroot "$sym" -i "$d" >/dev/null 2>&1 || return 1
-	timed "$out/$n.scope.time" $hm_cmd report --sysroot "$sym" -i "$d" || return 1
+	timed "$out/$n.hm.time" $hm_cmd report -i "$d" \; \
+		"$out/$n.perf.time" "$PERF612" --buildid-dir "$out/buildid-$n" report -i "$d" \
+		--stdio -s type,typeoff --symfs "$sym" "$@" \; \
+		"$out/$n.scope.time" $hm_cmd report --sysroot "$sym" -i "$d" || return 1
 	speed "$out/$n.hm.time" "$out/$n.perf.time" "types-$n" | tee "$out/$n.speed"
 	speed "$out/$n.scope.time" "$out/$n.perf.time" "types-$n-scope"
 	! grep -q MISS "$out/$n.speed"
@@ -169,11 +185,10 @@ for prog in flows tasks chains; do
 		# speed and memory on the same file: hitmap's report beside
 		# perf 6.12's report -s type,typeoff; then hitmap reading the
 		# program's DWARF alone, as perf does
-		timed "$out/$name.hm.time" $hm_cmd report -i "$out/$name.data" || exit 1
-		timed "$out/$name.perf.time" "$PERF612" --buildid-dir "$out/buildid-$name" \
-			report -i "$out/$name.data" --stdio -s type,typeoff --symfs "$out/symfs" ||
-			exit 1
-		timed "$out/$name.scope.time" $hm_cmd report --sysroot "$out/symfs" \
+		timed "$out/$name.hm.time" $hm_cmd report -i "$out/$name.data" \; \
+			"$out/$name.perf.time" "$PERF612" --buildid-dir "$out/buildid-$name" \
+			report -i "$out/$name.data" --stdio -s type,typeoff --symfs "$out/symfs" \; \
+			"$out/$name.scope.time" $hm_cmd report --sysroot "$out/symfs" \
 			-i "$out/$name.data" || exit 1
 		speed "$out/$name.hm.time" "$out/$name.perf.time" "types-$name" |
 			tee "$out/$name.speed"
