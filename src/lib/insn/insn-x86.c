@@ -70,47 +70,35 @@ void insn_arch_close(struct insn_arch *a)
 
 /* A general-purpose register of any width → its DWARF number; whether the
  * name is the full 64-bit register in *full. */
+/* capstone's registers by DWARF number: the 64-bit one, then its 32-,
+ * 16- and 8-bit parts (dwreg()) */
+#define GPR(n, q, d, w, b) [X86_REG_##q] = (n) + 1 + DW_FULL, [X86_REG_##d] = (n) + 1, \
+			   [X86_REG_##w] = (n) + 1, [X86_REG_##b] = (n) + 1
+#define DW_FULL 0x40
+
+static const uint8_t dw_of[X86_REG_ENDING] = {
+	GPR(0, RAX, EAX, AX, AL), [X86_REG_AH] = 1, GPR(1, RDX, EDX, DX, DL), [X86_REG_DH] = 2,
+	GPR(2, RCX, ECX, CX, CL), [X86_REG_CH] = 3, GPR(3, RBX, EBX, BX, BL), [X86_REG_BH] = 4,
+	GPR(4, RSI, ESI, SI, SIL), GPR(5, RDI, EDI, DI, DIL), GPR(6, RBP, EBP, BP, BPL),
+	GPR(7, RSP, ESP, SP, SPL), GPR(8, R8, R8D, R8W, R8B), GPR(9, R9, R9D, R9W, R9B),
+	GPR(10, R10, R10D, R10W, R10B), GPR(11, R11, R11D, R11W, R11B),
+	GPR(12, R12, R12D, R12W, R12B), GPR(13, R13, R13D, R13W, R13B),
+	GPR(14, R14, R14D, R14W, R14B), GPR(15, R15, R15D, R15W, R15B),
+	[X86_REG_RIP] = HM_REG_IP + 1 + DW_FULL, [X86_REG_EIP] = HM_REG_IP + 1 + DW_FULL,
+};
+
+/* The DWARF number of capstone register r (any width of a general
+ * register; RIP and EIP are HM_REG_IP), or HM_REG_NONE; *full: r is the
+ * whole 64-bit register.  A table: every operand of every instruction
+ * decoded asks. */
 static int dwreg(unsigned r, int *full)
 {
-	static const struct { unsigned q, d, w, b, h; } gpr[16] = {
-		{ X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL, X86_REG_AH },
-		{ X86_REG_RDX, X86_REG_EDX, X86_REG_DX, X86_REG_DL, X86_REG_DH },
-		{ X86_REG_RCX, X86_REG_ECX, X86_REG_CX, X86_REG_CL, X86_REG_CH },
-		{ X86_REG_RBX, X86_REG_EBX, X86_REG_BX, X86_REG_BL, X86_REG_BH },
-		{ X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL, 0 },
-		{ X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL, 0 },
-		{ X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL, 0 },
-		{ X86_REG_RSP, X86_REG_ESP, X86_REG_SP, X86_REG_SPL, 0 },
-		{ X86_REG_R8, X86_REG_R8D, X86_REG_R8W, X86_REG_R8B, 0 },
-		{ X86_REG_R9, X86_REG_R9D, X86_REG_R9W, X86_REG_R9B, 0 },
-		{ X86_REG_R10, X86_REG_R10D, X86_REG_R10W, X86_REG_R10B, 0 },
-		{ X86_REG_R11, X86_REG_R11D, X86_REG_R11W, X86_REG_R11B, 0 },
-		{ X86_REG_R12, X86_REG_R12D, X86_REG_R12W, X86_REG_R12B, 0 },
-		{ X86_REG_R13, X86_REG_R13D, X86_REG_R13W, X86_REG_R13B, 0 },
-		{ X86_REG_R14, X86_REG_R14D, X86_REG_R14W, X86_REG_R14B, 0 },
-		{ X86_REG_R15, X86_REG_R15D, X86_REG_R15W, X86_REG_R15B, 0 },
-	};
-	int i;
+	unsigned v = r < X86_REG_ENDING ? dw_of[r] : 0;
 
 	if (full)
-		*full = 0;
-	if (r == X86_REG_INVALID)
-		return HM_REG_NONE;
-	if (r == X86_REG_RIP || r == X86_REG_EIP) {
-		if (full)
-			*full = 1;
-		return HM_REG_IP;
-	}
-	for (i = 0; i < 16; i++) {
-		if (r == gpr[i].q) {
-			if (full)
-				*full = 1;
-			return i;
-		}
-		if (r == gpr[i].d || r == gpr[i].w || r == gpr[i].b || (gpr[i].h && r == gpr[i].h))
-			return i;
-	}
-	return HM_REG_NONE;
+		*full = (v & DW_FULL) != 0;
+	v &= ~(unsigned)DW_FULL;
+	return v ? (int)v - 1 : HM_REG_NONE;
 }
 
 const char *insn_arch_reg_name(int reg)
