@@ -23,14 +23,20 @@
 # libc6-dbg, to name the samples in malloc and the thread library).  These
 # lines compare the same work; they do not change the exit status:
 #   types-RECORDING-scope-wall, -scope-cpu, -scope-rss
-# Then the same speed lines, without judging, on two larger recordings:
-#   pf122k  a page-fault recording of tests/attr/tasks.c run for 12250
-#           rounds (gcc -O2): 122 k samples over 49 k task instances
+# Then the same speed lines on larger recordings:
+#   pf30k, pf122k
+#           page-fault recordings of tests/attr/tasks.c run for 3000 and
+#           12250 rounds (gcc -O2): 30 k and 122 k samples over 12 k and
+#           49 k task instances
 #   timer   a timer recording with registers (perf record -e cpu-clock
 #           -c 50000 --user-regs: 40 k samples) of tests/report/regs-share.c
 #           false 1000 (two threads writing two fields of one line, gcc
 #           -O2), perf 6.12 limited to the program's samples (--dsos) as
 #           tests/report/regs-vs-perf.sh does (it crashes on others)
+# and, from the two page-fault recordings, what each tool's CPU time grows
+# by per sample (INFO): the ratio that larger recordings of that kind,
+# nearly every sample on an object not seen before, come near:
+#   types-pf-per-sample hitmap H us perf P us ratio R INFO
 # The judged report is the second of the file, answered from what the
 # first kept in the cache, and must print what the first printed.  Every
 # timed command has run once before it is timed (the judging run, or one
@@ -199,13 +205,25 @@ done
 
 # the larger recordings: speed only
 mkdir -p "$out/big$out/big"
-sed 's/^#define ROUNDS 300$/#define ROUNDS 12250/' "$src/tasks.c" >"$out/big/tasks.c"
 cp "$src/fixture.h" "$out/big/"
-gcc -g -O2 -pthread -o "$out/big/tasks" "$out/big/tasks.c" || exit 1
-cp "$out/big/tasks" "$out/big$out/big/"
-perf record -q -d -c 1 -e page-faults -o "$out/pf122k.data" -- "$out/big/tasks" \
-	>/dev/null 2>"$out/pf122k.rec" || { cat "$out/pf122k.rec" >&2; exit 1; }
-timed_pair pf122k "$out/pf122k.data" "$out/big" || status=1
+for r in 30k:3000 122k:12250; do
+	n=pf${r%%:*}
+	sed "s/^#define ROUNDS 300\$/#define ROUNDS ${r#*:}/" "$src/tasks.c" >"$out/big/$n.c"
+	gcc -g -O2 -pthread -o "$out/big/$n" "$out/big/$n.c" || exit 1
+	cp "$out/big/$n" "$out/big$out/big/"
+	perf record -q -d -c 1 -e page-faults -o "$out/$n.data" -- "$out/big/$n" \
+		>/dev/null 2>"$out/$n.rec" || { cat "$out/$n.rec" >&2; exit 1; }
+	timed_pair $n "$out/$n.data" "$out/big" || status=1
+	perf script -i "$out/$n.data" -F ip 2>/dev/null | wc -l >"$out/$n.samples"
+done
+paste "$out/pf30k.samples" "$out/pf30k.hm.time" "$out/pf30k.perf.time" \
+	"$out/pf122k.samples" "$out/pf122k.hm.time" "$out/pf122k.perf.time" | awk '{
+	# per file: its samples, then hitmap and perf as WALL RSS CPU 0
+	n = $10 - $1
+	if (n <= 0) exit
+	h = ($13 - $4) / n * 1e6; p = ($17 - $8) / n * 1e6
+	printf "types-pf-per-sample hitmap %.3fus perf %.3fus ratio %.2f INFO\n", h, p,
+		(p > 0 ? h / p : 0) }'
 gcc -g -O2 -pthread -o "$out/big/regs-share" "$here/../tests/report/regs-share.c" || exit 1
 cp "$out/big/regs-share" "$out/big$out/big/"
 if perf record -q -o "$out/timer.data" -e cpu-clock -c 50000 \
