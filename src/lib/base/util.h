@@ -56,14 +56,6 @@ uint64_t hm_hash_bytes(const void *p, size_t n, uint64_t seed);
  * for tables in memory only). */
 uint64_t hmi_hash_str(const char *s, size_t n);
 
-/* A pointer with the key it is sorted by. */
-struct hmi_keyed {
-	uint64_t key;
-	const void *p;
-};
-/* v[0..n) in ascending order of key, stable (equal keys keep their order):
- * a radix sort, a pass per byte in which the keys differ.  0 or -ENOMEM. */
-int hmi_sort_keyed(struct hmi_keyed *v, size_t n);
 static inline uint64_t hm_hash_u64(uint64_t x)
 {
 	x ^= x >> 33;
@@ -73,6 +65,15 @@ static inline uint64_t hm_hash_u64(uint64_t x)
 	x ^= x >> 33;
 	return x;
 }
+
+/* A pointer with the key it is sorted by. */
+struct hmi_keyed {
+	uint64_t key;
+	const void *p;
+};
+/* v[0..n) in ascending order of key, stable (equal keys keep their order):
+ * a radix sort, a pass per byte in which the keys differ.  0 or -ENOMEM. */
+int hmi_sort_keyed(struct hmi_keyed *v, size_t n);
 
 /* String builder: a growable NUL-terminated string.  Start from { 0 }; p stays
  * NULL until something is added and is the caller's to free().  The first

@@ -740,7 +740,7 @@ static int cmp_sym_addr(const void *a, const void *b)
 
 /* v[0..n) in cmp_sym_addr() order: by address with a radix sort (a C
  * library's debug file has thousands of symbols, and qsort's calls of the
- * comparator were a tenth of what a report spent on the library), then
+ * comparator were 4 % of what a report spent on the library), then
  * each run of one address (aliases: a few symbols) by the comparator.
  * 0 or -ENOMEM. */
 static int sort_by_addr(hm_symbol **v, size_t n)

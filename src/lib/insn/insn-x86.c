@@ -68,8 +68,6 @@ void insn_arch_close(struct insn_arch *a)
 	free(a);
 }
 
-/* A general-purpose register of any width → its DWARF number; whether the
- * name is the full 64-bit register in *full. */
 /* capstone's registers by DWARF number: the 64-bit one, then its 32-,
  * 16- and 8-bit parts (dwreg()) */
 #define GPR(n, q, d, w, b) [X86_REG_##q] = (n) + 1 + DW_FULL, [X86_REG_##d] = (n) + 1, \

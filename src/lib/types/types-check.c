@@ -118,7 +118,7 @@ static int chain_fail(const hm_types *t, hm_type_id id, const char *name)
  * element), which every consumer walking it would have to guard against.
  * No real chain comes near CHAIN_MAX links.  Each type's number of links
  * is kept once known, so a chain is walked once, not once from each of its
- * types (the C library's table is a hundred thousand types).  Then the
+ * types (the C library's table has 18 000 types).  Then the
  * nesting (check_nesting). */
 int hm_types_check_chains(const hm_types *t, const char *name)
 {
