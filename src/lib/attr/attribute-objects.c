@@ -280,36 +280,36 @@ static int by_base(const void *x, const void *y)
 	return (a->x->id > b->x->id) - (a->x->id < b->x->id);
 }
 
-/* v sorted by by_base(): by base with a radix sort (stable, a pass per
- * byte that differs: qsort's comparisons through a function pointer were
- * most of lifting's cost on tens of thousands of instances), then each
- * run of one base by the comparator.  0 or -ENOMEM. */
+/* v sorted by by_base(): by base with a radix sort (hmi_sort_keyed(),
+ * stable: qsort's comparisons through a function pointer were most of
+ * lifting's cost on tens of thousands of instances), then each run of one
+ * base by the comparator.  0 or -ENOMEM. */
 static int sort_by_base(struct lift_inst *v, size_t n)
 {
-	struct lift_inst *tmp, *src = v, *dst;
-	size_t i, j, shift;
+	struct lift_inst *tmp;
+	struct hmi_keyed *k;
+	size_t i, j;
 
 	if (n < 2)
 		return 0;
-	if (!(tmp = malloc(n * sizeof(*tmp))))
+	tmp = malloc(n * sizeof(*tmp));
+	k = malloc(n * sizeof(*k));
+	if (!tmp || !k) {
+		free(tmp);
+		free(k);
 		return -ENOMEM;
-	dst = tmp;
-	for (shift = 0; shift < 64; shift += 8) {
-		size_t count[257] = { 0 };
-
-		for (i = 0; i < n; i++)
-			count[((src[i].base >> shift) & 0xff) + 1]++;
-		if (count[((src[0].base >> shift) & 0xff) + 1] == n)
-			continue;	/* one value of this byte: nothing moves */
-		for (i = 1; i < 257; i++)
-			count[i] += count[i - 1];
-		for (i = 0; i < n; i++)
-			dst[count[(src[i].base >> shift) & 0xff]++] = src[i];
-		dst = src;
-		src = src == v ? tmp : v;
 	}
-	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
+	memcpy(tmp, v, n * sizeof(*v));
+	for (i = 0; i < n; i++)
+		k[i] = (struct hmi_keyed){ tmp[i].base, &tmp[i] };
+	if (hmi_sort_keyed(k, n)) {
+		free(tmp);
+		free(k);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = *(const struct lift_inst *)k[i].p;
+	free(k);
 	free(tmp);
 	for (i = 1; i < n; i++) {	/* insertion: runs of one base are short */
 		struct lift_inst x = v[i];
