@@ -168,16 +168,19 @@ int attr_binent_insn(struct binent *b)
 
 /* The scopes of b's DWARF file, answered from an earlier run's answers
  * where the cache has them: most reports profile a program already
- * profiled, and its C library is in every one. */
-int attr_binent_scopes(struct binent *b)
+ * profiled, and its C library is in every one.  quiet: what opening the
+ * DWARF says is counted there, not said (the cache's own debug lines are
+ * said). */
+static int scopes_open(struct binent *b, struct hm_diag_count *quiet)
 {
 	hm_binary *d = attr_binent_dwarf(b);
+	struct hm_diag_count *prev = NULL;
 	char dir[PATH_MAX];
 	int use;
 
 	if (b->scopes || b->scopes_err)
 		return b->scopes_err;
-	use = b->no_answers ? 0 : hm_typecache_usable(d, b->load, dir, sizeof(dir));
+	use = hm_typecache_usable(d, b->load, dir, sizeof(dir));
 	if (use) {
 		void *blob;
 		size_t len;
@@ -193,16 +196,39 @@ int attr_binent_scopes(struct binent *b)
 		if (b->scopes)
 			goto keep;
 	}
+	if (quiet)
+		prev = hm_diag_divert(quiet);
 	if (use & HM_TYPECACHE_WRITE)
 		b->scopes_err = hm_scopes_open_answers(d, NULL, 0, &b->scopes);
 	else	/* nowhere to keep answers: record none */
 		b->scopes_err = hm_scopes_open(d, &b->scopes);
+	if (quiet)
+		hm_diag_divert(prev);
 	if (b->scopes_err)
 		return b->scopes_err;
 keep:
 	if (use & HM_TYPECACHE_WRITE)
 		b->answers_dir = strdup(dir);
 	return 0;
+}
+
+int attr_binent_scopes(struct binent *b)
+{
+	return scopes_open(b, NULL);
+}
+
+int attr_binent_scopes_quietly(struct binent *b, struct hm_diag_count *quiet)
+{
+	return scopes_open(b, quiet);
+}
+
+void attr_binent_scopes_undo(struct binent *b)
+{
+	hm_scopes_free(b->scopes);
+	b->scopes = NULL;
+	b->scopes_err = 0;
+	free(b->answers_dir);
+	b->answers_dir = NULL;
 }
 
 void attr_binent_scopes_save(struct binent *b)

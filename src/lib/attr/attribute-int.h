@@ -95,10 +95,9 @@ struct binent {
 	struct hm_scopes *scopes;	/* and the variables in scope */
 	int scopes_err;
 	/* the scopes' answers are kept in answers_dir (load/scopecache.c)
-	 * when it is set; never for the vmlinux, whose index a second
-	 * thread builds ahead (attribute-prefetch.c) */
+	 * when it is set; the vmlinux's too, whose index a second thread
+	 * builds ahead where the answers do not hold (attribute-prefetch.c) */
 	char *answers_dir;
-	unsigned no_answers : 1;
 	struct rec_name *recs;	/* named records, sorted (attribute-records.c) */
 	size_t nrecs;
 	struct hm_patch_sites *patch;	/* a kernel's patch sites, once */
@@ -403,6 +402,13 @@ enum hm_attr_bucket attr_find_record(struct binent *b, const char *name, uint64_
 /* attribute-binent.c: open b's scope index (its DWARF file's), once: 0 or
  * a negative errno. */
 int attr_binent_scopes(struct binent *b);
+/* The same, what opening the DWARF says counted in *quiet instead (the
+ * caller undoes an open that said anything); and forgetting b's scope
+ * index and what opening it set, for a later attr_binent_scopes() to open
+ * it again and say what it says. */
+struct hm_diag_count;
+int attr_binent_scopes_quietly(struct binent *b, struct hm_diag_count *quiet);
+void attr_binent_scopes_undo(struct binent *b);
 /* Keep the answers b's scopes gave, for the next run (before they are
  * freed). */
 void attr_binent_scopes_save(struct binent *b);

@@ -11,7 +11,14 @@
  * the vmlinux's whole-file type load where it can (attr_prefetch_early()),
  * so that on two cores the two overlap instead of following each other.
  * A recording read from a pipe cannot be read twice: there is no second
- * thread then, nor with one thread allowed (hm_load_opts.threads, -j). */
+ * thread then, nor with one thread allowed (hm_load_opts.threads, -j).
+ *
+ * Where an earlier report left the vmlinux's scope answers in the cache
+ * (attr_binent_scopes()), the index answers from them and opens no DWARF:
+ * no thread starts then.  The first question they do not answer opens
+ * the DWARF in the run's thread, and only then does the second thread
+ * start, to build what the answers did not hold (a recording of other
+ * code than the one answered). */
 #include "config.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -124,6 +131,10 @@ void attr_prefetch_start(hm_attr *a, struct binent *b)
 	if (a->strat.prefetch || a->strat.prefetch_tried || b != a->bin.vmlinux || !b->scopes ||
 	    !a->maps.reader)
 		return;
+	/* answered from the cache so far: asked again once a question the
+	 * answers did not hold opened the DWARF */
+	if (!hm_scopes_dwarf_ready(b->scopes))
+		return;
 	a->strat.prefetch_tried = 1;
 	name = hmi_perf_reader_path(a->maps.reader);
 	/* a file or a perf.data directory, read again; never a pipe */
@@ -152,11 +163,13 @@ void attr_prefetch_start(hm_attr *a, struct binent *b)
  * it, which on two cores is most of a cold kernel report's wall time.  Only
  * when the DWARF file is known without the load's search (the vmlinux has
  * it, or its debug file was found), and quietly: an open that fails or
- * says anything is undone, for the run to make and report in its order. */
+ * says anything is undone, for the run to make and report in its order.
+ * Opened as the run would open it: from the cache's answers where there
+ * are some (no thread then, above), recording answers where the cache
+ * takes them. */
 void attr_prefetch_early(hm_attr *a, struct binent *b)
 {
-	struct hm_diag_count quiet = { 0 }, *prev;
-	hm_scopes *s = NULL;
+	struct hm_diag_count quiet = { 0 };
 	int err;
 
 	if (a->strat.prefetch || a->strat.prefetch_tried || b != a->bin.vmlinux || b->scopes ||
@@ -164,14 +177,11 @@ void attr_prefetch_early(hm_attr *a, struct binent *b)
 		return;
 	if (!b->dbg && !hmi_binary_section(b->bin, ".debug_info", NULL))
 		return;
-	prev = hm_diag_divert(&quiet);
-	err = hm_scopes_open(attr_binent_dwarf(b), &s);
-	hm_diag_divert(prev);
+	err = attr_binent_scopes_quietly(b, &quiet);
 	if (err || hm_diag_count_total(&quiet)) {
-		hm_scopes_free(s);
+		attr_binent_scopes_undo(b);
 		return;
 	}
-	b->scopes = s;
 	attr_prefetch_start(a, b);
 }
 

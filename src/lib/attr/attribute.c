@@ -176,6 +176,5 @@ int hm_attr_set_vmlinux(hm_attr *a, const char *path)
 	if (!a->bin.vmlinux)
 		return -ENOMEM;
 	a->bin.vmlinux->user = 1;
-	a->bin.vmlinux->no_answers = 1;
 	return 0;
 }

@@ -211,6 +211,9 @@ void dws_answer_note(struct answers *x, unsigned kind, uint64_t pc, const char *
 		     const struct hm_scope_var *vars, const char *func, unsigned depth,
 		     unsigned fn_depth);
 int dws_answer_vars(hm_scopes *s, const struct answer *a, const struct hm_scope_var **vars);
+/* The PCs x answers variables or a scope for, sorted and distinct, into
+ * *pcs (malloc'd; NULL when none): their number, or -ENOMEM. */
+long dws_answers_pcs(const struct answers *x, uint64_t **pcs);
 
 struct hm_scopes {
 	/* the answers given (and those of earlier runs); lazy: the DWARF
@@ -218,6 +221,10 @@ struct hm_scopes {
 	 * open_err its result */
 	struct answers *answers;
 	int lazy, opened, open_err;
+	/* lazy, once opened: the PCs the answers held then, sorted, which a
+	 * prefetch leaves alone (the lookups will not build for them) */
+	uint64_t *answered;
+	size_t nanswered;
 	hm_binary *bin;
 	const char *path;
 	Dwarf_Debug dbg;

@@ -217,10 +217,22 @@ int hm_scopes_open_answers(hm_binary *bin, const void *blob, size_t len, hm_scop
  * it was left for then. */
 static int index_ready(hm_scopes *s)
 {
+	long n;
+
 	if (!s->lazy || s->opened)
 		return s->open_err;
 	s->open_err = open_now(s);
+	/* what a prefetch started from now on may leave alone: a snapshot,
+	 * as the answers grow under the looking-up thread (none, out of
+	 * memory: a prefetch builds those too, uselessly but rightly) */
+	if (!s->open_err && (n = dws_answers_pcs(s->answers, &s->answered)) > 0)
+		s->nanswered = (size_t)n;
 	return s->open_err;
+}
+
+int hm_scopes_dwarf_ready(const hm_scopes *s)
+{
+	return (!s->lazy || s->opened) && !s->open_err;
 }
 
 void hm_scopes_free(hm_scopes *s)
@@ -244,6 +256,7 @@ void hm_scopes_free(hm_scopes *s)
 	free(s->memo);
 	free(s->astat);
 	free(s->alocs);
+	free(s->answered);
 	hm_dwarf_close(s->dbg, s->obj);
 	dws_answers_free(s->answers);
 	free(s);
@@ -370,9 +383,25 @@ int hm_scopes_prefetch(hm_scopes *s, uint64_t pc, const struct hm_diag_count *qu
 	const struct sub *b;
 	int rc;
 
-	/* an index opened lazily is the looking-up thread's alone */
-	if (s->lazy)
+	/* an index opened lazily is the looking-up thread's alone until its
+	 * DWARF is open (a prefetch starts after, hm_scopes_dwarf_ready());
+	 * then the PCs the answers held are not built: no lookup will */
+	if (s->lazy && (!s->opened || s->open_err))
 		return 0;
+	if (s->nanswered) {
+		size_t lo = 0, hi = s->nanswered;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (s->answered[mid] < pc)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < s->nanswered && s->answered[lo] == pc)
+			return 0;
+	}
 	cu_at(s, pc, &g, &b, &rc, quiet);
 	return rc;
 }

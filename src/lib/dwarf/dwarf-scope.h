@@ -86,9 +86,15 @@ void hm_scopes_free(hm_scopes *s);
  * answer, returning that open's error from it and every later such
  * question.  The answers are bin's only if the caller keys them so (the
  * file's build-id and the code that wrote them).  An index opened from
- * answers is not prefetched (hm_scopes_prefetch() does nothing). */
+ * answers is prefetched only once a question they do not answer opened its
+ * DWARF (hm_scopes_dwarf_ready(); hm_scopes_prefetch() does nothing
+ * before), and then not at the PCs they answered. */
 int hm_scopes_open_answers(hm_binary *bin, const void *blob, size_t len, hm_scopes **out);
 int hm_scopes_answers(hm_scopes *s, void **blob, size_t *len);
+/* 1 when s has its DWARF open (an index opened from answers: once a
+ * question they did not answer opened it without error), else 0.  Only
+ * the looking-up thread asks, before it starts a prefetching one. */
+int hm_scopes_dwarf_ready(const hm_scopes *s);
 
 /* The code location of pc ("file.c:123", attr/lines.c) is kept with the
  * answers too, the caller's to make: it reads .debug_line, which the index

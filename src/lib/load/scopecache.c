@@ -23,7 +23,9 @@
 #define SCOPES_MAGIC "HMSCOPE"
 #define SCOPES_FORMAT 2	/* 2: a checksum in four lanes */
 #define SCOPES_ENDIAN 0x01020304u
-#define SCOPES_MAX (64u << 20)	/* answers for a few hundred thousand PCs */
+#define SCOPES_MAX (64u << 20)	/* a kernel's answers take some 560 bytes a PC
+				 * (Debian 6.1), a C library's fewer: over
+				 * 100 000 PCs */
 
 struct scopes_hdr {
 	char magic[8];
