@@ -7,7 +7,8 @@
 # C library:
 #  - the first report writes BUILD-ID.scopes for the program (the build-id
 #    readelf prints) and, with libc6-dbg, for libc's debug file;
-#  - the second reads them (-v says so), rewrites nothing (same inode), and
+#  - the second reads them (-v says so), reads no DWARF (-v would say
+#    so), rewrites nothing (same inode), and
 #    prints text and --json byte-identical to the first and to --no-cache;
 #  - the other program's report adds its questions to libc's answers and
 #    prints what --no-cache prints; the first program's report then still
@@ -70,6 +71,7 @@ ino=$(stat -c %i "$f")
 report chains warm
 grep -qF "scope answers $f used" "$T/warm.v" || fail "-v does not say $f was used: $(cat "$T/warm.v")"
 grep -q "scope answers .* written" "$T/warm.v" && fail "a warm report wrote answers: $(cat "$T/warm.v")"
+grep -q "scope answers do not hold" "$T/warm.v" && fail "a warm report read the DWARF: $(cat "$T/warm.v")"
 [ "$(stat -c %i "$f")" = "$ino" ] || fail "a warm report replaced $f"
 cmp -s "$f" "$T/first" || fail "a warm report changed $f"
 

@@ -25,6 +25,7 @@
  * one of a unit moves nothing a lookup is reading. */
 #include "config.h"
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,12 +216,20 @@ int hm_scopes_open_answers(hm_binary *bin, const void *blob, size_t len, hm_scop
 
 /* The index, for a question the answers do not answer: opened now when
  * it was left for then. */
-static int index_ready(hm_scopes *s)
+static int index_ready(hm_scopes *s, uint64_t pc)
 {
 	long n;
 
 	if (!s->lazy || s->opened)
 		return s->open_err;
+	/* said under -v: where a report answered from the cache still reads
+	 * the DWARF, and why */
+	if (pc == HM_SCOPES_ANY_UNIT)
+		hm_diag(HM_DIAG_DEBUG, "%s: scope answers do not hold a global: reading the DWARF",
+			s->path);
+	else
+		hm_diag(HM_DIAG_DEBUG, "%s: scope answers do not hold %#" PRIx64 ": reading the DWARF",
+			s->path, pc);
 	s->open_err = open_now(s);
 	/* what a prefetch started from now on may leave alone: a snapshot,
 	 * as the answers grow under the looking-up thread (none, out of
@@ -439,7 +448,7 @@ int hm_scopes_scope_at(hm_scopes *s, uint64_t pc, const char **func, unsigned *d
 		}
 		return a->rc;
 	}
-	if ((rc = index_ready(s)))
+	if ((rc = index_ready(s, pc)))
 		return rc;
 	said = hm_diag_said();
 	rc = scope_at(s, pc, func, depth, fn_depth);
@@ -460,7 +469,7 @@ int hm_scopes_at(hm_scopes *s, uint64_t pc, const struct hm_scope_var **vars)
 	*vars = NULL;
 	if (a)
 		return dws_answer_vars(s, a, vars);
-	if ((rc = index_ready(s)))
+	if ((rc = index_ready(s, pc)))
 		return rc;
 	said = hm_diag_said();
 	rc = scopes_at(s, pc, vars);
@@ -518,7 +527,7 @@ int hm_scopes_global(hm_scopes *s, uint64_t pc, const char *name, struct hm_scop
 			*out = s->answers->vars[a->first];
 		return a->rc;
 	}
-	if ((rc = index_ready(s)))
+	if ((rc = index_ready(s, pc)))
 		return rc;
 	said = hm_diag_said();
 	rc = scopes_global(s, pc, name, out);
