@@ -171,7 +171,7 @@ int attr_binent_insn(struct binent *b)
  * profiled, and its C library is in every one.  quiet: what opening the
  * DWARF says is counted there, not said (the cache's own debug lines are
  * said). */
-static int scopes_open(struct binent *b, struct hm_diag_count *quiet)
+int attr_binent_scopes_quietly(struct binent *b, struct hm_diag_count *quiet)
 {
 	hm_binary *d = attr_binent_dwarf(b);
 	struct hm_diag_count *prev = NULL;
@@ -214,12 +214,7 @@ keep:
 
 int attr_binent_scopes(struct binent *b)
 {
-	return scopes_open(b, NULL);
-}
-
-int attr_binent_scopes_quietly(struct binent *b, struct hm_diag_count *quiet)
-{
-	return scopes_open(b, quiet);
+	return attr_binent_scopes_quietly(b, NULL);
 }
 
 void attr_binent_scopes_undo(struct binent *b)

@@ -127,13 +127,6 @@ static int add_vars(struct answers *x, const struct hm_scope_var *v, size_t n, u
 	return 0;
 }
 
-static int cmp_pc(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 long dws_answers_pcs(const struct answers *x, uint64_t **pcs)
 {
 	size_t i, n = 0, k;
@@ -149,7 +142,7 @@ long dws_answers_pcs(const struct answers *x, uint64_t **pcs)
 	for (i = 0, n = 0; i < x->n; i++)
 		if (x->v[i].kind == ANS_AT || x->v[i].kind == ANS_SCOPE)
 			v[n++] = x->v[i].pc;
-	qsort(v, n, sizeof(*v), cmp_pc);
+	qsort(v, n, sizeof(*v), dws_cmp_u64);
 	for (i = 1, k = 1; i < n; i++)
 		if (v[i] != v[k - 1])
 			v[k++] = v[i];

@@ -211,6 +211,8 @@ void dws_answer_note(struct answers *x, unsigned kind, uint64_t pc, const char *
 		     const struct hm_scope_var *vars, const char *func, unsigned depth,
 		     unsigned fn_depth);
 int dws_answer_vars(hm_scopes *s, const struct answer *a, const struct hm_scope_var **vars);
+/* qsort()'s and bsearch()'s order of uint64_t values (dwarf-scope-tree.c). */
+int dws_cmp_u64(const void *a, const void *b);
 /* The PCs x answers variables or a scope for, sorted and distinct, into
  * *pcs (malloc'd; NULL when none): their number, or -ENOMEM. */
 long dws_answers_pcs(const struct answers *x, uint64_t **pcs);

@@ -331,7 +331,7 @@ static int cmp_ivl(const void *a, const void *b)
 	return x->hi > y->hi ? -1 : x->hi < y->hi;
 }
 
-static int cmp_u64(const void *a, const void *b)
+int dws_cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
@@ -361,7 +361,7 @@ static int build_segs(hm_scopes *s, struct sub *b)
 		pts[np++] = s->iv[k].lo;
 		pts[np++] = s->iv[k].hi;
 	}
-	qsort(pts, np, sizeof(*pts), cmp_u64);
+	qsort(pts, np, sizeof(*pts), dws_cmp_u64);
 	{
 		size_t w = 0;
 

@@ -395,22 +395,10 @@ int hm_scopes_prefetch(hm_scopes *s, uint64_t pc, const struct hm_diag_count *qu
 	/* an index opened lazily is the looking-up thread's alone until its
 	 * DWARF is open (a prefetch starts after, hm_scopes_dwarf_ready());
 	 * then the PCs the answers held are not built: no lookup will */
-	if (s->lazy && (!s->opened || s->open_err))
+	if (!hm_scopes_dwarf_ready(s) ||
+	    (s->nanswered &&
+	     bsearch(&pc, s->answered, s->nanswered, sizeof(*s->answered), dws_cmp_u64)))
 		return 0;
-	if (s->nanswered) {
-		size_t lo = 0, hi = s->nanswered;
-
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (s->answered[mid] < pc)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < s->nanswered && s->answered[lo] == pc)
-			return 0;
-	}
 	cu_at(s, pc, &g, &b, &rc, quiet);
 	return rc;
 }
