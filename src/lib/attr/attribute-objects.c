@@ -280,37 +280,38 @@ static int by_base(const void *x, const void *y)
 	return (a->x->id > b->x->id) - (a->x->id < b->x->id);
 }
 
-/* v sorted by by_base(): by base with a radix sort (hmi_sort_keyed(),
- * stable: qsort's comparisons through a function pointer were most of
- * lifting's cost on tens of thousands of instances), then each run of one
- * base by the comparator.  0 or -ENOMEM. */
-static int sort_by_base(struct lift_inst *v, size_t n)
+/* The instances of a, sorted by base (hmi_sort_keyed(): stable, and
+ * qsort's comparisons through a function pointer were most of lifting's
+ * cost on tens of thousands of instances), into *out (n of them; the
+ * caller frees): 0 or -ENOMEM.  Only the keys move, 16 bytes an instance:
+ * where no instance lies in another (a page-fault recording's, one per
+ * allocation) lifting ends here, and the entries with their sizes are
+ * built only when some may overlap. */
+static int insts_by_base(const hm_attr *a, struct hmi_keyed **out)
 {
-	struct lift_inst *tmp;
-	struct hmi_keyed *k;
+	size_t i, n = a->strat.ninsts;
+	struct hmi_keyed *k = malloc(n * sizeof(*k));
+
+	if (!k)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const struct attr_inst *x = inst_at(a, i);
+
+		k[i] = (struct hmi_keyed){ x->base, x };
+	}
+	if (hmi_sort_keyed(k, n)) {
+		free(k);
+		return -ENOMEM;
+	}
+	*out = k;
+	return 0;
+}
+
+/* Each run of one base of v (sorted by base) ordered by by_base(). */
+static void sort_runs(struct lift_inst *v, size_t n)
+{
 	size_t i, j;
 
-	if (n < 2)
-		return 0;
-	tmp = malloc(n * sizeof(*tmp));
-	k = malloc(n * sizeof(*k));
-	if (!tmp || !k) {
-		free(tmp);
-		free(k);
-		return -ENOMEM;
-	}
-	memcpy(tmp, v, n * sizeof(*v));
-	for (i = 0; i < n; i++)
-		k[i] = (struct hmi_keyed){ tmp[i].base, &tmp[i] };
-	if (hmi_sort_keyed(k, n)) {
-		free(tmp);
-		free(k);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++)
-		v[i] = *(const struct lift_inst *)k[i].p;
-	free(k);
-	free(tmp);
 	for (i = 1; i < n; i++) {	/* insertion: runs of one base are short */
 		struct lift_inst x = v[i];
 
@@ -320,7 +321,6 @@ static int sort_by_base(struct lift_inst *v, size_t n)
 			v[j] = v[j - 1];
 		v[j] = x;
 	}
-	return 0;
 }
 
 /* The nearest instance that embeds x at its offset, in v (sorted by base,
@@ -357,19 +357,21 @@ static const struct attr_inst *container_of_inst(const struct lift_inst *v, size
 	return NULL;
 }
 
-/* Whether some instance of v (sorted by base) may lie in another: starts
- * at or before the end of one before it.  Where none does (a page-fault
- * recording's instances, one per allocation), lifting changes nothing. */
-static int insts_overlap(const struct lift_inst *v, size_t n)
+/* Whether some instance of k (sorted by base) may lie in another: starts
+ * at or before the end of one before it.  Where none does, lifting
+ * changes nothing. */
+static int insts_overlap(const struct hmi_keyed *k, size_t n)
 {
 	uint64_t end = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (i && v[i].base <= end)
+		const struct attr_inst *x = k[i].p;
+
+		if (i && x->base <= end)
 			return 1;
-		if (!i || v[i].base + v[i].size > end)
-			end = v[i].base + v[i].size;
+		if (!i || x->base + x->size > end)
+			end = x->base + x->size;
 	}
 	return 0;
 }
@@ -422,29 +424,32 @@ static int lift_one(hm_attr *a, struct lift *L, struct lift_field *f)
 int attr_lift_containers(hm_attr *a, hm_heat *h)
 {
 	struct lift L = { 0 };
+	struct hmi_keyed *sorted;
 	size_t i;
 	int err = 0;
 
 	if (a->strat.ninsts < 2)
 		return 0;
-	L.v = malloc(a->strat.ninsts * sizeof(*L.v));
-	if (!L.v)
+	if (insts_by_base(a, &sorted))
 		return -ENOMEM;
+	if (!insts_overlap(sorted, a->strat.ninsts)) {
+		free(sorted);
+		return 0;
+	}
+	L.v = malloc(a->strat.ninsts * sizeof(*L.v));
+	if (!L.v) {
+		free(sorted);
+		return -ENOMEM;
+	}
 	for (i = 0; i < a->strat.ninsts; i++) {
-		const struct attr_inst *x = inst_at(a, i);
+		const struct attr_inst *x = sorted[i].p;
 
 		L.v[L.n++] = (struct lift_inst){ x->base, x->size, x };
 		if (x->size > L.maxsize)
 			L.maxsize = x->size;
 	}
-	if (sort_by_base(L.v, L.n)) {
-		free(L.v);
-		return -ENOMEM;
-	}
-	if (!insts_overlap(L.v, L.n)) {
-		free(L.v);
-		return 0;
-	}
+	free(sorted);
+	sort_runs(L.v, L.n);
 	if (names_init(&L.names, L.v, L.n)) {
 		free(L.v);
 		return -ENOMEM;
