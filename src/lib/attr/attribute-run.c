@@ -67,6 +67,15 @@ static int memo_yields(size_t hits, size_t n, size_t slots)
 	return slots < MEMO_LEARN || hits * MEMO_YIELD >= n;
 }
 
+/* A table emptied because it did not pay rests for MEMO_REST times its
+ * slots in samples: they are resolved without it, neither probed (a cache
+ * miss each) nor kept (a line written each), then it is filled and judged
+ * again.  On a page-fault recording, where no address comes twice, the
+ * two memos' probes and stores were a tenth of a sample's cost; a
+ * recording whose addresses start to repeat loses the memo for that many
+ * samples at most. */
+#define MEMO_REST 4
+
 /* A memo table's zeroed slots: a large one on huge pages (its probes land
  * anywhere in it), a small one from the heap. */
 #define MEMO_HUGE (2u << 20)
@@ -127,6 +136,7 @@ struct ipx_tab {
 	struct ipx_ent *v;
 	size_t mask, n;
 	size_t hits;		/* entries found again since grown or emptied */
+	size_t rest;		/* samples left to resolve without it (MEMO_REST) */
 	uint32_t epoch;		/* bumped when entries move (grown, emptied) */
 	uint8_t live;		/* an entry's `valid` when in use */
 };
@@ -135,6 +145,7 @@ struct fast_tab {
 	struct fast_ent *v;
 	size_t mask, n;		/* slots − 1, slots in use */
 	size_t hits;		/* entries found again since grown or emptied */
+	size_t rest;		/* samples left to resolve without it (MEMO_REST) */
 	uint32_t epoch;		/* bumped when entries move (grown, emptied) */
 	uint8_t live;		/* an entry's `valid` when in use */
 };
@@ -170,6 +181,10 @@ struct run {
 	struct fast_tab fast;
 	struct ipx_tab ipx;
 	struct ip_ent *ips;
+	/* The entries of the sample being counted while a memo rests
+	 * (MEMO_REST): one sample is attributed and counted at a time. */
+	struct fast_ent rest_e;
+	struct ipx_ent rest_x;
 	/* Samples read, not yet counted, in smp[0 .. nbatch - 1]; the reader
 	 * fills them in place (no copy), runs of them at a time. */
 	hm_sample smp[BATCH];
@@ -221,6 +236,7 @@ static int fast_init(struct fast_tab *t, size_t slots)
 	t->mask = slots - 1;
 	t->n = 0;
 	t->hits = 0;
+	t->rest = 0;
 	t->live = 1;
 	return t->v ? 0 : -ENOMEM;
 }
@@ -241,6 +257,8 @@ static int fast_grow(struct fast_tab *t)
 	size_t i, j;
 
 	if (t->mask + 1 >= FAST_MAX || !memo_yields(t->hits, t->n, t->mask + 1)) {
+		if (!memo_yields(t->hits, t->n, t->mask + 1))
+			t->rest = MEMO_REST * (t->mask + 1);
 		fast_clear(t);
 		return 0;
 	}
@@ -379,6 +397,7 @@ static int ipx_init(struct ipx_tab *t, size_t slots)
 	t->mask = slots - 1;
 	t->n = 0;
 	t->hits = 0;
+	t->rest = 0;
 	t->live = 1;
 	return t->v ? 0 : -ENOMEM;
 }
@@ -412,6 +431,8 @@ static struct ipx_ent *ipx_slot(struct ipx_tab *t, size_t hash, uint64_t addr, u
 	if (x->valid == t->live || !memo_full(t->n + 1, t->mask + 1))
 		return x;
 	if (t->mask + 1 >= IPX_MAX || !memo_yields(t->hits, t->n, t->mask + 1)) {
+		if (!memo_yields(t->hits, t->n, t->mask + 1))
+			t->rest = MEMO_REST * (t->mask + 1);
 		t->live = memo_empty(t->v, (t->mask + 1) * sizeof(*t->v), t->live);
 		t->n = 0;
 		t->hits = 0;
@@ -514,6 +535,17 @@ static int sample_by_addr(struct run *run, const struct sample_ctx *c, struct fa
 	struct fast_ent *e;
 	int r;
 
+	if (run->fast.rest) {	/* resolved as if new, kept nowhere */
+		run->fast.rest--;
+		e = &run->rest_e;
+		r = resolve_slow(run, c, e);
+		if (r < 0)
+			return r;
+		if (r)
+			return pend(run, s) ? -ENOMEM : 1;
+		*out = e;
+		return 0;
+	}
 	e = c->hint && c->hint->valid == run->fast.live && c->hint->addr == c->addr &&
 		    c->hint->pid == s->pid ? c->hint : fast_slot(&run->fast, c->addr, s->pid);
 	if (e->valid != run->fast.live || e->gen != run->a->maps.gen || e->timed) {
@@ -547,14 +579,19 @@ static int sample_by_ip(struct run *run, const struct sample_ctx *c, const struc
 	const hm_sample *s = c->s;
 	hm_attr *a = run->a;
 	struct ipx_ent *x;
-	int r;
+	int resting = run->ipx.rest != 0, r;
 
-	x = ipx_slot(&run->ipx, c->xh, c->addr, s->ip, s->pid, c->xhint);
-	if (!x)
-		return -ENOMEM;
-	if (x->valid != run->ipx.live || x->gen != a->maps.gen) {
+	if (resting) {		/* resolved as if new, kept nowhere */
+		run->ipx.rest--;
+		x = &run->rest_x;
+	} else {
+		x = ipx_slot(&run->ipx, c->xh, c->addr, s->ip, s->pid, c->xhint);
+		if (!x)
+			return -ENOMEM;
+	}
+	if (resting || x->valid != run->ipx.live || x->gen != a->maps.gen) {
 		const hm_perf_event *sev = sample_event(run->info, s);
-		int fresh = x->valid != run->ipx.live;
+		int fresh = !resting && x->valid != run->ipx.live;
 		const void *bin = NULL;
 		uint64_t link = 0;
 		int trap;
@@ -697,10 +734,18 @@ static int sample(struct run *run, struct sample_ctx *c)
 static void batch_probe(struct run *run, size_t i)
 {
 	const hm_sample *s = &run->smp[i];
-	struct fast_ent *e = fast_find(&run->fast, run->hash[i], run->addr[i], s->pid);
+	struct fast_ent *e;
 	struct ipx_ent *x = NULL;
-	struct heat_row *row = e->valid == run->fast.live ? e->row : NULL;
+	struct heat_row *row;
 
+	if (run->fast.rest) {	/* resolved without the memo: nothing to ask */
+		run->hint[i] = NULL;
+		run->xhint[i] = NULL;
+		run->rhint[i] = NULL;
+		return;
+	}
+	e = fast_find(&run->fast, run->hash[i], run->addr[i], s->pid);
+	row = e->valid == run->fast.live ? e->row : NULL;
 	if (e->valid == run->fast.live && e->by_ip) {
 		x = ipx_find(&run->ipx, run->xh[i], run->addr[i], s->ip, s->pid);
 		row = x->valid == run->ipx.live ? x->row : NULL;
@@ -745,11 +790,12 @@ static void batch_add(struct run *run)
 
 	run->addr[i] = sample_data_addr(run->info, s);
 	run->hash[i] = fast_hash(run->addr[i], s->pid);
-	__builtin_prefetch(&run->fast.v[run->hash[i] & run->fast.mask]);
+	if (!run->fast.rest)
+		__builtin_prefetch(&run->fast.v[run->hash[i] & run->fast.mask]);
 	run->iph[i] = fast_hash(s->ip, s->pid);
 	__builtin_prefetch(&run->ips[run->iph[i] & (IP_SLOTS - 1)]);
 	run->xh[i] = ipx_hash(run->addr[i], s->ip, s->pid);
-	if (run->ipx.n)
+	if (run->ipx.n && !run->ipx.rest)
 		__builtin_prefetch(&run->ipx.v[run->xh[i] & run->ipx.mask]);
 }
 
