@@ -246,6 +246,7 @@ struct hm_attr {
 		struct attr_inst **inst_blk;	/* the instances, ninsts of them,
 						 * in blocks (never moved) */
 		size_t inst_nblk;
+		const struct attr_inst *inst_last;	/* the one named last */
 		struct attr_allocs *allocs;	/* attribute-alloc.c; NULL until one is seen */
 		struct attr_kmem *kmem;		/* attribute-kmem.c; NULL until needed */
 		struct attr_prefetch *prefetch;	/* attribute-prefetch.c, during a run */

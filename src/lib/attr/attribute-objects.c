@@ -120,6 +120,11 @@ const char *attr_inst_name(hm_attr *a, const char *sname, const hm_types *t, hm_
 	char obj[300];
 	size_t j, mask;
 
+	/* The samples of one object tend to come together: the instance
+	 * named last, before a probe that is a cache miss or two. */
+	x = (struct attr_inst *)a->strat.inst_last;
+	if (x && x->base == base && x->sname == sname)
+		return x->object;
 	if (2 * (a->strat.ninsts + 1) > a->strat.inst_slots && inst_grow(a))
 		return NULL;
 	mask = a->strat.inst_slots - 1;
@@ -127,8 +132,10 @@ const char *attr_inst_name(hm_attr *a, const char *sname, const hm_types *t, hm_
 		if (a->strat.inst_tags[j] != tag)
 			continue;
 		x = inst_at(a, a->strat.insts[j] - 1);
-		if (x->base == base && x->sname == sname)
+		if (x->base == base && x->sname == sname) {
+			a->strat.inst_last = x;
 			return x->object;
+		}
 	}
 	if (a->strat.ninsts >= UINT32_MAX - 1)
 		return NULL;
@@ -156,6 +163,7 @@ const char *attr_inst_name(hm_attr *a, const char *sname, const hm_types *t, hm_
 	a->strat.insts[j] = (uint32_t)(a->strat.ninsts + 1);
 	a->strat.inst_tags[j] = tag;
 	a->strat.ninsts++;
+	a->strat.inst_last = x;
 	return x->object;
 }
 
@@ -501,6 +509,7 @@ void attr_insts_free(hm_attr *a)
 	a->strat.insts = NULL;
 	a->strat.inst_tags = NULL;
 	a->strat.inst_blk = NULL;
+	a->strat.inst_last = NULL;
 	a->strat.ninsts = a->strat.inst_slots = a->strat.inst_nblk = 0;
 }
 
