@@ -62,6 +62,9 @@ static const char usage[] =
 "  --arch NAME        the machine in the header (default x86_64)\n"
 "  --swap             write the file in the opposite byte order\n"
 "  --one-event        a single event (loads and stores), no sample ids\n"
+"  --software         software events (page-faults, minor-faults) instead of\n"
+"                     the memory PMU's, their samples' data_src as written:\n"
+"                     a file no kernel writes (it says \"not available\")\n"
 "  --identifier       use PERF_SAMPLE_IDENTIFIER instead of PERF_SAMPLE_ID\n"
 "  --weight-struct    use PERF_SAMPLE_WEIGHT_STRUCT instead of WEIGHT\n"
 "  --random-ds       replace each sample's data_src with a pseudo-random\n"
@@ -125,7 +128,7 @@ struct opts {
 	const char *out, *comm;
 	uint64_t n, ip, rand_lines, rand_base, extra_bits;
 	uint32_t pid, cpus;
-	int swap, one_event, identifier, weight_struct, random_ds, unknown_feature;
+	int swap, one_event, identifier, weight_struct, random_ds, unknown_feature, software;
 	int host_topology;
 	const char *arch;	/* NULL: x86_64 */
 	uint64_t auxtrace, compress, zchunk;
@@ -288,6 +291,8 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->swap = 1, takes = 0;
 		else if (!strcmp(a, "--one-event"))
 			o->one_event = 1, takes = 0;
+		else if (!strcmp(a, "--software"))
+			o->software = 1, takes = 0;
 		else if (!strcmp(a, "--identifier"))
 			o->identifier = 1, takes = 0;
 		else if (!strcmp(a, "--weight-struct"))
@@ -397,14 +402,21 @@ static int add_events(hm_perf_writer *w, const struct opts *o)
 	a.exclude_guest = 1;
 	a.config = 0x1cd;	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
 	a.config1 = 30;		/* ldlat */
-	err = hm_perf_writer_add_event(w, &a, o->one_event ? "cpu/mem-loads,ldlat=30/P"
+	if (o->software) {
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = PERF_COUNT_SW_PAGE_FAULTS;
+		a.config1 = 0;
+		a.precise_ip = 0;
+	}
+	err = hm_perf_writer_add_event(w, &a, o->software ? "page-faults"
 				       : "cpu/mem-loads,ldlat=30/P", &ids[0], 1);
 	if (err < 0 || o->one_event)
 		return err;
-	a.config = 0x82d0;	/* MEM_INST_RETIRED.ALL_STORES */
+	a.config = o->software ? PERF_COUNT_SW_PAGE_FAULTS_MIN : 0x82d0;	/* MEM_INST_RETIRED.ALL_STORES */
 	a.config1 = 0;
 	a.mmap = a.comm = a.task = a.mmap2 = a.comm_exec = 0;
-	err = hm_perf_writer_add_event(w, &a, "cpu/mem-stores/P", &ids[1], 1);
+	err = hm_perf_writer_add_event(w, &a, o->software ? "minor-faults" : "cpu/mem-stores/P",
+				       &ids[1], 1);
 	return err < 0 ? err : 0;
 }
 

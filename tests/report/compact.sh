@@ -4,7 +4,8 @@
 # code location, or a counter past 255.  Unattributed c2c-like samples
 # (tests/perf/gen-c2c, no maps) on lines that are promoted each way and on
 # lines that stay compact: per line, the counts equal perf c2c report's,
-# and the CPUs, threads and code locations are the ones written.
+# and the CPUs, threads and code locations are the ones written; the same
+# with the samples under software events, whose lines are kept narrower.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/report/lib-report.sh"
 require perf linux-perf
@@ -54,6 +55,26 @@ cat >"$T/want" <<'EOF'
 0x10000140 [0] 2 3 [('0x401000', 3)]
 EOF
 assert_files_eq "$T/want" "$T/got" "cpus threads samples locations per line"
+
+# The same samples under software events (page faults), which the kernel
+# never gives a data source: such a recording's lines are kept in records
+# without counters (half a cacheline), and a sample that carries a data
+# source all the same makes its line a row.  The counts stay perf c2c's.
+gen -o "$T/s.data" --software --pid 4242 --ip 0x401000 \
+	lcl-hitm:0x10000008:3:0:101 lcl-hitm:0x10000010:2:1:102 \
+	l1hit:0x10000040:300:0:101 rmt-hitm:0x10000048:2:0:101 \
+	lcl-hitm:0x10000080:2:0:101:0x401000 lcl-hitm:0x10000088:3:0:101:0x402000 \
+	lcl-hitm:0x100000c0:4:0:101 st-l1hit:0x100000c8:1:0:101 \
+	rmt-hitm:0x10000100:6:2:103 \
+	lcl-hitm:0x10000140:2:0:101 lcl-hitm:0x10000140:1:0:104 ||
+	fail "gen-c2c --software failed"
+"$HITMAP" report -i "$T/s.data" --json --top 100 >"$T/s.json" 2>"$T/s.err" ||
+	{ cat "$T/s.err" >&2; fail "report of software events failed"; }
+jq_py "$T/s.json" "'\n'.join('%s %d %d %d %d %d %d' % (hex(l['address']), l['c2c']['lcl_hitm'], l['c2c']['rmt_hitm'], l['c2c']['load'], l['c2c']['store'], l['c2c']['st_l1hit'], l['c2c']['st_l1miss']) for l in d['lines'] if l['c2c']['tot_hitm'])" |
+	sort >"$T/sw-lines"
+assert_files_eq "$T/perf-lines" "$T/sw-lines" "software events: per-line counts vs perf c2c"
+jq_py "$T/s.json" "'\n'.join('%s %s %d %s %s' % (hex(l['address']), l['cpus'], l['threads'], l['counts']['samples'], sorted((hex(x['ip']), x['samples']) for f in l['fields'] for x in f['locations'])) for l in sorted(d['lines'], key=lambda l: l['address']))" >"$T/sw-got"
+assert_files_eq "$T/want" "$T/sw-got" "software events: cpus threads samples locations per line"
 
 # The text report ranks them by total HITM: E (6), A and C (5 each, by
 # samples then address), D (4), F (3), B (2).

@@ -11,18 +11,56 @@
 #include "config.h"
 #include <errno.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
+#include <linux/perf_event.h>
 #include "heat/heat-int.h"
 
 #define NST (sizeof(hm_c2c_stats) / sizeof(uint32_t))
 #define COMPACT_MAX 255	/* a counter's limit (uint8_t) */
 
 _Static_assert(sizeof(struct heat_compact) == 64, "a compact line is one cacheline");
+_Static_assert(offsetof(struct heat_compact, st) <= 32, "a narrow one is half of it");
 _Static_assert(sizeof(struct heat_ckey) == 32, "two keys a cacheline");
+
+#define CREC_WIDE 6	/* log2 of a record's size: 64 */
+#define CREC_NARROW 5	/* without st[]: 32 */
+
+/* A record's size; before the first, the heat's events decide it
+ * (heat_compact_events()). */
+static unsigned crec_shift(const hm_heat *h)
+{
+	return h->crec_shift ? h->crec_shift : CREC_WIDE;
+}
 
 static struct heat_compact *crec(const hm_heat *h, uint32_t i)
 {
-	return &h->cblk[i / HEAT_CBLK][i % HEAT_CBLK];
+	return (struct heat_compact *)((char *)h->cblk[i / HEAT_CBLK] +
+				       ((size_t)(i % HEAT_CBLK) << h->crec_shift));
+}
+
+/* Whether samples of event e may carry a data source that names a load or
+ * a store: a memory PMU's (PEBS, IBS, SPE).  perf record -d asks for the
+ * field on any event, but the kernel fills it only for those: a software
+ * event (page faults, cpu-clock), a tracepoint or a breakpoint says "not
+ * available". */
+static int event_has_datasrc(const hm_perf_event *e)
+{
+	return (e->sample_type & PERF_SAMPLE_DATA_SRC) && e->type != PERF_TYPE_SOFTWARE &&
+	       e->type != PERF_TYPE_TRACEPOINT && e->type != PERF_TYPE_BREAKPOINT;
+}
+
+void heat_compact_events(hm_heat *h, const hm_perf_info *info)
+{
+	size_t i;
+
+	if (!info || h->ncompact)
+		return;
+	h->cnarrow = 1;
+	for (i = 0; i < info->nr_events; i++)
+		if (event_has_datasrc(&info->events[i]))
+			h->cnarrow = 0;
+	h->crec_shift = h->cnarrow ? CREC_NARROW : CREC_WIDE;
 }
 
 void heat_compact_free(hm_heat *h)
@@ -136,13 +174,14 @@ struct heat_compact *heat_compact_add(hm_heat *h, size_t slot, uint64_t laddr)
 			return NULL;
 		h->cblk = v;
 		/* aligned: bit 0 of a record's address tags its handle */
-		v[h->ncblk] = aligned_alloc(64, HEAT_CBLK * sizeof(**v));
+		h->crec_shift = (uint8_t)crec_shift(h);
+		v[h->ncblk] = aligned_alloc(64, (size_t)HEAT_CBLK << h->crec_shift);
 		if (!v[h->ncblk])
 			return NULL;
 		h->ncblk++;
 	}
 	c = crec(h, (uint32_t)h->ncompact);
-	memset(c, 0, sizeof(*c));
+	memset(c, 0, (size_t)1 << h->crec_shift);
 	c->laddr = laddr;
 	c->u.k.seq = h->nseq++;
 	h->ctab[slot] = (uint32_t)++h->ncompact;
@@ -328,6 +367,8 @@ int heat_compact_count(hm_heat *h, struct heat_compact *c, const hm_heat_access 
 		    x->bin != a->ip_bin)
 			return 1;
 	}
+	if (a->has_data_src && h->cnarrow)
+		return 1;	/* no counters here: a row counts it */
 	if (a->has_data_src) {
 		hm_c2c_count(&d, a->data_src, a->addr, a->mapped);
 		for (i = 0; i < NST; i++)
@@ -343,13 +384,13 @@ int heat_compact_count(hm_heat *h, struct heat_compact *c, const hm_heat_access 
 	return 0;
 }
 
-static void compact_stats(const struct heat_compact *c, hm_c2c_stats *st)
+static void compact_stats(const hm_heat *h, const struct heat_compact *c, hm_c2c_stats *st)
 {
 	uint32_t *v = (uint32_t *)st;
 	size_t i;
 
 	for (i = 0; i < NST; i++)
-		v[i] = c->st[i];
+		v[i] = h->cnarrow ? 0 : c->st[i];	/* narrow: no st[] */
 }
 
 /* The row of c's counts on line l, as heat_count() would have made it. */
@@ -388,7 +429,7 @@ static struct heat_row *compact_row(hm_heat *h, struct heat_compact *c, struct h
 	r->ips[0] = h->cips[c->u.k.ip];
 	r->ips[0].n = c->n;
 	r->nips = 1;
-	compact_stats(c, &r->st);
+	compact_stats(h, c, &r->st);
 	/* each load or store counted its CPU as an actor */
 	acts = r->st.load + r->st.store;
 	if (acts) {
@@ -432,7 +473,7 @@ static struct heat_line *materialize(hm_heat *h, struct heat_compact *c)
 static const uint8_t zero_st[NST];
 
 /* The counts a finished line of c would have. */
-static void compact_counts(const struct heat_compact *c, hm_heat_counts *out)
+static void compact_counts(const hm_heat *h, const struct heat_compact *c, hm_heat_counts *out)
 {
 	hm_c2c_stats st;
 
@@ -444,9 +485,9 @@ static void compact_counts(const struct heat_compact *c, hm_heat_counts *out)
 	out->samples = c->n;
 	/* without data sources (addresses only, a page-fault recording's)
 	 * the counters are zero: nothing to convert */
-	if (!memcmp(c->st, zero_st, sizeof(c->st)))
+	if (h->cnarrow || !memcmp(c->st, zero_st, sizeof(c->st)))
 		return;
-	compact_stats(c, &st);
+	compact_stats(h, c, &st);
 	heat_stats_to_counts(&st, out);
 }
 
@@ -528,7 +569,7 @@ long hmi_heat_compact_top(const hm_heat *ch, size_t top, heat_rank_fn cmp, void 
 
 		if (!c || c->state == HEAT_PROMOTED || !c->n)
 			continue;
-		compact_counts(c, &x.c);
+		compact_counts(h, c, &x.c);
 		x.x = c;
 		if (q.n < top) {
 			q.v[q.n++] = x;

@@ -224,10 +224,12 @@ struct heat_compact {
 		} k;
 		struct heat_row *row;	/* promoted */
 	} u;
+	uint32_t key;		/* index + 1 of its heat_ckey; 0: unattributed */
 	uint8_t state;		/* enum heat_compact_state */
 	uint8_t n;		/* samples */
+	/* Last: a heat whose events carry no data source keeps records of
+	 * half a cacheline, without them (hm_heat.cnarrow). */
 	uint8_t st[sizeof(hm_c2c_stats) / sizeof(uint32_t)];	/* hm_c2c_stats's */
-	uint32_t key;		/* index + 1 of its heat_ckey; 0: unattributed */
 };
 
 enum heat_compact_state {
@@ -288,6 +290,13 @@ struct hm_heat {
 	size_t ctab_size, ncompact;
 	struct heat_compact **cblk;	/* the records, HEAT_CBLK a block */
 	size_t ncblk;
+	/* The records are half a cacheline, without st[] (their size is 1 <<
+	 * crec_shift): no event of the recording carries a data source, so
+	 * no counter can be counted, and a page-fault recording's tens of
+	 * thousands of lines take half the memory.  A data source that comes
+	 * after all (a second recording) makes its line a row. */
+	unsigned cnarrow : 1;
+	uint8_t crec_shift;
 	struct heat_ip *cips;		/* their code locations, distinct */
 	uint32_t *ciptab;		/* index + 1 in cips, by hash */
 	size_t ncips, cips_cap, ciptab_size;
@@ -368,6 +377,9 @@ void heat_watch_events(hm_heat *h, const hm_perf_info *info);
 /* Lines kept as counts only (heat-compact.c): the record of laddr, or
  * NULL and in *slot where a new one goes (SIZE_MAX: out of memory), which
  * stays so until the next record is added; adding it (NULL on ENOMEM). */
+/* The records' size, from the events of the recording to come (info), while
+ * there is none yet. */
+void heat_compact_events(hm_heat *h, const hm_perf_info *info);
 struct heat_compact *heat_compact_lookup(hm_heat *h, uint64_t laddr, size_t *slot);
 struct heat_compact *heat_compact_add(hm_heat *h, size_t slot, uint64_t laddr);
 /* The key a new compact line of access a takes: 0 when a is unattributed,

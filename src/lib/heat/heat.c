@@ -725,6 +725,7 @@ int heat_count(hm_heat *h, struct heat_row *r, const hm_heat_access *a)
 void heat_watch_events(hm_heat *h, const hm_perf_info *info)
 {
 	h->winfo = info;
+	heat_compact_events(h, info);
 }
 
 /* Whether a W sample can still come for the row; without the events, yes. */
