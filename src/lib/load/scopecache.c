@@ -1,12 +1,15 @@
-/* scopecache: the scope index's answers kept by build-id (typecache.h).
+/* scopecache: answers kept by build-id (typecache.h): the scope index's
+ * (BUILD-ID.scopes) and the attribution's (BUILD-ID.attr).
  *
  * A report reads a binary's scopes to name the samples of a few hundred
  * instructions; for a system library (libc6-dbg's C library) opening them
- * is most of a small report's time.  The answers are saved beside the
- * type cache, under the same checks: the format, the code that wrote them
- * (its build-id: another build may answer differently), the DWARF file's
- * build-id, size and mtime, and a checksum.  The answers' own bytes are
- * checked again by the scope index that reads them. */
+ * is most of a small report's time, and answering its questions about
+ * globals and instructions needs its types and a decoder.  The answers are
+ * saved beside the type cache, under the same checks: the format, the code
+ * that wrote them (its build-id: another build may answer differently), the
+ * DWARF file's build-id, size and mtime, and a checksum.  The answers' own
+ * bytes are checked again by what reads them (dwarf-scope-answers.c,
+ * attribute-answers.c). */
 #include "config.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -20,12 +23,26 @@
 #include "elf/binary-lib.h"
 #include "load/typecache.h"
 
-#define SCOPES_MAGIC "HMSCOPE"
-#define SCOPES_FORMAT 2	/* 2: a checksum in four lanes */
 #define SCOPES_ENDIAN 0x01020304u
-#define SCOPES_MAX (64u << 20)	/* a kernel's answers take some 560 bytes a PC
-				 * (Debian 6.1), a C library's fewer: over
-				 * 100 000 PCs */
+
+/* What a kind of answers is called, and its limit. */
+struct kind {
+	const char *magic, *suffix, *what;
+	uint32_t format;
+	uint64_t max;
+};
+
+static const struct kind scopes_kind = {
+	"HMSCOPE", ".scopes", "scope answers",
+	2,		/* 2: a checksum in four lanes */
+	64u << 20,	/* a kernel's answers take some 560 bytes a PC (Debian
+			 * 6.1), a C library's fewer: over 100 000 PCs */
+};
+static const struct kind attr_kind = {
+	"HMATTRA", ".attr", "attribution answers",
+	1,
+	64u << 20,	/* 120 bytes an answer and its names: some 400 000 */
+};
 
 struct scopes_hdr {
 	char magic[8];
@@ -40,15 +57,15 @@ struct scopes_hdr {
 	uint64_t checksum;
 };
 
-static int make_header(hm_binary *bin, struct scopes_hdr *h)
+static int make_header(const struct kind *k, hm_binary *bin, struct scopes_hdr *h)
 {
 	struct stat st;
 
 	memset(h, 0, sizeof(*h));
 	if (hmi_cache_source_stat(bin, &st))
 		return -ENOENT;
-	memcpy(h->magic, SCOPES_MAGIC, sizeof(SCOPES_MAGIC));
-	h->format = SCOPES_FORMAT;
+	snprintf(h->magic, sizeof(h->magic), "%s", k->magic);
+	h->format = k->format;
 	h->endian = SCOPES_ENDIAN;
 	snprintf(h->version, sizeof(h->version), "%s", PACKAGE_VERSION);
 	hmi_cache_lib_id(h->lib_id, sizeof(h->lib_id));
@@ -60,7 +77,8 @@ static int make_header(hm_binary *bin, struct scopes_hdr *h)
 	return 0;
 }
 
-static const char *read_file(int fd, hm_binary *bin, void **blob, size_t *len)
+static const char *read_file(const struct kind *k, int fd, hm_binary *bin, void **blob,
+			     size_t *len)
 {
 	struct scopes_hdr h, want;
 	struct stat st;
@@ -70,7 +88,7 @@ static const char *read_file(int fd, hm_binary *bin, void **blob, size_t *len)
 		return "too short";
 	if (hmi_cache_read_full(fd, &h, sizeof(h), 0))
 		return "unreadable header";
-	if (make_header(bin, &want))
+	if (make_header(k, bin, &want))
 		return "binary not a regular file";
 	if (memcmp(h.magic, want.magic, sizeof(h.magic)) || h.format != want.format ||
 	    h.endian != want.endian || h.pointer_size != want.pointer_size)
@@ -83,7 +101,7 @@ static const char *read_file(int fd, hm_binary *bin, void **blob, size_t *len)
 	if (h.src_size != want.src_size || h.src_mtime != want.src_mtime ||
 	    h.src_mtime_ns != want.src_mtime_ns)
 		return "binary changed since it was cached (size or mtime)";
-	if (h.payload_size != (uint64_t)st.st_size - sizeof(h) || h.payload_size > SCOPES_MAX)
+	if (h.payload_size != (uint64_t)st.st_size - sizeof(h) || h.payload_size > k->max)
 		return "file size does not match its header";
 	if (!(p = malloc(h.payload_size ? h.payload_size : 1)))
 		return "out of memory";
@@ -97,7 +115,8 @@ static const char *read_file(int fd, hm_binary *bin, void **blob, size_t *len)
 	return NULL;
 }
 
-int hm_scopecache_read(hm_binary *bin, const char *dir, void **blob, size_t *len)
+static int cache_read(const struct kind *k, hm_binary *bin, const char *dir, void **blob,
+		      size_t *len)
 {
 	char path[PATH_MAX];
 	const char *why;
@@ -105,37 +124,48 @@ int hm_scopecache_read(hm_binary *bin, const char *dir, void **blob, size_t *len
 
 	*blob = NULL;
 	*len = 0;
-	if (hmi_cache_path(bin, dir, ".scopes", path, sizeof(path)))
+	if (hmi_cache_path(bin, dir, k->suffix, path, sizeof(path)))
 		return -ENOENT;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
-		hm_diag(HM_DIAG_DEBUG, "%s: scope answers %s: %s", hmi_binary_path(bin), path,
+		hm_diag(HM_DIAG_DEBUG, "%s: %s %s: %s", hmi_binary_path(bin), k->what, path,
 			strerror(errno));
 		return -ENOENT;
 	}
-	why = read_file(fd, bin, blob, len);
+	why = read_file(k, fd, bin, blob, len);
 	if (!why)	/* used: the newest entry for the size limit's eviction */
 		(void)futimens(fd, NULL);
 	close(fd);
 	if (why) {
-		hm_diag(HM_DIAG_DEBUG, "%s: scope answers %s ignored: %s", hmi_binary_path(bin),
+		hm_diag(HM_DIAG_DEBUG, "%s: %s %s ignored: %s", hmi_binary_path(bin), k->what,
 			path, why);
 		return -ENOENT;
 	}
-	hm_diag(HM_DIAG_DEBUG, "%s: scope answers %s used", hmi_binary_path(bin), path);
+	hm_diag(HM_DIAG_DEBUG, "%s: %s %s used", hmi_binary_path(bin), k->what, path);
 	return 0;
 }
 
-int hm_scopecache_write(hm_binary *bin, const char *dir, const void *blob, size_t len)
+int hm_scopecache_read(hm_binary *bin, const char *dir, void **blob, size_t *len)
+{
+	return cache_read(&scopes_kind, bin, dir, blob, len);
+}
+
+int hm_attrcache_read(hm_binary *bin, const char *dir, void **blob, size_t *len)
+{
+	return cache_read(&attr_kind, bin, dir, blob, len);
+}
+
+static int cache_write(const struct kind *k, hm_binary *bin, const char *dir, const void *blob,
+		       size_t len)
 {
 	char path[PATH_MAX], tmp[PATH_MAX];
 	struct scopes_hdr h;
 	int fd, err;
 
-	if ((err = hmi_cache_path(bin, dir, ".scopes", path, sizeof(path))) ||
-	    (err = make_header(bin, &h)))
+	if ((err = hmi_cache_path(bin, dir, k->suffix, path, sizeof(path))) ||
+	    (err = make_header(k, bin, &h)))
 		return err;
-	if (len > SCOPES_MAX)
+	if (len > k->max)
 		return -E2BIG;
 	h.payload_size = len;
 	h.checksum = hmi_cache_checksum(blob, len, 0);
@@ -160,11 +190,21 @@ int hm_scopecache_write(hm_binary *bin, const char *dir, const void *blob, size_
 		unlink(tmp);
 out:
 	if (err)
-		hm_diag(HM_DIAG_DEBUG, "%s: scope answers %s not written: %s",
-			hmi_binary_path(bin), path, strerror(-err));
+		hm_diag(HM_DIAG_DEBUG, "%s: %s %s not written: %s", hmi_binary_path(bin), k->what,
+			path, strerror(-err));
 	else
-		hm_diag(HM_DIAG_DEBUG, "%s: scope answers %s written", hmi_binary_path(bin), path);
+		hm_diag(HM_DIAG_DEBUG, "%s: %s %s written", hmi_binary_path(bin), k->what, path);
 	if (!err)
 		hmi_cache_prune(dir, strrchr(path, '/') + 1);
 	return err;
+}
+
+int hm_scopecache_write(hm_binary *bin, const char *dir, const void *blob, size_t len)
+{
+	return cache_write(&scopes_kind, bin, dir, blob, len);
+}
+
+int hm_attrcache_write(hm_binary *bin, const char *dir, const void *blob, size_t len)
+{
+	return cache_write(&attr_kind, bin, dir, blob, len);
 }

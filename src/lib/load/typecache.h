@@ -63,5 +63,9 @@ void hmi_cache_prune(const char *dir, const char *keep);
  * write: 0 or a negative errno, never an error for the caller. */
 int hm_scopecache_read(hm_binary *bin, const char *dir, void **blob, size_t *len);
 int hm_scopecache_write(hm_binary *bin, const char *dir, const void *blob, size_t len);
+/* The same for the attribution's answers (attribute-answers.c), kept as
+ * BUILD-ID.attr. */
+int hm_attrcache_read(hm_binary *bin, const char *dir, void **blob, size_t *len);
+int hm_attrcache_write(hm_binary *bin, const char *dir, const void *blob, size_t len);
 
 #endif
