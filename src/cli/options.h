@@ -152,7 +152,7 @@ size_t cli_similar(const char *typed, const char *const *cands, size_t n, const 
 #define OPT_NO_CACHE(field) \
 	OPT_FLAG(0, "no-cache", field, \
 		 "neither read nor write the type cache (the types of a file with a " \
-		 "build-id, and report's scope answers, are kept in " \
+		 "build-id, and report's answers, are kept in " \
 		 "$XDG_CACHE_HOME/hitmap, default ~/.cache/hitmap; " \
 		 "HITMAP_NO_CACHE=1 does the same)")
 

@@ -10,7 +10,9 @@
 # access, the address the one accessed).  Oracle: each program's printout
 # (offsetof, sizeof, every object's address) against perf script's
 # addresses, in tests/attr/judge.py: no sample may be named wrong, and none
-# left unnamed but those of the fields each fixture lists.
+# left unnamed but those of the fields each fixture lists.  The second
+# report of each recording, answered from what the first kept (the
+# attribution's answers: no types, no decoder), is judged the same way.
 . "$top_srcdir/tests/lib.sh"
 require perf linux-perf
 require taskset util-linux
@@ -64,5 +66,14 @@ for prog in flows tasks chains; do
 		cat "$T/judge"
 		n=$(awk '$1 == "hitmap" { print $3 + $5 + $7 }' "$T/judge")
 		[ "$n" -ge 1000 ] || fail "$prog $cc: $n samples judged, want at least 1000"
+		"$HITMAP" report -v -i "$T/pf.data" --json --top 100000 >"$T/r2.json" 2>"$T/r2.err" ||
+			{ cat "$T/r2.err" >&2; fail "$prog $cc: second report"; }
+		grep -q "attribution answers .* used" "$T/r2.err" ||
+			fail "$prog $cc: the second report used no attribution answers: $(cat "$T/r2.err")"
+		python3 "$ASRC/judge.py" --out "$T/out" --script "$T/script" --bin "$bin" \
+			--hitmap "$T/r2.json" $allow --check -v >"$T/judge2" ||
+			{ cat "$T/judge2" >&2; fail "$prog $cc: the second report named samples wrong or left them unnamed"; }
+		cmp -s "$T/judge" "$T/judge2" ||
+			{ diff "$T/judge" "$T/judge2" >&2; fail "$prog $cc: the second report is judged otherwise"; }
 	done
 done

@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 src=$(cd "$(dirname "$0")/../.." && pwd)
-targets="perfdata elf rules profile btf answers"
+targets="perfdata elf rules profile btf answers attr"
 command -v clang >/dev/null 2>&1 || { echo "smoke: clang not installed (Debian package clang)" >&2; exit 77; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/hitmap-fuzz.XXXXXX")
 if [ -z "$build" ] && [ -f "$src/config.status" ]; then

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""answers-mutate.py SCOPES-FILE OUT-PREFIX COUNT SEED
+"""answers-mutate.py ANSWERS-FILE OUT-PREFIX COUNT SEED
 
-Write COUNT hostile variants of a hitmap scope answers file
-(BUILD-ID.scopes): words of the payload overwritten (counts, indices,
-string references, kinds set to 0, 1, huge or random values) and the
-checksum recomputed, so that each variant passes the file's integrity
-check and reaches the answers' own checks.  The header mirrors struct
-scopes_hdr in src/lib/load/scopecache.c: magic[8], format, endian,
+Write COUNT hostile variants of a hitmap answers file (the scope index's,
+BUILD-ID.scopes, or the attribution's, BUILD-ID.attr): words of the
+payload overwritten (counts, indices, string references, kinds set to 0,
+1, huge or random values) and the checksum recomputed, so that each
+variant passes the file's integrity check and reaches the answers' own
+checks.  The header, the same for both, mirrors struct scopes_hdr in
+src/lib/load/scopecache.c: magic[8], format, endian,
 version[16], lib_id[72], build_id[132], pointer_size, src_size,
 src_mtime, src_mtime_ns, payload_size, checksum (280 bytes); the payload
 follows."""

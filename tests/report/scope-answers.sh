@@ -16,7 +16,9 @@
 #  - a truncated, bit-flipped, wrong-version or misplaced (another file's)
 #    answers file is ignored (-v says why), the report unchanged, and the
 #    file written again as it was first written (the answers of one
-#    report are the same every time);
+#    report are the same every time); the attribution's answers
+#    (BUILD-ID.attr, tests/report/attr-answers.sh) are removed first, or
+#    they would answer what the scopes are asked;
 #  - hostile files with a valid checksum (answers-mutate.py) never crash
 #    the report: exit 0, or 3 with a message.
 . "$top_srcdir/tests/lib.sh"
@@ -101,6 +103,7 @@ for how in empty header half last-byte flip-header flip-payload version other; d
 	other) [ -n "$lf" ] || continue
 		cp "$lf" "$f" ;;
 	esac
+	rm -f "$C"/*.attr
 	report chains "$how"
 	grep -qF "scope answers $f ignored" "$T/$how.v" ||
 		fail "$how: -v does not say $f was ignored: $(cat "$T/$how.v")"
@@ -112,6 +115,7 @@ python3 "$top_srcdir/tests/report/answers-mutate.py" "$T/first" "$T/mut." 30 1 |
 	fail "answers-mutate.py"
 for m in "$T"/mut.*; do
 	cp "$m" "$f"
+	rm -f "$C"/*.attr
 	"$HITMAP" report -i "$T/chains.data" >"$T/mut.out" 2>"$T/mut.err"
 	rc=$?
 	[ $rc -eq 0 ] || { [ $rc -eq 3 ] && [ -s "$T/mut.err" ]; } ||

@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/robust/lib-robust.sh"
 n=0
-for target in perfdata elf rules profile btf answers; do
+for target in perfdata elf rules profile btf answers attr; do
 	prog="$top_builddir/tests/robust/replay-$target"
 	[ -x "$prog" ] || fail "$prog is not built (make check builds it)"
 	set --

@@ -78,10 +78,37 @@ static int cmp_var(const void *pa, const void *pb)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+int attr_binent_debug(struct binent *b)
+{
+	/* Stripped system libraries are common: their debug info is looked
+	 * for where distributions keep it (libc6-dbg: by build-id), quietly:
+	 * a miss is one note from the caller, not the list of places tried. */
+	if (!b->dbg_known && !b->dbg && !hmi_binary_section(b->bin, ".debug_info", NULL) &&
+	    !hmi_binary_section(b->bin, ".BTF", NULL)) {
+		struct hm_diag_count quiet = { 0 }, *prev = hm_diag_divert(&quiet);
+		hm_binary *dbg = NULL;
+		enum hm_debug_source src;
+		int err = hmi_debuginfo_find(b->bin, b->load->debuginfo, &dbg, &src);
+
+		hm_diag_divert(prev);
+		if (err || dbg == b->bin) {
+			b->dbg_known = 1;
+			return b->dbg_err = -ENODATA;
+		}
+		hm_diag(HM_DIAG_DEBUG, "%s: debug info from %s (%s)", b->path,
+			hmi_binary_path(dbg), hmi_debug_source_name(src));
+		b->dbg = dbg;
+		b->own_dbg = 1;
+	}
+	b->dbg_known = 1;
+	return b->dbg_err;
+}
+
 /* Load the types and the address-sorted variables of b, once. */
 int attr_binent_types(struct binent *b)
 {
 	struct hm_load_opts o = *b->load;
+	unsigned long said;
 	size_t i, n;
 	int err;
 
@@ -89,25 +116,12 @@ int attr_binent_types(struct binent *b)
 		return 0;
 	if (b->types_err)
 		return b->types_err;
-	/* Stripped system libraries are common: their debug info is looked
-	 * for where distributions keep it (libc6-dbg: by build-id), quietly:
-	 * a miss is one note from the caller, not the list of places tried. */
-	if (!b->dbg && !hmi_binary_section(b->bin, ".debug_info", NULL) &&
-	    !hmi_binary_section(b->bin, ".BTF", NULL)) {
-		struct hm_diag_count quiet = { 0 }, *prev = hm_diag_divert(&quiet);
-		hm_binary *dbg = NULL;
-		enum hm_debug_source src;
-
-		err = hmi_debuginfo_find(b->bin, o.debuginfo, &dbg, &src);
-		hm_diag_divert(prev);
-		if (err || dbg == b->bin)
-			return b->types_err = -ENODATA;
-		hm_diag(HM_DIAG_DEBUG, "%s: debug info from %s (%s)", b->path,
-			hmi_binary_path(dbg), hmi_debug_source_name(src));
-		b->dbg = dbg;
-		b->own_dbg = 1;
-	}
+	if ((err = attr_binent_debug(b)))
+		return b->types_err = err;
+	said = hm_diag_said();	/* the search above is quiet in every run */
 	err = hm_types_load(b->dbg ? b->dbg : b->bin, &o, &b->types);
+	if (hm_diag_said() != said)
+		b->load_said = 1;
 	if (err) {
 		b->types_err = err;
 		return err;
@@ -155,12 +169,18 @@ const struct var_ref *attr_var_at(const struct binent *b, uint64_t x)
 
 int attr_binent_insn(struct binent *b)
 {
+	unsigned long said;
+
 	if (b->insn || b->insn_err)
 		return b->insn_err;
 	/* The bytes that ran are the mapped file's; where its functions
-	 * start, a stripped file's debug file says. */
-	attr_binent_types(b);
+	 * start, a stripped file's debug file says (its types are not
+	 * needed: a run answered from the cache loads none). */
+	attr_binent_debug(b);
+	said = hm_diag_said();
 	b->insn = hm_insn_ctx_new(b->bin, attr_binent_dwarf(b));
+	if (hm_diag_said() != said)
+		b->load_said = 1;
 	if (!b->insn)
 		return b->insn_err = -errno;
 	return 0;
@@ -175,6 +195,7 @@ int attr_binent_scopes_quietly(struct binent *b, struct hm_diag_count *quiet)
 {
 	hm_binary *d = attr_binent_dwarf(b);
 	struct hm_diag_count *prev = NULL;
+	unsigned long said = hm_diag_said();
 	char dir[PATH_MAX];
 	int use;
 
@@ -204,6 +225,8 @@ int attr_binent_scopes_quietly(struct binent *b, struct hm_diag_count *quiet)
 		b->scopes_err = hm_scopes_open(d, &b->scopes);
 	if (quiet)
 		hm_diag_divert(prev);
+	if (hm_diag_said() != said)
+		b->load_said = 1;
 	if (b->scopes_err)
 		return b->scopes_err;
 keep:
@@ -242,8 +265,12 @@ void attr_binent_scopes_save(struct binent *b)
 const hm_types *hmi_attr_types_with(const hm_attr *a, const char *name, hm_type_id *id)
 {
 	for (size_t i = 0; i <= a->bin.nbins; i++) {
-		const struct binent *b = i < a->bin.nbins ? a->bin.bins[i] : a->bin.vmlinux;
+		struct binent *b = i < a->bin.nbins ? a->bin.bins[i] : a->bin.vmlinux;
 
+		/* a binary answered from the cache has the types a run
+		 * without the answers loaded, once asked for */
+		if (b && !b->types && b->answered)
+			attr_binent_types(b);
 		if (!b || !b->types)
 			continue;
 		*id = hm_types_find_struct(b->types, name);

@@ -431,6 +431,7 @@ const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t p
 {
 	struct ires_slot *x;
 	struct insn_res *r;
+	unsigned long said;
 	size_t j;
 
 	if (2 * (a->memo.nires + 1) > a->memo.ires_slots && ires_grow(a))
@@ -458,7 +459,10 @@ const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t p
 	r->pc = pc;
 	r->trap = (uint8_t)trap;
 	r->poke_gen = a->kern.poke_gen;
+	said = hm_diag_said();
 	resolve_ip(a, b, pc, trap, r);
+	if (hm_diag_said() == said)	/* kept for the next run */
+		attr_answers_note_insn(a, b, r);
 	a->memo.ires[j] = (struct ires_slot){ pc, b, (uint8_t)trap, r };
 	a->memo.nires++;
 	return r;
@@ -489,6 +493,9 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap, i
 		return 0;
 	if (b->status != BIN_OK)
 		return 0;
+	/* an earlier run's answer: no types, scopes or decoder opened */
+	if ((r = attr_answers_insn(a, b, link, trap)))
+		goto answered;
 	attr_prefetch_early(a, b);
 	/* A binary without DWARF (its own, or a debug file's found for it)
 	 * has no variables to name: the address path's bucket stands.
@@ -502,6 +509,7 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap, i
 	if (!b->has_dwarf)
 		return 0;
 	r = attr_insn_lookup(a, b, link, trap);
+answered:
 	if (!r || r->bucket == HM_NR_BUCKETS)
 		return -ENOMEM;
 	out->bucket = r->bucket;
@@ -539,8 +547,8 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap, i
 		/* Every sample on a heap instance names its instance: found
 		 * by (struct, base), its name made once. */
 		if (r->kind == HM_PROFILE_STRUCT)
-			out->object = attr_inst_name(a, r->sname, b->types, r->type,
-						     out->obj_base, r->ssize);
+			out->object = attr_inst_name(a, r->sname, b, r->type, out->obj_base,
+						     r->ssize);
 		else
 			out->object = hm_strtab_intern_n(&a->memo.strs, obj,
 							 attr_inst_format(obj, sizeof(obj),

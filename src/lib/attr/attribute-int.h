@@ -10,7 +10,8 @@
  * (attribute-insn.c: which bytes ran, attribute-text.c, then the operand
  * typed; attribute-seg.c: TLS and per-cpu), allocations (attribute-alloc.c)
  * and kmem (attribute-kmem.c); all of them stand on the process mappings
- * (attribute-maps.c), the binaries (attribute-binent.c), field paths
+ * (attribute-maps.c), the binaries (attribute-binent.c) and their answers
+ * kept across runs (attribute-answers.c), field paths
  * (attribute-describe.c), records by name (attribute-records.c) and code
  * locations (lines.c). */
 #ifndef HM_ATTRIBUTE_INT_H
@@ -74,8 +75,9 @@ struct binent {
 	 * debug file found for it (owned) or a --binary debug file of the
 	 * same build-id (borrowed from that entry); NULL: bin itself. */
 	hm_binary *dbg;
+	int dbg_err;		/* no debug file found (attr_binent_debug()) */
 	int status;
-	unsigned user : 1, warned_types : 1, own_dbg : 1;
+	unsigned user : 1, warned_types : 1, own_dbg : 1, dbg_known : 1;
 	/* whether the DWARF file (attr_binent_dwarf()) has .debug_info,
 	 * asked once its types loaded (dbg is settled then): every sample
 	 * named by its instruction needs the answer */
@@ -102,6 +104,13 @@ struct binent {
 	size_t nrecs;
 	struct hm_patch_sites *patch;	/* a kernel's patch sites, once */
 	int patch_err;
+	/* its questions' answers kept across runs (attribute-answers.c);
+	 * load_said: loading a part of it said something, which a run
+	 * answered from them would not say again: none are used or kept;
+	 * answered: one was used (the types a run without them loads are
+	 * loaded when asked for, hmi_attr_types_with()) */
+	struct attr_answers *ans;
+	unsigned ans_tried : 1, load_said : 1, answered : 1;
 };
 
 /* The module mapping holding kernel address x, or NULL. */
@@ -275,12 +284,12 @@ void attr_prefetch_early(hm_attr *a, struct binent *b);
 void attr_prefetch_stop(hm_attr *a);
 
 /* attribute-objects.c: the name ("sname@0xBASE", interned) of the instance
- * of record id of t (sname, interned) at base, noted when new (NULL on
+ * of record id of b's types (sname, interned) at base, noted when new (NULL on
  * ENOMEM); rename the rows of instances embedded in another (before
  * hm_heat_finish()); free the notes.  0 or -ENOMEM. */
 struct hm_heat;
 struct attr_inst;
-const char *attr_inst_name(hm_attr *a, const char *sname, const hm_types *t, hm_type_id id,
+const char *attr_inst_name(hm_attr *a, const char *sname, struct binent *b, hm_type_id id,
 			   uint64_t base, uint64_t size);
 /* "sname@0xBASE" into buf (size bytes), as snprintf("%s@0x%" PRIx64)
  * writes it: its length. */
@@ -355,6 +364,22 @@ static inline hm_binary *attr_binent_dwarf(const struct binent *b)
 {
 	return b->dbg ? b->dbg : b->bin;
 }
+/* attribute-binent.c: find b's debug file when b has neither DWARF nor
+ * BTF, once (attr_binent_dwarf() is then the file its types, scopes and
+ * code locations come from): 0, or -ENODATA when there is none. */
+int attr_binent_debug(struct binent *b);
+
+/* attribute-answers.c: the answers of b kept across runs.  A link
+ * address's (the address path's, attribute-resolve.c): 1 and *c filled
+ * when answered, else 0; note one made.  An instruction's (attribute-
+ * insn.c): the resolution, or NULL; note one made.  Save them when new
+ * ones were noted; free them. */
+int attr_answers_link(hm_attr *a, struct binent *b, uint64_t x, struct cached *c);
+void attr_answers_note_link(hm_attr *a, struct binent *b, uint64_t x, const struct cached *c);
+const struct insn_res *attr_answers_insn(hm_attr *a, struct binent *b, uint64_t pc, int trap);
+void attr_answers_note_insn(hm_attr *a, struct binent *b, const struct insn_res *r);
+void attr_answers_save(struct binent *b);
+void attr_answers_free(struct binent *b);
 /* attribute-describe.c: the deepest field of type id at byte off: its offset and size,
  * and its path interned in strs (NULL: out of memory). */
 void attr_describe(const hm_types *t, hm_type_id id, uint64_t off, uint64_t *foff,

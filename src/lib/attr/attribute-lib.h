@@ -108,6 +108,12 @@ int hmi_attr_bin_kernel(const hm_attr *a, const void *bin);
 hm_insn_ctx *hmi_attr_bin_insn(const void *bin);
 /* The resolution of (bin, link pc, trap), NULL when out of memory. */
 const struct insn_res *hmi_attr_insn_at(hm_attr *a, const void *bin, uint64_t pc, int trap);
+/* The attribution's answers kept across runs (attribute-answers.c): the
+ * payload of a BUILD-ID.attr file read as a run reads it, then saved again
+ * into *out (out_len bytes, the caller frees).  The number of answers
+ * read, -EBADMSG when the payload is no answers, -ENOMEM, or -EPROTO when
+ * an answer read is not found by its key (a bug). */
+int hmi_attr_answers_check(const void *payload, size_t len, void **out, size_t *out_len);
 /* The name of the bucket of a reason (enum hm_regs_why) the sampled
  * registers gave no address. */
 const char *hmi_attr_regs_bucket_name(int why);

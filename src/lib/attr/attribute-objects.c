@@ -28,7 +28,9 @@ struct attr_inst {
 				 * finds an instance by the name's bytes (a
 				 * row's may be the heat's copy) */
 	const char *sname;
-	const hm_types *t;
+	struct binent *b;	/* whose types have record id: loaded when
+				 * lifting needs them (the run may have
+				 * answered from the cache without them) */
 	hm_type_id id;
 	uint64_t base, size;
 };
@@ -111,7 +113,7 @@ size_t attr_inst_format(char *buf, size_t size, const char *sname, uint64_t base
 	return n;
 }
 
-const char *attr_inst_name(hm_attr *a, const char *sname, const hm_types *t, hm_type_id id,
+const char *attr_inst_name(hm_attr *a, const char *sname, struct binent *b, hm_type_id id,
 			   uint64_t base, uint64_t size)
 {
 	struct attr_inst *x;
@@ -155,7 +157,7 @@ const char *attr_inst_name(hm_attr *a, const char *sname, const hm_types *t, hm_
 	 * Another strategy's object of the same name (an explicit object,
 	 * a slab object) is another pointer; what tells rows apart compares
 	 * names by their bytes (heat_borrow_objects()). */
-	*x = (struct attr_inst){ NULL, sname, t, id, base, size };
+	*x = (struct attr_inst){ NULL, sname, b, id, base, size };
 	x->object = hm_arena_strndup(&a->memo.rec_arena, obj,
 				     attr_inst_format(obj, sizeof(obj), sname, base));
 	if (!x->object)
@@ -359,7 +361,8 @@ static const struct attr_inst *container_of_inst(const struct lift_inst *v, size
 		sb->len = 0;
 		if (sb->p)
 			sb->p[0] = 0;
-		if (embed_path(o->t, o->id, x->base - o->base, x->sname, x->size, sb, 0))
+		if (!attr_binent_types(o->b) &&
+		    embed_path(o->b->types, o->id, x->base - o->base, x->sname, x->size, sb, 0))
 			return o;
 	}
 	return NULL;

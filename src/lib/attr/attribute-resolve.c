@@ -12,6 +12,7 @@
 static void resolve_link(hm_attr *a, struct binent *b, uint64_t x, struct cached *c)
 {
 	const struct var_ref *v;
+	unsigned long said;
 
 	if (b->status == BIN_MISMATCH) {
 		c->bucket = HM_UNATTR_BUILD_ID;
@@ -21,6 +22,10 @@ static void resolve_link(hm_attr *a, struct binent *b, uint64_t x, struct cached
 		c->bucket = HM_UNATTR_NO_BINARY;
 		return;
 	}
+	/* an earlier run's answer: no types loaded for it */
+	if (attr_answers_link(a, b, x, c))
+		return;
+	said = hm_diag_said();
 	if (attr_binent_types(b)) {
 		if (!b->warned_types) {
 			b->warned_types = 1;
@@ -31,11 +36,12 @@ static void resolve_link(hm_attr *a, struct binent *b, uint64_t x, struct cached
 		return;
 	}
 	v = attr_var_at(b, x);
-	if (!v) {
+	if (!v)
 		c->bucket = hm_binary_object_at(b->bin, x) ? HM_UNATTR_NO_TYPE : HM_UNATTR_NO_SYMBOL;
-		return;
-	}
-	attr_describe_var(a, b, v->var, x, c);
+	else
+		attr_describe_var(a, b, v->var, x, c);
+	if (hm_diag_said() == said)
+		attr_answers_note_link(a, b, x, c);
 }
 
 static uint64_t rec_hash(const struct cached *c)

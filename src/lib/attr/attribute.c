@@ -70,6 +70,8 @@ static void binent_free(struct binent *b)
 	hm_lines_table_free(b->lines);
 	hm_insn_ctx_free(b->insn);
 	attr_binent_scopes_save(b);
+	attr_answers_save(b);
+	attr_answers_free(b);
 	hm_scopes_free(b->scopes);
 	hm_patch_sites_free(b->patch);
 	attr_records_free(b);

@@ -177,6 +177,10 @@ int hm_lines_lookup(hm_attr *a, const struct binent *cb, uint64_t link, char *bu
 	int rc;
 
 	(void)a;
+	/* a binary answered from the cache opened no scopes: their answers
+	 * hold its code locations */
+	if (!b->scopes && b->answered)
+		attr_binent_scopes(b);
 	if (b->scopes && (rc = hm_scopes_line_answer(b->scopes, link, &label)) >= 0)
 		return rc ? snprintf(buf, len, "%s", label) : -ENOENT;
 	rc = lookup(b, link, buf, len);
