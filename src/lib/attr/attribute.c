@@ -69,8 +69,6 @@ static void binent_free(struct binent *b)
 	free(b->vars);
 	hm_lines_table_free(b->lines);
 	hm_insn_ctx_free(b->insn);
-	attr_binent_scopes_save(b);
-	attr_answers_save(b);
 	attr_answers_free(b);
 	hm_scopes_free(b->scopes);
 	hm_patch_sites_free(b->patch);
@@ -93,6 +91,13 @@ void hm_attr_free(hm_attr *a)
 	attr_allocs_free(a->strat.allocs);
 	attr_regs_free(a);
 	attr_kmem_free(a);
+	/* Every binary's answers are saved before any is freed: a binary's
+	 * debug file may be another entry's (a --binary of its build-id),
+	 * and the files are named by it. */
+	for (i = 0; i < a->bin.nbins; i++) {
+		attr_binent_scopes_save(a->bin.bins[i]);
+		attr_answers_save(a->bin.bins[i]);
+	}
 	for (i = 0; i < a->bin.nbins; i++)
 		binent_free(a->bin.bins[i]);
 	free(a->bin.bins);
