@@ -41,8 +41,11 @@
 # first kept in the cache, and must print what the first printed.  Every
 # timed command has run once before it is timed (the judging run, or one
 # untimed run): both tools' caches hold the files' answers then, as on
-# any second look at a recording (hitmap's type cache and scope answers,
-# kept under a private XDG_CACHE_HOME; perf's build-id directory).
+# any second look at a recording (hitmap's type cache and answers, kept
+# under a private XDG_CACHE_HOME; perf's build-id directory).  hitmap
+# --sysroot keeps its own: it reads the program's copy under SYMFS, whose
+# mtime differs, and in a shared cache each of the two would find the
+# other's entries for the program stale and make them again every run.
 # perf 6.12 comes from bench/perf612.sh (PERF612 overrides); it reads the
 # program alone (--symfs) and an empty build-id cache, else it crashes on
 # the C library's samples.  HITMAP overrides ./hitmap; -v shows the wrong
@@ -76,6 +79,8 @@ if [ -x "$hm_dir/.libs/hitmap" ] && head -n 1 "$HITMAP" | grep -q '^#!'; then
 else
 	hm_cmd=$HITMAP
 fi
+# (one env: the timing execs the program itself, not a second env)
+hm_sys_cmd="env XDG_CACHE_HOME=$out/cache-sysroot ${hm_cmd#env }"
 
 # timed FILE CMD... [";" FILE CMD...]...: run each CMD (output discarded)
 # $runs times, taking turns (hitmap, perf, hitmap, perf, ...: a change in
@@ -144,11 +149,11 @@ timed_pair() {
 	$hm_cmd report -i "$d" >/dev/null 2>&1 || return 1
 	"$PERF612" --buildid-dir "$out/buildid-$n" report -i "$d" --stdio -s type,typeoff \
 		--symfs "$sym" "$@" >/dev/null 2>&1 || return 1
-	$hm_cmd report --sysroot "$sym" -i "$d" >/dev/null 2>&1 || return 1
+	$hm_sys_cmd report --sysroot "$sym" -i "$d" >/dev/null 2>&1 || return 1
 	timed "$out/$n.hm.time" $hm_cmd report -i "$d" \; \
 		"$out/$n.perf.time" "$PERF612" --buildid-dir "$out/buildid-$n" report -i "$d" \
 		--stdio -s type,typeoff --symfs "$sym" "$@" \; \
-		"$out/$n.scope.time" $hm_cmd report --sysroot "$sym" -i "$d" || return 1
+		"$out/$n.scope.time" $hm_sys_cmd report --sysroot "$sym" -i "$d" || return 1
 	speed "$out/$n.hm.time" "$out/$n.perf.time" "types-$n" | tee "$out/$n.speed"
 	speed "$out/$n.scope.time" "$out/$n.perf.time" "types-$n-scope"
 	! grep -q MISS "$out/$n.speed"
@@ -190,11 +195,14 @@ for prog in flows tasks chains; do
 		grep -q MISS "$out/$name.line" && status=1
 		# speed and memory on the same file: hitmap's report beside
 		# perf 6.12's report -s type,typeoff; then hitmap reading the
-		# program's DWARF alone, as perf does
+		# program's DWARF alone, as perf does (run once first, as the
+		# other two were)
+		$hm_sys_cmd report --sysroot "$out/symfs" -i "$out/$name.data" >/dev/null 2>&1 ||
+			exit 1
 		timed "$out/$name.hm.time" $hm_cmd report -i "$out/$name.data" \; \
 			"$out/$name.perf.time" "$PERF612" --buildid-dir "$out/buildid-$name" \
 			report -i "$out/$name.data" --stdio -s type,typeoff --symfs "$out/symfs" \; \
-			"$out/$name.scope.time" $hm_cmd report --sysroot "$out/symfs" \
+			"$out/$name.scope.time" $hm_sys_cmd report --sysroot "$out/symfs" \
 			-i "$out/$name.data" || exit 1
 		speed "$out/$name.hm.time" "$out/$name.perf.time" "types-$name" |
 			tee "$out/$name.speed"
