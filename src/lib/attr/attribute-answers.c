@@ -51,7 +51,6 @@ struct ans {
 	uint64_t ssize, obj_base, foff, fsize, mem_size;
 	uint64_t outer_size, outer_foff, outer_fsize;
 	const char *str[NSTR];	/* the file's bytes until interned */
-	const struct insn_res *res;	/* an instruction's, made when first asked */
 };
 
 struct attr_answers {
@@ -395,6 +394,7 @@ static void make_res(struct insn_res *r, const struct ans *e, struct binent *b)
 	r->pc = e->key;
 	r->trap = e->trap;
 	r->decoded = 1;
+	r->answered = 1;
 	r->bucket = e->bucket;
 	r->kind = e->pkind;
 	r->named = e->named;
@@ -465,7 +465,7 @@ static int insn_answerable(const hm_attr *a, const struct binent *b)
 	return answerable(b) && !(b == a->bin.vmlinux && a->kern.kcore);
 }
 
-const struct insn_res *attr_answers_insn(hm_attr *a, struct binent *b, uint64_t pc, int trap)
+struct insn_res *attr_answers_insn(hm_attr *a, struct binent *b, uint64_t pc, int trap)
 {
 	struct attr_answers *ans;
 	struct insn_res *r;
@@ -478,12 +478,9 @@ const struct insn_res *attr_answers_insn(hm_attr *a, struct binent *b, uint64_t 
 	/* a patch site's is the file's text: until a TEXT_POKE */
 	if (e->site && a->kern.poke_gen)
 		return NULL;
-	if (e->res)
-		return e->res;
 	if (intern(&a->memo.strs, e) || !(r = hm_arena_alloc(&a->memo.rec_arena, sizeof(*r))))
 		return NULL;
 	make_res(r, e, b);
-	e->res = r;
 	b->answered = 1;
 	return r;
 }

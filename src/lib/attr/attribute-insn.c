@@ -427,44 +427,66 @@ static void resolve_ip(hm_attr *a, struct binent *b, uint64_t pc, int trap, stru
 	type_operand(a, b, r);
 }
 
-const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t pc, int trap)
+/* Resolve (b, pc, trap) into r anew, in place. */
+static void redo(hm_attr *a, struct binent *b, uint64_t pc, int trap, struct insn_res *r)
 {
-	struct ires_slot *x;
-	struct insn_res *r;
-	unsigned long said;
-	size_t j;
-
-	if (2 * (a->memo.nires + 1) > a->memo.ires_slots && ires_grow(a))
-		return NULL;
-	for (j = ires_hash(b, pc, trap) & (a->memo.ires_slots - 1); (x = &a->memo.ires[j])->r;
-	     j = (j + 1) & (a->memo.ires_slots - 1))
-		if (x->bin == b && x->pc == pc && x->trap == trap) {
-			r = x->r;
-			/* a patch site's answer stands until a TEXT_POKE */
-			if (r->site && r->poke_gen != a->kern.poke_gen) {
-				memset(r, 0, sizeof(*r));
-				r->bin = b;
-				r->pc = pc;
-				r->trap = (uint8_t)trap;
-				r->poke_gen = a->kern.poke_gen;
-				resolve_ip(a, b, pc, trap, r);
-			}
-			return r;
-		}
-	r = hm_arena_alloc(&a->memo.rec_arena, sizeof(*r));
-	if (!r)
-		return NULL;
 	memset(r, 0, sizeof(*r));
 	r->bin = b;
 	r->pc = pc;
 	r->trap = (uint8_t)trap;
 	r->poke_gen = a->kern.poke_gen;
-	said = hm_diag_said();
 	resolve_ip(a, b, pc, trap, r);
+}
+
+/* The memo's resolution of (b, pc, trap), or NULL and *slot the free slot
+ * it would take (SIZE_MAX: out of memory).  A patch site's stands until a
+ * TEXT_POKE: redone then. */
+static struct insn_res *memo_find(hm_attr *a, struct binent *b, uint64_t pc, int trap,
+				  size_t *slot)
+{
+	struct ires_slot *x;
+	size_t j;
+
+	*slot = SIZE_MAX;
+	if (2 * (a->memo.nires + 1) > a->memo.ires_slots && ires_grow(a))
+		return NULL;
+	for (j = ires_hash(b, pc, trap) & (a->memo.ires_slots - 1); (x = &a->memo.ires[j])->r;
+	     j = (j + 1) & (a->memo.ires_slots - 1))
+		if (x->bin == b && x->pc == pc && x->trap == trap) {
+			if (x->r->site && x->r->poke_gen != a->kern.poke_gen)
+				redo(a, b, pc, trap, x->r);
+			return x->r;
+		}
+	*slot = j;
+	return NULL;
+}
+
+static void memo_put(hm_attr *a, size_t slot, struct insn_res *r)
+{
+	a->memo.ires[slot] = (struct ires_slot){ r->pc, r->bin, r->trap, r };
+	a->memo.nires++;
+}
+
+const struct insn_res *attr_insn_lookup(hm_attr *a, struct binent *b, uint64_t pc, int trap)
+{
+	struct insn_res *r;
+	unsigned long said;
+	size_t slot;
+
+	if ((r = memo_find(a, b, pc, trap, &slot))) {
+		/* an earlier run's answer holds what a sample reads, not
+		 * the instruction and its tracking --explain shows */
+		if (r->answered)
+			redo(a, b, pc, trap, r);
+		return r;
+	}
+	if (slot == SIZE_MAX || !(r = hm_arena_alloc(&a->memo.rec_arena, sizeof(*r))))
+		return NULL;
+	said = hm_diag_said();
+	redo(a, b, pc, trap, r);
 	if (hm_diag_said() == said)	/* kept for the next run */
 		attr_answers_note_insn(a, b, r);
-	a->memo.ires[j] = (struct ires_slot){ pc, b, (uint8_t)trap, r };
-	a->memo.nires++;
+	memo_put(a, slot, r);
 	return r;
 }
 
@@ -486,16 +508,24 @@ int attr_resolve_insn(hm_attr *a, const hm_sample *s, uint64_t addr, int trap, i
 		      const void *bin, uint64_t link, hm_attribution *out)
 {
 	const struct insn_res *r;
+	struct insn_res *ar;
 	struct binent *b = (struct binent *)bin;	/* hmi_attr_ip()'s are binents */
 	char obj[300];
+	size_t slot;
 
 	if (!b)
 		return 0;
 	if (b->status != BIN_OK)
 		return 0;
-	/* an earlier run's answer: no types, scopes or decoder opened */
-	if ((r = attr_answers_insn(a, b, link, trap)))
+	/* resolved in this run (one probe of the memo), or an earlier
+	 * run's answer: no types, scopes or decoder opened */
+	if ((r = memo_find(a, b, link, trap, &slot)))
 		goto answered;
+	if (slot != SIZE_MAX && (ar = attr_answers_insn(a, b, link, trap))) {
+		memo_put(a, slot, ar);
+		r = ar;
+		goto answered;
+	}
 	attr_prefetch_early(a, b);
 	/* A binary without DWARF (its own, or a debug file's found for it)
 	 * has no variables to name: the address path's bucket stands.

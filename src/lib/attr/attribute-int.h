@@ -372,11 +372,12 @@ int attr_binent_debug(struct binent *b);
 /* attribute-answers.c: the answers of b kept across runs.  A link
  * address's (the address path's, attribute-resolve.c): 1 and *c filled
  * when answered, else 0; note one made.  An instruction's (attribute-
- * insn.c): the resolution, or NULL; note one made.  Save them when new
+ * insn.c): a resolution made of it (answered: what a sample's attribution
+ * reads; the caller memoises it), or NULL; note one made.  Save them when new
  * ones were noted; free them. */
 int attr_answers_link(hm_attr *a, struct binent *b, uint64_t x, struct cached *c);
 void attr_answers_note_link(hm_attr *a, struct binent *b, uint64_t x, const struct cached *c);
-const struct insn_res *attr_answers_insn(hm_attr *a, struct binent *b, uint64_t pc, int trap);
+struct insn_res *attr_answers_insn(hm_attr *a, struct binent *b, uint64_t pc, int trap);
 void attr_answers_note_insn(hm_attr *a, struct binent *b, const struct insn_res *r);
 void attr_answers_save(struct binent *b);
 void attr_answers_free(struct binent *b);

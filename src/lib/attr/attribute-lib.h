@@ -67,6 +67,8 @@ struct insn_res {
 	unsigned site : 1;	/* in a patch site: redone when pokes change */
 	unsigned poked : 1;	/* insn decoded from a TEXT_POKE's bytes */
 	unsigned from_kcore : 1;	/* insn decoded from the kcore copy's bytes */
+	unsigned answered : 1;	/* from an earlier run's answers: only what a
+				 * sample's attribution reads (not insn, track) */
 	uint32_t poke_gen;	/* hm_attr.poke_gen when resolved */
 	uint8_t kind;		/* enum hm_profile_kind of sname */
 	enum hm_attr_bucket bucket;	/* HM_ATTR_INSN, _TLS, _PERCPU or why not */
