@@ -326,7 +326,11 @@ void hm_pr_dir_free(hm_perf_reader *r)
 
 	if (!r->nr_in)
 		return;
-	use(r, 0);
+	/* the reader's fields are the current stream's, newer than its
+	 * saved copy (a decompression context made since): saved first,
+	 * whichever stream it is, before the loop loads the others' */
+	save(r, &r->in[r->cur]);
+	r->cur = 0;
 	for (i = 1; i < r->nr_in; i++) {
 		struct pr_input *in = &r->in[i];
 
