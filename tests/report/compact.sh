@@ -18,19 +18,28 @@ require python3 python3
 # D 0x100000c0: 4 local HITMs and 1 L1-hit store, CPU 0, thread 101
 # E 0x10000100: 6 remote HITMs on CPU 2, thread 103
 # F 0x10000140: 2 local HITMs from thread 101, then 1 from 104, CPU 0
-gen -o "$T/c.data" --pid 4242 --ip 0x401000 \
-	lcl-hitm:0x10000008:3:0:101 lcl-hitm:0x10000010:2:1:102 \
-	l1hit:0x10000040:300:0:101 rmt-hitm:0x10000048:2:0:101 \
-	lcl-hitm:0x10000080:2:0:101:0x401000 lcl-hitm:0x10000088:3:0:101:0x402000 \
-	lcl-hitm:0x100000c0:4:0:101 st-l1hit:0x100000c8:1:0:101 \
-	rmt-hitm:0x10000100:6:2:103 \
-	lcl-hitm:0x10000140:2:0:101 lcl-hitm:0x10000140:1:0:104 ||
-	fail "gen-c2c failed"
+SPECS="lcl-hitm:0x10000008:3:0:101 lcl-hitm:0x10000010:2:1:102
+	l1hit:0x10000040:300:0:101 rmt-hitm:0x10000048:2:0:101
+	lcl-hitm:0x10000080:2:0:101:0x401000 lcl-hitm:0x10000088:3:0:101:0x402000
+	lcl-hitm:0x100000c0:4:0:101 st-l1hit:0x100000c8:1:0:101
+	rmt-hitm:0x10000100:6:2:103
+	lcl-hitm:0x10000140:2:0:101 lcl-hitm:0x10000140:1:0:104"
+# shellcheck disable=SC2086
+gen -o "$T/c.data" --pid 4242 --ip 0x401000 $SPECS || fail "gen-c2c failed"
 
 "$HITMAP" report -i "$T/c.data" --json --top 100 >"$T/r.json" 2>"$T/r.err" ||
 	{ cat "$T/r.err" >&2; fail "report failed"; }
 J="$T/r.json"
 assert_eq 6 "$(jq_py $J "len(d['lines'])")" "lines"
+
+# c2c_lines JSON: per line with HITMs, its address and c2c counts
+c2c_lines() {
+	jq_py "$1" "'\n'.join('%s %d %d %d %d %d %d' % (hex(l['address']), l['c2c']['lcl_hitm'], l['c2c']['rmt_hitm'], l['c2c']['load'], l['c2c']['store'], l['c2c']['st_l1hit'], l['c2c']['st_l1miss']) for l in d['lines'] if l['c2c']['tot_hitm'])"
+}
+# line_actors JSON: per line, its CPUs, threads, samples and code locations
+line_actors() {
+	jq_py "$1" "'\n'.join('%s %s %d %s %s' % (hex(l['address']), l['cpus'], l['threads'], l['counts']['samples'], sorted((hex(x['ip']), x['samples']) for f in l['fields'] for x in f['locations'])) for l in sorted(d['lines'], key=lambda l: l['address']))"
+}
 
 # Per cacheline, hitmap's counts equal perf c2c report's table.
 perf c2c report -i "$T/c.data" --stdio >"$T/c2c.txt" 2>"$T/c2c.err" ||
@@ -39,13 +48,12 @@ awk '/Shared Data Cache Line Table/ { t = 1; next }
      /Shared Cache Line Distribution Pareto/ { t = 0 }
      t && $1 ~ /^[0-9]+$/ && $2 ~ /^0x/ { print $2, $7, $8, $10, $11, $12, $13 }' \
 	"$T/c2c.txt" | sort >"$T/perf-lines"
-jq_py $J "'\n'.join('%s %d %d %d %d %d %d' % (hex(l['address']), l['c2c']['lcl_hitm'], l['c2c']['rmt_hitm'], l['c2c']['load'], l['c2c']['store'], l['c2c']['st_l1hit'], l['c2c']['st_l1miss']) for l in d['lines'] if l['c2c']['tot_hitm'])" |
-	sort >"$T/our-lines"
+c2c_lines "$J" | sort >"$T/our-lines"
 [ "$(wc -l <"$T/perf-lines")" -eq 6 ] || { cat "$T/c2c.txt" >&2; fail "perf c2c report: not 6 lines"; }
 assert_files_eq "$T/perf-lines" "$T/our-lines" "per-line lcl_hitm rmt_hitm loads stores st_l1hit st_l1miss vs perf c2c"
 
 # CPUs, threads, and code locations with their samples, as written.
-jq_py $J "'\n'.join('%s %s %d %s %s' % (hex(l['address']), l['cpus'], l['threads'], l['counts']['samples'], sorted((hex(x['ip']), x['samples']) for f in l['fields'] for x in f['locations'])) for l in sorted(d['lines'], key=lambda l: l['address']))" >"$T/got"
+line_actors "$J" >"$T/got"
 cat >"$T/want" <<'EOF'
 0x10000000 [0, 1] 2 5 [('0x401000', 5)]
 0x10000040 [0] 1 302 [('0x401000', 302)]
@@ -60,20 +68,13 @@ assert_files_eq "$T/want" "$T/got" "cpus threads samples locations per line"
 # never gives a data source: such a recording's lines are kept in records
 # without counters (half a cacheline), and a sample that carries a data
 # source all the same makes its line a row.  The counts stay perf c2c's.
-gen -o "$T/s.data" --software --pid 4242 --ip 0x401000 \
-	lcl-hitm:0x10000008:3:0:101 lcl-hitm:0x10000010:2:1:102 \
-	l1hit:0x10000040:300:0:101 rmt-hitm:0x10000048:2:0:101 \
-	lcl-hitm:0x10000080:2:0:101:0x401000 lcl-hitm:0x10000088:3:0:101:0x402000 \
-	lcl-hitm:0x100000c0:4:0:101 st-l1hit:0x100000c8:1:0:101 \
-	rmt-hitm:0x10000100:6:2:103 \
-	lcl-hitm:0x10000140:2:0:101 lcl-hitm:0x10000140:1:0:104 ||
-	fail "gen-c2c --software failed"
+# shellcheck disable=SC2086
+gen -o "$T/s.data" --software --pid 4242 --ip 0x401000 $SPECS || fail "gen-c2c --software failed"
 "$HITMAP" report -i "$T/s.data" --json --top 100 >"$T/s.json" 2>"$T/s.err" ||
 	{ cat "$T/s.err" >&2; fail "report of software events failed"; }
-jq_py "$T/s.json" "'\n'.join('%s %d %d %d %d %d %d' % (hex(l['address']), l['c2c']['lcl_hitm'], l['c2c']['rmt_hitm'], l['c2c']['load'], l['c2c']['store'], l['c2c']['st_l1hit'], l['c2c']['st_l1miss']) for l in d['lines'] if l['c2c']['tot_hitm'])" |
-	sort >"$T/sw-lines"
+c2c_lines "$T/s.json" | sort >"$T/sw-lines"
 assert_files_eq "$T/perf-lines" "$T/sw-lines" "software events: per-line counts vs perf c2c"
-jq_py "$T/s.json" "'\n'.join('%s %s %d %s %s' % (hex(l['address']), l['cpus'], l['threads'], l['counts']['samples'], sorted((hex(x['ip']), x['samples']) for f in l['fields'] for x in f['locations'])) for l in sorted(d['lines'], key=lambda l: l['address']))" >"$T/sw-got"
+line_actors "$T/s.json" >"$T/sw-got"
 assert_files_eq "$T/want" "$T/sw-got" "software events: cpus threads samples locations per line"
 
 # The text report ranks them by total HITM: E (6), A and C (5 each, by
